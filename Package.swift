@@ -1,0 +1,61 @@
+// swift-tools-version: 6.0
+// GraphFuzz: an executable specification of SwiftData/Core Data object-graph rules,
+// checked by randomized, shrinking state-machine tests against production code.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "GraphFuzz",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "graph-fuzz", targets: ["graph-fuzz"]),
+        .library(name: "GraphFuzzEngine", targets: ["GraphFuzzEngine"]),
+        .library(name: "GraphFuzzTesting", targets: ["GraphFuzzTesting"]),
+        .library(name: "GraphStore", targets: ["GraphStore"]),
+        .library(name: "BooksTracker", targets: ["BooksTracker"]),
+        .library(name: "PersistentCache", targets: ["PersistentCache"]),
+        .library(name: "GlassSync", targets: ["GlassSync"]),
+    ],
+    targets: [
+        // Layer 1: the engine (choices, generators, state machines, shrinking, reports). Knows no domain.
+        .target(name: "GraphFuzzEngine", swiftSettings: strict),
+        // Swift Testing bridge: run a machine inside @Test and record a failure as an issue.
+        .target(name: "GraphFuzzTesting", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+
+        // Layer 2: production code (the systems under test). No test-only branches, only strategy points.
+        .target(name: "GraphStore", swiftSettings: strict),
+        .target(name: "BooksTracker", dependencies: ["GraphStore"], swiftSettings: strict),
+        .target(name: "PersistentCache", swiftSettings: strict),
+        .target(name: "GlassSync", dependencies: ["GraphStore"], swiftSettings: strict),
+
+        // Layer 3: the executable specification. Pure value types; never imports production code.
+        .target(name: "GraphSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+        .target(name: "MapperSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+        .target(name: "CacheSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+        .target(name: "SyncSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+
+        // Layer 4: targets: step specification and system side by side; mutants select strategy points.
+        .target(name: "ExampleTargets", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+        .target(name: "GraphTarget", dependencies: ["GraphFuzzEngine", "GraphSpec", "GraphStore", "BooksTracker"], swiftSettings: strict),
+        .target(name: "MapperTarget", dependencies: ["GraphFuzzEngine", "MapperSpec", "GraphStore", "BooksTracker"], swiftSettings: strict),
+        .target(name: "CacheTarget", dependencies: ["GraphFuzzEngine", "CacheSpec", "PersistentCache"], swiftSettings: strict),
+        .target(name: "SyncTarget", dependencies: ["GraphFuzzEngine", "SyncSpec", "GlassSync", "GraphStore"], swiftSettings: strict),
+
+        // Layer 5: the command line.
+        .target(name: "GraphFuzzCLI", dependencies: [
+            "GraphFuzzEngine", "ExampleTargets", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget",
+        ], swiftSettings: strict),
+        .executableTarget(name: "graph-fuzz", dependencies: ["GraphFuzzCLI"], swiftSettings: strict),
+
+        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker"], swiftSettings: strict),
+        .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
+        .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync", "GraphStore"], swiftSettings: strict),
+        .testTarget(name: "BooksTrackerTests", dependencies: ["BooksTracker", "GraphStore"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "TargetTests", dependencies: [
+            "GraphFuzzEngine", "GraphFuzzTesting", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget", "ExampleTargets",
+        ], swiftSettings: strict),
+        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,148 @@
+/// The one place where test cases get their randomness.
+///
+/// Every decision is a bounded integer `0...bound` recorded in order, with spans marking structure.
+/// A `Draw` is fed by a seeded generator (search), by a recorded sequence (replay and shrinking)
+/// or by raw bytes (a coverage-guided fuzzer). Generators built on it contain no shrinking code:
+/// shrinking edits the recorded sequence and runs the generators again.
+public final class Draw {
+    /// Where choices come from.
+    public enum Source {
+        /// Fresh random choices from a seeded generator.
+        case random(SplitMix64)
+        /// Recorded choices, each clamped to its bound; 0 once they run out.
+        case replay([UInt64])
+        /// Bytes from a fuzzer, big-endian, as many as the bound needs; 0 once they run out.
+        case bytes([UInt8])
+    }
+
+    public private(set) var choices: [UInt64] = []
+    public private(set) var spans: [Span] = []
+    /// Set by `reject()` or a filter that ran out of tries: the case is discarded, not failed.
+    public private(set) var isRejected = false
+
+    private var source: Source
+    private var cursor = 0
+    private var openSpans: [Int] = []
+    /// A random case stops drawing fresh values beyond this many choices (draws return 0).
+    public let maxChoices: Int
+
+    public init(_ source: Source, maxChoices: Int = 1 << 16) {
+        self.source = source
+        self.maxChoices = maxChoices
+        choices.reserveCapacity(64)
+    }
+
+    public convenience init(seed: UInt64, maxChoices: Int = 1 << 16) {
+        self.init(.random(SplitMix64(seed: seed)), maxChoices: maxChoices)
+    }
+
+    public convenience init(replaying sequence: ChoiceSequence) {
+        self.init(.replay(sequence.values))
+    }
+
+    /// True when choices come from a seeded generator rather than a recording.
+    public var isRandom: Bool {
+        if case .random = source { return true }
+        return false
+    }
+
+    // MARK: Drawing
+
+    /// A choice in `0...bound`. Random draws favour the edges and small values, where bugs live.
+    @inline(__always)
+    public func choose(upTo bound: UInt64) -> UInt64 {
+        choose(upTo: bound) { rng in
+            switch rng.next(upTo: 15) {
+            case 0: return 0
+            case 1: return bound
+            case 2...6: return rng.next(upTo: Swift.min(bound, 15))
+            default: return rng.next(upTo: bound)
+            }
+        }
+    }
+
+    /// A choice in `0...bound`, uniform when random.
+    @inline(__always)
+    public func chooseUniform(upTo bound: UInt64) -> UInt64 {
+        choose(upTo: bound) { rng in rng.next(upTo: bound) }
+    }
+
+    /// A boolean recorded as 0 (false, the simpler) or 1, true with `probability` when random.
+    @inline(__always)
+    public func chooseBool(probability: Double = 0.5) -> Bool {
+        choose(upTo: 1) { rng in
+            Double(rng.next() >> 11) * 0x1.0p-53 < probability ? 1 : 0
+        } == 1
+    }
+
+    /// An index into `weights`, recorded as the index; index 0 is the simplest.
+    public func chooseWeighted(_ weights: [UInt32]) -> Int {
+        precondition(!weights.isEmpty, "chooseWeighted needs at least one weight")
+        let total = weights.reduce(UInt64(0)) { $0 + UInt64($1) }
+        return Int(choose(upTo: UInt64(weights.count - 1)) { rng in
+            var pick = rng.next(upTo: Swift.max(total, 1) - 1)
+            for (index, weight) in weights.enumerated() {
+                if pick < UInt64(weight) { return UInt64(index) }
+                pick -= UInt64(weight)
+            }
+            return UInt64(weights.count - 1)
+        })
+    }
+
+    @inline(__always)
+    private func choose(upTo bound: UInt64, random: (inout SplitMix64) -> UInt64) -> UInt64 {
+        let value: UInt64
+        switch source {
+        case .random(var rng):
+            if choices.count >= maxChoices {
+                value = 0
+            } else {
+                value = random(&rng)
+                source = .random(rng)
+            }
+        case .replay(let recorded):
+            value = cursor < recorded.count ? Swift.min(recorded[cursor], bound) : 0
+            cursor += 1
+        case .bytes(let bytes):
+            var raw: UInt64 = 0
+            var needed = (64 - bound.leadingZeroBitCount + 7) / 8
+            while needed > 0 {
+                raw = (raw << 8) | UInt64(cursor < bytes.count ? bytes[cursor] : 0)
+                cursor += 1
+                needed -= 1
+            }
+            value = bound == .max ? raw : raw % (bound &+ 1)
+        }
+        choices.append(value)
+        return value
+    }
+
+    // MARK: Structure
+
+    /// Opens a span; every `beginSpan` is matched by one `endSpan`.
+    @inline(__always)
+    public func beginSpan(_ label: Span.Label) {
+        openSpans.append(spans.count)
+        spans.append(Span(label: label, start: choices.count, end: choices.count, depth: openSpans.count - 1))
+    }
+
+    @inline(__always)
+    public func endSpan() {
+        let index = openSpans.removeLast()
+        spans[index].end = choices.count
+    }
+
+    /// Runs `body` inside a span labelled `label`.
+    @inline(__always)
+    public func span<T>(_ label: Span.Label, _ body: () -> T) -> T {
+        beginSpan(label)
+        defer { endSpan() }
+        return body()
+    }
+
+    /// Marks the case as not meeting its assumptions: it is discarded, never reported.
+    public func reject() { isRejected = true }
+
+    /// The recorded choices in canonical form.
+    public var sequence: ChoiceSequence { ChoiceSequence(choices) }
+}

@@ -1,0 +1,45 @@
+extension Gen where Value == Int {
+    /// An integer in `range`, shrinking towards the value in the range closest to zero.
+    ///
+    /// A range around zero is drawn as a sign (0 = non-negative) and a magnitude, so shrinking
+    /// lowers magnitudes and prefers positive values; other ranges are an offset from the end
+    /// nearest zero.
+    public static func int(in range: ClosedRange<Int>) -> Gen<Int> {
+        Gen { draw in draw.int(in: range) }
+    }
+
+    /// A 16-bit signed integer.
+    public static var int16: Gen<Int> { int(in: Int(Int16.min)...Int(Int16.max)) }
+    /// A 32-bit signed integer.
+    public static var int32: Gen<Int> { int(in: Int(Int32.min)...Int(Int32.max)) }
+}
+
+extension Gen where Value == Bool {
+    public static var bool: Gen<Bool> { Gen { $0.chooseBool() } }
+}
+
+extension Draw {
+    /// An integer in `range`; see `Gen.int(in:)` for how it is encoded.
+    public func int(in range: ClosedRange<Int>) -> Int {
+        let lower = range.lowerBound, upper = range.upperBound
+        if lower >= 0 {
+            return lower + Int(choose(upTo: UInt64(upper - lower)))
+        }
+        if upper <= 0 {
+            return upper - Int(choose(upTo: UInt64(upper.magnitude - lower.magnitude)))
+        }
+        return span(.value) {
+            if chooseBool() {
+                return -Int(choose(upTo: UInt64(lower.magnitude)))
+            }
+            return Int(choose(upTo: UInt64(upper)))
+        }
+    }
+
+    /// An element of a non-empty collection, shrinking towards the first.
+    public func element<C: RandomAccessCollection>(of collection: C) -> C.Element where C.Index == Int {
+        precondition(!collection.isEmpty, "element(of:) needs a non-empty collection")
+        let offset = Int(chooseUniform(upTo: UInt64(collection.count - 1)))
+        return collection[collection.startIndex + offset]
+    }
+}

@@ -1,0 +1,42 @@
+/// A generator: a recipe that turns choices into a value.
+///
+/// Generators hold no shrinking logic. Because every value is made from the recorded choice
+/// sequence, a shrunk sequence always yields a valid value ("integrated shrinking").
+public struct Gen<Value> {
+    public let generate: (Draw) -> Value
+
+    public init(_ generate: @escaping (Draw) -> Value) { self.generate = generate }
+
+    /// A value that costs no choices.
+    public static func just(_ value: Value) -> Gen<Value> { Gen { _ in value } }
+
+    public func map<T>(_ transform: @escaping (Value) -> T) -> Gen<T> {
+        Gen<T> { draw in transform(self.generate(draw)) }
+    }
+
+    /// Generates a value, then a second generator chosen by it ("bind"). The whole stays one span,
+    /// so shrinking the first value re-runs the second generator on the shrunk value.
+    public func flatMap<T>(_ next: @escaping (Value) -> Gen<T>) -> Gen<T> {
+        Gen<T> { draw in
+            draw.span(.bind) { next(self.generate(draw)).generate(draw) }
+        }
+    }
+
+    /// Keeps values that satisfy `predicate`, retrying up to `maxTries` times; after that the
+    /// case is rejected (discarded), never reported as a failure.
+    public func filter(maxTries: Int = 10, _ predicate: @escaping (Value) -> Bool) -> Gen<Value> {
+        Gen { draw in
+            var value = draw.span(.value) { self.generate(draw) }
+            var tries = 1
+            while !predicate(value) {
+                if tries >= maxTries {
+                    draw.reject()
+                    return value
+                }
+                value = draw.span(.value) { self.generate(draw) }
+                tries += 1
+            }
+            return value
+        }
+    }
+}

@@ -1,0 +1,110 @@
+/// One executed step, kept for reports.
+public struct ExecutedStep<M: StateMachine> {
+    public var command: M.Command
+    public var expected: Expectation<M.Observation>
+}
+
+/// The result of running one case of a state machine.
+public struct MachineRun<M: StateMachine> {
+    public var outcome: Outcome
+    public var config: M.Config
+    /// Steps run, up to and including a failing one. Expectations are kept only when asked for.
+    public var commands: [M.Command]
+    public var steps: [ExecutedStep<M>]
+}
+
+/// Runs cases of a state machine, from choices (search, shrinking, fuzzing) or from a trace (corpus replay).
+public struct MachineRunner<M: StateMachine> {
+    public let machine: M
+    /// The most steps a generated case takes.
+    public let maxSteps: Int
+
+    public init(_ machine: M, maxSteps: Int) {
+        self.machine = machine
+        self.maxSteps = Swift.max(1, maxSteps)
+    }
+
+    /// Probability of drawing another step: the expected length is about `maxSteps` before the cap.
+    private var continueProbability: Double { 1 - 1 / Double(maxSteps + 1) }
+
+    /// Runs a case whose every decision comes from `draw`.
+    public func run(_ draw: Draw, keepSteps: Bool = false) -> MachineRun<M> {
+        let config = draw.span(.config) { machine.makeConfig(draw) }
+        var commands: [M.Command] = []
+        return execute(config: config, keepSteps: keepSteps, commands: &commands) { model, index in
+            guard index < maxSteps else { return .stop }
+            draw.beginSpan(.step)
+            defer { draw.endSpan() }
+            guard draw.chooseBool(probability: continueProbability) else { return .stop }
+            guard let command = machine.nextCommand(model, draw) else { return .stop }
+            if draw.isRejected || !machine.precondition(command, model) { return .reject }
+            return .command(command)
+        }
+    }
+
+    /// Replays a fixed list of commands. A command whose precondition fails is reported by index.
+    public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true) -> Result<MachineRun<M>, ReplayError> {
+        var commands: [M.Command] = []
+        var refused: Int?
+        let run = execute(config: config, keepSteps: keepSteps, commands: &commands) { model, index in
+            guard index < fixed.count else { return .stop }
+            guard machine.precondition(fixed[index], model) else {
+                refused = index
+                return .reject
+            }
+            return .command(fixed[index])
+        }
+        if let refused {
+            return .failure(ReplayError(step: refused, message: "step \(refused + 1) '\(fixed[refused].trace)' cannot be applied in the state the earlier steps leave (a reference or precondition no longer holds)"))
+        }
+        return .success(run)
+    }
+
+    private enum Next { case command(M.Command), stop, reject }
+
+    private func execute(config: M.Config, keepSteps: Bool, commands: inout [M.Command],
+                         next: (M.Model, Int) -> Next) -> MachineRun<M> {
+        var steps: [ExecutedStep<M>] = []
+        var model = machine.makeModel(config)
+        var system: M.System
+        do {
+            system = try machine.makeSystem(config)
+        } catch {
+            let failure = Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)")
+            return MachineRun(outcome: .fail(failure), config: config, commands: [], steps: [])
+        }
+        defer { machine.tearDown(&system) }
+        var index = 0
+        while true {
+            let command: M.Command
+            switch next(model, index) {
+            case .stop: return MachineRun(outcome: .pass, config: config, commands: commands, steps: steps)
+            case .reject: return MachineRun(outcome: .rejected, config: config, commands: commands, steps: steps)
+            case .command(let c): command = c
+            }
+            commands.append(command)
+            let expected = machine.expect(command, &model)
+            if keepSteps { steps.append(ExecutedStep(command: command, expected: expected)) }
+            var failure: Failure?
+            do {
+                let observed = try machine.run(command, &system)
+                failure = machine.compare(expected, observed, command) ?? machine.checkInvariants(model, system)
+            } catch {
+                failure = Failure(rule: expected.rule, kind: .thrown, message: "\(command.trace) threw \(error)")
+            }
+            if var failure {
+                failure.step = index
+                return MachineRun(outcome: .fail(failure), config: config, commands: commands, steps: steps)
+            }
+            index += 1
+        }
+    }
+}
+
+/// A fixed command list that cannot be applied.
+public struct ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// 0-based index of the step that could not be applied.
+    public var step: Int
+    public var message: String
+    public var description: String { message }
+}

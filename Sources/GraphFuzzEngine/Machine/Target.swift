@@ -1,0 +1,96 @@
+/// A case of a target as readable records: the configuration, the steps, the failure if any.
+public struct CaseRecord: Sendable, Equatable {
+    public var config: TraceStep
+    public var steps: [TraceStep]
+    /// What the specification expected at each step, in the same order.
+    public var expectations: [String]
+    public var outcome: Outcome
+    /// A Swift Testing test body reproducing the case against the production API.
+    public var swiftLines: [String]
+}
+
+/// A machine behind a type-erased interface, so the command line, the corpus and benchmarks can
+/// drive any target without knowing its types.
+public struct AnyMachine {
+    /// Runs one case from `draw`; returns the outcome and the number of steps run.
+    public let run: (Draw, Int) -> (outcome: Outcome, steps: Int)
+    /// Re-runs a recorded sequence and describes it.
+    public let record: (ChoiceSequence, Int) -> CaseRecord
+    /// Replays a trace (corpus); errors name the step that cannot be read or applied.
+    public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+
+    public init<M: StateMachine>(_ machine: M) {
+        run = { draw, maxSteps in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
+            return (result.outcome, result.commands.count)
+        }
+        record = { sequence, maxSteps in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
+            return AnyMachine.describe(machine, result)
+        }
+        replay = { configStep, traceSteps in
+            let config: M.Config
+            do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
+                return .failure(TraceReplayError(step: nil, message: error.message))
+            }
+            var commands: [M.Command] = []
+            for (index, step) in traceSteps.enumerated() {
+                do throws(TraceError) { commands.append(try M.Command(trace: step)) } catch {
+                    return .failure(TraceReplayError(step: index, message: "step \(index + 1) '\(step)': \(error.message)"))
+                }
+            }
+            switch MachineRunner(machine, maxSteps: Swift.max(1, commands.count)).replay(config: config, commands: commands) {
+            case .success(let result): return .success(AnyMachine.describe(machine, result))
+            case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
+            }
+        }
+    }
+
+    private static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
+        var swift = machine.swiftSetup(result.config)
+        for (index, step) in result.steps.enumerated() {
+            swift += machine.swiftLines(step.command, expected: step.expected, isLast: index == result.steps.count - 1)
+        }
+        return CaseRecord(
+            config: result.config.trace, steps: result.steps.map(\.command.trace),
+            expectations: result.steps.map { "\($0.expected.value) [\($0.expected.rule)]" },
+            outcome: result.outcome, swiftLines: swift)
+    }
+}
+
+/// A trace that cannot be replayed; `step` is the 0-based step index (nil for the configuration).
+public struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var step: Int?
+    public var message: String
+    public var description: String { message }
+}
+
+/// A named target: its specification's rules, its mutants, and how to make its machine.
+public struct Target: Sendable {
+    public let name: String
+    public let summary: String
+    public let rules: [Rule]
+    public let mutants: [Mutant]
+    /// Default steps per case.
+    public let defaultSteps: Int
+    /// A fingerprint of the generators (bump when generation changes); corpus files record it.
+    public let generatorVersion: String
+    private let make: @Sendable (String?) -> AnyMachine
+
+    public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
+                                 defaultSteps: Int = 30, generatorVersion: String,
+                                 machine: @escaping @Sendable (_ mutant: String?) -> M) {
+        self.name = name
+        self.summary = summary
+        self.rules = rules
+        self.mutants = mutants
+        self.defaultSteps = defaultSteps
+        self.generatorVersion = generatorVersion
+        self.make = { AnyMachine(machine($0)) }
+    }
+
+    /// The machine against production code (`nil`) or against a named mutant.
+    public func machine(mutant: String? = nil) -> AnyMachine { make(mutant) }
+
+    public func mutant(named name: String) -> Mutant? { mutants.first { $0.name == name } }
+}

@@ -1,0 +1,32 @@
+/// A property over generated values, for tests that are not state machines.
+public enum Property {
+    /// A counterexample with the evaluations its shrink took.
+    public struct Counterexample<Value> {
+        public var value: Value
+        public var caseIndex: Int
+        public var shrinkAttempts: Int
+        public var message: String
+    }
+
+    /// Searches for a value of `gen` for which `holds` is false (or throws), and shrinks it.
+    /// `holds` returns nil to discard a value that does not meet the property's assumptions.
+    public static func counterexample<Value>(
+        _ gen: Gen<Value>, seed: UInt64, runs: Int = 1000, shrinkBudget: ShrinkBudget = ShrinkBudget(),
+        _ holds: @escaping (Value) -> Bool?
+    ) -> Counterexample<Value>? {
+        let test: (Draw) -> Outcome = { draw in
+            let value = gen.generate(draw)
+            if draw.isRejected { return .rejected }
+            switch holds(value) {
+            case nil: return .rejected
+            case true?: return .pass
+            case false?: return .fail(Failure(rule: "property", kind: .mismatch, message: "falsified"))
+            }
+        }
+        let result = Search.run(SearchOptions(seed: seed, runs: runs, shrinkBudget: shrinkBudget), test: test)
+        guard let found = result.failure else { return nil }
+        let value = gen.generate(Draw(replaying: found.shrunk))
+        return Counterexample(value: value, caseIndex: found.caseIndex, shrinkAttempts: found.shrink.attempts,
+                              message: found.failure.message)
+    }
+}
