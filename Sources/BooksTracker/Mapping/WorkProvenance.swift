@@ -68,12 +68,14 @@ public final class WorkProvenance: PersistentModel {
 
 /// A list of strings stored as one attribute (R31: a list is one opaque value), separated by U+001F.
 /// Empty strings are not kept.
-enum StringList {
+public enum StringList {
     static let separator: Character = "\u{1F}"
 
-    static func encode(_ values: [String]) -> String { values.joined(separator: String(separator)) }
+    /// The stored form of `values`.
+    public static func encode(_ values: [String]) -> String { values.joined(separator: String(separator)) }
 
-    static func decode(_ text: String) -> [String] {
+    /// The list a stored value holds.
+    public static func decode(_ text: String) -> [String] {
         text.isEmpty ? [] : text.split(separator: separator, omittingEmptySubsequences: true).map(String.init)
     }
 }
