@@ -55,10 +55,16 @@ public struct GraphMachine: StateMachine, Sendable {
         return Failure(rule: expected.rule, kind: .mismatch, message: "\(command.trace): expected \(expected.value), observed \(observed)")
     }
 
-    /// After a save step: the container's rows equal the specification's saved state (sorted, so order-independent),
-    /// and the CloudKit check lists what the specification derives from the container's schema (G21).
+    /// After a save step: the shipped schema configuration passes or fails the CloudKit check as predicted (B7),
+    /// the check lists what the specification derives from the container's schema (G21), and the container's rows
+    /// equal the specification's saved state (sorted, so order-independent).
     public func checkInvariants(_ model: GraphModel, _ system: GraphSystem) -> Failure? {
         guard model.checkRows else { return nil }
+        let shipped = BooksEntities.cloudKitViolations(model.config.schema)
+        if shipped != system.shippedCloudKitViolations {
+            return Failure(rule: "B7", kind: .invariant,
+                           message: "CloudKit check of the shipped \(model.config.schema) schema: expected \(shipped), found \(system.shippedCloudKitViolations)")
+        }
         let predicted = BooksEntities.cloudKitViolations(of: GraphSystem.specEntities(system.container.schema))
         let found = system.container.schema.cloudKitViolations().map(\.description)
         if predicted != found {

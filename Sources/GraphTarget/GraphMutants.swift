@@ -29,7 +29,7 @@ public enum GraphMutant: String, Sendable, CaseIterable {
         Mutant(name: storeEagerDeleteRules.rawValue, rule: "G8",
                summary: "The store runs cascade and nullify inside delete() (StoreBehavior.deleteRuleTiming = .atDelete)."),
         Mutant(name: storeFailedSavePartial.rawValue, rule: "G12",
-               summary: "A failed save still writes the changed rows of saved models (StoreBehavior.failedSave = .partial)."),
+               summary: "A failed save still writes the changed rows, and removes the deleted rows, of saved models (StoreBehavior.failedSave = .partial)."),
         Mutant(name: storeNoInverse.rawValue, rule: "G7",
                summary: "The store does not maintain inverses of registered models (StoreBehavior.inverseMaintenance = .none)."),
     ]

@@ -11,6 +11,8 @@ public struct GraphSystem {
     let libraries: [Library]
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
+    /// The CloudKit check of the shipped schema configuration of this case (B7), not of the case's container.
+    let shippedCloudKitViolations: [String]
 
     init(config: GraphConfig, mutant: GraphMutant?) {
         let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
@@ -19,6 +21,7 @@ public struct GraphSystem {
         contexts = [ModelContext(container), ModelContext(container)]
         let policy = GraphMutant.policy(config, mutant)
         libraries = contexts.map { Library(context: $0, policy: policy) }
+        shippedCloudKitViolations = BooksTrackerSchema.schema(config.schema == .local ? .local : .cloudKit).cloudKitViolations().map(\.description)
     }
 
     /// Runs `command` and returns what it observed: the first trap it raised, or its result.
