@@ -8,7 +8,7 @@ extension ModelContext {
         if behavior.deleteRuleTiming == .atSave { propagateDeletes(from: 0) }
         let issues = validate()
         if !issues.isEmpty {
-            if behavior.failedSave == .partial { writeRows(of: changed.filter { !$0.isPendingDelete && !$0.isPendingInsert }) }
+            if behavior.failedSave == .partial { writePartially() }
             throw SaveError(issues: issues)
         }
         commit()
@@ -95,6 +95,14 @@ extension ModelContext {
             } else if count == 0, !relationship.isOptional {
                 add(1570, relationship.name)
             }
+        }
+    }
+
+    /// The `.partial` strategy: updates and deletes of saved models reach the container although the save fails.
+    private func writePartially() {
+        writeRows(of: changed.filter { !$0.isPendingDelete && !$0.isPendingInsert })
+        for model in deleted where !model.isPendingInsert {
+            if let id = model.identifier { container.rows[id] = nil }
         }
     }
 
