@@ -92,9 +92,7 @@ public struct MapperModel: Sendable, Equatable {
 
     /// The live work holding `volume`, if any (at most one does).
     func holder(of volume: Int) -> Int? {
-        for (ref, work) in works.enumerated() where (work.lifecycle == .inserted || work.lifecycle == .saved) && work.current.volumes.contains(volume) {
-            return ref
-        }
+        for ref in works.indices where isLive(ref) && works[ref].current.volumes.contains(volume) { return ref }
         return nil
     }
 

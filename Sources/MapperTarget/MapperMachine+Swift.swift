@@ -22,10 +22,10 @@ extension MapperMachine {
             lines = ["works = mapper.mapToWorks(\(Self.swift(response)), context: context)"]
             guard case .mapped(let mapped) = expected.value else { return lines }
             let firstNew = result?.index ?? Int.max
+            if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) }
             for (position, work) in mapped.enumerated() where work.ref >= firstNew {
                 lines.append("let v\(work.ref + 1) = works[\(position)]")
             }
-            if isLast { lines += Self.expectations(mapped, firstNew: firstNew) }
             return lines
         case .save: lines = ["try context.save()"]
         case .rollback: lines = ["context.rollback()"]

@@ -38,9 +38,10 @@ public final class MapperSystem {
         let works = mapper.mapToWorks(Self.dto(response), context: context)
         if let trap = newTrap(since: traps) { return .trap(trap) }
         var mapped: [MappedWork] = []
-        for work in works {
+        let records = mapper.provenances(of: works, in: context)
+        for (work, record) in zip(works, records) {
             let ref = identify(work)
-            let canonical = canonicalWork(work)
+            let canonical = canonicalWork(work, record)
             if let trap = newTrap(since: traps) { return .trap(trap) }
             mapped.append(MappedWork(ref: ref, work: canonical, isLive: work.modelContext === context && !work.isDeleted))
         }
@@ -128,9 +129,8 @@ public final class MapperSystem {
         return slots.count - 1
     }
 
-    private func canonicalWork(_ work: Work) -> CanonicalWork {
-        let record = mapper.provenance(of: work, in: context)
-        return CanonicalWork(
+    private func canonicalWork(_ work: Work, _ record: WorkProvenance?) -> CanonicalWork {
+        CanonicalWork(
             title: work.title, tags: record?.subjectTags ?? [], provider: record?.primaryProvider,
             volumeIDs: record?.volumeIDs ?? [], editionISBNs: work.editions.map(\.isbn), authors: work.authors.map(\.name))
     }

@@ -67,6 +67,12 @@ public final class DTOMapper {
         ProvenanceIndex(context).record(of: work)
     }
 
+    /// The provenance records of `works` in `context`, in the same order (reading the records once).
+    public func provenances(of works: [Work], in context: ModelContext) -> [WorkProvenance?] {
+        let index = ProvenanceIndex(context)
+        return works.map { index.record(of: $0) }
+    }
+
     // MARK: Steps
 
     /// The live work the first of `volumeIDs` that any live work holds names, or nil.
