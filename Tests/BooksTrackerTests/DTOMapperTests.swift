@@ -159,6 +159,13 @@ struct DTOMapperTests {
         #expect(container.traps.isEmpty)
     }
 
+    @Test("The interim provenance record is the mapping schema's only CloudKit violation (its link has no inverse)")
+    func provenanceSchema() {
+        #expect(BooksTrackerSchema.schema(.cloudKit).cloudKitViolations().isEmpty)
+        #expect(DTOMapper.schema(.cloudKit).cloudKitViolations()
+                == [CloudKitViolation(kind: .relationshipWithoutInverse, entity: "WorkProvenance", property: "work")])
+    }
+
     @Test("The seed's model(for:) design reads a placeholder after a fresh context (R14)")
     func modelForLookupTraps() throws {
         let container = makeContainer()
