@@ -143,6 +143,6 @@ public final class Draw {
     /// Marks the case as not meeting its assumptions: it is discarded, never reported.
     public func reject() { isRejected = true }
 
-    /// The recorded choices in canonical form.
+    /// The recorded choices, including zeros read past the end of a replayed sequence.
     public var sequence: ChoiceSequence { ChoiceSequence(choices) }
 }

@@ -70,6 +70,7 @@ public final class Shrinker {
             progress = deleteSpans() || progress
             progress = deleteBlocks() || progress
             progress = zeroSpans() || progress
+            progress = replaceWithDescendants() || progress
             progress = minimiseChoices() || progress
             progress = sortSiblings() || progress
             if !progress { progress = pairs() }
@@ -188,6 +189,31 @@ public final class Shrinker {
         return progress
     }
 
+    /// Replaces a span by a descendant span with the same label: a sub-expression by one of its
+    /// children, a nested list by an inner one. This collapses recursive structure in one step.
+    private func replaceWithDescendants() -> Bool {
+        var progress = false
+        var i = spans.count - 1
+        while i >= 0 && !outOfBudget {
+            if i < spans.count {
+                let outer = spans[i]
+                var j = i + 1
+                while j < spans.count && spans[j].start < outer.end && !outOfBudget {
+                    let inner = spans[j]
+                    if inner.label == outer.label, inner.depth > outer.depth, inner.end <= outer.end,
+                       inner.count < outer.count, outer.end <= raw.count {
+                        var candidate = raw
+                        candidate.replaceSubrange(outer.range, with: raw[inner.range])
+                        if consider(candidate) { progress = true; break }
+                    }
+                    j += 1
+                }
+            }
+            i -= 1
+        }
+        return progress
+    }
+
     /// Lowers each choice as far as it will go: 0, then binary search between the last value that
     /// passed and the smallest that failed.
     private func minimiseChoices() -> Bool {
@@ -209,7 +235,9 @@ public final class Shrinker {
         }
         if attempt(0) { return true }
         guard i < raw.count else { return false }
-        var low: UInt64 = 0, high = raw[i]
+        if raw[i] > 1 && attempt(1) { return true }
+        guard i < raw.count else { return false }
+        var low: UInt64 = 1, high = raw[i]
         var progress = false
         while low + 1 < high && !outOfBudget && i < raw.count {
             let mid = low + (high - low) / 2
@@ -250,8 +278,8 @@ public final class Shrinker {
         while i < raw.count && !outOfBudget {
             var j = i + 1
             while j < Swift.min(raw.count, i + window) && !outOfBudget {
-                if raw[i] > 0 && raw[j] > 0 {
-                    if pairSearch(i, j, together: true) { progress = true }
+                if raw[i] > 0 {
+                    if raw[j] > 0, pairSearch(i, j, together: true) { progress = true }
                     if i < raw.count, j < raw.count, raw[i] > 0, pairSearch(i, j, together: false) { progress = true }
                 }
                 j += 1
