@@ -55,6 +55,8 @@ public protocol StateMachine {
     /// Releases what the system holds (temporary folders, for example).
     func tearDown(_ system: inout System)
 
+    /// The modules a reproduction imports (besides Testing).
+    static var swiftImports: [String] { get }
     /// Swift source lines that set up a reproduction against the production API.
     func swiftSetup(_ config: Config) -> [String]
     /// Swift source lines that perform `command` against the production API.
@@ -77,6 +79,7 @@ extension StateMachine {
 
     public func checkInvariants(_ model: Model, _ system: System) -> Failure? { nil }
     public func tearDown(_ system: inout System) {}
+    public static var swiftImports: [String] { [] }
     public func swiftSetup(_ config: Config) -> [String] { ["// \(config.trace)"] }
     public func swiftLines(_ command: Command, expected: Expectation<Observation>, isLast: Bool) -> [String] {
         ["// \(command.trace)  → expect \(expected.value)"]

@@ -75,6 +75,8 @@ public struct Target: Sendable {
     public let defaultSteps: Int
     /// A fingerprint of the generators (bump when generation changes); corpus files record it.
     public let generatorVersion: String
+    /// Modules an exported Swift test of this target imports.
+    public let swiftImports: [String]
     private let make: @Sendable (String?) -> AnyMachine
 
     public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
@@ -86,6 +88,7 @@ public struct Target: Sendable {
         self.mutants = mutants
         self.defaultSteps = defaultSteps
         self.generatorVersion = generatorVersion
+        self.swiftImports = M.swiftImports
         self.make = { AnyMachine(machine($0)) }
     }
 
@@ -93,4 +96,19 @@ public struct Target: Sendable {
     public func machine(mutant: String? = nil) -> AnyMachine { make(mutant) }
 
     public func mutant(named name: String) -> Mutant? { mutants.first { $0.name == name } }
+
+    /// A fingerprint of the generators: the declared version plus a hash of the traces they make
+    /// for four fixed seeds. Any change to generation (weights, ranges, commands) changes it, so
+    /// corpus replay can report drift.
+    public var generatorFingerprint: String {
+        let machine = self.machine()
+        var text = ""
+        for seed in UInt64(1)...4 {
+            let draw = Draw(seed: seed)
+            _ = machine.run(draw, 12)
+            let record = machine.record(draw.sequence, 12)
+            text += ([record.config] + record.steps).map(\.description).joined(separator: "\n") + "\n"
+        }
+        return "\(name)/g\(generatorVersion)/\(CaseHash.hex(CaseHash.fnv1a(text)).prefix(8))"
+    }
 }
