@@ -67,9 +67,14 @@ public struct QueueMachine: StateMachine, Sendable {
     }
 
     let fullCheck: BoundedQueue.FullCheck
+    /// Weights of push, pop and count when generating.
+    let commandWeights: [UInt32]
 
-    public init(mutant: String?) {
+    /// - Parameter commandWeights: how often push, pop and count are generated; corpus cases replay
+    ///   whatever the weights (they store traces), which the tests demonstrate by changing them.
+    public init(mutant: String?, commandWeights: [UInt32] = [4, 3, 1]) {
         fullCheck = mutant == "queue-off-by-one" ? .offByOne : .correct
+        self.commandWeights = commandWeights
     }
 
     public func makeConfig(_ draw: Draw) -> Config { Config(capacity: draw.int(in: 1...4)) }
@@ -77,7 +82,7 @@ public struct QueueMachine: StateMachine, Sendable {
     public func makeSystem(_ config: Config) -> BoundedQueue { BoundedQueue(capacity: config.capacity, fullCheck: fullCheck) }
 
     public func nextCommand(_ model: Model, _ draw: Draw) -> Command? {
-        switch draw.chooseWeighted([4, 3, 1]) {
+        switch draw.chooseWeighted(commandWeights) {
         case 0: return .push(draw.int(in: 0...99))
         case 1: return .pop
         default: return .count

@@ -10,7 +10,7 @@ struct RunCommand {
         let selected = try selection()
         let seed = arguments.seed ?? defaultSeed()
         if !arguments.json { console.out("graph-fuzz: seed \(seed)\n") }
-        var rows = [["target", "mutant", "cases", "steps", "steps/s", "time", "result"]]
+        var rows = [["target", "mutant", "cases", "steps", "result", "time"]]
         var failures = 0
         for (target, mutant) in selected {
             if console.isTerminal && !arguments.quiet && !arguments.json {
@@ -39,8 +39,8 @@ struct RunCommand {
                 ]).rendered + "\n")
             }
             rows.append([target.name, mutant ?? "-", String(result.search.cases), String(result.steps),
-                         "\(Int(rate))/s", Format.seconds(seconds),
-                         result.failure.map { "FAIL \($0.failure.rule)" } ?? "pass"])
+                         result.failure.map { "FAIL \($0.failure.rule)" } ?? "pass",
+                         "\(Format.seconds(seconds)) (\(Int(rate))/s)"])
         }
         if !arguments.json { console.out("\n" + Format.table(rows)) }
         return failures > 0 ? 1 : 0

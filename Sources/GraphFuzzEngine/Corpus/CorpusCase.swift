@@ -78,6 +78,7 @@ public struct CorpusCase: Equatable, Sendable {
             "config: \(config)",
         ]
         lines += steps.map { "step: \($0)" }
+        lines.append("end: \(steps.count) steps")
         return lines.joined(separator: "\n") + "\n"
     }
 }

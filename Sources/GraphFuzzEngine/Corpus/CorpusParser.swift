@@ -5,15 +5,19 @@ extension CorpusCase {
         var fields: [(key: String, value: Substring, line: Int)] = []
         var steps: [(TraceStep, Int)] = []
         var config: (TraceStep, Int)?
+        var end: (Substring, Int)?
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (offset, rawLine) in lines.enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let colon = line.firstIndex(of: ":") else { throw fail(number, "expected 'key: value'") }
+            if let end { throw fail(number, "text after the 'end:' line (line \(end.1))") }
+            guard let colon = line.firstIndex(of: ":") else { throw fail(number, "expected 'key: value' (is the file truncated?)") }
             let key = String(line[..<colon])
             let value = line[line.index(after: colon)...].trimmingSpaces
             switch key {
+            case "end":
+                end = (value, number)
             case "step", "config":
                 let step: TraceStep
                 do { step = try TraceStep(parsing: value) } catch { throw fail(number, "\(key): \(error.message)") }
@@ -60,6 +64,12 @@ extension CorpusCase {
         guard let choices = ChoiceSequence(parsing: choicesText) else { throw fail(choicesLine, "choices must be non-negative integers separated by spaces") }
         self.choices = choices
         guard let config else { throw fail(nil, "missing 'config:' line") }
+        guard let end else {
+            throw fail(lines.count, "truncated: the file ends without its 'end: N steps' line")
+        }
+        guard end.0 == "\(steps.count) steps" else {
+            throw fail(end.1, "truncated or edited: 'end:' says \(end.0) but the file has \(steps.count) steps")
+        }
         self.config = config.0
         self.steps = steps.map(\.0)
         stepLines = steps.map(\.1)

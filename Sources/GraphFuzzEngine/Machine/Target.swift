@@ -62,6 +62,10 @@ public struct AnyMachine {
 public struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
     public var step: Int?
     public var message: String
+    public init(step: Int?, message: String) {
+        self.step = step
+        self.message = message
+    }
     public var description: String { message }
 }
 
