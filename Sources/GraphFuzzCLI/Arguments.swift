@@ -27,6 +27,7 @@ public enum Invocation: Equatable {
     case replay(paths: [String], json: Bool)
     case list(json: Bool)
     case exportTests(corpus: String, output: String)
+    case bench(BenchArguments)
     case help
     case version
 }
@@ -64,6 +65,22 @@ public enum ArgumentParser {
                 }
             }
             return .exportTests(corpus: corpus, output: output)
+        case "bench":
+            rest.removeFirst()
+            var bench = BenchArguments()
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--quick": bench.quick = true
+                case "--json": bench.json = true
+                case "--target": bench.target = try value(for: argument, &rest)
+                case "--soak":
+                    let text = try value(for: argument, &rest)
+                    guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("bench --soak: '\(text)' is not a positive number of seconds") }
+                    bench.soak = seconds
+                default: throw UsageError("bench: unknown argument '\(argument)' (bench takes --quick, --json, --target NAME, --soak SECONDS)")
+                }
+            }
+            return .bench(bench)
         default: break
         }
         var run = RunArguments()
@@ -116,6 +133,9 @@ public enum ArgumentParser {
           graph-fuzz list [--json]              targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
                                                 write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)
+          graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]
+                                                throughput, time to failure per mutant, shrink cost, memory
+                                                (best from a release build: swift run -c release graph-fuzz bench)
           graph-fuzz --help | --version
 
         OPTIONS

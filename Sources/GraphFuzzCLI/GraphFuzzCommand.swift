@@ -33,6 +33,8 @@ public struct GraphFuzzCommand {
                 return ReplayCommand(paths: paths, json: json, registry: registry, console: console).execute()
             case .exportTests(let corpus, let output):
                 return ExportTestsCommand(corpus: corpus, output: output, registry: registry, console: console).execute()
+            case .bench(let arguments):
+                return try BenchCommand(arguments: arguments, registry: registry, console: console).execute()
             case .run(let arguments):
                 return try RunCommand(arguments: arguments, registry: registry, console: console).execute(defaultSeed: freshSeed)
             }

@@ -18,11 +18,16 @@ public struct AnyMachine {
     public let record: (ChoiceSequence, Int) -> CaseRecord
     /// Replays a trace (corpus); errors name the step that cannot be read or applied.
     public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+    /// Measures throughput: (seed, cases, maxSteps, minimum seconds per measurement).
+    public let measureThroughput: (UInt64, Int, Int, Double) -> Throughput
 
     public init<M: StateMachine>(_ machine: M) {
         run = { draw, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
             return (result.outcome, result.commands.count)
+        }
+        measureThroughput = { seed, cases, maxSteps, seconds in
+            MachineRunner(machine, maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
         }
         record = { sequence, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
