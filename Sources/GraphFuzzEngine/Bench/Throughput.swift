@@ -8,6 +8,14 @@ public struct Throughput: Sendable, Equatable {
     public var differentialStepsPerSecond: Double
     public var steps: Int
 
+    @inlinable
+    public init(specStepsPerSecond: Double, systemStepsPerSecond: Double, differentialStepsPerSecond: Double, steps: Int) {
+        self.specStepsPerSecond = specStepsPerSecond
+        self.systemStepsPerSecond = systemStepsPerSecond
+        self.differentialStepsPerSecond = differentialStepsPerSecond
+        self.steps = steps
+    }
+
     /// The harness overhead: time per differential step over time per system-alone step.
     public var overhead: Double {
         differentialStepsPerSecond > 0 ? systemStepsPerSecond / differentialStepsPerSecond : 0
@@ -17,6 +25,7 @@ public struct Throughput: Sendable, Equatable {
 extension MachineRunner {
     /// Measures throughput over `cases` cases generated from `seed`, repeating each way until
     /// `minimumSeconds` have passed so short runs are not dominated by timer noise.
+    @inlinable
     public func measureThroughput(seed: UInt64, cases: Int, minimumSeconds: Double) -> Throughput {
         var generated: [(M.Config, [M.Command])] = []
         var totalSteps = 0
@@ -64,5 +73,5 @@ extension MachineRunner {
 }
 
 /// Keeps the optimiser from deleting work whose result is unused.
-@inline(never)
+@inline(never) @usableFromInline
 func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }

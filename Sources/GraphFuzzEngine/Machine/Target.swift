@@ -21,6 +21,7 @@ public struct AnyMachine {
     /// Measures throughput: (seed, cases, maxSteps, minimum seconds per measurement).
     public let measureThroughput: (UInt64, Int, Int, Double) -> Throughput
 
+    @inlinable
     public init<M: StateMachine>(_ machine: M) {
         run = { draw, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
@@ -51,7 +52,8 @@ public struct AnyMachine {
         }
     }
 
-    private static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
+    @usableFromInline
+    static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
         var swift = machine.swiftSetup(result.config)
         for (index, step) in result.steps.enumerated() {
             swift += machine.swiftLines(step.command, expected: step.expected, isLast: index == result.steps.count - 1)
@@ -86,8 +88,10 @@ public struct Target: Sendable {
     public let generatorVersion: String
     /// Modules an exported Swift test of this target imports.
     public let swiftImports: [String]
-    private let make: @Sendable (String?) -> AnyMachine
+    @usableFromInline
+    let make: @Sendable (String?) -> AnyMachine
 
+    @inlinable
     public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
                                  defaultSteps: Int = 30, generatorVersion: String,
                                  machine: @escaping @Sendable (_ mutant: String?) -> M) {
