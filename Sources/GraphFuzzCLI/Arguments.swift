@@ -25,7 +25,7 @@ public struct RunArguments: Equatable {
 public enum Invocation: Equatable {
     case run(RunArguments)
     case replay(paths: [String], json: Bool)
-    case list(json: Bool)
+    case list(json: Bool, markdown: Bool)
     case exportTests(corpus: String, output: String)
     case bench(BenchArguments)
     case help
@@ -48,12 +48,15 @@ public enum ArgumentParser {
             return .replay(paths: paths.isEmpty ? ["Corpus"] : paths, json: json)
         case "list":
             rest.removeFirst()
-            var json = false
+            var json = false, markdown = false
             while let argument = rest.popFirst() {
-                guard argument == "--json" else { throw UsageError("list: unknown argument '\(argument)' (list takes --json)") }
-                json = true
+                switch argument {
+                case "--json": json = true
+                case "--markdown": markdown = true
+                default: throw UsageError("list: unknown argument '\(argument)' (list takes --json or --markdown)")
+                }
             }
-            return .list(json: json)
+            return .list(json: json, markdown: markdown)
         case "export-tests":
             rest.removeFirst()
             var corpus = "Corpus", output = "Tests/CorpusRegressionTests"
@@ -130,7 +133,7 @@ public enum ArgumentParser {
           graph-fuzz [--target NAME|all] [--seed N] [--runs N] [--steps N] [--time SECONDS] [--mutant NAME]
                      [--json] [--corpus DIR] [--no-save] [--quiet]
           graph-fuzz replay [FILE|DIR ...]      replay corpus cases (default: Corpus/)
-          graph-fuzz list [--json]              targets, their mutants with the rule each breaks, the rules
+          graph-fuzz list [--json|--markdown]   targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
                                                 write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)
           graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]

@@ -26,7 +26,10 @@ public struct GraphFuzzCommand {
             case .version:
                 console.out("graph-fuzz \(Self.version)\n")
                 return 0
-            case .list(let json):
+            case .list(_, true):
+                console.out(SpecDocument.markdown(registry))
+                return 0
+            case .list(let json, false):
                 ListCommand(json: json, registry: registry, console: console).execute()
                 return 0
             case .replay(let paths, let json):
