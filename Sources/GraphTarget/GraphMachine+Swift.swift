@@ -14,11 +14,17 @@ extension GraphMachine {
             "let libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: \(schema))) }",
             "var refs: [PersistentModel?] = []",
             "var held: [PersistentIdentifier?] = []",
+            "refs.reserveCapacity(16)",
+            "held.reserveCapacity(4)",
+            "_ = (contexts, libraries)",
         ]
     }
 
+    /// Each step is one `do { … }` block, so its local names never clash with another step's.
     public func swiftLines(_ command: GraphCommand, expected: Expectation<GraphObservation>, isLast: Bool) -> [String] {
-        var lines = ["// \(command.trace)"]
+        var body: [String] = []
+        /// The last step binds what its `#expect` reads; a trap's `#expect` reads only the container.
+        let binds = isLast && !expected.value.isTrap
         func r(_ ref: Ref) -> String { "refs[\(ref.index)]!" }
         func typed(_ ref: Ref, _ type: String) -> String { "(refs[\(ref.index)] as! \(type))" }
         switch command {
@@ -31,59 +37,65 @@ extension GraphMachine {
             case BooksEntities.author: make = "Author(name: \(value))"
             default: make = "UserLibraryEntry(readingStatus: .\(value.description.dropFirst().dropLast()))"
             }
-            lines.append("refs.append(\(make))")
-            if context >= 0 { lines.append("contexts[\(context)].insert(refs.last!!)") }
-        case let .insert(ref, c): lines.append("contexts[\(c)].insert(\(r(ref)))")
-        case let .relate(ref, rel, target): lines.append("\(r(ref)).relate(\(rel), to: \(r(target)))")
-        case let .unrelate(ref, rel, target): lines.append("\(r(ref)).unrelate(\(rel), from: \(r(target)))")
+            body.append("refs.append(\(make))")
+            if context >= 0 { body.append("contexts[\(context)].insert(refs.last!!)") }
+        case let .insert(ref, c): body.append("contexts[\(c)].insert(\(r(ref)))")
+        case let .relate(ref, rel, target): body.append("\(r(ref)).relate(\(rel), to: \(r(target)))")
+        case let .unrelate(ref, rel, target): body.append("\(r(ref)).unrelate(\(rel), from: \(r(target)))")
         case let .set(ref, slot, variant):
-            lines.append("\(r(ref)).setValue(\(Self.literal(command, slot: slot, variant: variant)), at: \(r(ref)).entity.attributeIndex(named: \"\(Self.attributeName(command))\")!)")
-        case let .delete(ref): lines.append("\(r(ref)).modelContext?.delete(\(r(ref)))")
+            var attributes: [String] = [], values: [String] = []
+            for entity in 0..<4 {
+                let settable = BooksEntities.settable(entity)
+                guard slot < settable.count, variant < settable[slot].pool.count else { continue }
+                attributes.append("\"\(BooksEntities.names[entity])\": \(settable[slot].attribute)")
+                values.append("\"\(BooksEntities.names[entity])\": \(Self.storeLiteral(settable[slot].pool[variant]))")
+            }
+            body += ["let model = \(r(ref))",
+                     "let attributes: [String: Int] = [\(attributes.joined(separator: ", "))]",
+                     "let values: [String: AttributeValue] = [\(values.joined(separator: ", "))]",
+                     "model.setValue(values[model.entity.name]!, at: attributes[model.entity.name]!)"]
+        case let .delete(ref): body.append("\(r(ref)).modelContext?.delete(\(r(ref)))")
         case let .save(c):
-            lines += ["var saveCode: Int? = nil",
-                      "let rowsBefore = container.rows",
-                      "do throws(LibrarySaveError) { try libraries[\(c)].save() } catch {",
-                      "    if case .store(let failure) = error { saveCode = failure.code } else { saveCode = -1 }",
-                      "}"]
-        case let .rollback(c): lines.append("contexts[\(c)].rollback()")
-        case let .holdID(ref): lines.append("held.append(\(r(ref)).persistentModelID)")
+            if binds {
+                var failed = false
+                if case .refused = expected.value { failed = true }
+                if case .saveFailed = expected.value { failed = true }
+                if failed { body.append("let rowsBefore = container.rows") }
+                body += ["var saveCode: Int? = nil",
+                         "do throws(LibrarySaveError) { try libraries[\(c)].save() } catch {",
+                         "    if case .store(let failure) = error { saveCode = failure.code } else { saveCode = -1 }",
+                         "}"]
+            } else {
+                body.append("try? libraries[\(c)].save()")
+            }
+        case let .rollback(c): body.append("contexts[\(c)].rollback()")
+        case let .holdID(ref): body.append("held.append(\(r(ref)).persistentModelID)")
         case let .lookup(_, h, c, method):
             switch method {
-            case .model: lines.append("refs.append(contexts[\(c)].model(for: held[\(h)]!))")
-            case .registered: lines.append("refs.append(contexts[\(c)].registeredModel(for: held[\(h)]!))")
-            case .fetch: lines.append("refs.append(contexts[\(c)].fetch(FetchDescriptor(.identifier(held[\(h)]!))).first)")
+            case .model: body.append("refs.append(contexts[\(c)].model(for: held[\(h)]!))")
+            case .registered: body.append("refs.append(contexts[\(c)].registeredModel(for: held[\(h)]!))")
+            case .fetch: body.append("refs.append(contexts[\(c)].fetch(FetchDescriptor(.identifier(held[\(h)]!))).first)")
             }
-        case let .read(ref, p): lines.append("let property = \(r(ref)).entity.attributes.count > \(p) ? \"\\(\(r(ref)).value(at: \(p)))\" : \"\\(\(r(ref)).related(\(p) - \(r(ref)).entity.attributes.count).count)\"")
-        case let .state(ref): lines.append("let state = (\(r(ref)).lifecycle, \(r(ref)).isDeleted)")
+        case let .read(ref, p):
+            body.append("\(binds ? "let property =" : "_ =") \(r(ref)).entity.attributes.count > \(p) ? \"\\(\(r(ref)).value(at: \(p)))\" : \"\\(\(r(ref)).related(\(p) - \(r(ref)).entity.attributes.count).count)\"")
+        case let .state(ref): body.append("\(binds ? "let state =" : "_ =") (\(r(ref)).lifecycle, \(r(ref)).isDeleted)")
         case let .fetchTitle(c, v):
-            lines.append("let fetched = contexts[\(c)].fetch(FetchDescriptor(.attribute(entity: \"Work\", attribute: \"title\", equals: .string(\(BooksEntities.titles[v])))))")
-        case let .wishlist(_, w, c): lines.append("refs.append(libraries[\(c)].createWishlistEntry(for: \(typed(w, "Work"))))")
+            body.append("\(binds ? "let fetched =" : "_ =") contexts[\(c)].fetch(FetchDescriptor(.attribute(entity: \"Work\", attribute: \"title\", equals: .string(\(BooksEntities.titles[v])))))")
+        case let .wishlist(_, w, c): body.append("refs.append(libraries[\(c)].createWishlistEntry(for: \(typed(w, "Work"))))")
         case let .owned(_, w, ed, c):
-            lines.append("refs.append(libraries[\(c)].createOwnedEntry(for: \(typed(w, "Work")), edition: \(typed(ed, "Edition"))))")
-        case let .acquire(e, ed): lines.append("libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
-        case let .userEntry(w): lines.append("let userEntry = libraries[0].userEntry(of: \(typed(w, "Work")))")
+            body.append("refs.append(libraries[\(c)].createOwnedEntry(for: \(typed(w, "Work")), edition: \(typed(ed, "Edition"))))")
+        case let .acquire(e, ed): body.append("libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
+        case let .userEntry(w): body.append("\(binds ? "let userEntry =" : "_ =") libraries[0].userEntry(of: \(typed(w, "Work")))")
         case let .validate(e):
-            lines.append("var validation: EntryValidationError? = nil")
-            lines.append("do throws(EntryValidationError) { try \(typed(e, "UserLibraryEntry")).validate() } catch { validation = error }")
+            if binds {
+                body.append("var validation: EntryValidationError? = nil")
+                body.append("do throws(EntryValidationError) { try \(typed(e, "UserLibraryEntry")).validate() } catch { validation = error }")
+            } else {
+                body.append("try? \(typed(e, "UserLibraryEntry")).validate()")
+            }
         }
-        if isLast { lines += Self.expectation(command, expected.value) }
-        return lines
-    }
-
-    private static func attributeName(_ command: GraphCommand) -> String {
-        guard case let .set(_, slot, _) = command else { return "" }
-        // The slot names one settable attribute per entity; the names are unique across entities' slots.
-        let names = [["title"], ["pageCount", "format"], ["name"], ["readingStatus", "rating"]]
-        return names.compactMap { $0.count > slot ? $0[slot] : nil }.first ?? ""
-    }
-
-    private static func literal(_ command: GraphCommand, slot: Int, variant: Int) -> String {
-        let pools = [BooksEntities.settable(BooksEntities.work), BooksEntities.settable(BooksEntities.edition),
-                     BooksEntities.settable(BooksEntities.author), BooksEntities.settable(BooksEntities.entry)]
-        for pool in pools where slot < pool.count && variant < pool[slot].pool.count {
-            return storeLiteral(pool[slot].pool[variant])
-        }
-        return ".null"
+        if isLast { body += Self.expectation(command, expected.value) }
+        return ["// \(command.trace)", "do {"] + body.map { "    " + $0 } + ["}"]
     }
 
     static func storeLiteral(_ value: SpecValue) -> String {
