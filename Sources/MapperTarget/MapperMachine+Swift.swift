@@ -12,6 +12,7 @@ extension MapperMachine {
             "var context = ModelContext(container)",
             strategy == .shipped ? "let mapper = DTOMapper()" : "let mapper = DTOMapper(strategy: \(Self.swift(strategy)))  // DTOMapper() passes",
             "var works: [Work] = []",
+            "var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …",
         ]
     }
 
@@ -22,9 +23,9 @@ extension MapperMachine {
             lines = ["works = mapper.mapToWorks(\(Self.swift(response)), context: context)"]
             guard case .mapped(let mapped) = expected.value else { return lines }
             let firstNew = result?.index ?? Int.max
-            if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) }
+            if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) + ["_ = refs"] }
             for (position, work) in mapped.enumerated() where work.ref >= firstNew {
-                lines.append("let v\(work.ref + 1) = works[\(position)]")
+                lines.append("refs.append(works[\(position)])  // \(Ref(work.ref))")
             }
             return lines
         case .save: lines = ["try context.save()"]
@@ -32,19 +33,19 @@ extension MapperMachine {
         case .newContext: lines = ["context = ModelContext(container)"]
         case .clearCache: lines = ["mapper.clearCache()"]
         case .deleteWork(let ref, let evict):
-            lines = ["if let work = DTOMapper.liveWork(\(ref).persistentModelID!, in: context) {"]
+            lines = ["if let work = DTOMapper.liveWork(refs[\(ref.index)].persistentModelID!, in: context) {  // \(ref)"]
             if evict { lines.append("    mapper.removeWorkFromCache(work)") }
             lines += ["    context.delete(work)", "}"]
         case .deleteElsewhere(let ref):
             lines = [
                 "do {",
                 "    let other = ModelContext(container)",
-                "    if let work = other.fetch(FetchDescriptor(.identifier(\(ref).persistentModelID!))).first { other.delete(work) }",
+                "    if let work = other.fetch(FetchDescriptor(.identifier(refs[\(ref.index)].persistentModelID!))).first { other.delete(work) }  // \(ref)",
                 "    try other.save()",
                 "}",
             ]
         }
-        if isLast { lines.append("#expect(container.traps.isEmpty)") }
+        if isLast { lines += ["#expect(container.traps.isEmpty)", "_ = refs"] }
         return lines
     }
 
@@ -53,7 +54,7 @@ extension MapperMachine {
         for (position, item) in mapped.enumerated() {
             let work = "works[\(position)]"
             if item.ref < firstNew {
-                lines.append("#expect(\(work).persistentModelID == v\(item.ref + 1).persistentModelID)")
+                lines.append("#expect(\(work).persistentModelID == refs[\(item.ref)].persistentModelID)  // \(Ref(item.ref))")
             }
             let isbns = item.work.editionISBNs.map { $0.map { "\"\($0)\"" } ?? "nil" }.joined(separator: ", ")
             lines += [
