@@ -9,8 +9,9 @@ public struct MapperStrategy: Sendable, Equatable {
         case persistentIdentifiers
         /// Seed 000 "before": `Work` objects, returned as they are (stale after a delete or rollback).
         case objects
-        /// Before seed 000: objects checked against the context, evicted by `removeWorkFromCache` at deletion
-        /// sites; a site that forgets leaves a stale object.
+        /// Before seed 000: objects checked against the context (still in it, not deleted, still listing the
+        /// volume ID), evicted by `removeWorkFromCache` at deletion sites; a deletion in another context is
+        /// invisible to the check, and a site there that forgets to evict leaves a stale object.
         case objectsWithManualEviction
         /// Seed 000 "after" literally: `model(for:)` trusted to return nil for a deleted work (it never does, R14).
         case modelForLookup

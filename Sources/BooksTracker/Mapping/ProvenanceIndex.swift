@@ -7,16 +7,24 @@ import GraphStore
 struct ProvenanceIndex {
     private var records: [WorkProvenance] = []
     private var works: [Work] = []
+    /// Every fetched record with the model its link holds, live or not (never read through).
+    private var linked: [(record: WorkProvenance, model: PersistentModel)] = []
 
     init(_ context: ModelContext) {
         let fetched = context.fetch(FetchDescriptor(.attribute(
             entity: WorkProvenance.declaration.name, attribute: "recordVersion", equals: .int(WorkProvenance.currentVersion))))
         for case let record as WorkProvenance in fetched where !record.isDeleted {
-            guard let linked = record.related(WorkProvenance.Field.work).first, let id = linked.persistentModelID,
-                  let work = DTOMapper.liveWork(id, in: context) else { continue }
+            guard let model = record.related(WorkProvenance.Field.work).first else { continue }
+            linked.append((record, model))
+            guard let id = model.persistentModelID, let work = DTOMapper.liveWork(id, in: context) else { continue }
             records.append(record)
             works.append(work)
         }
+    }
+
+    /// Whether the record linked to `work` lists `volumeID`, without asking whether `work` is live.
+    func linkedRecordHolds(_ work: Work, _ volumeID: String) -> Bool {
+        linked.first { $0.model === work }?.record.volumeIDs.contains(volumeID) ?? false
     }
 
     /// The record of `work`, if it has one.

@@ -55,7 +55,7 @@ struct WorkCache {
             return .hit(work)
         case (.objectsWithManualEviction, .object(let work)):
             // Checked against what this context can see; a deletion elsewhere is invisible here.
-            if work.modelContext === context, !work.isDeleted { return .hit(work) }
+            if work.modelContext === context, !work.isDeleted, records.linkedRecordHolds(work, volumeID) { return .hit(work) }
             entries[volumeID] = nil
             return .evicted(searchStore: true)
         case (.modelForLookup, .identifier(let id)):
