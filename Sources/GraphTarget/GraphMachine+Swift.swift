@@ -4,6 +4,8 @@ import GraphSpec
 /// Swift Testing source that replays a case against the production API directly (store, models, library),
 /// ending in the `#expect` the specification predicts for the last step.
 extension GraphMachine {
+    public static var swiftImports: [String] { ["GraphStore", "BooksTracker"] }
+
     public func swiftSetup(_ config: GraphConfig) -> [String] {
         let schema = config.schema == .local ? ".local" : ".cloudKit"
         return [
