@@ -1,0 +1,38 @@
+extension SyncWorld {
+    /// What the app reads for one array of a project: from the blob in phases 0 and 1 (and with
+    /// the blob-only design), from the entities in phases 2 and 3. Unordered arrays read sorted by identity.
+    public func read(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead] {
+        readsEntities ? try readEntities(on: device, project: project, collection)
+                      : try readBlob(on: device, project: project, collection)
+    }
+
+    /// During dual-write (phases 1 and 2), the representation the app does not read; nil otherwise.
+    public func readMirror(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead]? {
+        guard strategy.storage == .entities, phase == .dualWrite || phase == .entityReads else {
+            return strategy.storage == .blobsOnly && phase.writesBlobs && phase != .blobsOnly
+                ? try readBlob(on: device, project: project, collection) : nil
+        }
+        return readsEntities ? try readBlob(on: device, project: project, collection)
+                             : try readEntities(on: device, project: project, collection)
+    }
+
+    func readBlob(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead] {
+        let p = try projectSlot(device, project)
+        let local = devices[device].projects[p]
+        guard let slot = local.kind.slot(of: collection) else { throw SyncError.collectionNotOnModel(collection, local.kind) }
+        guard slot < local.blobs.count else { return [] }
+        var result = local.blobs[slot].map { ItemRead(id: $0.id, code: $0.code, quantity: $0.quantity) }
+        if !collection.isOrdered { result.sort { $0.id < $1.id } }
+        return result
+    }
+
+    func readEntities(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead] {
+        let p = try projectSlot(device, project)
+        let local = devices[device].projects[p]
+        guard local.kind.slot(of: collection) != nil else { throw SyncError.collectionNotOnModel(collection, local.kind) }
+        let store = devices[device]
+        return store.entityOrder(of: project, collection).map {
+            ItemRead(id: store.items[$0].id, code: store.items[$0].code, quantity: store.items[$0].quantity)
+        }
+    }
+}
