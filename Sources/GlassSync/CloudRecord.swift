@@ -19,6 +19,9 @@ enum FieldMask {
     static let position: UInt8 = 4
     /// A pending deletion (items only).
     static let deletion: UInt8 = 8
+    /// A row created by the phase-1 migration: saved only if the server has no such record yet
+    /// (every device migrates the same entries; the first save wins, later ones adopt it).
+    static let migrated: UInt8 = 16
     static let allItemFields: UInt8 = identity | quantity | position
     /// The blob attribute in `slot` of a project record.
     static func blob(_ slot: Int) -> UInt8 { 2 << UInt8(slot) }

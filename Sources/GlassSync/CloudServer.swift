@@ -9,10 +9,12 @@ struct CloudServer: Sendable {
 
     func record(_ id: RecordID) -> CloudRecord? { index[id].map { records[$0] } }
 
-    enum SaveResult { case saved, refusedDeleted }
+    enum SaveResult { case saved, refusedDeleted, refusedExists }
 
-    /// Saves `incoming`'s `fields` (all fields for a new record or record granularity).
-    mutating func save(_ incoming: CloudRecord, fields: UInt8, granularity: ConflictGranularity) -> SaveResult {
+    /// Saves `incoming`'s `fields` (all fields for a new record or record granularity). With
+    /// `onlyIfAbsent` an existing record is left alone.
+    mutating func save(_ incoming: CloudRecord, fields: UInt8, granularity: ConflictGranularity,
+                       onlyIfAbsent: Bool = false) -> SaveResult {
         guard let i = index[incoming.id] else {
             var record = incoming
             record.tag = nextTag
@@ -22,6 +24,7 @@ struct CloudServer: Sendable {
             return .saved
         }
         if records[i].deleted { return .refusedDeleted }
+        if onlyIfAbsent { return .refusedExists }
         if incoming.deleted || granularity == .record || fields & FieldMask.identity != 0 {
             records[i] = incoming
         } else {

@@ -47,7 +47,7 @@ extension SyncWorld {
                             id: entry.id, owner: project.id, ownerKind: project.kind, collection: collection,
                             code: entry.code, quantity: entry.quantity,
                             position: collection.isOrdered ? Double(n) * PositionSpacing.step : 0,
-                            notes: entry.notes, dirty: FieldMask.allItemFields, state: .present))
+                            notes: entry.notes, dirty: FieldMask.migrated, state: .present))
                     }
                 }
             }

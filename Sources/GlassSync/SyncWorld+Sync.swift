@@ -30,10 +30,12 @@ extension SyncWorld {
                                          owner: item.owner, code: item.code, quantity: item.quantity,
                                          position: item.position, notes: item.notes)
                 record.deleted = item.state == .deletedPending
-                let fields = granularity == .record || record.deleted ? FieldMask.allItemFields : item.dirty
+                var fields = granularity == .record || record.deleted ? FieldMask.allItemFields : item.dirty & FieldMask.allItemFields
+                if item.dirty == FieldMask.migrated || server.record(item.id) == nil { fields = FieldMask.allItemFields }
                 report.records += 1
                 report.bytes += record.wireSize(fields: fields)
-                let result = server.save(record, fields: fields, granularity: granularity)
+                let result = server.save(record, fields: fields, granularity: granularity,
+                                         onlyIfAbsent: item.dirty == FieldMask.migrated)
                 devices[device].withItem(at: i) {
                     $0.dirty = 0
                     if record.deleted || result == .refusedDeleted { $0.state = .gone }
@@ -44,6 +46,13 @@ extension SyncWorld {
         transfers[device].pushed.records += report.records
         transfers[device].pushed.bytes += report.bytes
         return report
+    }
+
+    /// One full sync round: every device pushes, then every device fetches everything, in device
+    /// order. Afterwards every device holds the server's state (the rollout point of phase 1).
+    public mutating func settle() throws(SyncError) {
+        for device in devices.indices { try push(device) }
+        for device in devices.indices { try fetch(device) }
     }
 
     /// Applies changed records from the server to a device.
@@ -59,10 +68,7 @@ extension SyncWorld {
         case .records(let ids):
             chosen = []
             for id in ids {
-                guard let i = server.indexOf(id), pending.contains(i), !chosen.contains(i) else {
-                    throw SyncError.notPending(id, device: device)
-                }
-                chosen.append(i)
+                if let i = server.indexOf(id), pending.contains(i), !chosen.contains(i) { chosen.append(i) }
             }
         }
         var report = TransferReport()
@@ -131,14 +137,15 @@ extension SyncWorld {
                         item.dirty = 0
                         return true
                     }
+                    let edits = item.dirty & ~FieldMask.migrated
                     if granularity == .record {
-                        if item.dirty == 0 {
+                        if edits == 0 {
                             item.quantity = record.quantity
                             item.position = record.position
                         }
                     } else {
-                        if item.dirty & (FieldMask.identity | FieldMask.quantity) == 0 { item.quantity = record.quantity }
-                        if item.dirty & (FieldMask.identity | FieldMask.position) == 0 { item.position = record.position }
+                        if edits & (FieldMask.identity | FieldMask.quantity) == 0 { item.quantity = record.quantity }
+                        if edits & (FieldMask.identity | FieldMask.position) == 0 { item.position = record.position }
                     }
                     return item.state == .present
                 }

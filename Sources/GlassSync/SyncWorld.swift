@@ -19,7 +19,8 @@ public struct TransferTotals: Equatable, Sendable {
 public enum Delivery: Sendable, Equatable {
     /// Every pending change, in the server's change order.
     case all
-    /// Exactly these pending records, in this order (out of order and partial, as CloudKit may).
+    /// These records, in this order (out of order and partial, as CloudKit may); a record
+    /// without a pending change for the device is skipped.
     case records([RecordID])
 }
 
