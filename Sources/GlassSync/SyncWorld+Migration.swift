@@ -28,6 +28,13 @@ extension SyncWorld {
         phase = next
     }
 
+    /// Rolls the next phase out to every device. Phase 1 is rolled out to synced devices (one
+    /// `settle()` round first), so every device populates its entities from the same blobs.
+    public mutating func rollOutNextPhase() throws(SyncError) {
+        if phase == .blobsOnly { try settle() }
+        try advancePhase()
+    }
+
     /// Rolls reads back from the entities to the blobs (phase 2 → phase 1); dual-write continues.
     public mutating func rollbackReads() throws(SyncError) {
         guard phase == .entityReads else { throw SyncError.phaseTransition(from: phase, "reads roll back only from phase 2") }

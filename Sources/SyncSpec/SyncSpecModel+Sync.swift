@@ -164,6 +164,12 @@ extension SyncSpecModel {
         }
     }
 
+    /// The next phase, rolled out to synced devices: before phase 1 every device syncs once.
+    public mutating func rollOutNextPhase() {
+        if phase == 0 { settle() }
+        advancePhase()
+    }
+
     /// Phase 2 → phase 1 reads (S3).
     public mutating func rollbackReads() {
         precondition(phase == 2, "reads roll back only from phase 2")

@@ -42,8 +42,7 @@ extension SyncMachine {
             else { rule = SyncRules.concurrentAdditionsSurvive }
             return Expectation(observe(model, model.readAll(d.index)), rule: rule)
         case .migrate:
-            if model.phase == 0 { model.settle() }
-            model.advancePhase()
+            model.rollOutNextPhase()
             return Expectation(observe(model, all(model, Array(0..<model.deviceCount))), rule: SyncRules.migrationKeepsItems)
         case .rollbackReads:
             model.rollbackReads()
@@ -83,8 +82,7 @@ extension SyncMachine {
             try system.world.fetch(d.index, deliver.map { .records($0.map { system.ids[$0.index] }) } ?? .all)
             try system.readAll(d.index, into: &reads, &mirrors)
         case .migrate:
-            if system.world.phase == .blobsOnly { try system.world.settle() }
-            try system.world.advancePhase()
+            try system.world.rollOutNextPhase()
             for d in 0..<system.world.deviceCount { try system.readAll(d, into: &reads, &mirrors) }
         case .rollbackReads:
             try system.world.rollbackReads()

@@ -1,0 +1,90 @@
+import GraphFuzzEngine
+import SyncSpec
+import SyncTarget
+import Testing
+
+/// The `sync` target: production passes, and every mutant is found with seed 1 within the default
+/// budget (200 runs) and shrunk to its documented minimal story (docs/spec/sync.md).
+@Suite struct SyncTargetTests {
+    @Test(arguments: [UInt64(1), 2])
+    func productionPasses(seed: UInt64) {
+        let result = Target.sync.search(options: SearchOptions(seed: seed, runs: 300))
+        #expect(result.failure == nil, "\(result.failure?.failure.description ?? "")")
+        #expect(result.search.cases == 300)
+        #expect(result.search.rejected == 0)
+    }
+
+    struct Minimum: Sendable, CustomStringConvertible {
+        var mutant: String
+        var rule: String
+        var steps: [String]
+        var description: String { mutant }
+    }
+
+    static let minima: [Minimum] = [
+        Minimum(mutant: "blob-storage", rule: "S4", steps: [
+            "migrate()",
+            "v4 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 0)",
+            "push(device: \"A\")",
+            "v5 = addItem(device: \"B\", project: v3, collection: \"glassItems\", code: 0)",
+            "fetch(device: \"B\", deliver: nil)",
+        ]),
+        Minimum(mutant: "dual-write-misses-entities", rule: "S1", steps: [
+            "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
+            "migrate()",
+            "setQuantity(device: \"A\", item: v4, quantity: 2)",
+        ]),
+        Minimum(mutant: "migration-loses-order", rule: "S2", steps: [
+            "v4 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 1)",
+            "v5 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 0)",
+            "migrate()",
+        ]),
+        Minimum(mutant: "link-before-parent", rule: "S7", steps: [
+            "migrate()",
+            "v4 = createProject(device: \"B\", kind: \"log\")",
+            "v5 = addItem(device: \"B\", project: v4, collection: \"glassItems\", code: 0)",
+            "push(device: \"B\")",
+            "fetch(device: \"A\", deliver: [v5, v4])",
+        ]),
+    ]
+
+    @Test(arguments: minima)
+    func mutantIsCaughtAndShrunk(_ minimum: Minimum) throws {
+        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: 1, runs: 200))
+        let found = try #require(result.failure)
+        #expect(found.failure.rule == minimum.rule)
+        #expect(found.failure.kind == .mismatch)
+        #expect(Target.sync.mutant(named: minimum.mutant)?.rule == minimum.rule)
+        let story = try #require(result.counterexample)
+        #expect(story.steps.count == minimum.steps.count)
+        #expect(story.steps.count <= 8)
+        #expect(story.steps.map(\.description) == minimum.steps)
+        #expect(story.outcome.failure?.rule == minimum.rule)
+    }
+
+    /// The shrunk story is generator-independent: its trace replays and fails the same way on the
+    /// mutant, and passes on production code.
+    @Test(arguments: minima)
+    func shrunkTraceReplays(_ minimum: Minimum) throws {
+        let story = try #require(Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: 1, runs: 200)).counterexample)
+        let parsed = try story.steps.map { step throws in try SyncCommand(trace: step).trace }
+        #expect(parsed == story.steps)
+        let onMutant = Target.sync.machine(mutant: minimum.mutant).replay(story.config, story.steps)
+        #expect((try onMutant.get()).outcome.failure?.rule == minimum.rule)
+        let onProduction = Target.sync.machine().replay(story.config, story.steps)
+        #expect((try onProduction.get()).outcome == .pass)
+        #expect(story.swiftLines.contains { $0.hasPrefix("#expect(") })
+    }
+
+    @Test func unknownCommandIsNamed() {
+        #expect(throws: TraceError("unknown sync command 'explode'")) {
+            try SyncCommand(trace: TraceStep("explode"))
+        }
+    }
+
+    @Test func rulesAndMutantsAreListed() {
+        #expect(Target.sync.rules.map(\.id) == ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"])
+        #expect(Target.sync.mutants.map(\.name) == ["blob-storage", "dual-write-misses-entities", "migration-loses-order", "link-before-parent"])
+        for mutant in Target.sync.mutants { #expect(Target.sync.rules.contains { $0.id == mutant.rule }) }
+    }
+}
