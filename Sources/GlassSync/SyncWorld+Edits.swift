@@ -60,7 +60,7 @@ extension SyncWorld {
             let store = devices[device]
             let others = store.entityOrder(of: target.project, target.collection).filter { $0 != i }
             guard index >= 0, index <= others.count else { throw SyncError.positionOutOfRange(index, count: others.count) }
-            let position: Double
+            var position: Double?
             if others.isEmpty {
                 position = 0
             } else if index == 0 {
@@ -68,11 +68,25 @@ extension SyncWorld {
             } else if index == others.count {
                 position = store.items[others[others.count - 1]].position + PositionSpacing.step
             } else {
-                position = (store.items[others[index - 1]].position + store.items[others[index]].position) / 2
+                let before = store.items[others[index - 1]].position, after = store.items[others[index]].position
+                let middle = (before + after) / 2
+                // Equal neighbours (two devices appended concurrently) or exhausted precision: renumber.
+                if before < middle && middle < after { position = middle }
             }
-            devices[device].withItem(at: i) {
-                $0.position = position
-                $0.dirty |= FieldMask.position
+            if let position {
+                devices[device].withItem(at: i) {
+                    $0.position = position
+                    $0.dirty |= FieldMask.position
+                }
+            } else {
+                var order = others
+                order.insert(i, at: index)
+                for (n, row) in order.enumerated() where devices[device].items[row].position != Double(n) * PositionSpacing.step {
+                    devices[device].withItem(at: row) {
+                        $0.position = Double(n) * PositionSpacing.step
+                        $0.dirty |= FieldMask.position
+                    }
+                }
             }
         }
         if let (p, slot, e) = target.blob {

@@ -36,7 +36,7 @@ extension SyncSpecModel {
         let object = objects[item]
         let others = order(device, Int(object.owner), object.collection).filter { $0 != item }
         let row = locals[device]
-        let position: Double
+        var position: Double?
         if others.isEmpty {
             position = 0
         } else if index == 0 {
@@ -44,10 +44,22 @@ extension SyncSpecModel {
         } else if index >= others.count {
             position = row[others[others.count - 1]].position + SpecPositions.step
         } else {
-            position = (row[others[index - 1]].position + row[others[index]].position) / 2
+            let before = row[others[index - 1]].position, after = row[others[index]].position
+            let middle = (before + after) / 2
+            if before < middle && middle < after { position = middle }
         }
-        locals[device][item].position = position
-        if usesEntities { locals[device][item].dirty |= 4 }
+        if let position {
+            locals[device][item].position = position
+            if usesEntities { locals[device][item].dirty |= 4 }
+        } else {
+            // No room between equal neighbours: the whole array is renumbered 0, 1024, … in the new order.
+            var order = others
+            order.insert(item, at: index)
+            for (n, i) in order.enumerated() where locals[device][i].position != Double(n) * SpecPositions.step {
+                locals[device][i].position = Double(n) * SpecPositions.step
+                if usesEntities { locals[device][i].dirty |= 4 }
+            }
+        }
         markBlob(device, item)
     }
 

@@ -40,6 +40,28 @@ import Testing
         #expect(try world.read(on: 0, project: log, .glassItems) == read)
     }
 
+    /// Found by `sync` seed 1 at 20,000 runs: two devices appending concurrently give two rows the
+    /// same position; a move between them must renumber, or the blob and the entities disagree (S1).
+    @Test func moveBetweenEqualPositionsRenumbers() throws {
+        var world = SyncWorld()
+        let step = world.initialProjects[2]
+        let first = try world.addItem(on: 0, project: step, .glassItems, code: 0)
+        try world.rollOutNextPhase()
+        let a = try world.addItem(on: 0, project: step, .glassItems, code: 0)
+        try world.push(0)
+        let b = try world.addItem(on: 1, project: step, .glassItems, code: 0)
+        try world.push(1)
+        try world.fetch(0)
+        #expect(try world.read(on: 0, project: step, .glassItems).map(\.id) == [first, a, b])
+        try world.moveItem(on: 0, item: first, to: 1)
+        let read = try world.read(on: 0, project: step, .glassItems)
+        #expect(read.map(\.id) == [a, first, b])
+        #expect(try world.readMirror(on: 0, project: step, .glassItems) == read)
+        try world.push(0)
+        try world.fetch(1)
+        #expect(try world.read(on: 1, project: step, .glassItems).map(\.id) == [a, first, b])
+    }
+
     @Test func restartKeepsWaitingOrphans() throws {
         var world = SyncWorld()
         try world.rollOutNextPhase()
