@@ -7,7 +7,6 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     case notOrdered(ProjectCollection)
     case noQuantity(ProjectCollection)
     case positionOutOfRange(Int, count: Int)
-    case notPending(RecordID, device: Int)
     case phaseTransition(from: MigrationPhase, String)
     case corruptImage(offset: Int, String)
 
@@ -20,7 +19,6 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notOrdered(let c): return "\(c.rawValue) has no order"
         case .noQuantity(let c): return "\(c.rawValue) has no quantity"
         case .positionOutOfRange(let i, let n): return "position \(i) outside 0...\(n)"
-        case .notPending(let id, let d): return "record \(id) has no pending change for device \(d)"
         case .phaseTransition(let from, let why): return "cannot leave phase \(from.rawValue): \(why)"
         case .corruptImage(let offset, let why): return "store image corrupt at byte \(offset): \(why)"
         }

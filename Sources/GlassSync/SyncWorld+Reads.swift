@@ -7,13 +7,15 @@ extension SyncWorld {
     }
 
     /// During dual-write (phases 1 and 2), the representation the app does not read; nil otherwise.
+    /// With the blob-only design the blob is the only representation, so it is its own mirror.
     public func readMirror(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead]? {
-        guard strategy.storage == .entities, phase == .dualWrite || phase == .entityReads else {
-            return strategy.storage == .blobsOnly && phase.writesBlobs && phase != .blobsOnly
-                ? try readBlob(on: device, project: project, collection) : nil
+        guard phase == .dualWrite || phase == .entityReads else { return nil }
+        switch strategy.storage {
+        case .blobsOnly: return try readBlob(on: device, project: project, collection)
+        case .entities:
+            return readsEntities ? try readBlob(on: device, project: project, collection)
+                                 : try readEntities(on: device, project: project, collection)
         }
-        return readsEntities ? try readBlob(on: device, project: project, collection)
-                             : try readEntities(on: device, project: project, collection)
     }
 
     func readBlob(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead] {
