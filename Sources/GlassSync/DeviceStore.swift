@@ -77,17 +77,16 @@ struct DeviceStore: Sendable {
 
     /// Item rows of one collection that the app can read, in the entity read order.
     func entityOrder(of project: RecordID, _ collection: ProjectCollection) -> [Int] {
-        var result: [Int] = []
-        for (i, item) in items.enumerated()
-        where item.state == .present && item.owner == project && item.collection == collection {
-            result.append(i)
+        let items = self.items, ordered = collection.isOrdered
+        var keyed: [(position: Double, id: RecordID, index: Int)] = []
+        for i in items.indices {
+            let item = items[i]
+            if item.state == .present && item.owner == project && item.collection == collection {
+                keyed.append((ordered ? item.position : 0, item.id, i))
+            }
         }
-        if collection.isOrdered {
-            result.sort { (items[$0].position, items[$0].id) < (items[$1].position, items[$1].id) }
-        } else {
-            result.sort { items[$0].id < items[$1].id }
-        }
-        return result
+        keyed.sort { ($0.position, $0.id) < ($1.position, $1.id) }
+        return keyed.map(\.index)
     }
 
     // MARK: Change tags

@@ -20,21 +20,21 @@ extension SyncWorld {
 
     func readBlob(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead] {
         let p = try projectSlot(device, project)
-        let local = devices[device].projects[p]
-        guard let slot = local.kind.slot(of: collection) else { throw SyncError.collectionNotOnModel(collection, local.kind) }
-        guard slot < local.blobs.count else { return [] }
-        var result = local.blobs[slot].map { ItemRead(id: $0.id, code: $0.code, quantity: $0.quantity) }
+        let kind = devices[device].projects[p].kind
+        guard let slot = kind.slot(of: collection) else { throw SyncError.collectionNotOnModel(collection, kind) }
+        guard slot < devices[device].projects[p].blobs.count else { return [] }
+        var result = devices[device].projects[p].blobs[slot].map { ItemRead(id: $0.id, code: $0.code, quantity: $0.quantity) }
         if !collection.isOrdered { result.sort { $0.id < $1.id } }
         return result
     }
 
     func readEntities(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead] {
         let p = try projectSlot(device, project)
-        let local = devices[device].projects[p]
-        guard local.kind.slot(of: collection) != nil else { throw SyncError.collectionNotOnModel(collection, local.kind) }
-        let store = devices[device]
-        return store.entityOrder(of: project, collection).map {
-            ItemRead(id: store.items[$0].id, code: store.items[$0].code, quantity: store.items[$0].quantity)
+        let kind = devices[device].projects[p].kind
+        guard kind.slot(of: collection) != nil else { throw SyncError.collectionNotOnModel(collection, kind) }
+        let items = devices[device].items
+        return devices[device].entityOrder(of: project, collection).map {
+            ItemRead(id: items[$0].id, code: items[$0].code, quantity: items[$0].quantity)
         }
     }
 }

@@ -110,18 +110,16 @@ public struct SyncSpecModel: Sendable {
 
     /// Present items of one array on a device, in read order.
     public func order(_ device: Int, _ project: Int, _ collection: SpecCollection) -> [Int] {
-        var result: [Int] = []
-        let row = locals[device]
-        for (i, object) in objects.enumerated()
-        where !object.isProject && object.owner == project && object.collection == collection && row[i].state == .present {
-            result.append(i)
+        let objects = self.objects, row = locals[device], ordered = collection.isOrdered
+        var keyed: [(position: Double, key: UInt64, index: Int)] = []
+        for i in objects.indices {
+            let object = objects[i]
+            if !object.isProject && object.owner == project && object.collection == collection && row[i].state == .present {
+                keyed.append((ordered ? row[i].position : 0, object.sortKey, i))
+            }
         }
-        if collection.isOrdered {
-            result.sort { (row[$0].position, objects[$0].sortKey) < (row[$1].position, objects[$1].sortKey) }
-        } else {
-            result.sort { objects[$0].sortKey < objects[$1].sortKey }
-        }
-        return result
+        keyed.sort { ($0.position, $0.key) < ($1.position, $1.key) }
+        return keyed.map(\.index)
     }
 
     /// What the app reads for one array.
@@ -143,10 +141,11 @@ public struct SyncSpecModel: Sendable {
 
     /// Records with changes the device has not fetched, in the server's change order.
     public func pending(_ device: Int) -> [Int] {
-        var result: [Int] = []
-        for i in server.indices where server[i].exists && server[i].tag > locals[device][i].known { result.append(i) }
-        result.sort { server[$0].tag < server[$1].tag }
-        return result
+        let server = self.server, row = locals[device]
+        var keyed: [(tag: Int, index: Int)] = []
+        for i in server.indices where server[i].exists && server[i].tag > row[i].known { keyed.append((server[i].tag, i)) }
+        keyed.sort { $0.tag < $1.tag }
+        return keyed.map(\.index)
     }
 
     /// Projects present on a device, by index.
