@@ -12,7 +12,7 @@ struct CloudServer: Sendable {
     enum SaveResult { case saved, refusedDeleted, refusedExists }
 
     /// Saves `incoming`'s `fields` (all fields for a new record or record granularity). With
-    /// `onlyIfAbsent` an existing record is left alone.
+    /// `onlyIfAbsent` an existing record, deleted or not, is left alone.
     mutating func save(_ incoming: CloudRecord, fields: UInt8, granularity: ConflictGranularity,
                        onlyIfAbsent: Bool = false) -> SaveResult {
         guard let i = index[incoming.id] else {
@@ -23,8 +23,8 @@ struct CloudServer: Sendable {
             records.append(record)
             return .saved
         }
-        if records[i].deleted { return .refusedDeleted }
         if onlyIfAbsent { return .refusedExists }
+        if records[i].deleted { return .refusedDeleted }
         if incoming.deleted || granularity == .record || fields & FieldMask.identity != 0 {
             records[i] = incoming
         } else {

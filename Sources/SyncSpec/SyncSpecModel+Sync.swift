@@ -32,15 +32,15 @@ extension SyncSpecModel {
 
     private mutating func pushItem(_ device: Int, _ i: Int) {
         let local = locals[device][i]
-        if server[i].exists && server[i].deleted {
-            locals[device][i].state = .gone
-            return
-        }
         if local.dirty == 16 {
-            // A migrated row: saved only if the server has none yet.
+            // A migrated row: saved only if the server has none yet (not even a deletion); otherwise
+            // the next fetch brings the server's version.
             if server[i].exists { return }
             server[i].quantity = local.quantity
             server[i].position = local.position
+        } else if server[i].exists && server[i].deleted {
+            locals[device][i].state = .gone
+            return
         } else if local.state == .deletedPending {
             server[i].deleted = true
             locals[device][i].state = .gone

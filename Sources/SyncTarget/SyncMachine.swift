@@ -34,7 +34,9 @@ public struct SyncMachine: StateMachine, Sendable {
     private enum Kind: Int { case add, push, fetch, migrate, remove, move, quantity, create, rollback, restart }
 
     public func nextCommand(_ model: SyncSpecModel, _ draw: Draw) -> SyncCommand? {
-        let weights: [UInt32] = [8, 5, 5, model.phase < 3 ? 1 : 0, 2, 3, 3, 3, model.phase == 2 ? 1 : 0, 1]
+        // Phase changes come early (most steps run with entities) and phase 3, which is final, comes late.
+        let migrateWeight: UInt32 = [4, 2, 1, 0][model.phase]
+        let weights: [UInt32] = [8, 5, 5, migrateWeight, 2, 3, 3, 3, model.phase == 2 ? 2 : 0, 1]
         let kind = Kind(rawValue: draw.chooseWeighted(weights))!
         switch kind {
         case .migrate: if model.phase < 3 { return .migrate }

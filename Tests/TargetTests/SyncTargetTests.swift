@@ -25,9 +25,9 @@ import Testing
     static let minima: [Minimum] = [
         Minimum(mutant: "blob-storage", rule: "S4", steps: [
             "migrate()",
-            "v4 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 0)",
+            "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
+            "v5 = addItem(device: \"B\", project: v1, collection: \"glassItems\", code: 0)",
             "push(device: \"A\")",
-            "v5 = addItem(device: \"B\", project: v3, collection: \"glassItems\", code: 0)",
             "fetch(device: \"B\", deliver: nil)",
         ]),
         Minimum(mutant: "dual-write-misses-entities", rule: "S1", steps: [
