@@ -2,7 +2,9 @@
 /// serial number on that device. Record names are derived from it, so every device and the
 /// server agree on the name of the same item; migration reuses the blob entry's identity.
 public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The creating device (device d is origin d + 1), or 0 for the server's seed data.
     public let origin: UInt16
+    /// The creating device's running number.
     public let serial: UInt32
 
     public init(origin: UInt16, serial: UInt32) {

@@ -41,9 +41,13 @@ public struct SyncStrategy: Sendable, Equatable {
         case drop
     }
 
+    /// Where arrays live (`blob-storage` selects `.blobsOnly`).
     public var storage: Storage
+    /// Which edit paths write the entities (`dual-write-misses-entities`).
     public var dualWrite: DualWrite
+    /// How phase 1 numbers positions (`migration-loses-order`).
     public var migrationOrder: MigrationOrder
+    /// What happens to a row fetched before its project (`link-before-parent`).
     public var orphans: Orphans
 
     public init(storage: Storage = .entities, dualWrite: DualWrite = .allPaths,

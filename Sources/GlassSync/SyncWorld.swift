@@ -1,6 +1,8 @@
 /// What one push or fetch moved over the wire.
 public struct TransferReport: Equatable, Sendable {
+    /// Records sent or received.
     public var records: Int = 0
+    /// Their encoded size on the wire.
     public var bytes: Int = 0
 
     public init(records: Int = 0, bytes: Int = 0) {
@@ -11,7 +13,9 @@ public struct TransferReport: Equatable, Sendable {
 
 /// Running totals of a device's transfers.
 public struct TransferTotals: Equatable, Sendable {
+    /// Everything the device pushed.
     public var pushed = TransferReport()
+    /// Everything the device fetched.
     public var fetched = TransferReport()
 }
 
@@ -33,7 +37,9 @@ public enum Delivery: Sendable, Equatable {
 /// an entity row whose project has not arrived waits for it. The migration phases move the
 /// arrays from transformable blobs to relationship entities (seed 001).
 public struct SyncWorld: Sendable {
+    /// How last-writer-wins resolves concurrent saves of one record (R30).
     public let granularity: ConflictGranularity
+    /// The design and its strategy points (mutants select faulty ones).
     public let strategy: SyncStrategy
     /// The migration phase of the app on every device.
     public internal(set) var phase: MigrationPhase = .blobsOnly
@@ -67,6 +73,7 @@ public struct SyncWorld: Sendable {
         initialProjects = ids
     }
 
+    /// The number of devices.
     public var deviceCount: Int { devices.count }
 
     // MARK: Effective design

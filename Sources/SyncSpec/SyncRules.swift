@@ -2,6 +2,7 @@ import GraphFuzzEngine
 
 /// The rules of the sync specification (docs/spec/sync.md lists the same ids).
 public enum SyncRules {
+    // Rule ids, named for what each rule protects.
     public static let dualWriteAgreement = "S1"
     public static let migrationKeepsItems = "S2"
     public static let rollbackLosesNothing = "S3"
