@@ -19,6 +19,21 @@ import Testing
         }
     }
 
+    @Test func threeDevicesAddConcurrentlyAndAllAdditionsSurvive() throws {
+        var world = SyncWorld(deviceCount: 3, granularity: .field)
+        let plan = world.initialProjects[1]
+        try world.rollOutNextPhase()
+        var added: [RecordID] = []
+        for device in 0..<3 { added.append(try world.addItem(on: device, project: plan, .tags, code: device)) }
+        for device in 0..<3 { try world.push(device) }
+        for device in 0..<3 { try world.fetch(device) }
+        for device in 0..<3 {
+            #expect(try world.read(on: device, project: plan, .tags).map(\.id) == added.sorted())
+        }
+        #expect(world.transfers.allSatisfy { $0.pushed.records >= 1 && $0.fetched.bytes > 0 })
+        #expect(try world.storeImageSize(of: 2) > 0)
+    }
+
     @Test func dualWriteViewsAgreeAcrossSyncAndRollback() throws {
         var world = SyncWorld(granularity: .field)
         let log = world.initialProjects[0]
