@@ -1,5 +1,6 @@
 import ExampleTargets
 import GraphFuzzEngine
+import GraphTarget
 
 /// The targets `graph-fuzz` knows, in the order `all` runs them.
 public struct Registry: Sendable {
@@ -9,7 +10,7 @@ public struct Registry: Sendable {
 
     /// Every shipped target.
     public static var standard: Registry {
-        Registry(targets: [.queue])
+        Registry(targets: [.graph, .queue])
     }
 
     public func target(named name: String) -> Target? { targets.first { $0.name == name } }
