@@ -4,15 +4,19 @@ import MapperSpec
 
 /// Swift Testing source reproducing a case against the production API directly.
 extension MapperMachine {
+    public static var swiftImports: [String] { ["GraphStore", "BooksTracker"] }
+
     public func swiftSetup(_ config: MapperConfig) -> [String] {
         [
             "let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(",
             "    newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave.rawValue),",
             "    registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete.rawValue))))",
-            "var context = ModelContext(container)",
+            "var context: ModelContext  // a later step may replace it with a fresh context",
+            "context = ModelContext(container)",
             strategy == .shipped ? "let mapper = DTOMapper()" : "let mapper = DTOMapper(strategy: \(Self.swift(strategy)))  // DTOMapper() passes",
             "var works: [Work] = []",
             "var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …",
+            "refs.reserveCapacity(8)",
         ]
     }
 
