@@ -2,6 +2,9 @@ import GraphFuzzEngine
 import SyncSpec
 
 extension SyncMachine {
+    /// Modules an exported reproduction imports.
+    public static var swiftImports: [String] { ["GlassSync"] }
+
     /// Swift source that builds the same world against the GlassSync API.
     public func swiftSetup(_ config: SyncConfig) -> [String] {
         var parts: [String] = []
@@ -22,7 +25,7 @@ extension SyncMachine {
         var lines: [String]
         switch command {
         case .addItem(let d, let project, let collection, let code, let result):
-            lines = ["let \(result) = try world.addItem(on: \(d.index), project: \(project), .\(collection.name), code: \(code))"]
+            lines = ["let \(result) = try world.addItem(on: \(d.index), project: \(project), .\(collection.name), code: \(code)); _ = \(result)"]
         case .push(let d): lines = ["try world.push(\(d.index))"]
         case .fetch(let d, nil): lines = ["try world.fetch(\(d.index))"]
         case .fetch(let d, let deliver?):
@@ -32,7 +35,7 @@ extension SyncMachine {
         case .moveItem(let d, let item, let to): lines = ["try world.moveItem(on: \(d.index), item: \(item), to: \(to))"]
         case .setQuantity(let d, let item, let quantity): lines = ["try world.setQuantity(on: \(d.index), item: \(item), \(quantity))"]
         case .createProject(let d, let kind, let result):
-            lines = ["let \(result) = try world.createProject(on: \(d.index), kind: .\(["log", "plan", "step"][kind.rawValue]))"]
+            lines = ["let \(result) = try world.createProject(on: \(d.index), kind: .\(["log", "plan", "step"][kind.rawValue])); _ = \(result)"]
         case .rollbackReads: lines = ["try world.rollbackReads()"]
         case .restart(let d): lines = ["try world.restart(\(d.index))"]
         }
