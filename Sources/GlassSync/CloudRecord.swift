@@ -25,7 +25,9 @@ enum FieldMask {
     static let allItemFields: UInt8 = identity | quantity | position
     /// The blob attribute in `slot` of a project record.
     static func blob(_ slot: Int) -> UInt8 { 2 << UInt8(slot) }
-    static let allProjectFields: UInt8 = 0xFF
+    static let allProjectFields: UInt8 = all
+    /// Every field of any record (what a fetch delivers).
+    static let all: UInt8 = 0xFF
 }
 
 /// A record as the server holds it, with its change tag.

@@ -77,7 +77,7 @@ extension SyncWorld {
             let record = server.recordAt(i)
             devices[device].setKnownTag(record.id, record.tag)
             report.records += 1
-            report.bytes += record.wireSize(fields: FieldMask.allProjectFields)
+            report.bytes += record.wireSize(fields: FieldMask.all)
             switch record.type {
             case .project(let kind): try applyProject(record, kind, device, &touched)
             case .item: applyItem(record, device, &touched)

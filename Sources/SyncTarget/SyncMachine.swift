@@ -50,8 +50,8 @@ public struct SyncMachine: StateMachine, Sendable {
         case .fetch: return .fetch(device, deliver: drawDelivery(model, d, draw))
         case .restart: return .restart(device)
         case .create:
-            let kind = SpecProjectKind(rawValue: Int(draw.choose(upTo: 2)))!
-            return .createProject(device, kind, result: Ref(model.objects.count))
+            let projectKind = SpecProjectKind(rawValue: Int(draw.choose(upTo: 2)))!
+            return .createProject(device, projectKind, result: Ref(model.objects.count))
         case .remove, .move, .quantity:
             let items = candidates(model, d, kind)
             guard !items.isEmpty else { break }
