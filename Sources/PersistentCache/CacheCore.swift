@@ -40,6 +40,10 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         cleanUp()
     }
 
+    /// The identity under which the memory tier holds `key`'s entry (for custom memory tiers that
+    /// evict selectively).
+    public func memoryKey(for key: Key) -> AnyHashable { record(for: key).memoryKey }
+
     /// The path of the file that holds `key`'s entry.
     public func filePath(for key: Key) -> String { folder + "/" + record(for: key).fileName }
 
@@ -161,7 +165,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         do {
             try attemptWrite(file, path: path, name: record.fileName, now: now)
         } catch {
-            if !fileSystem.folderExists(at: folder), (try? fileSystem.createFolder(at: folder)) != nil,
+            if error.reason == .folderMissing, (try? fileSystem.createFolder(at: folder)) != nil,
                (try? attemptWrite(file, path: path, name: record.fileName, now: now)) != nil {
                 environment.logger.log(.info, "cache \(identifier): recreated its missing folder")
                 return
