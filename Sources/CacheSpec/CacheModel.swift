@@ -11,6 +11,8 @@ public struct CacheModel: Sendable {
     public struct Held: Sendable, Equatable {
         public var value: CacheValueSpec
         public var writtenAt: Int
+        /// The instance whose set or disk read put it there (-1: a burst's own instance).
+        public var by: Int
     }
 
     /// An entry file on disk.
@@ -41,6 +43,8 @@ public struct CacheModel: Sendable {
     public private(set) var fileRule: [[String]]
     /// The tag the next generated value takes (1...255, wrapping).
     public private(set) var nextTag = 1
+    /// The identifier and key the last set, get or flip touched (generation checks it more often).
+    public private(set) var touched: (identifier: Int, key: Int) = (0, 0)
 
     public init(keyCount: Int = 4, identifierCount: Int = 2, cleanupInterval: Int = 100) {
         self.keyCount = keyCount
@@ -68,9 +72,10 @@ public struct CacheModel: Sendable {
     /// A set that reaches the disk (C1, C3), and the periodic cleanup it may trigger (C9).
     public mutating func set(instance: Int, key: Int, value: CacheValueSpec) -> Expectation<CacheObservation> {
         let identifier = instances[instance]
-        memory[identifier][key] = Held(value: value, writtenAt: now)
+        memory[identifier][key] = Held(value: value, writtenAt: now, by: instance)
         disk[identifier][key] = File(value: value, writtenAt: now, corrupt: false)
         fileRule[identifier][key] = "C3"
+        touched = (identifier, key)
         countWrite(instance)
         return Expectation(.done, rule: "C1")
     }
@@ -78,20 +83,23 @@ public struct CacheModel: Sendable {
     /// A set whose write fails (failed write, full disk): memory keeps the value, the older disk copy goes (C8).
     public mutating func failedSet(instance: Int, key: Int, value: CacheValueSpec) -> Expectation<CacheObservation> {
         let identifier = instances[instance]
-        memory[identifier][key] = Held(value: value, writtenAt: now)
+        memory[identifier][key] = Held(value: value, writtenAt: now, by: instance)
         disk[identifier][key] = nil
         fileRule[identifier][key] = "C8"
+        touched = (identifier, key)
         countWrite(instance)
         return Expectation(.done, rule: "C8")
     }
 
-    /// A set during which the process crashes (torn write, crash before rename), then the restart:
-    /// the key's file holds what it held before (C5).
+    /// A set during which the process crashes (torn write, crash between write and rename), then
+    /// the restart: the crash interrupts the set (observed `true`: a write has a separate commit
+    /// point, the rename) and the key's file holds what it held before (C5).
     public mutating func crashingSet(instance: Int, key: Int) -> Expectation<CacheObservation> {
         let identifier = instances[instance]
         _ = restart(clean: false)
-        if disk[identifier][key] != nil { fileRule[identifier][key] = "C5" }
-        return Expectation(.done, rule: "C5")
+        fileRule[identifier][key] = "C5"
+        touched = (identifier, key)
+        return Expectation(.flag(true), rule: "C5")
     }
 
     private mutating func countWrite(_ instance: Int) {
@@ -102,6 +110,7 @@ public struct CacheModel: Sendable {
     /// A read: memory (C1), else disk (C3), never expired (C4) or corrupt (C6) values.
     public mutating func get(instance: Int, key: Int) -> Expectation<CacheObservation> {
         let identifier = instances[instance]
+        touched = (identifier, key)
         if let held = memory[identifier][key] {
             if !isExpired(held.writtenAt) { return Expectation(.value(held.value), rule: "C1") }
             memory[identifier][key] = nil
@@ -123,7 +132,7 @@ public struct CacheModel: Sendable {
                 fileRule[identifier][key] = "C4"
                 return Expectation(.value(nil), rule: "C4")
             }
-            memory[identifier][key] = Held(value: file.value, writtenAt: file.writtenAt)
+            memory[identifier][key] = Held(value: file.value, writtenAt: file.writtenAt, by: instance)
             return Expectation(.value(file.value), rule: rule)
         }
         let twin = CacheModel.twin(of: key)
@@ -133,10 +142,12 @@ public struct CacheModel: Sendable {
         return Expectation(.value(nil), rule: fileRule[identifier][key])
     }
 
-    /// contains: memory only (C7).
+    /// contains: memory only (C7); a value another instance put in the shared memory counts (C1).
     public func contains(instance: Int, key: Int) -> Expectation<CacheObservation> {
-        let held = memory[instances[instance]][key]
-        return Expectation(.flag(held.map { !isExpired($0.writtenAt) } ?? false), rule: "C7")
+        guard let held = memory[instances[instance]][key], !isExpired(held.writtenAt) else {
+            return Expectation(.flag(false), rule: "C7")
+        }
+        return Expectation(.flag(true), rule: held.by == instance ? "C7" : "C1")
     }
 
     public mutating func advance(seconds: Int) -> Expectation<CacheObservation> {
@@ -169,13 +180,18 @@ public struct CacheModel: Sendable {
         return Expectation(.done, rule: "C8")
     }
 
-    /// A bit flips in the key's file at rest. Applies only when the file exists.
+    /// A bit flips in the key's intact file at rest (a second flip could undo the first, so a
+    /// corrupt file is not flipped again).
     public mutating func flipBit(identifier: Int, key: Int) -> Expectation<CacheObservation> {
         let rule = fileRule[identifier][key]
-        guard disk[identifier][key] != nil else { return Expectation(.flag(false), rule: rule) }
+        guard disk[identifier][key]?.corrupt == false else { return Expectation(.flag(false), rule: rule) }
         disk[identifier][key]?.corrupt = true
+        touched = (identifier, key)
         return Expectation(.flag(true), rule: rule)
     }
+
+    /// Whether `flipBit` applies: the file exists and is intact.
+    public func canFlip(identifier: Int, key: Int) -> Bool { disk[identifier][key]?.corrupt == false }
 
     /// The process restarts: memory is gone, every instance reopens and cleans its folder (C9).
     /// A clean restart also runs each instance's shutdown cleanup first (same time, same effect).
@@ -216,7 +232,7 @@ public struct CacheModel: Sendable {
     /// then sets `values[1...]` while as many gets run, reads the key, sets `final` and shuts down (cleanup).
     public mutating func burst(key: Int, values: [CacheValueSpec], final: CacheValueSpec) -> Expectation<CacheObservation> {
         cleanUp(identifier: 0)
-        memory[0][key] = Held(value: final, writtenAt: now)
+        memory[0][key] = Held(value: final, writtenAt: now, by: -1)
         disk[0][key] = File(value: final, writtenAt: now, corrupt: false)
         cleanUp(identifier: 0)
         fileRule[0][key] = "C10"
@@ -226,11 +242,11 @@ public struct CacheModel: Sendable {
                            alternatives: Array(allowed.dropFirst()))
     }
 
-    /// Whether any folder holds an entry file (flipBit needs one).
-    public var filesExist: [(identifier: Int, key: Int)] {
+    /// The intact entry files (flipBit needs one).
+    public var intactFiles: [(identifier: Int, key: Int)] {
         var result: [(identifier: Int, key: Int)] = []
         for identifier in 0..<identifierCount {
-            for key in 0..<keyCount where disk[identifier][key] != nil { result.append((identifier, key)) }
+            for key in 0..<keyCount where canFlip(identifier: identifier, key: key) { result.append((identifier, key)) }
         }
         return result
     }

@@ -11,7 +11,7 @@ public enum CacheRules {
              source: "seed 'value(for:) - Cache Retrieval' steps 4-5; issue 5", confidence: "documented"),
         Rule(id: "C4", statement: "An expired value (written one hour or more ago) is never returned, from memory or from disk; reading it deletes its file.",
              source: "seed 'Directory Management' (files older than 1 hour are removed); issue 5", confidence: "design"),
-        Rule(id: "C5", statement: "Writes are atomic: after a crash during a set (a torn write or a crash between write and rename) and the restart, the key reads the value it held on disk before that set, never a prefix and never nothing.",
+        Rule(id: "C5", statement: "Writes are atomic: a set writes the new bytes apart and commits them with one rename, so a crash can interrupt a set between its write and its commit; after a crash during a set (a torn write, or between write and rename) and the restart, the key reads what its file held before that set (nothing if it held nothing), never a prefix.",
              source: "issue 5 (torn write, crash between write and rename)", confidence: "design"),
         Rule(id: "C6", statement: "A file that fails its checksum or does not decode (a flipped bit) is deleted and the read is a miss.",
              source: "seed 'Resilience features' (corrupted files are automatically deleted)", confidence: "documented"),
