@@ -36,7 +36,12 @@ public final class CacheSystem {
         environment = CacheEnvironment(cachesDirectory: root, fileSystem: faults, clock: clock,
                                        cleanupInterval: config.cleanupInterval, memoryTier: { tiers.make() })
         caches.append(open(.main))
+        let first = caches[0]
+        fileNames = (0..<CacheMachine.keyCount).map { (first.filePath(for: CacheTargetKey($0)) as NSString).lastPathComponent }
     }
+
+    /// The entry file name of each key (they depend only on the strategy).
+    private var fileNames: [String] = []
 
     func open(_ identifier: CacheIdentifier) -> CacheCore<CacheTargetKey, Data> {
         CacheCore(identifier: identifier.rawValue, environment: environment, strategy: strategy)
@@ -63,14 +68,13 @@ public final class CacheSystem {
     func folder(_ identifier: CacheIdentifier) -> String { environment.folder(for: identifier.rawValue) }
 
     func filePath(_ identifier: CacheIdentifier, _ key: Int) -> String {
-        folder(identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
+        folder(identifier) + "/" + fileNames[key]
     }
 
     /// Files in the folder that are no key's entry file.
     func strayFiles(_ identifier: CacheIdentifier) -> Int {
-        let names = Set((0..<CacheMachine.keyCount).map { (filePath(identifier, $0) as NSString).lastPathComponent })
         let listed = (try? faults.list(folder(identifier))) ?? []
-        return listed.filter { !names.contains($0.name) }.count
+        return listed.filter { !fileNames.contains($0.name) }.count
     }
 
     /// A burst of concurrent sets and gets of one key through a fresh `MemoryCache` actor.

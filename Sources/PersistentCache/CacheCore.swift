@@ -202,7 +202,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
 
     private func record(for key: Key) -> KeyRecord {
         if let record = records[key] { return record }
-        let record = KeyEncoder.record(key, identity: strategy.keyIdentity)
+        let record = environment.keyRecord(key, identity: strategy.keyIdentity)
         if records.count >= CacheCore.maxRecords { records.removeAll(keepingCapacity: true) }
         records[key] = record
         return record

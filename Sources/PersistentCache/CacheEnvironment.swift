@@ -21,6 +21,9 @@ public final class CacheEnvironment: @unchecked Sendable {
     private let lock = NSLock()
     private var tiers: [String: any MemoryTier] = [:]
     private var instances = 0
+    /// Key identities computed by any instance (reflection and hashing are not cheap). Bounded.
+    private var keyRecords: [KeyRecordID: KeyRecord] = [:]
+    private static var maxKeyRecords: Int { 4096 }
 
     public init(cachesDirectory: String, fileSystem: any CacheFileSystem = LocalFileSystem(),
                 clock: any CacheClock = SystemClock(), logger: any CacheLogger = DiscardingLogger(),
@@ -60,6 +63,18 @@ public final class CacheEnvironment: @unchecked Sendable {
 
     /// Forgets every memory tier (a process restart: memory does not survive).
     public func dropMemoryTiers() { lock.withLock { tiers.removeAll() } }
+
+    /// The record of `key` under `identity`, computed once per environment.
+    func keyRecord<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: CacheStrategy.KeyIdentity) -> KeyRecord {
+        let id = KeyRecordID(key: AnyHashable(key), identity: identity)
+        if let record = lock.withLock({ keyRecords[id] }) { return record }
+        let record = KeyEncoder.record(key, identity: identity)
+        lock.withLock {
+            if keyRecords.count >= CacheEnvironment.maxKeyRecords { keyRecords.removeAll(keepingCapacity: true) }
+            keyRecords[id] = record
+        }
+        return record
+    }
 
     /// A number unique among this environment's instances (names temporary files).
     func nextInstanceNumber() -> Int {

@@ -31,20 +31,21 @@ enum CacheFileFormat {
     }
 
     static func decode(_ file: Data, key: [UInt8]) -> Decoded {
-        let bytes = [UInt8](file)
-        guard bytes.count >= headerLength + 12 else { return .corrupt(reason: "shorter than a header (\(bytes.count) bytes)") }
-        guard Array(bytes[0..<4]) == magic else { return .corrupt(reason: "bad magic") }
-        let rest = bytes[headerLength...]
-        guard SHA256.hash(data: rest) == Array(bytes[4..<headerLength]) else { return .corrupt(reason: "checksum mismatch") }
-        var offset = headerLength
-        var milliseconds: UInt64 = 0
-        for _ in 0..<8 { milliseconds = milliseconds << 8 | UInt64(bytes[offset]); offset += 1 }
-        var count: UInt32 = 0
-        for _ in 0..<4 { count = count << 8 | UInt32(bytes[offset]); offset += 1 }
-        guard bytes.count - offset >= Int(count) else { return .corrupt(reason: "key longer than the file") }
-        guard bytes[offset..<offset + Int(count)].elementsEqual(key) else { return .otherKey }
-        offset += Int(count)
-        let writtenAt = Date(timeIntervalSince1970: Double(Int64(bitPattern: milliseconds)) / 1000)
-        return .entry(payload: Data(bytes[offset...]), writtenAt: writtenAt)
+        file.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Decoded in
+            guard bytes.count >= headerLength + 12 else { return .corrupt(reason: "shorter than a header (\(bytes.count) bytes)") }
+            guard bytes[0..<4].elementsEqual(magic) else { return .corrupt(reason: "bad magic") }
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[headerLength...])
+            guard SHA256.hash(data: rest).elementsEqual(bytes[4..<headerLength]) else { return .corrupt(reason: "checksum mismatch") }
+            var offset = headerLength
+            var milliseconds: UInt64 = 0
+            for _ in 0..<8 { milliseconds = milliseconds << 8 | UInt64(bytes[offset]); offset += 1 }
+            var count: UInt32 = 0
+            for _ in 0..<4 { count = count << 8 | UInt32(bytes[offset]); offset += 1 }
+            guard bytes.count - offset >= Int(count) else { return .corrupt(reason: "key longer than the file") }
+            guard bytes[offset..<offset + Int(count)].elementsEqual(key) else { return .otherKey }
+            offset += Int(count)
+            let writtenAt = Date(timeIntervalSince1970: Double(Int64(bitPattern: milliseconds)) / 1000)
+            return .entry(payload: Data(bytes[offset...]), writtenAt: writtenAt)
+        }
     }
 }

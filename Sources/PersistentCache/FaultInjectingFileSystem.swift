@@ -47,8 +47,9 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
     @discardableResult
     public func flipBit(in path: String, bit: Int) -> Bool {
         guard var data = try? base.read(path), !data.isEmpty else { return false }
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.utf8.startIndex
+        let folder = String(path[..<slash])
+        let name = String(path[path.utf8.index(after: slash)...])
         let modified = (try? base.list(folder))?.first { $0.name == name }?.modified ?? Date()
         let index = (bit / 8) % data.count
         data[data.startIndex + index] ^= UInt8(1 << (bit % 8))

@@ -1,5 +1,11 @@
+/// Identifies a cached key record: the key and how it is identified.
+struct KeyRecordID: Hashable {
+    var key: AnyHashable
+    var identity: CacheStrategy.KeyIdentity
+}
+
 /// A key's stable identity on disk and its identity in memory.
-struct KeyRecord {
+struct KeyRecord: @unchecked Sendable {
     /// Identifies the key in the memory tier.
     var memoryKey: AnyHashable
     /// The stable text stored in the entry's file and hashed into its name.
