@@ -18,6 +18,8 @@ public struct CacheMachine: StateMachine, Sendable {
 
     public let mutant: String?
     let strategy: CacheStrategy
+    /// Shared by every case of this machine: key identities depend only on the key and the strategy.
+    let keyIdentities = KeyIdentityCache()
 
     public init(mutant: String?) {
         self.mutant = mutant
@@ -32,7 +34,7 @@ public struct CacheMachine: StateMachine, Sendable {
         CacheModel(keyCount: CacheMachine.keyCount, identifierCount: 2, cleanupInterval: config.cleanupInterval)
     }
 
-    public func makeSystem(_ config: CacheConfig) throws -> CacheSystem { try CacheSystem(config: config, strategy: strategy) }
+    public func makeSystem(_ config: CacheConfig) throws -> CacheSystem { try CacheSystem(config: config, strategy: strategy, keyIdentities: keyIdentities) }
 
     // MARK: Generation
 
@@ -45,7 +47,7 @@ public struct CacheMachine: StateMachine, Sendable {
             switch draw.chooseWeighted(CacheMachine.valueSizeWeights) {
             case 0: length = 0
             case 1: length = draw.int(in: 1...16)
-            case 2: length = draw.int(in: 17...1024)
+            case 2: length = draw.int(in: 17...300)
             default: length = (1 << 20) + draw.int(in: 1...4096)
             }
             return CacheValueSpec(tag: model.nextTag, length: length)

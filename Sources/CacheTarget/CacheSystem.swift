@@ -16,7 +16,7 @@ public final class CacheSystem {
     private(set) var caches: [CacheCore<CacheTargetKey, Data>] = []
     private let bursts = BurstRunner()
 
-    init(config: CacheConfig, strategy: CacheStrategy) throws {
+    init(config: CacheConfig, strategy: CacheStrategy, keyIdentities: KeyIdentityCache) throws {
         self.strategy = strategy
         let base: any CacheFileSystem
         if config.realFileSystem {
@@ -34,10 +34,14 @@ public final class CacheSystem {
         let tiers = TierList()
         self.tiers = tiers
         environment = CacheEnvironment(cachesDirectory: root, fileSystem: faults, clock: clock,
-                                       cleanupInterval: config.cleanupInterval, memoryTier: { tiers.make() })
+                                       cleanupInterval: config.cleanupInterval, keyIdentities: keyIdentities,
+                                       memoryTier: { tiers.make() })
         caches.append(open(.main))
         let first = caches[0]
-        fileNames = (0..<CacheMachine.keyCount).map { (first.filePath(for: CacheTargetKey($0)) as NSString).lastPathComponent }
+        fileNames = (0..<CacheMachine.keyCount).map { key in
+            let path = first.filePath(for: CacheTargetKey(key))
+            return String(path[path.utf8.index(after: path.utf8.lastIndex(of: UInt8(ascii: "/"))!)...])
+        }
     }
 
     /// The entry file name of each key (they depend only on the strategy).

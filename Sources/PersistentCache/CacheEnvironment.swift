@@ -21,14 +21,15 @@ public final class CacheEnvironment: @unchecked Sendable {
     private let lock = NSLock()
     private var tiers: [String: any MemoryTier] = [:]
     private var instances = 0
-    /// Key identities computed by any instance (reflection and hashing are not cheap). Bounded.
-    private var keyRecords: [KeyRecordID: KeyRecord] = [:]
-    private static var maxKeyRecords: Int { 4096 }
+    /// Key identities computed by any instance (reflection and hashing are not cheap).
+    public let keyIdentities: KeyIdentityCache
 
     public init(cachesDirectory: String, fileSystem: any CacheFileSystem = LocalFileSystem(),
                 clock: any CacheClock = SystemClock(), logger: any CacheLogger = DiscardingLogger(),
                 expiry: TimeInterval = 3600, cleanupInterval: Int = 100,
+                keyIdentities: KeyIdentityCache = KeyIdentityCache(),
                 memoryTier: @escaping @Sendable () -> any MemoryTier = { NSCacheMemoryTier() }) {
+        self.keyIdentities = keyIdentities
         self.cachesDirectory = cachesDirectory
         self.fileSystem = fileSystem
         self.clock = clock
@@ -64,16 +65,9 @@ public final class CacheEnvironment: @unchecked Sendable {
     /// Forgets every memory tier (a process restart: memory does not survive).
     public func dropMemoryTiers() { lock.withLock { tiers.removeAll() } }
 
-    /// The record of `key` under `identity`, computed once per environment.
+    /// The record of `key` under `identity`, computed once per identity cache.
     func keyRecord<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: CacheStrategy.KeyIdentity) -> KeyRecord {
-        let id = KeyRecordID(key: AnyHashable(key), identity: identity)
-        if let record = lock.withLock({ keyRecords[id] }) { return record }
-        let record = KeyEncoder.record(key, identity: identity)
-        lock.withLock {
-            if keyRecords.count >= CacheEnvironment.maxKeyRecords { keyRecords.removeAll(keepingCapacity: true) }
-            keyRecords[id] = record
-        }
-        return record
+        keyIdentities.record(key, identity: identity)
     }
 
     /// A number unique among this environment's instances (names temporary files).
@@ -82,5 +76,27 @@ public final class CacheEnvironment: @unchecked Sendable {
             instances += 1
             return instances
         }
+    }
+}
+
+/// Remembers the identities (memory key, encoded key, file name) computed for keys, so reflection and
+/// hashing run once per key. Each environment makes its own unless one is passed in; environments
+/// may share one (the identities depend only on the key and the strategy). Bounded.
+public final class KeyIdentityCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var records: [KeyRecordID: KeyRecord] = [:]
+    private let capacity: Int
+
+    public init(capacity: Int = 4096) { self.capacity = Swift.max(1, capacity) }
+
+    func record<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: CacheStrategy.KeyIdentity) -> KeyRecord {
+        let id = KeyRecordID(key: AnyHashable(key), identity: identity)
+        if let record = lock.withLock({ records[id] }) { return record }
+        let record = KeyEncoder.record(key, identity: identity)
+        lock.withLock {
+            if records.count >= capacity { records.removeAll(keepingCapacity: true) }
+            records[id] = record
+        }
+        return record
     }
 }
