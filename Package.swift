@@ -56,6 +56,10 @@ let package = Package(
         .testTarget(name: "TargetTests", dependencies: [
             "GraphFuzzEngine", "GraphFuzzTesting", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget", "ExampleTargets",
         ], swiftSettings: strict),
-        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine"], swiftSettings: strict),
+        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "graph-fuzz"],
+                    resources: [.copy("Fixtures")], swiftSettings: strict),
+        // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
+        .testTarget(name: "CorpusRegressionTests", dependencies: ["ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync"],
+                    swiftSettings: strict),
     ]
 )

@@ -1,1 +1,4 @@
-print("graph-fuzz")
+import Foundation
+import GraphFuzzCLI
+
+exit(GraphFuzzCommand().run(Array(CommandLine.arguments.dropFirst())))

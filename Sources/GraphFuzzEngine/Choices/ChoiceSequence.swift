@@ -1,13 +1,11 @@
 /// The recorded decisions of one test case: every random draw as a bounded integer, in order.
 ///
-/// Replaying a sequence reproduces the case exactly; when it runs out every further draw is 0,
-/// so trailing zeros carry no information and are dropped from the canonical form.
+/// Replaying a sequence reproduces the case exactly; when it runs out every further draw is 0.
 public struct ChoiceSequence: Hashable, Sendable, CustomStringConvertible {
     public private(set) var values: [UInt64]
 
     public init(_ values: [UInt64]) {
         self.values = values
-        while let last = self.values.last, last == 0 { self.values.removeLast() }
     }
 
     public var count: Int { values.count }

@@ -19,7 +19,7 @@ extension Gen {
     }
 
     /// One of the given values; shrinks towards the first.
-    public static func element(of values: [Value]) -> Gen<Value> {
+    public static func element(of values: [Value]) -> Gen<Value> where Value: Sendable {
         Gen { draw in draw.element(of: values) }
     }
 
@@ -69,8 +69,8 @@ extension Gen {
     }
 
     /// A recursive generator: `leaf` at `maxDepth`, otherwise `branch` given the generator itself.
-    public static func recursive(maxDepth: Int, leaf: Gen<Value>, branch: @escaping (Gen<Value>) -> Gen<Value>) -> Gen<Value> {
-        func level(_ depth: Int) -> Gen<Value> {
+    public static func recursive(maxDepth: Int, leaf: Gen<Value>, branch: @escaping @Sendable (Gen<Value>) -> Gen<Value>) -> Gen<Value> {
+        @Sendable func level(_ depth: Int) -> Gen<Value> {
             depth >= maxDepth ? leaf : branch(Gen { draw in level(depth + 1).generate(draw) })
         }
         return level(0)

@@ -1,9 +1,9 @@
 extension Gen where Value == Int {
     /// An integer in `range`, shrinking towards the value in the range closest to zero.
     ///
-    /// A range around zero is drawn as a sign (0 = non-negative) and a magnitude, so shrinking
-    /// lowers magnitudes and prefers positive values; other ranges are an offset from the end
-    /// nearest zero.
+    /// A range around zero is drawn as a magnitude and then, where both signs fit, a sign
+    /// (0 = positive), so shrinking lowers magnitudes first and then prefers positive values;
+    /// other ranges are an offset from the end nearest zero.
     public static func int(in range: ClosedRange<Int>) -> Gen<Int> {
         Gen { draw in draw.int(in: range) }
     }
@@ -26,13 +26,18 @@ extension Draw {
             return lower + Int(choose(upTo: UInt64(upper - lower)))
         }
         if upper <= 0 {
-            return upper - Int(choose(upTo: UInt64(upper.magnitude - lower.magnitude)))
+            let offset = choose(upTo: UInt64(lower.magnitude - upper.magnitude))
+            return Int(truncatingIfNeeded: UInt64(bitPattern: Int64(upper)) &- offset)
         }
+        // Magnitude first, then a sign (0 = positive): values order as 0, 1, -1, 2, -2, … so
+        // shrinking lowers magnitude before it prefers positive. The sign is always drawn, even
+        // where the range forces it, so lowering a magnitude never shifts the choices after it.
         return span(.value) {
-            if chooseBool() {
-                return -Int(choose(upTo: UInt64(lower.magnitude)))
-            }
-            return Int(choose(upTo: UInt64(upper)))
+            let below = UInt64(lower.magnitude)
+            let magnitude = choose(upTo: Swift.max(below, UInt64(upper)))
+            let sign = chooseBool()
+            let negative = magnitude > UInt64(upper) || (sign && magnitude <= below)
+            return negative ? Int(truncatingIfNeeded: 0 &- magnitude) : Int(magnitude)
         }
     }
 

@@ -7,12 +7,14 @@ public struct Expectation<Observation: Equatable>: Equatable {
     /// The rule id that determines the observation; a mismatch is reported against it.
     public var rule: String
 
+    @inlinable
     public init(_ value: Observation, rule: String, alternatives: [Observation] = []) {
         self.value = value
         self.rule = rule
         self.alternatives = alternatives
     }
 
+    @inlinable
     public func allows(_ observed: Observation) -> Bool {
         observed == value || alternatives.contains(observed)
     }
@@ -55,6 +57,8 @@ public protocol StateMachine {
     /// Releases what the system holds (temporary folders, for example).
     func tearDown(_ system: inout System)
 
+    /// The modules a reproduction imports (besides Testing).
+    static var swiftImports: [String] { get }
     /// Swift source lines that set up a reproduction against the production API.
     func swiftSetup(_ config: Config) -> [String]
     /// Swift source lines that perform `command` against the production API.
@@ -66,8 +70,10 @@ extension StateMachine where Config == NoConfig {
 }
 
 extension StateMachine {
+    @inlinable
     public func precondition(_ command: Command, _ model: Model) -> Bool { true }
 
+    @inlinable
     public func compare(_ expected: Expectation<Observation>, _ observed: Observation, _ command: Command) -> Failure? {
         if expected.allows(observed) { return nil }
         return Failure(
@@ -75,8 +81,11 @@ extension StateMachine {
             message: "\(command.trace): expected \(expected.value), observed \(observed)")
     }
 
+    @inlinable
     public func checkInvariants(_ model: Model, _ system: System) -> Failure? { nil }
+    @inlinable
     public func tearDown(_ system: inout System) {}
+    public static var swiftImports: [String] { [] }
     public func swiftSetup(_ config: Config) -> [String] { ["// \(config.trace)"] }
     public func swiftLines(_ command: Command, expected: Expectation<Observation>, isLast: Bool) -> [String] {
         ["// \(command.trace)  → expect \(expected.value)"]

@@ -18,11 +18,17 @@ public struct AnyMachine {
     public let record: (ChoiceSequence, Int) -> CaseRecord
     /// Replays a trace (corpus); errors name the step that cannot be read or applied.
     public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+    /// Measures throughput: (seed, cases, maxSteps, minimum seconds per measurement).
+    public let measureThroughput: (UInt64, Int, Int, Double) -> Throughput
 
+    @inlinable
     public init<M: StateMachine>(_ machine: M) {
         run = { draw, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
             return (result.outcome, result.commands.count)
+        }
+        measureThroughput = { seed, cases, maxSteps, seconds in
+            MachineRunner(machine, maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
         }
         record = { sequence, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
@@ -46,7 +52,8 @@ public struct AnyMachine {
         }
     }
 
-    private static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
+    @usableFromInline
+    static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
         var swift = machine.swiftSetup(result.config)
         for (index, step) in result.steps.enumerated() {
             swift += machine.swiftLines(step.command, expected: step.expected, isLast: index == result.steps.count - 1)
@@ -62,6 +69,10 @@ public struct AnyMachine {
 public struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
     public var step: Int?
     public var message: String
+    public init(step: Int?, message: String) {
+        self.step = step
+        self.message = message
+    }
     public var description: String { message }
 }
 
@@ -75,8 +86,12 @@ public struct Target: Sendable {
     public let defaultSteps: Int
     /// A fingerprint of the generators (bump when generation changes); corpus files record it.
     public let generatorVersion: String
-    private let make: @Sendable (String?) -> AnyMachine
+    /// Modules an exported Swift test of this target imports.
+    public let swiftImports: [String]
+    @usableFromInline
+    let make: @Sendable (String?) -> AnyMachine
 
+    @inlinable
     public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
                                  defaultSteps: Int = 30, generatorVersion: String,
                                  machine: @escaping @Sendable (_ mutant: String?) -> M) {
@@ -86,6 +101,7 @@ public struct Target: Sendable {
         self.mutants = mutants
         self.defaultSteps = defaultSteps
         self.generatorVersion = generatorVersion
+        self.swiftImports = M.swiftImports
         self.make = { AnyMachine(machine($0)) }
     }
 
@@ -93,4 +109,19 @@ public struct Target: Sendable {
     public func machine(mutant: String? = nil) -> AnyMachine { make(mutant) }
 
     public func mutant(named name: String) -> Mutant? { mutants.first { $0.name == name } }
+
+    /// A fingerprint of the generators: the declared version plus a hash of the traces they make
+    /// for four fixed seeds. Any change to generation (weights, ranges, commands) changes it, so
+    /// corpus replay can report drift.
+    public var generatorFingerprint: String {
+        let machine = self.machine()
+        var text = ""
+        for seed in UInt64(1)...4 {
+            let draw = Draw(seed: seed)
+            _ = machine.run(draw, 12)
+            let record = machine.record(draw.sequence, 12)
+            text += ([record.config] + record.steps).map(\.description).joined(separator: "\n") + "\n"
+        }
+        return "\(name)/g\(generatorVersion)/\(CaseHash.hex(CaseHash.fnv1a(text)).prefix(8))"
+    }
 }

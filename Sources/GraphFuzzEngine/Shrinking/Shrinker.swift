@@ -19,6 +19,24 @@ public struct ShrinkResult: Sendable, Equatable {
     public var improvements: Int
     /// True when the budget, not a fixed point, ended the shrink.
     public var budgetExhausted: Bool
+    /// Attempts and improvements per pass, in pass order: what the shrinker did, for reports.
+    public var passes: [ShrinkPassStats]
+}
+
+/// The shrinker's passes, in the order one round runs them.
+public enum ShrinkPass: String, CaseIterable, Sendable {
+    case deleteSteps = "delete-steps", deleteSpans = "delete-elements", zeroSpans = "zero-spans"
+    case replaceWithDescendants = "replace-with-descendant", minimiseChoices = "minimise-choices"
+    case sortSiblings = "sort-siblings", deleteBlocks = "delete-blocks", pairs = "lower-pairs"
+
+    var index: Int { Self.allCases.firstIndex(of: self)! }
+}
+
+/// What one pass did during a shrink.
+public struct ShrinkPassStats: Sendable, Equatable {
+    public var pass: ShrinkPass
+    public var attempts = 0
+    public var improvements = 0
 }
 
 /// Shrinks a failing choice sequence to a simpler one failing with the same signature.
@@ -44,6 +62,8 @@ public final class Shrinker {
     public private(set) var attempts = 0
     public private(set) var improvements = 0
     private var outOfBudget = false
+    private var passStats = ShrinkPass.allCases.map { ShrinkPassStats(pass: $0) }
+    private var currentPass = ShrinkPass.deleteSteps
 
     /// - Parameters:
     ///   - test: runs one case from the given draw.
@@ -60,22 +80,29 @@ public final class Shrinker {
     public func shrink(_ start: ChoiceSequence) -> ShrinkResult {
         let draw = Draw(replaying: start)
         guard case .fail(let failure) = test(draw), failure.signature == signature else {
-            return ShrinkResult(sequence: start, attempts: 1, improvements: 0, budgetExhausted: false)
+            return ShrinkResult(sequence: start, attempts: 1, improvements: 0, budgetExhausted: false, passes: [])
         }
         attempts = 1
         adopt(draw)
         while !outOfBudget {
             var progress = false
-            progress = deleteSteps() || progress
-            progress = deleteSpans() || progress
-            progress = deleteBlocks() || progress
-            progress = zeroSpans() || progress
-            progress = minimiseChoices() || progress
-            progress = sortSiblings() || progress
-            if !progress { progress = pairs() }
+            progress = run(.deleteSteps, deleteSteps) || progress
+            progress = run(.deleteSpans, deleteSpans) || progress
+            progress = run(.zeroSpans, zeroSpans) || progress
+            progress = run(.replaceWithDescendants, replaceWithDescendants) || progress
+            progress = run(.minimiseChoices, minimiseChoices) || progress
+            progress = run(.sortSiblings, sortSiblings) || progress
+            if !progress { progress = run(.deleteBlocks, deleteBlocks) }
+            if !progress { progress = run(.pairs, pairs) }
             if !progress { break }
         }
-        return ShrinkResult(sequence: best, attempts: attempts, improvements: improvements, budgetExhausted: outOfBudget)
+        return ShrinkResult(sequence: best, attempts: attempts, improvements: improvements, budgetExhausted: outOfBudget,
+                            passes: passStats)
+    }
+
+    private func run(_ pass: ShrinkPass, _ body: () -> Bool) -> Bool {
+        currentPass = pass
+        return body()
     }
 
     // MARK: Candidates
@@ -97,11 +124,13 @@ public final class Shrinker {
             return false
         }
         attempts += 1
+        passStats[currentPass.index].attempts += 1
         let draw = Draw(replaying: sequence)
         guard case .fail(let failure) = test(draw), failure.signature == signature,
               draw.sequence.isSimpler(than: best) else { return false }
         adopt(draw)
         improvements += 1
+        passStats[currentPass.index].improvements += 1
         return true
     }
 
@@ -113,11 +142,15 @@ public final class Shrinker {
 
     // MARK: Passes
 
-    /// Deletes blocks of whole state-machine steps, largest blocks first.
+    /// Deletes blocks of whole state-machine steps: halving block sizes from half the steps down to
+    /// adjacent pairs and single steps, sliding from the last step to the first.
     private func deleteSteps() -> Bool {
         var progress = false
-        var size = Swift.max(1, stepSpans().count / 2)
-        while size >= 1 && !outOfBudget {
+        var sizes: [Int] = []
+        var size = stepSpans().count / 2
+        while size > 2 { sizes.append(size); size /= 2 }
+        sizes += [2, 1]
+        for size in sizes where !outOfBudget {
             var i = stepSpans().count - size
             while i >= 0 && !outOfBudget {
                 let steps = stepSpans()
@@ -128,26 +161,26 @@ public final class Shrinker {
                     i -= 1
                 }
             }
-            size /= 2
         }
         return progress
     }
 
     private func stepSpans() -> [Span] { spans.filter { $0.label == .step && $0.count > 1 } }
 
-    /// Deletes each span; when that alone fails, also lowers the nearest non-zero choice before it
-    /// (the length of a list whose size was drawn first).
+    /// Deletes each element span (a list element with its "more" flag, a sized array's element);
+    /// when that alone fails and the element's list is sized by the choice just before it, also
+    /// lowers that size.
     private func deleteSpans() -> Bool {
         var progress = false
         var i = spans.count - 1
         while i >= 0 && !outOfBudget {
-            if i < spans.count, spans[i].count > 0, spans[i].label != .step, spans[i].label != .config {
+            if i < spans.count, spans[i].label == .element, spans[i].count > 0 {
                 let span = spans[i]
                 if consider(removing(span.range)) {
                     progress = true
-                } else if let p = (Swift.max(0, span.start - 8)..<span.start).last(where: { raw[$0] > 0 }) {
+                } else if let size = sizeChoice(of: i), raw[size] > 0 {
                     var candidate = raw
-                    candidate[p] -= 1
+                    candidate[size] -= 1
                     candidate.removeSubrange(span.range)
                     if consider(candidate) { progress = true }
                 }
@@ -155,6 +188,17 @@ public final class Shrinker {
             i -= 1
         }
         return progress
+    }
+
+    /// The index of the choice that sizes the list holding element span `index`, if the list
+    /// starts right after a choice that opens an enclosing bind (`int(in:).flatMap { array(count: $0) }`).
+    private func sizeChoice(of index: Int) -> Int? {
+        let element = spans[index]
+        guard let list = spans[..<index].last(where: { $0.label == .list && $0.depth == element.depth - 1 && $0.start <= element.start }),
+              list.start > 0,
+              spans[..<index].contains(where: { $0.label == .bind && $0.start == list.start - 1 && $0.depth == list.depth - 1 })
+        else { return nil }
+        return list.start - 1
     }
 
     /// Deletes blocks of two and one choices: this joins neighbouring lists and drops stray flags.
@@ -177,10 +221,35 @@ public final class Shrinker {
         while i >= 0 && !outOfBudget {
             if i < spans.count {
                 let range = spans[i].range.clamped(to: 0..<raw.count)
-                if raw[range].contains(where: { $0 != 0 }) {
+                if spans[i].label != .value, range.count > 1, raw[range].contains(where: { $0 != 0 }) {
                     var candidate = raw
                     for j in range { candidate[j] = 0 }
                     if consider(candidate) { progress = true }
+                }
+            }
+            i -= 1
+        }
+        return progress
+    }
+
+    /// Replaces a span by a descendant span with the same label: a sub-expression by one of its
+    /// children, a nested list by an inner one. This collapses recursive structure in one step.
+    private func replaceWithDescendants() -> Bool {
+        var progress = false
+        var i = spans.count - 1
+        while i >= 0 && !outOfBudget {
+            if i < spans.count {
+                let outer = spans[i]
+                var j = i + 1
+                while j < spans.count && spans[j].start < outer.end && !outOfBudget {
+                    let inner = spans[j]
+                    if inner.label == outer.label, inner.depth > outer.depth, inner.end <= outer.end,
+                       inner.count < outer.count, outer.end <= raw.count {
+                        var candidate = raw
+                        candidate.replaceSubrange(outer.range, with: raw[inner.range])
+                        if consider(candidate) { progress = true; break }
+                    }
+                    j += 1
                 }
             }
             i -= 1
@@ -209,7 +278,9 @@ public final class Shrinker {
         }
         if attempt(0) { return true }
         guard i < raw.count else { return false }
-        var low: UInt64 = 0, high = raw[i]
+        if raw[i] > 1 && attempt(1) { return true }
+        guard i < raw.count else { return false }
+        var low: UInt64 = 1, high = raw[i]
         var progress = false
         while low + 1 < high && !outOfBudget && i < raw.count {
             let mid = low + (high - low) / 2
@@ -245,14 +316,15 @@ public final class Shrinker {
     /// the first to the second. This crosses local minima where choices depend on each other.
     private func pairs() -> Bool {
         var progress = false
-        let window = 8
+        let window = 6
         var i = 0
         while i < raw.count && !outOfBudget {
             var j = i + 1
             while j < Swift.min(raw.count, i + window) && !outOfBudget {
-                if raw[i] > 0 && raw[j] > 0 {
-                    if pairSearch(i, j, together: true) { progress = true }
-                    if i < raw.count, j < raw.count, raw[i] > 0, pairSearch(i, j, together: false) { progress = true }
+                if raw[i] > 0 {
+                    if raw[j] > 0, pairSearch(i, j, together: true) { progress = true }
+                    if i < raw.count, j < raw.count, raw[i] > 0, raw[j] > 0 || j == i + 1,
+                       pairSearch(i, j, together: false) { progress = true }
                 }
                 j += 1
             }

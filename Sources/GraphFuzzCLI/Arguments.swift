@@ -1,0 +1,159 @@
+import GraphFuzzEngine
+
+/// Bad usage: the message names the flag or value that was wrong. Exit code 2.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Options of the main command (`graph-fuzz [flags]`).
+public struct RunArguments: Equatable {
+    public var target = "all"
+    public var seed: UInt64?
+    public var runs = 2000
+    public var steps: Int?
+    public var time: Double?
+    public var mutant: String?
+    public var json = false
+    public var corpus = "Corpus"
+    public var save = true
+    public var quiet = false
+}
+
+/// What the command line asks for.
+public enum Invocation: Equatable {
+    case run(RunArguments)
+    case replay(paths: [String], json: Bool)
+    case list(json: Bool, markdown: Bool)
+    case exportTests(corpus: String, output: String)
+    case bench(BenchArguments)
+    case help
+    case version
+}
+
+/// Parses `graph-fuzz` arguments (without the program name).
+public enum ArgumentParser {
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var rest = arguments[...]
+        switch rest.first {
+        case "replay":
+            rest.removeFirst()
+            var paths: [String] = [], json = false
+            while let argument = rest.popFirst() {
+                if argument == "--json" { json = true } else if argument.hasPrefix("-") {
+                    throw UsageError("replay: unknown flag '\(argument)' (replay takes files or folders and --json)")
+                } else { paths.append(argument) }
+            }
+            return .replay(paths: paths.isEmpty ? ["Corpus"] : paths, json: json)
+        case "list":
+            rest.removeFirst()
+            var json = false, markdown = false
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--json": json = true
+                case "--markdown": markdown = true
+                default: throw UsageError("list: unknown argument '\(argument)' (list takes --json or --markdown)")
+                }
+            }
+            return .list(json: json, markdown: markdown)
+        case "export-tests":
+            rest.removeFirst()
+            var corpus = "Corpus", output = "Tests/CorpusRegressionTests"
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--corpus": corpus = try value(for: argument, &rest)
+                case "--out": output = try value(for: argument, &rest)
+                default: throw UsageError("export-tests: unknown argument '\(argument)' (export-tests takes --corpus DIR and --out DIR)")
+                }
+            }
+            return .exportTests(corpus: corpus, output: output)
+        case "bench":
+            rest.removeFirst()
+            var bench = BenchArguments()
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--quick": bench.quick = true
+                case "--json": bench.json = true
+                case "--target": bench.target = try value(for: argument, &rest)
+                case "--soak":
+                    let text = try value(for: argument, &rest)
+                    guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("bench --soak: '\(text)' is not a positive number of seconds") }
+                    bench.soak = seconds
+                default: throw UsageError("bench: unknown argument '\(argument)' (bench takes --quick, --json, --target NAME, --soak SECONDS)")
+                }
+            }
+            return .bench(bench)
+        default: break
+        }
+        var run = RunArguments()
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--help", "-h": return .help
+            case "--version": return .version
+            case "--target": run.target = try value(for: argument, &rest)
+            case "--seed":
+                let text = try value(for: argument, &rest)
+                guard let seed = UInt64(text) else { throw UsageError("--seed: '\(text)' is not a non-negative integer") }
+                run.seed = seed
+            case "--runs": run.runs = try positiveInt(argument, try value(for: argument, &rest))
+            case "--steps": run.steps = try positiveInt(argument, try value(for: argument, &rest))
+            case "--time":
+                let text = try value(for: argument, &rest)
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("--time: '\(text)' is not a positive number of seconds") }
+                run.time = seconds
+            case "--mutant": run.mutant = try value(for: argument, &rest)
+            case "--json": run.json = true
+            case "--corpus": run.corpus = try value(for: argument, &rest)
+            case "--no-save": run.save = false
+            case "--quiet": run.quiet = true
+            default:
+                if argument.hasPrefix("-") { throw UsageError("unknown flag '\(argument)' (see graph-fuzz --help)") }
+                throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests; see graph-fuzz --help)")
+            }
+        }
+        return .run(run)
+    }
+
+    private static func value(for flag: String, _ rest: inout ArraySlice<String>) throws(UsageError) -> String {
+        guard let value = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
+        return value
+    }
+
+    private static func positiveInt(_ flag: String, _ text: String) throws(UsageError) -> Int {
+        guard let value = Int(text), value > 0 else { throw UsageError("\(flag): '\(text)' is not a positive integer") }
+        return value
+    }
+
+    public static let help = """
+        graph-fuzz — finds the bugs that crash SwiftData and Core Data apps by checking an executable
+        specification of object-graph rules against production code with shrinking random tests.
+
+        USAGE
+          graph-fuzz [--target NAME|all] [--seed N] [--runs N] [--steps N] [--time SECONDS] [--mutant NAME]
+                     [--json] [--corpus DIR] [--no-save] [--quiet]
+          graph-fuzz replay [FILE|DIR ...]      replay corpus cases (default: Corpus/)
+          graph-fuzz list [--json|--markdown]   targets, their mutants with the rule each breaks, the rules
+          graph-fuzz export-tests [--corpus DIR] [--out DIR]
+                                                write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)
+          graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]
+                                                throughput, time to failure per mutant, shrink cost, memory
+                                                (best from a release build: swift run -c release graph-fuzz bench)
+          graph-fuzz --help | --version
+
+        OPTIONS
+          --target NAME   a target from `graph-fuzz list`, or all (default)
+          --seed N        the run's seed (default: a fresh one, printed first)
+          --runs N        test cases per target (default 2000)
+          --steps N       most steps per case (default: the target's own)
+          --time SECONDS  wall-clock budget per target for the search
+          --mutant NAME   run against a named faulty variant of the production code
+          --json          JSON Lines on standard output, one object per event
+          --corpus DIR    where failures are saved (default Corpus/)
+          --no-save       do not save failures
+          --quiet         only failures and the summary
+
+        EXIT CODES
+          0 no failure   1 a failure was found (or a replayed case failed)   2 bad usage or bad input file   3 internal error
+        """
+}

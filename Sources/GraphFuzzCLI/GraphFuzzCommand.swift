@@ -1,0 +1,81 @@
+import GraphFuzzEngine
+
+/// The `graph-fuzz` command: parses arguments, runs, and returns the exit code
+/// (0 no failure, 1 failure, 2 bad usage or input, 3 internal error).
+public struct GraphFuzzCommand {
+    public static let version = "0.1.0"
+
+    public var registry: Registry
+    public var console: Console
+    /// The seed used when --seed is not given.
+    public var freshSeed: () -> UInt64
+
+    public init(registry: Registry = .standard, console: Console = .standard(),
+                freshSeed: @escaping () -> UInt64 = { UInt64.random(in: 1...UInt64(UInt32.max)) }) {
+        self.registry = registry
+        self.console = console
+        self.freshSeed = freshSeed
+    }
+
+    public func run(_ arguments: [String]) -> Int32 {
+        do {
+            switch try ArgumentParser.parse(arguments) {
+            case .help:
+                console.out(ArgumentParser.help + "\n")
+                return 0
+            case .version:
+                console.out("graph-fuzz \(Self.version)\n")
+                return 0
+            case .list(_, true):
+                console.out(SpecDocument.markdown(registry))
+                return 0
+            case .list(let json, false):
+                ListCommand(json: json, registry: registry, console: console).execute()
+                return 0
+            case .replay(let paths, let json):
+                return ReplayCommand(paths: paths, json: json, registry: registry, console: console).execute()
+            case .exportTests(let corpus, let output):
+                return ExportTestsCommand(corpus: corpus, output: output, registry: registry, console: console).execute()
+            case .bench(let arguments):
+                return try BenchCommand(arguments: arguments, registry: registry, console: console).execute()
+            case .run(let arguments):
+                return try RunCommand(arguments: arguments, registry: registry, console: console).execute(defaultSeed: freshSeed)
+            }
+        } catch {
+            console.err("graph-fuzz: \(error.message)\n")
+            return 2
+        }
+    }
+}
+
+/// `graph-fuzz list`: targets, their mutants with the rule each breaks, and the rules.
+struct ListCommand {
+    var json: Bool
+    var registry: Registry
+    var console: Console
+
+    func execute() {
+        for target in registry.targets {
+            if json {
+                console.out(JSONValue.object([("event", .string("target")), ("target", .string(target.name))]).rendered + "\n")
+                for mutant in target.mutants {
+                    console.out(JSONValue.object([("event", .string("mutant")), ("target", .string(target.name)),
+                                                  ("mutant", .string(mutant.name)), ("rule", .string(mutant.rule))]).rendered + "\n")
+                }
+                for rule in target.rules {
+                    console.out(JSONValue.object([("event", .string("rule")), ("rule", .string(rule.id)),
+                                                  ("statement", .string(rule.statement))]).rendered + "\n")
+                }
+                continue
+            }
+            console.out("target \(target.name): \(target.summary)\n")
+            if !target.mutants.isEmpty {
+                console.out("  mutants:\n")
+                console.out(Format.table(target.mutants.map { ["    \($0.name)", "breaks \($0.rule)", $0.summary] }))
+            }
+            console.out("  rules:\n")
+            console.out(Format.table(target.rules.map { ["    \($0.id)", "[\($0.confidence)]", $0.statement, "(\($0.source))"] }))
+            console.out("\n")
+        }
+    }
+}

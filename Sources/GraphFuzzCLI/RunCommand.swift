@@ -1,0 +1,87 @@
+import GraphFuzzEngine
+
+/// `graph-fuzz [flags]`: search each selected target, shrink and report failures, save them.
+struct RunCommand {
+    var arguments: RunArguments
+    var registry: Registry
+    var console: Console
+
+    func execute(defaultSeed: () -> UInt64) throws(UsageError) -> Int32 {
+        let selected = try selection()
+        let seed = arguments.seed ?? defaultSeed()
+        if !arguments.json { console.out("graph-fuzz: seed \(seed)\n") }
+        var rows = [["target", "mutant", "cases", "steps", "result", "time"]]
+        var failures = 0
+        for (target, mutant) in selected {
+            if console.isTerminal && !arguments.quiet && !arguments.json {
+                console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(arguments.runs) cases\n")
+            }
+            let options = SearchOptions(seed: seed, runs: arguments.runs, timeLimit: arguments.time)
+            let result = target.search(mutant: mutant, options: options, maxSteps: arguments.steps)
+            var corpusFile: String?
+            if result.failure != nil {
+                failures += 1
+                if arguments.save, let corpusCase = Corpus.makeCase(result, target: target) {
+                    do { corpusFile = try Corpus.write(corpusCase, to: arguments.corpus) } catch {
+                        console.err("graph-fuzz: could not save the case: \(error)\n")
+                    }
+                }
+                emitFailure(FailureReport(result: result, corpusFile: corpusFile))
+            }
+            let seconds = result.search.seconds
+            let rate = seconds > 0 ? Double(result.steps) / seconds : 0
+            if arguments.json {
+                console.out(JSONValue.object([
+                    ("event", .string("summary")), ("target", .string(target.name)), ("mutant", .optional(mutant)),
+                    ("seed", .uint(seed)), ("cases", .int(result.search.cases)), ("steps", .int(result.steps)),
+                    ("seconds", .double(seconds)), ("stepsPerSecond", .double(rate.rounded())),
+                    ("failures", .int(result.failure == nil ? 0 : 1)),
+                ]).rendered + "\n")
+            }
+            rows.append([target.name, mutant ?? "-", String(result.search.cases), String(result.steps),
+                         result.failure.map { "FAIL \($0.failure.rule)" } ?? "pass",
+                         "\(Format.seconds(seconds)) (\(Int(rate))/s)"])
+        }
+        if !arguments.json { console.out("\n" + Format.table(rows)) }
+        return failures > 0 ? 1 : 0
+    }
+
+    /// The (target, mutant) pairs to run.
+    private func selection() throws(UsageError) -> [(Target, String?)] {
+        let names = registry.targets.map(\.name).joined(separator: ", ")
+        if let mutant = arguments.mutant {
+            let owners = registry.targets.filter { $0.mutant(named: mutant) != nil }
+            guard let owner = owners.first else {
+                let all = registry.targets.flatMap { $0.mutants.map(\.name) }.joined(separator: ", ")
+                throw UsageError("--mutant: unknown mutant '\(mutant)' (known: \(all))")
+            }
+            if arguments.target != "all" && arguments.target != owner.name {
+                guard registry.target(named: arguments.target) != nil else { throw UsageError("--target: unknown target '\(arguments.target)' (known: \(names), all)") }
+                throw UsageError("--mutant: '\(mutant)' belongs to target '\(owner.name)', not '\(arguments.target)'")
+            }
+            return [(owner, mutant)]
+        }
+        if arguments.target == "all" { return registry.targets.map { ($0, nil) } }
+        guard let target = registry.target(named: arguments.target) else {
+            throw UsageError("--target: unknown target '\(arguments.target)' (known: \(names), all)")
+        }
+        return [(target, nil)]
+    }
+
+    private func emitFailure(_ report: FailureReport) {
+        guard let found = report.result.failure else { return }
+        if arguments.json {
+            console.out(JSONValue.object([
+                ("event", .string("failure")), ("target", .string(report.result.target)), ("mutant", .optional(report.result.mutant)),
+                ("seed", .uint(report.result.options.seed)), ("case", .int(found.caseIndex)), ("rule", .string(found.failure.rule)),
+                ("kind", .string(found.failure.kind.rawValue)), ("message", .string(found.failure.message)),
+                ("steps", .int(report.result.counterexample?.steps.count ?? 0)), ("originalSteps", .int(report.result.originalSteps)),
+                ("shrinkAttempts", .int(found.shrink.attempts)), ("secondsToFailure", .double(found.seconds)),
+                ("counterexample", .array(report.stepLines.map(JSONValue.string))), ("swift", .string(report.swiftTest)),
+                ("corpusFile", .optional(report.corpusFile)),
+            ]).rendered + "\n")
+        } else {
+            console.out("\n" + report.text)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// One regression case: a shrunk counterexample kept forever in Corpus/.
+///
+/// The steps are a generator-independent trace, so the case replays after generators change; the
+/// recorded choices and the generator fingerprint say how it was made and reveal drift.
+public struct CorpusCase: Equatable, Sendable {
+    public static let formatVersion = 1
+
+    public var target: String
+    /// The mutant it documents, or nil for a failure found in production code.
+    public var mutant: String?
+    /// The rule it broke and how.
+    public var rule: String
+    public var kind: FailureKind
+    public var seed: UInt64
+    public var caseIndex: Int
+    /// The generator fingerprint of the target when the case was made.
+    public var fingerprint: String
+    public var choices: ChoiceSequence
+    public var config: TraceStep
+    public var steps: [TraceStep]
+    /// 1-based file lines of the config and of each step (set when parsed; derived otherwise).
+    var configLine = 0
+    var stepLines: [Int] = []
+
+    public init(target: String, mutant: String?, rule: String, kind: FailureKind, seed: UInt64, caseIndex: Int,
+                fingerprint: String, choices: ChoiceSequence, config: TraceStep, steps: [TraceStep]) {
+        self.target = target
+        self.mutant = mutant
+        self.rule = rule
+        self.kind = kind
+        self.seed = seed
+        self.caseIndex = caseIndex
+        self.fingerprint = fingerprint
+        self.choices = choices
+        self.config = config
+        self.steps = steps
+    }
+
+    /// The 1-based line of step `index` (nil: the config line) in this case's file.
+    public func line(ofStep index: Int?) -> Int {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let index else {
+            return configLine > 0 ? configLine : (lines.firstIndex { $0.hasPrefix("config:") } ?? 0) + 1
+        }
+        if index < stepLines.count { return stepLines[index] }
+        let first = lines.firstIndex { $0.hasPrefix("step:") } ?? lines.count
+        return first + index + 1
+    }
+
+    /// Expected outcomes: production code passes; the mutant (if any) fails with `rule`.
+    public var expectations: String {
+        mutant == nil ? "pass" : "pass; mutant \(mutant!) fails \(rule)"
+    }
+
+    /// The file name: target, rule and a content hash of the trace.
+    public var fileName: String {
+        let hash = CaseHash.hex(CaseHash.fnv1a(([config] + steps).map(\.description).joined(separator: "\n") + (mutant ?? "")))
+        return "\(target)-\(rule)-\(hash.prefix(10)).case"
+    }
+
+    /// The file's text.
+    public var text: String {
+        var lines = [
+            "# graph-fuzz regression case: readable, diffable; replay with `graph-fuzz replay FILE`.",
+            "graph-fuzz-case: \(CorpusCase.formatVersion)",
+            "target: \(target)",
+            "mutant: \(mutant ?? "none")",
+            "rule: \(rule)",
+            "kind: \(kind.rawValue)",
+            "expect: pass",
+        ]
+        if mutant != nil { lines.append("expect-mutant: fail \(rule)") }
+        lines += [
+            "seed: \(seed)",
+            "case: \(caseIndex)",
+            "fingerprint: \(fingerprint)",
+            "choices: \(choices)",
+            "config: \(config)",
+        ]
+        lines += steps.map { "step: \($0)" }
+        lines.append("end: \(steps.count) steps")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A corpus file that cannot be read: names the file and the 1-based line.
+public struct CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
+    }
+}

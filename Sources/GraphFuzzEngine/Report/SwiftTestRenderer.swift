@@ -1,0 +1,29 @@
+/// Renders a counterexample as a Swift Testing test that reproduces it against the production API.
+public enum SwiftTestRenderer {
+    /// A test function name from its parts, made a valid identifier.
+    public static func functionName(target: String, mutant: String?, rule: String, hash: String) -> String {
+        let raw = [target, mutant ?? "production", rule, hash].joined(separator: "_")
+        var name = ""
+        var upperNext = false
+        for c in raw.unicodeScalars {
+            if ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) {
+                name.unicodeScalars.append(upperNext ? Unicode.Scalar(String(c).uppercased())! : c)
+                upperNext = false
+            } else if c == "_" {
+                name += "_"
+            } else {
+                upperNext = true
+            }
+        }
+        return name.first.map { $0.isNumber } == true ? "case_" + name : name
+    }
+
+    /// The source of one `@Test` whose body is `lines`.
+    public static func test(displayName: String, functionName: String, lines: [String]) -> String {
+        var out = "@Test(\(TraceValue.quote(displayName)))\n"
+        out += "func \(functionName)() throws {\n"
+        for line in lines { out += line.isEmpty ? "\n" : "    \(line)\n" }
+        out += "}\n"
+        return out
+    }
+}

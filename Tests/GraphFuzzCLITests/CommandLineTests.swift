@@ -1,0 +1,82 @@
+import Foundation
+import GraphFuzzCLI
+import Testing
+
+@Suite("graph-fuzz command line (built executable)")
+struct CommandLineTests {
+    @Test("production code passes and the seed is printed first")
+    func productionRun() throws {
+        let result = try graphFuzz(["--target", "queue", "--seed", "1", "--no-save"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("graph-fuzz: seed 1\n"))
+        #expect(result.stdout.contains("queue   -"))
+    }
+
+    @Test("a mutant is found, shrunk, reported with a Swift test, and exits 1")
+    func mutantRun() throws {
+        let result = try graphFuzz(["--mutant", "queue-off-by-one", "--seed", "1", "--no-save"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAILURE queue (mutant queue-off-by-one) — rule Q1, mismatch"))
+        #expect(result.stdout.contains("shrunk 20 → 2 steps"))
+        #expect(result.stdout.contains("#expect(queue.push(0) == false)"))
+    }
+
+    @Test("JSON Lines carry exactly the documented keys, in order")
+    func jsonKeys() throws {
+        let result = try graphFuzz(["--mutant", "queue-off-by-one", "--seed", "1", "--json", "--no-save"])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let failure = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(failure.keys) == ["event", "target", "mutant", "seed", "case", "rule", "kind", "message", "steps",
+                                      "originalSteps", "shrinkAttempts", "secondsToFailure", "counterexample", "swift", "corpusFile"])
+        #expect(failure["event"] as? String == "failure")
+        #expect(failure["rule"] as? String == "Q1")
+        #expect(failure["steps"] as? Int == 2)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(Set(summary.keys) == ["event", "target", "mutant", "seed", "cases", "steps", "seconds", "stepsPerSecond", "failures"])
+        #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":1,"#))
+    }
+
+    @Test("the same seed twice prints byte-identical reports apart from timings")
+    func deterministicReports() throws {
+        for arguments in [["--seed", "7", "--no-save"], ["--mutant", "queue-off-by-one", "--seed", "3", "--no-save"],
+                          ["--mutant", "queue-off-by-one", "--seed", "3", "--no-save", "--json"]] {
+            let a = try graphFuzz(arguments), b = try graphFuzz(arguments)
+            #expect(a.status == b.status)
+            #expect(maskingTimings(a.stdout) == maskingTimings(b.stdout))
+            #expect(a.stdout.count > 100)
+        }
+    }
+
+    @Test("bad flags and values exit 2 with a message naming the problem", arguments: [
+        (["--runs", "-1"], "--runs: '-1' is not a positive integer"),
+        (["--seed", "x"], "--seed: 'x' is not a non-negative integer"),
+        (["--target", "nope"], "--target: unknown target 'nope'"),
+        (["--mutant", "nope"], "--mutant: unknown mutant 'nope'"),
+        (["--steps"], "--steps needs a value"),
+        (["--time", "0"], "--time: '0' is not a positive number of seconds"),
+        (["--frobnicate"], "unknown flag '--frobnicate'"),
+    ])
+    func badUsage(_ arguments: [String], _ message: String) throws {
+        let result = try graphFuzz(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("list --json names every target, mutant with its rule, and rule")
+    func listJSON() throws {
+        let result = try graphFuzz(["list", "--json"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#"{"event":"target","target":"queue"}"#))
+        #expect(result.stdout.contains(#"{"event":"mutant","target":"queue","mutant":"queue-off-by-one","rule":"Q1"}"#))
+        #expect(result.stdout.contains(#"{"event":"rule","rule":"Q1","#))
+    }
+
+    @Test("--help and --version exit 0")
+    func helpAndVersion() throws {
+        #expect(try graphFuzz(["--help"]).stdout.contains("graph-fuzz replay [FILE|DIR ...]"))
+        #expect(try graphFuzz(["--version"]).stdout == "graph-fuzz \(GraphFuzzCommand.version)\n")
+    }
+}

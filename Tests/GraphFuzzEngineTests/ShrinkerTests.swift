@@ -1,0 +1,56 @@
+import GraphFuzzEngine
+import Testing
+
+@Suite("Shrinker")
+struct ShrinkerTests {
+    @Test("a candidate failing with another signature is never accepted (no slipping)")
+    func noSlipping() {
+        // Two bugs: a list with a value over 500 (rule A) and any list of length ≥ 3 (rule B).
+        let gen = Gen<Int>.int(in: 0...1000).list(maxCount: 10, averageCount: 6)
+        let test: (Draw) -> Outcome = { draw in
+            let values = gen.generate(draw)
+            if values.contains(where: { $0 > 500 }) { return .fail(Failure(rule: "A", kind: .mismatch, message: "big")) }
+            if values.count >= 3 { return .fail(Failure(rule: "B", kind: .mismatch, message: "long")) }
+            return .pass
+        }
+        var checked = 0
+        for seed in UInt64(1)...200 {
+            let draw = Draw(seed: seed)
+            guard case .fail(let failure) = test(draw), failure.rule == "A" else { continue }
+            let result = Shrinker(signature: failure.signature, test: test).shrink(draw.sequence)
+            let shrunk = gen.generate(Draw(replaying: result.sequence))
+            #expect(shrunk == [501], "seed \(seed): \(shrunk)")
+            checked += 1
+        }
+        #expect(checked > 10)
+    }
+
+    @Test("shrinking is deterministic and counts its attempts")
+    func deterministic() {
+        let gen = Gen<Int>.int(in: 0...10_000).list()
+        let test: (Draw) -> Outcome = { draw in
+            gen.generate(draw).reduce(0, +) > 1000 ? .fail(Failure(rule: "S", kind: .mismatch, message: "sum")) : .pass
+        }
+        let options = SearchOptions(seed: 3, runs: 100)
+        let a = Search.run(options, test: test).failure
+        let b = Search.run(options, test: test).failure
+        #expect(a?.shrunk == b?.shrunk)
+        #expect(a?.shrink.attempts == b?.shrink.attempts)
+        #expect((a?.shrink.attempts ?? 0) > 0)
+        #expect(a.map { gen.generate(Draw(replaying: $0.shrunk)) } == [1001])
+        let passes = a?.shrink.passes ?? []
+        #expect(passes.map(\.attempts).reduce(0, +) == (a?.shrink.attempts ?? 0) - 1)
+    }
+
+    @Test("the budget stops a shrink and says so")
+    func budget() {
+        let gen = Gen<Int>.int(in: 0...1_000_000).list()
+        let test: (Draw) -> Outcome = { draw in
+            gen.generate(draw).count > 3 ? .fail(Failure(rule: "L", kind: .mismatch, message: "")) : .pass
+        }
+        let result = Shrinker(signature: FailureSignature(rule: "L", kind: .mismatch), budget: ShrinkBudget(maxAttempts: 3), test: test)
+            .shrink(ChoiceSequence([1, 900, 1, 900, 1, 900, 1, 900, 1, 900, 0]))
+        #expect(result.budgetExhausted)
+        #expect(result.attempts <= 4)
+    }
+}
