@@ -21,8 +21,12 @@ public struct CacheMachine: StateMachine, Sendable {
     /// Shared by every case of this machine: key identities depend only on the key and the strategy.
     let keyIdentities = KeyIdentityCache()
 
-    public init(mutant: String?) {
+    /// Where real-file-system cases make their temporary folders.
+    let temporaryDirectory: String
+
+    public init(mutant: String?, temporaryDirectory: String = NSTemporaryDirectory()) {
         self.mutant = mutant
+        self.temporaryDirectory = temporaryDirectory
         strategy = CacheMutants.strategy(for: mutant)
     }
 
@@ -34,7 +38,7 @@ public struct CacheMachine: StateMachine, Sendable {
         CacheModel(keyCount: CacheMachine.keyCount, identifierCount: 2, cleanupInterval: config.cleanupInterval)
     }
 
-    public func makeSystem(_ config: CacheConfig) throws -> CacheSystem { try CacheSystem(config: config, strategy: strategy, keyIdentities: keyIdentities) }
+    public func makeSystem(_ config: CacheConfig) throws -> CacheSystem { try CacheSystem(config: config, strategy: strategy, keyIdentities: keyIdentities, temporaryDirectory: temporaryDirectory) }
 
     // MARK: Generation
 

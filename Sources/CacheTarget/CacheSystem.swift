@@ -16,12 +16,13 @@ public final class CacheSystem {
     private(set) var caches: [CacheCore<CacheTargetKey, Data>] = []
     private let bursts = BurstRunner()
 
-    init(config: CacheConfig, strategy: CacheStrategy, keyIdentities: KeyIdentityCache) throws {
+    init(config: CacheConfig, strategy: CacheStrategy, keyIdentities: KeyIdentityCache, temporaryDirectory: String) throws {
         self.strategy = strategy
         let base: any CacheFileSystem
         if config.realFileSystem {
             simulated = nil
-            root = NSTemporaryDirectory() + "graphfuzz-cache-" + UUID().uuidString
+            let parent = temporaryDirectory.hasSuffix("/") ? temporaryDirectory : temporaryDirectory + "/"
+            root = parent + "graphfuzz-cache-" + UUID().uuidString
             base = LocalFileSystem()
             try base.createFolder(at: root)
         } else {
