@@ -23,14 +23,45 @@ public struct LocalFileSystem: CacheFileSystem {
     }
 
     public func write(_ data: Data, to path: String, modified: Date) throws(FileSystemError) {
-        guard FileManager.default.createFile(atPath: path, contents: data) else {
-            let parent = (path as NSString).deletingLastPathComponent
-            throw FileSystemError(folderExists(at: parent) ? .ioError : .folderMissing, path: path, operation: "write")
+        // POSIX calls rather than `FileManager.createFile`, which writes atomically through a
+        // temporary file of its own: this seam's write is in place, the cache decides about atomicity.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw FileSystemError(LocalFileSystem.reason(errno, missing: .folderMissing), path: path, operation: "write")
+        }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < raw.count {
+                #if canImport(Glibc)
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                let written = Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        close(descriptor)
+        guard failure == 0 else {
+            throw FileSystemError(LocalFileSystem.reason(failure, missing: .notFound), path: path, operation: "write")
         }
         do {
             try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
         } catch {
             throw FileSystemError(.ioError, path: path, operation: "setModificationDate")
+        }
+    }
+
+    private static func reason(_ code: Int32, missing: FileSystemError.Reason) -> FileSystemError.Reason {
+        switch code {
+        case ENOENT: return missing
+        case ENOSPC: return .diskFull
+        default: return .ioError
         }
     }
 
