@@ -59,7 +59,9 @@ let package = Package(
         .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "graph-fuzz"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
-        .testTarget(name: "CorpusRegressionTests", dependencies: ["ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync"],
+        .testTarget(name: "CorpusRegressionTests", dependencies: [
+            "ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync", "CacheSpec", "CacheTarget",
+        ],
                     swiftSettings: strict),
     ]
 )

@@ -4,6 +4,10 @@ import PersistentCache
 
 /// Swift Testing source that replays a case against the production API directly (an `async` test body).
 extension CacheMachine {
+    /// Reproductions drive the production `CacheCore` directly; the key type with equal descriptions
+    /// and the value encoding come from the target and the specification.
+    public static var swiftImports: [String] { ["Foundation", "PersistentCache", "CacheSpec", "CacheTarget"] }
+
     public func swiftSetup(_ config: CacheConfig) -> [String] {
         var lines = ["// \(config.trace)", "let clock = ManualClock()"]
         if config.realFileSystem {

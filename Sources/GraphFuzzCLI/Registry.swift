@@ -1,3 +1,4 @@
+import CacheTarget
 import ExampleTargets
 import GraphFuzzEngine
 import GraphTarget
@@ -12,7 +13,7 @@ public struct Registry: Sendable {
 
     /// Every shipped target.
     public static var standard: Registry {
-        Registry(targets: [.graph, .mapper, .sync, .queue])
+        Registry(targets: [.graph, .mapper, .cache, .sync, .queue])
     }
 
     public func target(named name: String) -> Target? { targets.first { $0.name == name } }

@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("graph G8: graph-G8-fc94767973")
-func graph_storeEagerDeleteRules_G8_fc94767973() throws {
+func graph_storeEagerDeleteRules_G8_fc94767973() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
     let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))

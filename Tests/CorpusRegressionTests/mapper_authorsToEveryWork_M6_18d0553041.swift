@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M6: mapper-M6-18d0553041")
-func mapper_authorsToEveryWork_M6_18d0553041() throws {
+func mapper_authorsToEveryWork_M6_18d0553041() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))

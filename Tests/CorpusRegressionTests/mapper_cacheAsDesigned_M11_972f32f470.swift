@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M11: mapper-M11-972f32f470")
-func mapper_cacheAsDesigned_M11_972f32f470() throws {
+func mapper_cacheAsDesigned_M11_972f32f470() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))

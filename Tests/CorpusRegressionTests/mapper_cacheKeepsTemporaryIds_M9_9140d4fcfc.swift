@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M9: mapper-M9-9140d4fcfc")
-func mapper_cacheKeepsTemporaryIds_M9_9140d4fcfc() throws {
+func mapper_cacheKeepsTemporaryIds_M9_9140d4fcfc() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .unknown,
         registeredAfterForeignDelete: .stale)))

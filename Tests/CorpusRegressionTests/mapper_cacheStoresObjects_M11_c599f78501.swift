@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M11: mapper-M11-c599f78501")
-func mapper_cacheStoresObjects_M11_c599f78501() throws {
+func mapper_cacheStoresObjects_M11_c599f78501() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))

@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M3: mapper-M3-8bc91d9d4f")
-func mapper_dedupDropsSingletons_M3_8bc91d9d4f() throws {
+func mapper_dedupDropsSingletons_M3_8bc91d9d4f() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))

@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M4: mapper-M4-d090ec61c1")
-func mapper_dedupMergesMissingIsbn_M4_d090ec61c1() throws {
+func mapper_dedupMergesMissingIsbn_M4_d090ec61c1() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))

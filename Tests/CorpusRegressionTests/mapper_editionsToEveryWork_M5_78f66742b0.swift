@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M5: mapper-M5-78f66742b0")
-func mapper_editionsToEveryWork_M5_78f66742b0() throws {
+func mapper_editionsToEveryWork_M5_78f66742b0() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))

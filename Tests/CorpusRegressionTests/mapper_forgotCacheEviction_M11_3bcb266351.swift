@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M11: mapper-M11-3bcb266351")
-func mapper_forgotCacheEviction_M11_3bcb266351() throws {
+func mapper_forgotCacheEviction_M11_3bcb266351() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))

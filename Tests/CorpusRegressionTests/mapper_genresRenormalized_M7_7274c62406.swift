@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M7: mapper-M7-7274c62406")
-func mapper_genresRenormalized_M7_7274c62406() throws {
+func mapper_genresRenormalized_M7_7274c62406() async throws {
     let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))

@@ -4,7 +4,7 @@ import Testing
 import GlassSync
 
 @Test("sync S4: sync-S4-28e401a0c4")
-func sync_blobStorage_S4_28e401a0c4() throws {
+func sync_blobStorage_S4_28e401a0c4() async throws {
     var world = SyncWorld(deviceCount: 2, granularity: .record, strategy: .production)
     let v1 = world.initialProjects[0], v2 = world.initialProjects[1], v3 = world.initialProjects[2]
     _ = (v1, v2, v3)

@@ -4,7 +4,7 @@ import Testing
 import GlassSync
 
 @Test("sync S1: sync-S1-a75ed138cf")
-func sync_dualWriteMissesEntities_S1_a75ed138cf() throws {
+func sync_dualWriteMissesEntities_S1_a75ed138cf() async throws {
     var world = SyncWorld(deviceCount: 2, granularity: .record, strategy: .production)
     let v1 = world.initialProjects[0], v2 = world.initialProjects[1], v3 = world.initialProjects[2]
     _ = (v1, v2, v3)

@@ -4,7 +4,7 @@ import Testing
 import GlassSync
 
 @Test("sync S7: sync-S7-6e70a367f5")
-func sync_linkBeforeParent_S7_6e70a367f5() throws {
+func sync_linkBeforeParent_S7_6e70a367f5() async throws {
     var world = SyncWorld(deviceCount: 2, granularity: .record, strategy: .production)
     let v1 = world.initialProjects[0], v2 = world.initialProjects[1], v3 = world.initialProjects[2]
     _ = (v1, v2, v3)

@@ -4,7 +4,7 @@ import Testing
 import GlassSync
 
 @Test("sync S2: sync-S2-61da9f0b47")
-func sync_migrationLosesOrder_S2_61da9f0b47() throws {
+func sync_migrationLosesOrder_S2_61da9f0b47() async throws {
     var world = SyncWorld(deviceCount: 2, granularity: .record, strategy: .production)
     let v1 = world.initialProjects[0], v2 = world.initialProjects[1], v3 = world.initialProjects[2]
     _ = (v1, v2, v3)
