@@ -30,6 +30,9 @@ public struct CacheMachine: StateMachine, Sendable {
         strategy = CacheMutants.strategy(for: mutant)
     }
 
+    /// Throughput benchmarks measure the simulated file system; real-disk cases are bound by fsync.
+    public func isBenchmarked(_ config: CacheConfig) -> Bool { !config.realFileSystem }
+
     public func makeConfig(_ draw: Draw) -> CacheConfig {
         CacheConfig(realFileSystem: draw.chooseBool(probability: 0.1), cleanupInterval: draw.chooseBool(probability: 0.2) ? 3 : 100)
     }
