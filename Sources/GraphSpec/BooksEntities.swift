@@ -78,6 +78,10 @@ public enum BooksEntities {
                 attr("title", optional: false, .string(""), length: 1...500),
                 attr("firstPublicationYear", range: 1...3000),
                 attr("originalLanguage"),
+                attr("subjectTags", optional: false, .strings([])),
+                attr("synthetic", optional: false, .bool(false)),
+                attr("primaryProvider"),
+                attr("googleBooksVolumeIDs", optional: false, .strings([])),
             ], relationships: [
                 SpecRelationship(name: "authors", destination: author, toMany: true, inverse: authorWorks, deleteRule: .nullify, optional: true, maxCount: 3),
                 SpecRelationship(name: "editions", destination: edition, toMany: true, inverse: editionWork, deleteRule: .cascade, optional: true),

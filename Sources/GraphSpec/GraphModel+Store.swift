@@ -250,6 +250,11 @@ extension GraphModel {
                     if value.count > length.upperBound { add(1660, attribute.name) }
                     if value.count < length.lowerBound { add(1670, attribute.name) }
                 }
+            case .strings(let values):
+                if let length = attribute.length {
+                    if values.count > length.upperBound { add(1660, attribute.name) }
+                    if values.count < length.lowerBound { add(1670, attribute.name) }
+                }
             case .bool:
                 break
             }

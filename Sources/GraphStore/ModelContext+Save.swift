@@ -83,6 +83,11 @@ extension ModelContext {
                     if count > length.upperBound { add(1660, attribute.name) }
                     if count < length.lowerBound { add(1670, attribute.name) }
                 }
+            case .strings(let values):
+                if let length = attribute.length {
+                    if values.count > length.upperBound { add(1660, attribute.name) }
+                    if values.count < length.lowerBound { add(1670, attribute.name) }
+                }
             case .bool:
                 break
             }
@@ -102,7 +107,7 @@ extension ModelContext {
     private func writePartially() {
         writeRows(of: changed.filter { !$0.isPendingDelete && !$0.isPendingInsert })
         for model in deleted where !model.isPendingInsert {
-            if let id = model.identifier { container.rows[id] = nil }
+            if let id = model.identifier { container.removeRow(id) }
         }
     }
 
@@ -110,8 +115,8 @@ extension ModelContext {
     private func writeRows(of models: [PersistentModel]) {
         for model in models {
             guard let id = model.identifier, !id.isTemporary else { continue }
-            container.rows[id] = Row(entity: model.entityIndex, values: model.values,
-                                     links: model.links.map { $0.compactMap(\.identifier) })
+            container.setRow(id, Row(entity: model.entityIndex, values: model.values,
+                                     links: model.links.map { $0.compactMap(\.identifier) }))
         }
     }
 
@@ -136,7 +141,7 @@ extension ModelContext {
                 continue
             }
             if let id = model.identifier {
-                if container.rows.removeValue(forKey: id) != nil { removed.append(id) }
+                if container.removeRow(id) { removed.append(id) }
                 registry[id] = nil
             }
             model.modelContext = nil
@@ -161,8 +166,8 @@ extension ModelContext {
     private func upsertTarget(_ model: PersistentModel) -> PersistentIdentifier? {
         let schema = container.schema.entities[model.entityIndex]
         for (a, attribute) in schema.attributes.enumerated() where attribute.isUnique && !model.values[a].isNull {
-            let match = container.rows.first { $0.value.entity == model.entityIndex && $0.value.values[a] == model.values[a] }
-            if let match { return match.key }
+            let match = container.rowIDs[model.entityIndex].first { container.rows[$0]?.values[a] == model.values[a] }
+            if let match { return match }
         }
         return nil
     }

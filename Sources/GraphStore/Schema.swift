@@ -6,6 +6,8 @@ public enum DeleteRule: String, Sendable, CaseIterable {
 /// The type of an attribute.
 public enum AttributeKind: String, Sendable {
     case bool, int, string
+    /// A list of strings (`AttributeValue.strings`).
+    case strings
 }
 
 /// An attribute of an entity: type, optionality, default and simple validation (R25).
@@ -17,7 +19,7 @@ public struct AttributeSchema: Sendable, Equatable {
     public var defaultValue: AttributeValue
     /// Allowed integer range (1610 above, 1620 below).
     public var range: ClosedRange<Int>?
-    /// Allowed string length (1660 longer, 1670 shorter).
+    /// Allowed string length, or number of elements of a list (1660 longer, 1670 shorter).
     public var length: ClosedRange<Int>?
     /// A unique attribute (R7): at most one row per value; a pending insert with a saved value upserts.
     public var isUnique: Bool

@@ -230,6 +230,7 @@ public struct GraphSystem {
         case .bool(let v): return .bool(v)
         case .int(let v): return .int(v)
         case .string(let v): return .string(v)
+        case .strings(let v): return .strings(v)
         }
     }
 
@@ -239,6 +240,7 @@ public struct GraphSystem {
         case .bool(let v): return .bool(v)
         case .int(let v): return .int(v)
         case .string(let v): return .string(v)
+        case .strings(let v): return .strings(v)
         }
     }
 }
