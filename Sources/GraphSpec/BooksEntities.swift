@@ -72,6 +72,16 @@ public enum BooksEntities {
     /// The entities for `schema`: local has `.deny` on Edition.userLibraryEntries and a required
     /// UserLibraryEntry.work; CloudKit has `.nullify` and every relationship optional.
     public static func entities(_ schema: SchemaConfiguration) -> [SpecEntity] {
+        schema == .local ? localEntities : cloudKitEntities
+    }
+
+    /// Both configurations' entities and CloudKit predictions, derived once (they are constants).
+    private static let localEntities = makeEntities(.local)
+    private static let cloudKitEntities = makeEntities(.cloudKit)
+    private static let localViolations = cloudKitViolations(of: localEntities)
+    private static let cloudKitConfigurationViolations = cloudKitViolations(of: cloudKitEntities)
+
+    private static func makeEntities(_ schema: SchemaConfiguration) -> [SpecEntity] {
         let local = schema == .local
         return [
             SpecEntity(name: "Work", attributes: [
@@ -116,7 +126,7 @@ public enum BooksEntities {
 
     /// The CloudKit violations (R23, R24) the specification predicts for `schema` (B7).
     public static func cloudKitViolations(_ schema: SchemaConfiguration) -> [String] {
-        cloudKitViolations(of: entities(schema))
+        schema == .local ? localViolations : cloudKitConfigurationViolations
     }
 
     /// G21: every deny rule, required or inverse-less relationship, unique attribute and required attribute

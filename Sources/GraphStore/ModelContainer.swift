@@ -90,7 +90,7 @@ public final class ModelContainer {
     /// Breaks the reference cycles between models and contexts; every model of this container becomes invalid.
     public func tearDown() {
         for model in registeredEver {
-            model.links = model.links.map { _ in [] }
+            for r in model.links.indices { model.links[r] = [] }
             model.committed = nil
             model.modelContext = nil
         }

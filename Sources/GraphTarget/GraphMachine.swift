@@ -65,8 +65,8 @@ public struct GraphMachine: StateMachine, Sendable {
             return Failure(rule: "B7", kind: .invariant,
                            message: "CloudKit check of the shipped \(model.config.schema) schema: expected \(shipped), found \(system.shippedCloudKitViolations)")
         }
-        let predicted = BooksEntities.cloudKitViolations(of: GraphSystem.specEntities(system.container.schema))
-        let found = system.container.schema.cloudKitViolations().map(\.description)
+        let predicted = system.predictedContainerCloudKitViolations
+        let found = system.containerCloudKitViolations
         if predicted != found {
             return Failure(rule: "G21", kind: .invariant, message: "CloudKit check: expected \(predicted), found \(found)")
         }

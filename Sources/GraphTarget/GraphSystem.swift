@@ -13,6 +13,11 @@ public struct GraphSystem {
     var held: [PersistentIdentifier?] = []
     /// The CloudKit check of the shipped schema configuration of this case (B7), not of the case's container.
     let shippedCloudKitViolations: [String]
+    /// The store's CloudKit check of the container's schema, and what the specification derives from that
+    /// schema (G21). A container's schema never changes, so both are taken once per case and compared after
+    /// every save.
+    let containerCloudKitViolations: [String]
+    let predictedContainerCloudKitViolations: [String]
 
     init(config: GraphConfig, mutant: GraphMutant?) {
         let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
@@ -22,6 +27,8 @@ public struct GraphSystem {
         let policy = GraphMutant.policy(config, mutant)
         libraries = contexts.map { Library(context: $0, policy: policy) }
         shippedCloudKitViolations = BooksTrackerSchema.schema(config.schema == .local ? .local : .cloudKit).cloudKitViolations().map(\.description)
+        containerCloudKitViolations = container.schema.cloudKitViolations().map(\.description)
+        predictedContainerCloudKitViolations = BooksEntities.cloudKitViolations(of: Self.specEntities(container.schema))
     }
 
     /// Runs `command` and returns what it observed: the first trap it raised, or its result.
@@ -158,14 +165,16 @@ public struct GraphSystem {
 
     /// The container's rows named as the specification names them, sorted.
     func canonicalRows() -> [CanonicalRow] {
-        container.rows.map { id, row in
+        // The first reference whose model has each identifier, in one pass over the references.
+        var firstRef: [PersistentIdentifier: Int] = [:]
+        for (r, model) in refs.enumerated() {
+            if let id = model?.persistentModelID, firstRef[id] == nil { firstRef[id] = r }
+        }
+        func rowName(_ id: PersistentIdentifier) -> ObjectName { ObjectName(row: true, ref: firstRef[id] ?? -1) }
+        return container.rows.map { id, row in
             CanonicalRow(name: rowName(id), entity: row.entity, values: row.values.map(Self.spec),
-                         links: row.links.map { $0.map { rowName($0) }.sorted() })
+                         links: row.links.map { $0.map(rowName).sorted() })
         }.sorted()
-    }
-
-    private func rowName(_ id: PersistentIdentifier) -> ObjectName {
-        ObjectName(row: true, ref: refs.firstIndex { $0?.persistentModelID == id } ?? -1)
     }
 
     // MARK: Conversions
