@@ -90,7 +90,7 @@ public final class ModelContainer {
     /// Breaks the reference cycles between models and contexts; every model of this container becomes invalid.
     public func tearDown() {
         for model in registeredEver {
-            for r in model.links.indices { model.links[r] = [] }
+            model.links = model.entity.emptyLinks
             model.committed = nil
             model.modelContext = nil
         }

@@ -17,22 +17,15 @@ extension ModelContext {
     /// Conditions under which the save stops the process: a pending model or a link whose backing data is
     /// gone (R28), two pending inserts with one unique value (R7).
     private func checkTraps() -> Bool {
-        for list in [inserted, changed, deleted] {
-            for model in list where model.lifecycle == .invalidated {
-                model.raise(.invalidated(model.describeID()))
-                return false
-            }
+        if let model = firstInvalidated(inserted) ?? firstInvalidated(changed) ?? firstInvalidated(deleted) {
+            model.raise(.invalidated(model.describeID()))
+            return false
         }
-        for list in [inserted, changed, deleted] {
-            for model in list {
-                for relationship in model.links {
-                    for target in relationship where target.lifecycle == .invalidated {
-                        target.raise(.invalidated(target.describeID()))
-                        return false
-                    }
-                }
-            }
+        if let target = firstInvalidatedLink(inserted) ?? firstInvalidatedLink(changed) ?? firstInvalidatedLink(deleted) {
+            target.raise(.invalidated(target.describeID()))
+            return false
         }
+        guard container.schema.hasUniqueAttributes else { return true }
         for entity in container.schema.entities.indices {
             for (a, attribute) in container.schema.entities[entity].attributes.enumerated() where attribute.isUnique {
                 var seen: Set<AttributeValue> = []
@@ -45,6 +38,20 @@ extension ModelContext {
             }
         }
         return true
+    }
+
+    private func firstInvalidated(_ models: [PersistentModel]) -> PersistentModel? {
+        models.first { $0.lifecycle == .invalidated }
+    }
+
+    /// The first related model of `models` whose backing data is gone.
+    private func firstInvalidatedLink(_ models: [PersistentModel]) -> PersistentModel? {
+        for model in models {
+            for relationship in model.links {
+                for target in relationship where target.lifecycle == .invalidated { return target }
+            }
+        }
+        return nil
     }
 
     /// Every validation failure of the pending changes.

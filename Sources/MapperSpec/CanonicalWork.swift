@@ -15,9 +15,10 @@ public struct CanonicalWork: Hashable, Sendable, Comparable, CustomStringConvert
         self.title = title
         self.tags = tags
         self.provider = provider
-        self.volumeIDs = volumeIDs.sorted()
-        self.editionISBNs = editionISBNs.sorted(by: CanonicalWork.isbnOrder)
-        self.authors = authors.sorted()
+        // A list of zero or one element is already sorted: keep it (no copy).
+        self.volumeIDs = volumeIDs.count < 2 ? volumeIDs : volumeIDs.sorted()
+        self.editionISBNs = editionISBNs.count < 2 ? editionISBNs : editionISBNs.sorted(by: CanonicalWork.isbnOrder)
+        self.authors = authors.count < 2 ? authors : authors.sorted()
     }
 
     /// `nil` (an edition without ISBN, a work without provider) sorts first.

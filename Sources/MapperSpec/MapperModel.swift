@@ -41,9 +41,20 @@ public struct MapperModel: Sendable, Equatable {
         public var lifecycle: Lifecycle
         public var current: Values
         /// The saved values; nil until the first save.
-        public var committed: Values?
+        public var committed: Values? {
+            didSet { if committed != oldValue { committedCanonical = committed?.canonical } }
+        }
+        /// `committed` in canonical form, kept with it (made when the saved values change, not at every comparison).
+        public private(set) var committedCanonical: CanonicalWork?
         /// Changed in the mapper's context since the last save.
         public var changed: Bool
+
+        /// A work not saved yet.
+        public init(lifecycle: Lifecycle, current: Values, changed: Bool = false) {
+            self.lifecycle = lifecycle
+            self.current = current
+            self.changed = changed
+        }
     }
 
     /// Works by reference index (`v1` is 0).
@@ -75,8 +86,8 @@ public struct MapperModel: Sendable, Equatable {
     /// The saved works, canonical and sorted.
     public var storeWorks: [CanonicalWork] {
         works.compactMap { work in
-            guard work.lifecycle == .saved || work.lifecycle == .deletedPending, let committed = work.committed else { return nil }
-            return committed.canonical
+            guard work.lifecycle == .saved || work.lifecycle == .deletedPending else { return nil }
+            return work.committedCanonical
         }.sorted()
     }
 
@@ -160,7 +171,7 @@ public struct MapperModel: Sendable, Equatable {
                     editions: group.editions.map { response.editions[$0].isbn },
                     authors: group.authors.map { response.authors[$0].name })
                 pendingAuthors += group.authors.count
-                works.append(Work(lifecycle: .inserted, current: values, committed: nil, changed: false))
+                works.append(Work(lifecycle: .inserted, current: values, changed: false))
                 returned.append(works.count - 1)
             }
         }

@@ -132,7 +132,9 @@ public final class MapperSystem {
     private func canonicalWork(_ work: Work) -> CanonicalWork {
         CanonicalWork(
             title: work.title, tags: work.subjectTags, provider: work.primaryProvider,
-            volumeIDs: work.googleBooksVolumeIDs, editionISBNs: work.editions.map(\.isbn), authors: work.authors.map(\.name))
+            volumeIDs: work.googleBooksVolumeIDs,
+            editionISBNs: work.related(Work.Field.editions).map { ($0 as! Edition).isbn },
+            authors: work.related(Work.Field.authors).map { ($0 as! Author).name })
     }
 
     /// The saved works, edition rows and author rows, read from the container's rows (no context).
