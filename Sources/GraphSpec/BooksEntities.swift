@@ -43,13 +43,22 @@ public struct SpecRelationship: Sendable {
 
 public struct SpecEntity: Sendable {
     public var name: String
-    public var attributes: [SpecAttribute]
-    public var relationships: [SpecRelationship]
+    public var attributes: [SpecAttribute] {
+        didSet { defaultValues = attributes.map(\.defaultValue) }
+    }
+    public var relationships: [SpecRelationship] {
+        didSet { emptyLinks = Array(repeating: [], count: relationships.count) }
+    }
+    /// A new object's values and relationships (G1), made once per entity and shared until changed.
+    public private(set) var defaultValues: [SpecValue]
+    public private(set) var emptyLinks: [[Int]]
 
     public init(name: String, attributes: [SpecAttribute], relationships: [SpecRelationship]) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
+        self.defaultValues = attributes.map(\.defaultValue)
+        self.emptyLinks = Array(repeating: [], count: relationships.count)
     }
 }
 

@@ -9,9 +9,7 @@ extension GraphModel {
 
     /// G1: a new model has no context and no identifier; its attributes start at their defaults.
     mutating func newObject(_ entity: Int) -> Int {
-        let shape = entities[entity]
-        objects.append(SpecObject(entity: entity, values: shape.attributes.map(\.defaultValue),
-                                  links: Array(repeating: [], count: shape.relationships.count)))
+        objects.append(SpecObject(entity: entity, values: entities[entity].defaultValues, links: entities[entity].emptyLinks))
         return objects.count - 1
     }
 

@@ -112,7 +112,7 @@ public struct GraphModel: Sendable {
         for (number, row) in rows.enumerated() {
             guard let row else { continue }
             result.append(CanonicalRow(name: ObjectName(row: true, ref: firstRef[number]), entity: row.entity, values: row.values,
-                                       links: row.links.map { $0.map(name).sorted() }))
+                                       links: row.links.map { CanonicalRow.sortedNames($0.map(name)) }))
         }
         return result.sorted()
     }
@@ -131,6 +131,9 @@ public struct CanonicalRow: Equatable, Comparable, Sendable, CustomStringConvert
         self.values = values
         self.links = links
     }
+
+    /// Relationship contents in canonical order (a list of zero or one name is kept as it is, without a copy).
+    public static func sortedNames(_ names: [ObjectName]) -> [ObjectName] { names.count < 2 ? names : names.sorted() }
 
     public static func < (lhs: CanonicalRow, rhs: CanonicalRow) -> Bool {
         if lhs.name != rhs.name { return lhs.name < rhs.name }
