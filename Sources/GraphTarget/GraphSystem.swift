@@ -159,7 +159,7 @@ public struct GraphSystem {
     /// The container's rows named as the specification names them, sorted.
     func canonicalRows() -> [CanonicalRow] {
         // The first reference whose model has each identifier, in one pass over the references.
-        var firstRef: [PersistentIdentifier: Int] = [:]
+        var firstRef = [PersistentIdentifier: Int](minimumCapacity: refs.count)
         for (r, model) in refs.enumerated() {
             if let id = model?.persistentModelID, firstRef[id] == nil { firstRef[id] = r }
         }
