@@ -289,7 +289,12 @@ extension GraphModel {
                 let id = SpecID(permanent: true, number: rows.count - 1, entity: objects[o].entity)
                 contexts[c].registry[old] = nil
                 contexts[c].registry[id] = o
-                if config.temporaryIDAfterSave == .resolves { remapped[old.number] = id.number }
+                if config.temporaryIDAfterSave == .resolves {
+                    if old.number >= remapped.count {
+                        remapped.append(contentsOf: repeatElement(-1, count: old.number + 1 - remapped.count))
+                    }
+                    remapped[old.number] = id.number
+                }
                 objects[o].id = id
             }
             written.append(o)
@@ -369,7 +374,9 @@ extension GraphModel {
 
     /// G3: a held temporary identifier after its save resolves to the permanent one, or stays unknown (R4).
     func resolve(_ id: SpecID) -> SpecID {
-        guard !id.permanent, config.temporaryIDAfterSave == .resolves, let row = remapped[id.number] else { return id }
+        guard !id.permanent, config.temporaryIDAfterSave == .resolves, id.number >= 0, id.number < remapped.count,
+              remapped[id.number] >= 0 else { return id }
+        let row = remapped[id.number]
         return SpecID(permanent: true, number: row, entity: id.entity)
     }
 

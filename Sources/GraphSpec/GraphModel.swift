@@ -28,7 +28,7 @@ public struct SpecObject: Sendable {
 
 /// A context: registered objects by identifier and the pending lists, in order.
 public struct SpecContext: Sendable {
-    var registry: [SpecID: Int] = [:]
+    var registry = SpecRegistry()
     public var inserted: [Int] = []
     public var changed: [Int] = []
     public var deleted: [Int] = []
@@ -58,7 +58,8 @@ public struct GraphModel: Sendable {
     public internal(set) var rows: [SpecRow?] = []
     /// Identifiers held by `holdID` steps.
     public internal(set) var held: [SpecID?] = []
-    var remapped: [Int: Int] = [:]
+    /// Per temporary number: the row it became at its save (-1: not saved, or R4 says it stays unknown).
+    var remapped: [Int] = []
     var nextTemporary = 0
     /// Set once a step trapped: the process would have stopped, so the case ends.
     public internal(set) var crashed = false
