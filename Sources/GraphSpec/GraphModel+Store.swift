@@ -180,14 +180,14 @@ extension GraphModel {
     /// The objects the pending deletes remove once cascades have run, without running them.
     func pendingDeletionClosure(_ c: Int) -> [Int] {
         var result = contexts[c].deleted
-        var seen = Set(result)
         var index = 0
         while index < result.count {
             let o = result[index]
             index += 1
             for (r, relationship) in entities[objects[o].entity].relationships.enumerated() where relationship.deleteRule == .cascade {
+                // The closure is short (pending deletes and their cascades): a linear search instead of a set.
                 for t in objects[o].links[r] where objects[t].context == c && objects[t].lifecycle == .registered {
-                    if seen.insert(t).inserted { result.append(t) }
+                    if !result.contains(t) { result.append(t) }
                 }
             }
         }
@@ -199,16 +199,13 @@ extension GraphModel {
     /// G17: a save stops the process when a pending model, or a model a pending model links to, lost its row.
     func saveTraps(_ c: Int) -> TrapCode? {
         let context = contexts[c]
-        for list in [context.inserted, context.changed, context.deleted] {
-            for o in list where objects[o].lifecycle == .invalidated { return .invalidatedBackingData }
+        // The three pending lists in turn (no array of arrays built per save).
+        func pendingLost(_ list: [Int]) -> Bool { list.contains { objects[$0].lifecycle == .invalidated } }
+        func linkedLost(_ list: [Int]) -> Bool {
+            list.contains { o in objects[o].links.contains { $0.contains { objects[$0].lifecycle == .invalidated } } }
         }
-        for list in [context.inserted, context.changed, context.deleted] {
-            for o in list {
-                for relationship in objects[o].links {
-                    for t in relationship where objects[t].lifecycle == .invalidated { return .invalidatedBackingData }
-                }
-            }
-        }
+        if pendingLost(context.inserted) || pendingLost(context.changed) || pendingLost(context.deleted) { return .invalidatedBackingData }
+        if linkedLost(context.inserted) || linkedLost(context.changed) || linkedLost(context.deleted) { return .invalidatedBackingData }
         return nil
     }
 

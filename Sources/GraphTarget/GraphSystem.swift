@@ -158,16 +158,59 @@ public struct GraphSystem {
 
     /// The container's rows named as the specification names them, sorted.
     func canonicalRows() -> [CanonicalRow] {
-        // The first reference whose model has each identifier, in one pass over the references.
-        var firstRef = [PersistentIdentifier: Int](minimumCapacity: refs.count)
-        for (r, model) in refs.enumerated() {
-            if let id = model?.persistentModelID, firstRef[id] == nil { firstRef[id] = r }
-        }
-        func rowName(_ id: PersistentIdentifier) -> ObjectName { ObjectName(row: true, ref: firstRef[id] ?? -1) }
+        let naming = RowNaming(refs: refs, entities: container.schema.entities, rows: container.rows.keys)
         return container.rows.map { id, row in
-            CanonicalRow(name: rowName(id), entity: row.entity, values: row.values.map(Self.spec),
-                         links: row.links.map { CanonicalRow.sortedNames($0.map(rowName)) })
+            CanonicalRow(name: naming.name(id), entity: row.entity, values: row.values.map(Self.spec),
+                         links: row.links.map { CanonicalRow.sortedNames($0.map(naming.name)) })
         }.sorted()
+    }
+
+    /// Whether `canonicalRows() == expected`, decided without building the container's canonical rows (no arrays
+    /// per row, no sort): each row is looked up by its (name, entity) in `expected` (sorted by that key) and
+    /// compared value by value and relationship by relationship. When `expected` repeats a key, the sorted
+    /// comparison depends on the order of equal keys, so that case takes the full comparison.
+    func rowsMatch(_ expected: [CanonicalRow]) -> Bool {
+        let rows = container.rows
+        guard rows.count == expected.count else { return false }
+        if rows.isEmpty { return true }
+        for index in expected.indices.dropFirst() where !(expected[index - 1] < expected[index]) {
+            return canonicalRows() == expected
+        }
+        let naming = RowNaming(refs: refs, entities: container.schema.entities, rows: container.rows.keys)
+        var matched = Array(repeating: false, count: expected.count)
+        for (id, row) in rows {
+            let key = CanonicalRow(name: naming.name(id), entity: row.entity, values: [], links: [])
+            // Binary search for the key; keys are unique, so a match is the only candidate.
+            var low = 0, high = expected.count
+            while low < high {
+                let middle = (low + high) / 2
+                if expected[middle] < key { low = middle + 1 } else { high = middle }
+            }
+            guard low < expected.count, expected[low].name == key.name, expected[low].entity == key.entity else { return false }
+            // Two rows of the container with one key would leave an expected row unmatched.
+            guard !matched[low] else { return false }
+            matched[low] = true
+            let want = expected[low]
+            guard want.values.count == row.values.count, want.links.count == row.links.count else { return false }
+            for (a, value) in row.values.enumerated() where Self.spec(value) != want.values[a] { return false }
+            for (r, ids) in row.links.enumerated() {
+                let names = want.links[r]
+                guard names.count == ids.count else { return false }
+                if ids.count == 1 {
+                    if naming.name(ids[0]) != names[0] { return false }
+                    continue
+                }
+                // Equal as sorted lists = equal as multisets: each expected name occurs as often among the
+                // observed names (lists are short; no sorted copy is made).
+                for name in names {
+                    var wanted = 0, found = 0
+                    for other in names where other == name { wanted += 1 }
+                    for id in ids where naming.name(id) == name { found += 1 }
+                    if wanted != found { return false }
+                }
+            }
+        }
+        return true
     }
 
     // MARK: Conversions
@@ -276,6 +319,45 @@ struct CloudKitFindings: Sendable {
 
     private static let all: [CloudKitFindings] = BooksConfiguration.allCases.flatMap { configuration in
         DeleteRule.allCases.map { CloudKitFindings(configuration, $0) }
+    }
+}
+
+/// Names identifiers as the specification names saved rows: by the first reference whose model has the identifier.
+/// The first references are found in one pass and kept in one flat table indexed by (kind, entity, number) — the
+/// store numbers identifiers per kind and entity — instead of a dictionary of identifiers.
+struct RowNaming {
+    let refs: [PersistentModel?]
+    let entities: [EntitySchema]
+    private let width: Int
+    private var firstRef: [Int] = []
+
+    /// `rows`: the identifiers to be named are mostly the rows' (the table covers their numbers; any other
+    /// identifier is named by a search of the references).
+    init(refs: [PersistentModel?], entities: [EntitySchema], rows: Dictionary<PersistentIdentifier, Row>.Keys) {
+        self.refs = refs
+        self.entities = entities
+        var width = 1
+        for id in rows where id.number >= width { width = id.number + 1 }
+        self.width = width
+        firstRef = Array(repeating: -1, count: 2 * entities.count * width)
+        for (r, model) in refs.enumerated() {
+            if let id = model?.persistentModelID, let s = slot(id), firstRef[s] < 0 { firstRef[s] = r }
+        }
+    }
+
+    private func slot(_ id: PersistentIdentifier) -> Int? {
+        guard let entity = entities.firstIndex(where: { $0.name == id.entityName }), id.number >= 0, id.number < width else { return nil }
+        return ((id.isTemporary ? 0 : entities.count) + entity) * width + id.number
+    }
+
+    /// The row name of `id`: `r:` and the first reference whose model has it (-1 for none).
+    func name(_ id: PersistentIdentifier) -> ObjectName {
+        if let s = slot(id) {
+            let r = firstRef[s]
+            // The table is keyed without the store identifier: confirm the whole identifier, else search.
+            if r < 0 || refs[r]?.persistentModelID == id { return ObjectName(row: true, ref: r) }
+        }
+        return ObjectName(row: true, ref: refs.firstIndex { $0?.persistentModelID == id } ?? -1)
     }
 }
 
