@@ -84,9 +84,12 @@ extension SyncSpecModel {
         }
         if phase >= 1 {
             guard !known else { return }
-            for i in objects.indices where !objects[i].isProject && objects[i].owner == p && locals[device][i].state == .waiting {
-                locals[device][i].state = .present
-                effects.orphan = true
+            // The project's items are those of its arrays (see `members`); the order does not matter here.
+            for collection in SpecCollection.allCases {
+                for i in items(p, collection) where locals[device][i].state == .waiting {
+                    locals[device][i].state = .present
+                    effects.orphan = true
+                }
             }
             return
         }
