@@ -326,9 +326,9 @@ extension GraphModel {
             objects[o].changeTracked = false
             objects[o].committed = nil
         }
-        contexts[c].inserted = []
-        contexts[c].changed = []
-        contexts[c].deleted = []
+        contexts[c].inserted.removeAll(keepingCapacity: true)
+        contexts[c].changed.removeAll(keepingCapacity: true)
+        contexts[c].deleted.removeAll(keepingCapacity: true)
         // G17: other contexts' models of deleted rows lose their backing data.
         for other in contexts.indices where other != c {
             for id in removed {
@@ -362,9 +362,9 @@ extension GraphModel {
         }
         for o in contexts[c].deleted { objects[o].pendingDelete = false }
         for o in contexts[c].inserted { discard(o, c) }
-        contexts[c].inserted = []
-        contexts[c].changed = []
-        contexts[c].deleted = []
+        contexts[c].inserted.removeAll(keepingCapacity: true)
+        contexts[c].changed.removeAll(keepingCapacity: true)
+        contexts[c].deleted.removeAll(keepingCapacity: true)
     }
 
     // MARK: Lookups (G3, G14–G16)

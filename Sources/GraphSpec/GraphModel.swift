@@ -72,7 +72,12 @@ public struct GraphModel: Sendable {
     public init(config: GraphConfig) {
         self.config = config
         self.entities = BooksEntities.entities(config.schema)
+        // Room for a typical case (the default is 30 steps), so the lists are not regrown step by step.
+        objects.reserveCapacity(Self.typicalObjects)
+        refs.reserveCapacity(Self.typicalObjects)
     }
+
+    static let typicalObjects = 32
 
     /// The object a reference names, if any.
     public func object(_ ref: Int) -> Int? {
