@@ -227,39 +227,42 @@ extension GraphModel {
     }
 
     private func validate(_ o: Int, into issues: inout [IssueName]) {
-        let entity = entities[objects[o].entity]
+        // The entity's attributes and relationships are read in place, field by field (no copy of the entity or of
+        // each attribute per validated object); names are read only for an issue.
+        let e = objects[o].entity
         func add(_ code: Int, _ key: String) {
-            issues.append(IssueName(code: code, entity: entity.name, key: key, object: name(o)))
+            issues.append(IssueName(code: code, entity: entities[e].name, key: key, object: name(o)))
         }
-        for (a, attribute) in entity.attributes.enumerated() {
+        for a in entities[e].attributes.indices {
             switch objects[o].values[a] {
             case .null:
-                if !attribute.optional { add(1570, attribute.name) }
+                if !entities[e].attributes[a].optional { add(1570, entities[e].attributes[a].name) }
             case .int(let value):
-                if let range = attribute.range {
-                    if value > range.upperBound { add(1610, attribute.name) }
-                    if value < range.lowerBound { add(1620, attribute.name) }
+                if let range = entities[e].attributes[a].range {
+                    if value > range.upperBound { add(1610, entities[e].attributes[a].name) }
+                    if value < range.lowerBound { add(1620, entities[e].attributes[a].name) }
                 }
             case .string(let value):
-                if let length = attribute.length {
-                    if value.count > length.upperBound { add(1660, attribute.name) }
-                    if value.count < length.lowerBound { add(1670, attribute.name) }
+                if let length = entities[e].attributes[a].length {
+                    let count = value.count
+                    if count > length.upperBound { add(1660, entities[e].attributes[a].name) }
+                    if count < length.lowerBound { add(1670, entities[e].attributes[a].name) }
                 }
             case .strings(let values):
-                if let length = attribute.length {
-                    if values.count > length.upperBound { add(1660, attribute.name) }
-                    if values.count < length.lowerBound { add(1670, attribute.name) }
+                if let length = entities[e].attributes[a].length {
+                    if values.count > length.upperBound { add(1660, entities[e].attributes[a].name) }
+                    if values.count < length.lowerBound { add(1670, entities[e].attributes[a].name) }
                 }
             case .bool:
                 break
             }
         }
-        for (r, relationship) in entity.relationships.enumerated() {
+        for r in entities[e].relationships.indices {
             let count = objects[o].links[r].count
-            if relationship.toMany {
-                if let max = relationship.maxCount, count > max { add(1590, relationship.name) }
-            } else if count == 0, !relationship.optional {
-                add(1570, relationship.name)
+            if entities[e].relationships[r].toMany {
+                if let max = entities[e].relationships[r].maxCount, count > max { add(1590, entities[e].relationships[r].name) }
+            } else if count == 0, !entities[e].relationships[r].optional {
+                add(1570, entities[e].relationships[r].name)
             }
         }
     }

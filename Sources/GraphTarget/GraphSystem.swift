@@ -13,6 +13,10 @@ public struct GraphSystem {
     var held: [PersistentIdentifier?] = []
     /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
     let cloudKit: CloudKitFindings
+    /// Whether the CloudKit check of the container's schema lists what the specification derives from it (G21).
+    /// Both lists are immutable for the case (see `CloudKitFindings`), so comparing them once gives the answer of
+    /// every save's comparison.
+    let containerViolationsAgree: Bool
 
     init(config: GraphConfig, mutant: GraphMutant?) {
         let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
@@ -22,6 +26,7 @@ public struct GraphSystem {
         let policy = GraphMutant.policy(config, mutant)
         libraries = contexts.map { Library(context: $0, policy: policy) }
         cloudKit = CloudKitFindings.of(config.schema == .local ? .local : .cloudKit, GraphMutant.editionEntriesRule(mutant))
+        containerViolationsAgree = cloudKit.predictedContainerViolations == cloudKit.containerViolations
     }
 
     /// Runs `command` and returns what it observed: the first trap it raised, or its result.
