@@ -7,6 +7,9 @@ struct SpecRegistry: Sendable {
     /// Per row number: the object registered under it (-1 none) and the identifier's entity.
     private var permanent: [(object: Int, entity: Int)] = []
 
+    /// Room for the identifiers of a typical case, reserved at the first registration.
+    private static let initialCapacity = 32
+
     subscript(id: SpecID) -> Int? {
         get {
             let slots = id.permanent ? permanent : temporary
@@ -26,9 +29,9 @@ struct SpecRegistry: Sendable {
             return
         }
         precondition(id.number >= 0, "identifier numbers are not negative")
-        if id.number >= slots.count {
-            slots.append(contentsOf: repeatElement((object: -1, entity: -1), count: id.number + 1 - slots.count))
-        }
+        if slots.capacity == 0 { slots.reserveCapacity(Self.initialCapacity) }
+        // Numbers mostly arrive in order, one past the end: single appends (cheaper than a repeated-element append).
+        while slots.count <= id.number { slots.append((object: -1, entity: -1)) }
         // One key per number: numbers are never shared by two entities (a temporary number is drawn once, a row
         // is written once), so a slot is only ever reused for the same identifier.
         precondition(slots[id.number].object < 0 || slots[id.number].entity == id.entity, "two identifiers share a number")
