@@ -106,7 +106,7 @@ public struct SyncSpecModel: Sendable {
         objects.append(object)
         server.append(SpecServerRecord())
         for d in locals.indices { locals[d].append(SpecLocal()) }
-        members.append(contentsOf: repeatElement([], count: Self.arraysPerProject))
+        for _ in 0..<Self.arraysPerProject { members.append([]) }
         if object.isProject { projectIndexes.append(objects.count - 1) }
         if !object.isProject { members[Int(object.owner) * Self.arraysPerProject + object.collection.rawValue].append(objects.count - 1) }
         return objects.count - 1
@@ -167,6 +167,23 @@ public struct SyncSpecModel: Sendable {
             for collection in objects[p].kind.collections { result.append(read(device, p, collection)) }
         }
         return result
+    }
+
+    /// The last item of an array in read order (`order(…).last`), found by one scan for the greatest key.
+    public func lastInOrder(_ device: Int, _ project: Int, _ collection: SpecCollection) -> Int? {
+        let row = locals[device], ordered = collection.isOrdered
+        var last: (position: Double, key: UInt64, index: Int)?
+        for i in items(project, collection) where row[i].state == .present {
+            let candidate = (position: ordered ? row[i].position : 0, key: objects[i].sortKey, index: i)
+            if let current = last, (candidate.position, candidate.key) < (current.position, current.key) { continue }
+            last = candidate
+        }
+        return last?.index
+    }
+
+    /// Whether record `i` has a change the device has not fetched (it is in `pending(device)`).
+    public func isPending(_ i: Int, on device: Int) -> Bool {
+        i >= 0 && i < server.count && server[i].exists && server[i].tag > locals[device][i].known
     }
 
     /// Records with changes the device has not fetched, in the server's change order.

@@ -140,11 +140,10 @@ public struct SyncMachine: StateMachine, Sendable {
         case .push, .restart: return true
         case .fetch(let d, let deliver):
             guard let deliver else { return true }
-            let pending = model.pending(d.index)
-            var seen: [Int] = []
-            for ref in deliver {
-                guard pending.contains(ref.index), !seen.contains(ref.index) else { return false }
-                seen.append(ref.index)
+            // Every delivered record is pending on the device (`isPending` is membership in `pending`, without
+            // building the list) and delivered once.
+            for (n, ref) in deliver.enumerated() {
+                guard model.isPending(ref.index, on: d.index), !deliver[..<n].contains(ref) else { return false }
             }
             return !deliver.isEmpty
         case .migrate: return model.phase < 3
