@@ -77,7 +77,7 @@ public struct GraphModel: Sendable {
         refs.reserveCapacity(Self.typicalObjects)
     }
 
-    static let typicalObjects = 32
+    static let typicalObjects = 16
 
     /// The object a reference names, if any.
     public func object(_ ref: Int) -> Int? {
