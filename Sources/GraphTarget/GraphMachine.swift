@@ -70,8 +70,8 @@ public struct GraphMachine: StateMachine, Sendable {
             let found = system.cloudKit.containerViolations
             return Failure(rule: "G21", kind: .invariant, message: "CloudKit check: expected \(predicted), found \(found)")
         }
+        if system.rowsMatch(model) { return nil }
         let expected = model.canonicalRows()
-        if system.rowsMatch(expected) { return nil }
         let observed = system.canonicalRows()
         guard expected != observed else { return nil }
         let rule = model.lastSave == .failed ? "G12" : (model.cascadedFromWork ? "B6" : "G19")

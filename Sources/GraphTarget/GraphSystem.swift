@@ -170,48 +170,51 @@ public struct GraphSystem {
         }.sorted()
     }
 
-    /// Whether `canonicalRows() == expected`, decided without building the container's canonical rows (no arrays
-    /// per row, no sort): each row is looked up by its (name, entity) in `expected` (sorted by that key) and
-    /// compared value by value and relationship by relationship. When `expected` repeats a key, the sorted
-    /// comparison depends on the order of equal keys, so that case takes the full comparison.
-    func rowsMatch(_ expected: [CanonicalRow]) -> Bool {
+    /// Whether `canonicalRows() == model.canonicalRows()`, decided without building either side's canonical rows
+    /// (no arrays per row, no sort). Both lists are sorted by (name, entity); when every saved row of the
+    /// specification has a name (a first reference), those keys are distinct (a reference names one object, which
+    /// has one identifier), so the sorted lists are equal exactly when the counts agree and each container row
+    /// matches, by name, a distinct specification row of the same entity, values and relationship contents
+    /// (compared as multisets, which is what equality of the sorted lists of names is). An unnamed row on either
+    /// side returns false, and the caller then takes the full comparison.
+    func rowsMatch(_ model: GraphModel) -> Bool {
         let rows = container.rows
-        guard rows.count == expected.count else { return false }
+        var specRows = 0
+        for row in model.rows where row != nil { specRows += 1 }
+        guard rows.count == specRows else { return false }
         if rows.isEmpty { return true }
-        for index in expected.indices.dropFirst() where !(expected[index - 1] < expected[index]) {
-            return canonicalRows() == expected
+        let specNames = model.savedRowNames()
+        // The specification's row named by each reference.
+        var rowOfRef = Array(repeating: -1, count: model.refs.count)
+        for (number, row) in model.rows.enumerated() where row != nil {
+            let r = specNames.firstRef[number]
+            guard r >= 0 else { return false }
+            rowOfRef[r] = number
         }
-        let naming = RowNaming(refs: refs, entities: container.schema.entities, rows: container.rows.keys)
-        var matched = Array(repeating: false, count: expected.count)
+        let naming = RowNaming(refs: refs, entities: container.schema.entities, rows: rows.keys)
+        var matched = Array(repeating: false, count: model.rows.count)
         for (id, row) in rows {
-            let key = CanonicalRow(name: naming.name(id), entity: row.entity, values: [], links: [])
-            // Binary search for the key; keys are unique, so a match is the only candidate.
-            var low = 0, high = expected.count
-            while low < high {
-                let middle = (low + high) / 2
-                if expected[middle] < key { low = middle + 1 } else { high = middle }
-            }
-            guard low < expected.count, expected[low].name == key.name, expected[low].entity == key.entity else { return false }
-            // Two rows of the container with one key would leave an expected row unmatched.
-            guard !matched[low] else { return false }
-            matched[low] = true
-            let want = expected[low]
-            guard want.values.count == row.values.count, want.links.count == row.links.count else { return false }
+            let r = naming.name(id).ref
+            guard r >= 0, r < rowOfRef.count else { return false }
+            let number = rowOfRef[r]
+            guard number >= 0, !matched[number], let want = model.rows[number], want.entity == row.entity,
+                  want.values.count == row.values.count, want.links.count == row.links.count else { return false }
+            matched[number] = true
             for (a, value) in row.values.enumerated() where Self.spec(value) != want.values[a] { return false }
-            for (r, ids) in row.links.enumerated() {
-                let names = want.links[r]
-                guard names.count == ids.count else { return false }
+            for (k, ids) in row.links.enumerated() {
+                let wanted = want.links[k]
+                guard wanted.count == ids.count else { return false }
                 if ids.count == 1 {
-                    if naming.name(ids[0]) != names[0] { return false }
+                    if naming.name(ids[0]) != specNames.name(wanted[0], model) { return false }
                     continue
                 }
-                // Equal as sorted lists = equal as multisets: each expected name occurs as often among the
-                // observed names (lists are short; no sorted copy is made).
-                for name in names {
-                    var wanted = 0, found = 0
-                    for other in names where other == name { wanted += 1 }
-                    for id in ids where naming.name(id) == name { found += 1 }
-                    if wanted != found { return false }
+                // Each name occurs as often on both sides (lists are short; no sorted copies are made).
+                for target in wanted {
+                    let name = specNames.name(target, model)
+                    var expected = 0, found = 0
+                    for other in wanted where specNames.name(other, model) == name { expected += 1 }
+                    for other in ids where naming.name(other) == name { found += 1 }
+                    if expected != found { return false }
                 }
             }
         }
