@@ -71,6 +71,7 @@ public struct SyncSpecModel: Sendable {
     /// instead of every object.
     var members: [[Int]] = []
     static let arraysPerProject = SpecCollection.allCases.count
+    static let typicalObjects = 24
     /// The projects' indexes, ascending.
     public private(set) var projectIndexes: [Int] = []
 
@@ -78,6 +79,12 @@ public struct SyncSpecModel: Sendable {
         self.granularity = granularity
         locals = Array(repeating: [], count: deviceCount)
         nextSerial = Array(repeating: 1, count: deviceCount + 1)
+        // Room for a typical case's objects (the default is 30 steps), so the per-object lists are not regrown
+        // step by step.
+        objects.reserveCapacity(Self.typicalObjects)
+        server.reserveCapacity(Self.typicalObjects)
+        for d in locals.indices { locals[d].reserveCapacity(Self.typicalObjects) }
+        members.reserveCapacity(Self.typicalObjects * Self.arraysPerProject)
         for kind in initialProjects {
             let index = append(SpecObject(isProject: true, kind: kind, owner: -1, collection: .glassItems, code: 0,
                                           sortKey: takeID(origin: 0)))
