@@ -177,10 +177,16 @@ public enum BooksEntities {
     /// Settable attributes per entity and their pools.
     public static func settable(_ entity: Int) -> [(attribute: Int, pool: [SpecValue])] {
         switch entity {
-        case work: return [(workTitle, titles)]
-        case edition: return [(editionPageCount, pageCounts), (editionFormat, formats)]
-        case author: return [(authorName, authorNames)]
-        default: return [(entryStatus, statuses), (entryRating, ratings)]
+        case work: return settableWork
+        case edition: return settableEdition
+        case author: return settableAuthor
+        default: return settableEntry
         }
     }
+
+    /// The lists `settable` returns, made once (constants; a step asks for one up to four times).
+    private static let settableWork: [(attribute: Int, pool: [SpecValue])] = [(workTitle, titles)]
+    private static let settableEdition: [(attribute: Int, pool: [SpecValue])] = [(editionPageCount, pageCounts), (editionFormat, formats)]
+    private static let settableAuthor: [(attribute: Int, pool: [SpecValue])] = [(authorName, authorNames)]
+    private static let settableEntry: [(attribute: Int, pool: [SpecValue])] = [(entryStatus, statuses), (entryRating, ratings)]
 }

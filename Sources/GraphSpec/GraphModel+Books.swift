@@ -56,24 +56,28 @@ extension GraphModel {
     /// B5, B4, then the store's save: `Library.save()`.
     mutating func librarySave(_ c: Int) -> GraphObservation {
         var trapped = false
-        var issues: Set<String> = []
-        let context = contexts[c]
-        for o in context.inserted + context.changed.filter({ !objects[$0].pendingInsert })
-        where objects[o].entity == BooksEntities.entry && !objects[o].pendingDelete {
+        // The distinct issues (at most three kinds), kept unique in a small array instead of a set.
+        var issues: [String] = []
+        func add(_ issue: String) { if !issues.contains(issue) { issues.append(issue) } }
+        func check(_ o: Int) {
+            guard objects[o].entity == BooksEntities.entry && !objects[o].pendingDelete else { return }
             switch validateEntry(o) {
             case .failure: trapped = true
-            case .success(let issue): if let issue { issues.insert(issue) }
+            case .success(let issue): if let issue { add(issue) }
             }
         }
-        if config.schema == .cloudKit {
+        // The pending inserts, then the changed models that are not pending inserts (no concatenated copy).
+        for o in contexts[c].inserted { check(o) }
+        for o in contexts[c].changed where !objects[o].pendingInsert { check(o) }
+        if config.schema == .cloudKit, !contexts[c].deleted.isEmpty {
             let removed = pendingDeletionClosure(c)
-            let gone = Set(removed)
             for o in removed where objects[o].entity == BooksEntities.edition {
                 if objects[o].lifecycle == .invalidated {
                     trapped = true
                     continue
                 }
-                if objects[o].links[BooksEntities.editionEntries].contains(where: { !gone.contains($0) }) { issues.insert("editionInUse") }
+                // `removed` is short (the pending deletes and their cascades): a linear search beats building a set.
+                if objects[o].links[BooksEntities.editionEntries].contains(where: { !removed.contains($0) }) { add("editionInUse") }
             }
         }
         if trapped { return .trap(TrapCode.invalidatedBackingData.rawValue) }

@@ -180,14 +180,14 @@ extension GraphModel {
     /// The objects the pending deletes remove once cascades have run, without running them.
     func pendingDeletionClosure(_ c: Int) -> [Int] {
         var result = contexts[c].deleted
-        var seen = Set(result)
         var index = 0
         while index < result.count {
             let o = result[index]
             index += 1
             for (r, relationship) in entities[objects[o].entity].relationships.enumerated() where relationship.deleteRule == .cascade {
+                // The closure is short (pending deletes and their cascades): a linear search instead of a set.
                 for t in objects[o].links[r] where objects[t].context == c && objects[t].lifecycle == .registered {
-                    if seen.insert(t).inserted { result.append(t) }
+                    if !result.contains(t) { result.append(t) }
                 }
             }
         }
@@ -199,16 +199,13 @@ extension GraphModel {
     /// G17: a save stops the process when a pending model, or a model a pending model links to, lost its row.
     func saveTraps(_ c: Int) -> TrapCode? {
         let context = contexts[c]
-        for list in [context.inserted, context.changed, context.deleted] {
-            for o in list where objects[o].lifecycle == .invalidated { return .invalidatedBackingData }
+        // The three pending lists in turn (no array of arrays built per save).
+        func pendingLost(_ list: [Int]) -> Bool { list.contains { objects[$0].lifecycle == .invalidated } }
+        func linkedLost(_ list: [Int]) -> Bool {
+            list.contains { o in objects[o].links.contains { $0.contains { objects[$0].lifecycle == .invalidated } } }
         }
-        for list in [context.inserted, context.changed, context.deleted] {
-            for o in list {
-                for relationship in objects[o].links {
-                    for t in relationship where objects[t].lifecycle == .invalidated { return .invalidatedBackingData }
-                }
-            }
-        }
+        if pendingLost(context.inserted) || pendingLost(context.changed) || pendingLost(context.deleted) { return .invalidatedBackingData }
+        if linkedLost(context.inserted) || linkedLost(context.changed) || linkedLost(context.deleted) { return .invalidatedBackingData }
         return nil
     }
 
@@ -230,39 +227,42 @@ extension GraphModel {
     }
 
     private func validate(_ o: Int, into issues: inout [IssueName]) {
-        let entity = entities[objects[o].entity]
+        // The entity's attributes and relationships are read in place, field by field (no copy of the entity or of
+        // each attribute per validated object); names are read only for an issue.
+        let e = objects[o].entity
         func add(_ code: Int, _ key: String) {
-            issues.append(IssueName(code: code, entity: entity.name, key: key, object: name(o)))
+            issues.append(IssueName(code: code, entity: entities[e].name, key: key, object: name(o)))
         }
-        for (a, attribute) in entity.attributes.enumerated() {
+        for a in entities[e].attributes.indices {
             switch objects[o].values[a] {
             case .null:
-                if !attribute.optional { add(1570, attribute.name) }
+                if !entities[e].attributes[a].optional { add(1570, entities[e].attributes[a].name) }
             case .int(let value):
-                if let range = attribute.range {
-                    if value > range.upperBound { add(1610, attribute.name) }
-                    if value < range.lowerBound { add(1620, attribute.name) }
+                if let range = entities[e].attributes[a].range {
+                    if value > range.upperBound { add(1610, entities[e].attributes[a].name) }
+                    if value < range.lowerBound { add(1620, entities[e].attributes[a].name) }
                 }
             case .string(let value):
-                if let length = attribute.length {
-                    if value.count > length.upperBound { add(1660, attribute.name) }
-                    if value.count < length.lowerBound { add(1670, attribute.name) }
+                if let length = entities[e].attributes[a].length {
+                    let count = value.count
+                    if count > length.upperBound { add(1660, entities[e].attributes[a].name) }
+                    if count < length.lowerBound { add(1670, entities[e].attributes[a].name) }
                 }
             case .strings(let values):
-                if let length = attribute.length {
-                    if values.count > length.upperBound { add(1660, attribute.name) }
-                    if values.count < length.lowerBound { add(1670, attribute.name) }
+                if let length = entities[e].attributes[a].length {
+                    if values.count > length.upperBound { add(1660, entities[e].attributes[a].name) }
+                    if values.count < length.lowerBound { add(1670, entities[e].attributes[a].name) }
                 }
             case .bool:
                 break
             }
         }
-        for (r, relationship) in entity.relationships.enumerated() {
+        for r in entities[e].relationships.indices {
             let count = objects[o].links[r].count
-            if relationship.toMany {
-                if let max = relationship.maxCount, count > max { add(1590, relationship.name) }
-            } else if count == 0, !relationship.optional {
-                add(1570, relationship.name)
+            if entities[e].relationships[r].toMany {
+                if let max = entities[e].relationships[r].maxCount, count > max { add(1590, entities[e].relationships[r].name) }
+            } else if count == 0, !entities[e].relationships[r].optional {
+                add(1570, entities[e].relationships[r].name)
             }
         }
     }
@@ -289,7 +289,12 @@ extension GraphModel {
                 let id = SpecID(permanent: true, number: rows.count - 1, entity: objects[o].entity)
                 contexts[c].registry[old] = nil
                 contexts[c].registry[id] = o
-                if config.temporaryIDAfterSave == .resolves { remapped[old.number] = id.number }
+                if config.temporaryIDAfterSave == .resolves {
+                    if old.number >= remapped.count {
+                        remapped.append(contentsOf: repeatElement(-1, count: old.number + 1 - remapped.count))
+                    }
+                    remapped[old.number] = id.number
+                }
                 objects[o].id = id
             }
             written.append(o)
@@ -324,9 +329,9 @@ extension GraphModel {
             objects[o].changeTracked = false
             objects[o].committed = nil
         }
-        contexts[c].inserted = []
-        contexts[c].changed = []
-        contexts[c].deleted = []
+        contexts[c].inserted.removeAll(keepingCapacity: true)
+        contexts[c].changed.removeAll(keepingCapacity: true)
+        contexts[c].deleted.removeAll(keepingCapacity: true)
         // G17: other contexts' models of deleted rows lose their backing data.
         for other in contexts.indices where other != c {
             for id in removed {
@@ -360,16 +365,18 @@ extension GraphModel {
         }
         for o in contexts[c].deleted { objects[o].pendingDelete = false }
         for o in contexts[c].inserted { discard(o, c) }
-        contexts[c].inserted = []
-        contexts[c].changed = []
-        contexts[c].deleted = []
+        contexts[c].inserted.removeAll(keepingCapacity: true)
+        contexts[c].changed.removeAll(keepingCapacity: true)
+        contexts[c].deleted.removeAll(keepingCapacity: true)
     }
 
     // MARK: Lookups (G3, G14–G16)
 
     /// G3: a held temporary identifier after its save resolves to the permanent one, or stays unknown (R4).
     func resolve(_ id: SpecID) -> SpecID {
-        guard !id.permanent, config.temporaryIDAfterSave == .resolves, let row = remapped[id.number] else { return id }
+        guard !id.permanent, config.temporaryIDAfterSave == .resolves, id.number >= 0, id.number < remapped.count,
+              remapped[id.number] >= 0 else { return id }
+        let row = remapped[id.number]
         return SpecID(permanent: true, number: row, entity: id.entity)
     }
 

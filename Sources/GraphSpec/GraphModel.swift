@@ -28,7 +28,7 @@ public struct SpecObject: Sendable {
 
 /// A context: registered objects by identifier and the pending lists, in order.
 public struct SpecContext: Sendable {
-    var registry: [SpecID: Int] = [:]
+    var registry = SpecRegistry()
     public var inserted: [Int] = []
     public var changed: [Int] = []
     public var deleted: [Int] = []
@@ -58,7 +58,8 @@ public struct GraphModel: Sendable {
     public internal(set) var rows: [SpecRow?] = []
     /// Identifiers held by `holdID` steps.
     public internal(set) var held: [SpecID?] = []
-    var remapped: [Int: Int] = [:]
+    /// Per temporary number: the row it became at its save (-1: not saved, or R4 says it stays unknown).
+    var remapped: [Int] = []
     var nextTemporary = 0
     /// Set once a step trapped: the process would have stopped, so the case ends.
     public internal(set) var crashed = false
@@ -71,7 +72,12 @@ public struct GraphModel: Sendable {
     public init(config: GraphConfig) {
         self.config = config
         self.entities = BooksEntities.entities(config.schema)
+        // Room for a typical case (the default is 30 steps), so the lists are not regrown step by step.
+        objects.reserveCapacity(Self.typicalObjects)
+        refs.reserveCapacity(Self.typicalObjects)
     }
+
+    static let typicalObjects = 16
 
     /// The object a reference names, if any.
     public func object(_ ref: Int) -> Int? {
@@ -98,6 +104,18 @@ public struct GraphModel: Sendable {
 
     /// The saved rows as observations name them, sorted: the order-independent saved state.
     public func canonicalRows() -> [CanonicalRow] {
+        let names = savedRowNames()
+        var result: [CanonicalRow] = []
+        for (number, row) in rows.enumerated() {
+            guard let row else { continue }
+            result.append(CanonicalRow(name: ObjectName(row: true, ref: names.firstRef[number]), entity: row.entity, values: row.values,
+                                       links: row.links.map { CanonicalRow.sortedNames($0.map { names.name($0, self) }) }))
+        }
+        return result.sorted()
+    }
+
+    /// The names of the saved rows (see `SavedRowNames`).
+    public func savedRowNames() -> SavedRowNames {
         // The first reference of each row (as `rowName` finds it), in one pass over the references.
         var firstRef = Array(repeating: -1, count: rows.count)
         for (r, o) in refs.enumerated() where o >= 0 {
@@ -105,16 +123,20 @@ public struct GraphModel: Sendable {
                   rows[id.number]?.entity == id.entity else { continue }
             firstRef[id.number] = r
         }
-        func name(_ id: SpecID) -> ObjectName {
-            ObjectName(row: true, ref: id.number < rows.count && rows[id.number]?.entity == id.entity ? firstRef[id.number] : rowName(id).ref)
-        }
-        var result: [CanonicalRow] = []
-        for (number, row) in rows.enumerated() {
-            guard let row else { continue }
-            result.append(CanonicalRow(name: ObjectName(row: true, ref: firstRef[number]), entity: row.entity, values: row.values,
-                                       links: row.links.map { CanonicalRow.sortedNames($0.map(name)) }))
-        }
-        return result.sorted()
+        return SavedRowNames(firstRef: firstRef)
+    }
+}
+
+/// How observations name saved rows and the identifiers their relationships hold, as `canonicalRows` names them:
+/// by the first reference whose object has the row's identifier.
+public struct SavedRowNames: Sendable {
+    /// Per row number: the first reference to the row (-1: none, or no such row).
+    public let firstRef: [Int]
+
+    /// The name of identifier `id` of `model` (the model these names were taken from).
+    public func name(_ id: SpecID, _ model: GraphModel) -> ObjectName {
+        ObjectName(row: true, ref: id.number < model.rows.count && model.rows[id.number]?.entity == id.entity
+                   ? firstRef[id.number] : model.rowName(id).ref)
     }
 }
 

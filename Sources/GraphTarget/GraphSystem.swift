@@ -13,6 +13,10 @@ public struct GraphSystem {
     var held: [PersistentIdentifier?] = []
     /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
     let cloudKit: CloudKitFindings
+    /// Whether the CloudKit check of the container's schema lists what the specification derives from it (G21).
+    /// Both lists are immutable for the case (see `CloudKitFindings`), so comparing them once gives the answer of
+    /// every save's comparison.
+    let containerViolationsAgree: Bool
 
     init(config: GraphConfig, mutant: GraphMutant?) {
         let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
@@ -22,6 +26,7 @@ public struct GraphSystem {
         let policy = GraphMutant.policy(config, mutant)
         libraries = contexts.map { Library(context: $0, policy: policy) }
         cloudKit = CloudKitFindings.of(config.schema == .local ? .local : .cloudKit, GraphMutant.editionEntriesRule(mutant))
+        containerViolationsAgree = cloudKit.predictedContainerViolations == cloudKit.containerViolations
     }
 
     /// Runs `command` and returns what it observed: the first trap it raised, or its result.
@@ -158,16 +163,62 @@ public struct GraphSystem {
 
     /// The container's rows named as the specification names them, sorted.
     func canonicalRows() -> [CanonicalRow] {
-        // The first reference whose model has each identifier, in one pass over the references.
-        var firstRef = [PersistentIdentifier: Int](minimumCapacity: refs.count)
-        for (r, model) in refs.enumerated() {
-            if let id = model?.persistentModelID, firstRef[id] == nil { firstRef[id] = r }
-        }
-        func rowName(_ id: PersistentIdentifier) -> ObjectName { ObjectName(row: true, ref: firstRef[id] ?? -1) }
+        let naming = RowNaming(refs: refs, entities: container.schema.entities, rows: container.rows.keys)
         return container.rows.map { id, row in
-            CanonicalRow(name: rowName(id), entity: row.entity, values: row.values.map(Self.spec),
-                         links: row.links.map { CanonicalRow.sortedNames($0.map(rowName)) })
+            CanonicalRow(name: naming.name(id), entity: row.entity, values: row.values.map(Self.spec),
+                         links: row.links.map { CanonicalRow.sortedNames($0.map(naming.name)) })
         }.sorted()
+    }
+
+    /// Whether `canonicalRows() == model.canonicalRows()`, decided without building either side's canonical rows
+    /// (no arrays per row, no sort). Both lists are sorted by (name, entity); when every saved row of the
+    /// specification has a name (a first reference), those keys are distinct (a reference names one object, which
+    /// has one identifier), so the sorted lists are equal exactly when the counts agree and each container row
+    /// matches, by name, a distinct specification row of the same entity, values and relationship contents
+    /// (compared as multisets, which is what equality of the sorted lists of names is). An unnamed row on either
+    /// side returns false, and the caller then takes the full comparison.
+    func rowsMatch(_ model: GraphModel) -> Bool {
+        let rows = container.rows
+        var specRows = 0
+        for row in model.rows where row != nil { specRows += 1 }
+        guard rows.count == specRows else { return false }
+        if rows.isEmpty { return true }
+        let specNames = model.savedRowNames()
+        // The specification's row named by each reference.
+        var rowOfRef = Array(repeating: -1, count: model.refs.count)
+        for (number, row) in model.rows.enumerated() where row != nil {
+            let r = specNames.firstRef[number]
+            guard r >= 0 else { return false }
+            rowOfRef[r] = number
+        }
+        let naming = RowNaming(refs: refs, entities: container.schema.entities, rows: rows.keys)
+        var matched = Array(repeating: false, count: model.rows.count)
+        for (id, row) in rows {
+            let r = naming.name(id).ref
+            guard r >= 0, r < rowOfRef.count else { return false }
+            let number = rowOfRef[r]
+            guard number >= 0, !matched[number], let want = model.rows[number], want.entity == row.entity,
+                  want.values.count == row.values.count, want.links.count == row.links.count else { return false }
+            matched[number] = true
+            for (a, value) in row.values.enumerated() where Self.spec(value) != want.values[a] { return false }
+            for (k, ids) in row.links.enumerated() {
+                let wanted = want.links[k]
+                guard wanted.count == ids.count else { return false }
+                if ids.count == 1 {
+                    if naming.name(ids[0]) != specNames.name(wanted[0], model) { return false }
+                    continue
+                }
+                // Each name occurs as often on both sides (lists are short; no sorted copies are made).
+                for target in wanted {
+                    let name = specNames.name(target, model)
+                    var expected = 0, found = 0
+                    for other in wanted where specNames.name(other, model) == name { expected += 1 }
+                    for other in ids where naming.name(other) == name { found += 1 }
+                    if expected != found { return false }
+                }
+            }
+        }
+        return true
     }
 
     // MARK: Conversions
@@ -276,6 +327,45 @@ struct CloudKitFindings: Sendable {
 
     private static let all: [CloudKitFindings] = BooksConfiguration.allCases.flatMap { configuration in
         DeleteRule.allCases.map { CloudKitFindings(configuration, $0) }
+    }
+}
+
+/// Names identifiers as the specification names saved rows: by the first reference whose model has the identifier.
+/// The first references are found in one pass and kept in one flat table indexed by (kind, entity, number) — the
+/// store numbers identifiers per kind and entity — instead of a dictionary of identifiers.
+struct RowNaming {
+    let refs: [PersistentModel?]
+    let entities: [EntitySchema]
+    private let width: Int
+    private var firstRef: [Int] = []
+
+    /// `rows`: the identifiers to be named are mostly the rows' (the table covers their numbers; any other
+    /// identifier is named by a search of the references).
+    init(refs: [PersistentModel?], entities: [EntitySchema], rows: Dictionary<PersistentIdentifier, Row>.Keys) {
+        self.refs = refs
+        self.entities = entities
+        var width = 1
+        for id in rows where id.number >= width { width = id.number + 1 }
+        self.width = width
+        firstRef = Array(repeating: -1, count: 2 * entities.count * width)
+        for (r, model) in refs.enumerated() {
+            if let id = model?.persistentModelID, let s = slot(id), firstRef[s] < 0 { firstRef[s] = r }
+        }
+    }
+
+    private func slot(_ id: PersistentIdentifier) -> Int? {
+        guard let entity = entities.firstIndex(where: { $0.name == id.entityName }), id.number >= 0, id.number < width else { return nil }
+        return ((id.isTemporary ? 0 : entities.count) + entity) * width + id.number
+    }
+
+    /// The row name of `id`: `r:` and the first reference whose model has it (-1 for none).
+    func name(_ id: PersistentIdentifier) -> ObjectName {
+        if let s = slot(id) {
+            let r = firstRef[s]
+            // The table is keyed without the store identifier: confirm the whole identifier, else search.
+            if r < 0 || refs[r]?.persistentModelID == id { return ObjectName(row: true, ref: r) }
+        }
+        return ObjectName(row: true, ref: refs.firstIndex { $0?.persistentModelID == id } ?? -1)
     }
 }
 

@@ -55,6 +55,38 @@ public struct SpecCollectionRead: Equatable, Sendable, CustomStringConvertible {
         self.items = items
     }
 
+    /// Field by field, reading the item lists in place (the derived `==` copies each read out of its array,
+    /// retaining and releasing its list, once per compared read).
+    public static func == (lhs: SpecCollectionRead, rhs: SpecCollectionRead) -> Bool {
+        lhs.device == rhs.device && lhs.project == rhs.project && lhs.collection == rhs.collection
+            && equalItems(lhs.items, rhs.items)
+    }
+
+    @inline(__always)
+    private static func equalItems(_ lhs: [SpecItemRead], _ rhs: [SpecItemRead]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.withUnsafeBufferPointer { l in
+            rhs.withUnsafeBufferPointer { r in
+                for i in l.indices where l[i].item != r[i].item || l[i].quantity != r[i].quantity { return false }
+                return true
+            }
+        }
+    }
+
+    /// Whether two lists of reads are equal, reading them in place.
+    public static func equal(_ lhs: [SpecCollectionRead], _ rhs: [SpecCollectionRead]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.withUnsafeBufferPointer { l in
+            rhs.withUnsafeBufferPointer { r in
+                for i in l.indices {
+                    guard l[i].device == r[i].device, l[i].project == r[i].project, l[i].collection == r[i].collection,
+                          Self.equalItems(l[i].items, r[i].items) else { return false }
+                }
+                return true
+            }
+        }
+    }
+
     public var description: String {
         let list = items.map { "v\($0.item + 1)" + (collection.hasQuantity ? "×\($0.quantity)" : "") }
         return "\(["A", "B", "C", "D"][Int(device) & 3]):v\(project + 1).\(collection.name)=[\(list.joined(separator: ", "))]"

@@ -11,7 +11,7 @@ extension SyncSpecModel {
 
     /// A new item at the end of an array; returns its index.
     public mutating func addItem(_ device: Int, project: Int, _ collection: SpecCollection, code: Int) -> Int {
-        let last = order(device, project, collection).last
+        let last = lastInOrder(device, project, collection)
         let position = collection.isOrdered ? last.map { locals[device][$0].position + SpecPositions.step } ?? 0 : 0
         let index = append(SpecObject(isProject: false, kind: objects[project].kind, owner: Int32(project),
                                       collection: collection, code: code, sortKey: takeID(origin: device + 1)))

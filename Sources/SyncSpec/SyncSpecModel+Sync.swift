@@ -18,12 +18,11 @@ extension SyncSpecModel {
         let dirty = locals[device][p].dirty
         let replace = granularity == .record || dirty & 1 != 0 || !server[p].exists
         if phase == 0 {
-            var blobs = server[p].blobs
-            while blobs.count < kind.collections.count { blobs.append([]) }
+            // The record's blobs are rewritten in place (a local copy written back would copy the list each push).
+            while server[p].blobs.count < kind.collections.count { server[p].blobs.append([]) }
             for (slot, collection) in kind.collections.enumerated() where replace || dirty & (2 << UInt8(slot)) != 0 {
-                blobs[slot] = read(device, p, collection).items
+                server[p].blobs[slot] = read(device, p, collection).items
             }
-            server[p].blobs = blobs
         }
         server[p].exists = true
         server[p].tag = nextTag
@@ -84,9 +83,12 @@ extension SyncSpecModel {
         }
         if phase >= 1 {
             guard !known else { return }
-            for i in objects.indices where !objects[i].isProject && objects[i].owner == p && locals[device][i].state == .waiting {
-                locals[device][i].state = .present
-                effects.orphan = true
+            // The project's items are those of its arrays (see `members`); the order does not matter here.
+            for collection in SpecCollection.allCases {
+                for i in items(p, collection) where locals[device][i].state == .waiting {
+                    locals[device][i].state = .present
+                    effects.orphan = true
+                }
             }
             return
         }

@@ -66,11 +66,25 @@ public struct SyncSpecModel: Sendable {
     var nextTag = 1
     /// Next serial by origin (0 the server's seed data, device d is origin d + 1).
     var nextSerial: [UInt32]
+    /// The items created in each array, by index in creation order: `members[project * arraysPerProject +
+    /// collection.rawValue]`. An item never changes project or array, so reading an array scans its own items
+    /// instead of every object.
+    var members: [[Int]] = []
+    static let arraysPerProject = SpecCollection.allCases.count
+    static let typicalObjects = 24
+    /// The projects' indexes, ascending.
+    public private(set) var projectIndexes: [Int] = []
 
     public init(deviceCount: Int = 2, granularity: SpecGranularity, initialProjects: [SpecProjectKind] = SpecProjectKind.allCases) {
         self.granularity = granularity
         locals = Array(repeating: [], count: deviceCount)
         nextSerial = Array(repeating: 1, count: deviceCount + 1)
+        // Room for a typical case's objects (the default is 30 steps), so the per-object lists are not regrown
+        // step by step.
+        objects.reserveCapacity(Self.typicalObjects)
+        server.reserveCapacity(Self.typicalObjects)
+        for d in locals.indices { locals[d].reserveCapacity(Self.typicalObjects) }
+        members.reserveCapacity(Self.typicalObjects * Self.arraysPerProject)
         for kind in initialProjects {
             let index = append(SpecObject(isProject: true, kind: kind, owner: -1, collection: .glassItems, code: 0,
                                           sortKey: takeID(origin: 0)))
@@ -99,7 +113,16 @@ public struct SyncSpecModel: Sendable {
         objects.append(object)
         server.append(SpecServerRecord())
         for d in locals.indices { locals[d].append(SpecLocal()) }
+        for _ in 0..<Self.arraysPerProject { members.append([]) }
+        if object.isProject { projectIndexes.append(objects.count - 1) }
+        if !object.isProject { members[Int(object.owner) * Self.arraysPerProject + object.collection.rawValue].append(objects.count - 1) }
         return objects.count - 1
+    }
+
+    /// The items created in an array (any state), in creation order.
+    func items(_ project: Int, _ collection: SpecCollection) -> [Int] {
+        let slot = project * Self.arraysPerProject + collection.rawValue
+        return project >= 0 && slot < members.count ? members[slot] : []
     }
 
     // MARK: Queries
@@ -110,33 +133,64 @@ public struct SyncSpecModel: Sendable {
 
     /// Present items of one array on a device, in read order.
     public func order(_ device: Int, _ project: Int, _ collection: SpecCollection) -> [Int] {
-        let objects = self.objects, row = locals[device], ordered = collection.isOrdered
-        var keyed: [(position: Double, key: UInt64, index: Int)] = []
-        for i in objects.indices {
-            let object = objects[i]
-            if !object.isProject && object.owner == project && object.collection == collection && row[i].state == .present {
-                keyed.append((ordered ? row[i].position : 0, object.sortKey, i))
+        withKeyedOrder(device, project, collection) { keyed in keyed.map(\.index) }
+    }
+
+    /// Calls `body` with the present items of an array and their read-order keys, sorted, in a temporary buffer
+    /// (no heap array per read). The array's own items (see `members`) are exactly the objects that are items
+    /// of this project and array.
+    private func withKeyedOrder<R>(_ device: Int, _ project: Int, _ collection: SpecCollection,
+                                   _ body: (UnsafeMutableBufferPointer<(position: Double, key: UInt64, index: Int)>) -> R) -> R {
+        let row = locals[device], ordered = collection.isOrdered
+        let members = items(project, collection)
+        return withUnsafeTemporaryAllocation(of: (position: Double, key: UInt64, index: Int).self, capacity: members.count) { buffer in
+            var count = 0
+            for i in members where row[i].state == .present {
+                buffer.initializeElement(at: count, to: (ordered ? row[i].position : 0, objects[i].sortKey, i))
+                count += 1
             }
+            var keyed = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+            // (position, key) is a total order: keys are unique, so no two items compare equal.
+            if count > 1 { keyed.sort { ($0.position, $0.key) < ($1.position, $1.key) } }
+            defer { keyed.deinitialize() }
+            return body(keyed)
         }
-        keyed.sort { ($0.position, $0.key) < ($1.position, $1.key) }
-        return keyed.map(\.index)
     }
 
     /// What the app reads for one array.
     public func read(_ device: Int, _ project: Int, _ collection: SpecCollection) -> SpecCollectionRead {
-        SpecCollectionRead(device: Int8(device), project: Int32(project), collection: collection,
-                           items: order(device, project, collection).map {
-                               SpecItemRead(item: Int32($0), quantity: Int32(locals[device][$0].quantity))
-                           })
+        let row = locals[device]
+        return SpecCollectionRead(device: Int8(device), project: Int32(project), collection: collection,
+                                  items: withKeyedOrder(device, project, collection) { keyed in
+                                      keyed.map { SpecItemRead(item: Int32($0.index), quantity: Int32(row[$0.index].quantity)) }
+                                  })
     }
 
     /// Every array of every project present on a device, projects by index.
     public func readAll(_ device: Int) -> [SpecCollectionRead] {
         var result: [SpecCollectionRead] = []
-        for (p, object) in objects.enumerated() where object.isProject && locals[device][p].state == .present {
-            for collection in object.kind.collections { result.append(read(device, p, collection)) }
+        result.reserveCapacity(3 * projectCount)
+        for p in projectIndexes where locals[device][p].state == .present {
+            for collection in objects[p].kind.collections { result.append(read(device, p, collection)) }
         }
         return result
+    }
+
+    /// The last item of an array in read order (`order(…).last`), found by one scan for the greatest key.
+    public func lastInOrder(_ device: Int, _ project: Int, _ collection: SpecCollection) -> Int? {
+        let row = locals[device], ordered = collection.isOrdered
+        var last: (position: Double, key: UInt64, index: Int)?
+        for i in items(project, collection) where row[i].state == .present {
+            let candidate = (position: ordered ? row[i].position : 0, key: objects[i].sortKey, index: i)
+            if let current = last, (candidate.position, candidate.key) < (current.position, current.key) { continue }
+            last = candidate
+        }
+        return last?.index
+    }
+
+    /// Whether record `i` has a change the device has not fetched (it is in `pending(device)`).
+    public func isPending(_ i: Int, on device: Int) -> Bool {
+        i >= 0 && i < server.count && server[i].exists && server[i].tag > locals[device][i].known
     }
 
     /// Records with changes the device has not fetched, in the server's change order.
@@ -150,6 +204,12 @@ public struct SyncSpecModel: Sendable {
 
     /// Projects present on a device, by index.
     public func projects(on device: Int) -> [Int] {
-        objects.indices.filter { objects[$0].isProject && locals[device][$0].state == .present }
+        var result: [Int] = []
+        result.reserveCapacity(projectCount)
+        for p in projectIndexes where locals[device][p].state == .present { result.append(p) }
+        return result
     }
+
+    /// How many projects exist (on any device or the server).
+    public var projectCount: Int { projectIndexes.count }
 }

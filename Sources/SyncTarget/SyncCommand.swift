@@ -116,6 +116,16 @@ public struct SyncObservation: Equatable, Sendable, CustomStringConvertible {
         self.mirrors = mirrors
     }
 
+    /// The reads and the mirrors compared in place (the same result as the derived `==`).
+    public static func == (lhs: SyncObservation, rhs: SyncObservation) -> Bool {
+        guard SpecCollectionRead.equal(lhs.reads, rhs.reads) else { return false }
+        switch (lhs.mirrors, rhs.mirrors) {
+        case (nil, nil): return true
+        case let (l?, r?): return SpecCollectionRead.equal(l, r)
+        default: return false
+        }
+    }
+
     public var description: String {
         let main = reads.isEmpty ? "ok" : reads.map(\.description).joined(separator: " ")
         guard let mirrors, mirrors != reads else { return main }

@@ -35,9 +35,7 @@ public struct SyncMachine: StateMachine, Sendable {
 
     public func nextCommand(_ model: SyncSpecModel, _ draw: Draw) -> SyncCommand? {
         // Phase changes come early (most steps run with entities) and phase 3, which is final, comes late.
-        let migrateWeight: UInt32 = [4, 2, 1, 0][model.phase]
-        let weights: [UInt32] = [8, 5, 5, migrateWeight, 2, 3, 3, 3, model.phase == 2 ? 2 : 0, 1]
-        let kind = Kind(rawValue: draw.chooseWeighted(weights))!
+        let kind = Kind(rawValue: draw.chooseWeighted(Self.weightsByPhase[model.phase]))!
         switch kind {
         case .migrate: if model.phase < 3 { return .migrate }
         case .rollback: if model.phase == 2 { return .rollbackReads }
@@ -53,9 +51,7 @@ public struct SyncMachine: StateMachine, Sendable {
             let projectKind = SpecProjectKind(rawValue: Int(draw.choose(upTo: 2)))!
             return .createProject(device, projectKind, result: Ref(model.objects.count))
         case .remove, .move, .quantity:
-            let items = candidates(model, d, kind)
-            guard !items.isEmpty else { break }
-            let item = items[Int(draw.choose(upTo: UInt64(items.count - 1)))]
+            guard let item = pickCandidate(model, d, kind, draw) else { break }
             switch kind {
             case .remove: return .removeItem(device, item: Ref(item))
             case .move:
@@ -65,25 +61,51 @@ public struct SyncMachine: StateMachine, Sendable {
             }
         default: break
         }
-        let projects = model.projects(on: d)
         // Oldest first (stable when shrinking deletes a later creation), or the newest project, so
-        // that items often go to projects created during the case.
-        let project = draw.chooseBool(probability: 0.3) ? projects[projects.count - 1]
-            : projects[Int(draw.choose(upTo: UInt64(projects.count - 1)))]
+        // that items often go to projects created during the case. The present projects are counted and the
+        // chosen one found by a second pass (no list per step; same choices as indexing `model.projects(on:)`).
+        var present = 0
+        for p in model.projectIndexes where model.isPresent(p, on: d) { present += 1 }
+        var k = draw.chooseBool(probability: 0.3) ? present - 1 : Int(draw.choose(upTo: UInt64(present - 1)))
+        var project = -1
+        for p in model.projectIndexes where model.isPresent(p, on: d) {
+            if k == 0 { project = p; break }
+            k -= 1
+        }
         let collections = model.objects[project].kind.collections
         let collection = collections[Int(draw.choose(upTo: UInt64(collections.count - 1)))]
         return .addItem(device, project: Ref(project), collection, code: Int(draw.choose(upTo: 3)),
                         result: Ref(model.objects.count))
     }
 
-    private func candidates(_ model: SyncSpecModel, _ device: Int, _ kind: Kind) -> [Int] {
-        var result: [Int] = []
-        for (i, object) in model.objects.enumerated() where !object.isProject && model.isPresent(i, on: device) {
-            if kind == .move && !object.collection.isOrdered { continue }
-            if kind == .quantity && !object.collection.hasQuantity { continue }
-            result.append(i)
+    private static let deliveryWeights: [UInt32] = [5, 2, 2, 1]
+
+    /// The migrate weight falls with the phase (3 is final); rolling reads back exists only in phase 2.
+    private static let weightsByPhase: [[UInt32]] = (0...3).map { phase in
+        [8, 5, 5, [4, 2, 1, 0][phase], 2, 3, 3, 3, phase == 2 ? 2 : 0, 1]
+    }
+
+    /// The items a `kind` step may name on `device`, in index order.
+    private func isCandidate(_ model: SyncSpecModel, _ i: Int, _ device: Int, _ kind: Kind) -> Bool {
+        let object = model.objects[i]
+        guard !object.isProject && model.isPresent(i, on: device) else { return false }
+        if kind == .move && !object.collection.isOrdered { return false }
+        if kind == .quantity && !object.collection.hasQuantity { return false }
+        return true
+    }
+
+    /// A uniformly drawn candidate: counted in one pass, found in a second (the same choice and result as
+    /// indexing the candidate list, without building it).
+    private func pickCandidate(_ model: SyncSpecModel, _ device: Int, _ kind: Kind, _ draw: Draw) -> Int? {
+        var count = 0
+        for i in model.objects.indices where isCandidate(model, i, device, kind) { count += 1 }
+        guard count > 0 else { return nil }
+        var k = Int(draw.choose(upTo: UInt64(count - 1)))
+        for i in model.objects.indices where isCandidate(model, i, device, kind) {
+            if k == 0 { return i }
+            k -= 1
         }
-        return result
+        return nil
     }
 
     /// Every pending change in change order (nil), or reversed (newest first), or in a random
@@ -92,7 +114,7 @@ public struct SyncMachine: StateMachine, Sendable {
     private func drawDelivery(_ model: SyncSpecModel, _ device: Int, _ draw: Draw) -> [Ref]? {
         var pending = model.pending(device)
         guard !pending.isEmpty else { return nil }
-        let mode = draw.chooseWeighted([5, 2, 2, 1])
+        let mode = draw.chooseWeighted(Self.deliveryWeights)
         if mode == 0 { return nil }
         if mode == 1 { return pending.reversed().map { Ref($0) } }
         let count = mode == 2 ? pending.count : 1 + Int(draw.choose(upTo: UInt64(pending.count - 1)))
@@ -118,11 +140,10 @@ public struct SyncMachine: StateMachine, Sendable {
         case .push, .restart: return true
         case .fetch(let d, let deliver):
             guard let deliver else { return true }
-            let pending = model.pending(d.index)
-            var seen: [Int] = []
-            for ref in deliver {
-                guard pending.contains(ref.index), !seen.contains(ref.index) else { return false }
-                seen.append(ref.index)
+            // Every delivered record is pending on the device (`isPending` is membership in `pending`, without
+            // building the list) and delivered once.
+            for (n, ref) in deliver.enumerated() {
+                guard model.isPending(ref.index, on: d.index), !deliver[..<n].contains(ref) else { return false }
             }
             return !deliver.isEmpty
         case .migrate: return model.phase < 3
