@@ -99,3 +99,14 @@ public final class ModelContainer {
         contexts = []
     }
 }
+
+extension PersistentModel {
+    /// Drops this model's relationship storage without inverse maintenance or change tracking.
+    ///
+    /// Models that were never inserted can still link to each other (R1), and their inverse links keep
+    /// each other alive; `ModelContainer.tearDown()` only reaches models a context registered. Call this
+    /// on such a graph's models when discarding it.
+    public func breakReferenceCycles() {
+        links = entity.emptyLinks
+    }
+}

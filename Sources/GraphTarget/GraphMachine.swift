@@ -81,7 +81,11 @@ public struct GraphMachine: StateMachine, Sendable {
                        message: "saved rows differ: missing \(missing), unexpected \(extra)")
     }
 
-    public func tearDown(_ system: inout GraphSystem) { system.container.tearDown() }
+    public func tearDown(_ system: inout GraphSystem) {
+        system.container.tearDown()
+        // Models never inserted may link to each other; the container does not know them.
+        for model in system.refs { model?.breakReferenceCycles() }
+    }
 }
 
 extension Target {
