@@ -8,6 +8,8 @@ struct ReplayCommand {
     var json: Bool
     var registry: Registry
     var console: Console
+    /// Replays `crash` and `hang` cases in a worker process when set.
+    var workerExecutable: String?
 
     func execute() -> Int32 {
         let files: [String]
@@ -18,7 +20,13 @@ struct ReplayCommand {
         var failed = 0, malformed = 0
         for file in files {
             do {
-                let result = try Corpus.replay(try Corpus.read(file), file: file, targets: registry.targets)
+                let corpusCase = try Corpus.read(file)
+                let result: ReplayResult
+                if let workerExecutable, corpusCase.kind == .crash || corpusCase.kind == .hang {
+                    result = try WorkerReplay(executable: workerExecutable).replay(corpusCase, file: file, targets: registry.targets)
+                } else {
+                    result = try Corpus.replay(corpusCase, file: file, targets: registry.targets)
+                }
                 if !result.passed { failed += 1 }
                 if json {
                     console.out(JSONValue.object([

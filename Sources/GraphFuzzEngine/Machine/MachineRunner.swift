@@ -28,10 +28,19 @@ public struct MachineRunner<M: StateMachine> {
     private var continueProbability: Double { 1 - 1 / Double(maxSteps + 1) }
 
     /// Runs a case whose every decision comes from `draw`.
-    public func run(_ draw: Draw, keepSteps: Bool = false) -> MachineRun<M> {
+    ///
+    /// - Parameters:
+    ///   - systemSteps: steps from this index on are not run on the system: the step at this index
+    ///     is generated and expected (and kept), then the run ends with `.pass`. Used to describe a
+    ///     case that crashed or hung at that step in a worker process without running it again.
+    ///   - willRunStep: called with a step's 0-based index just before the system runs it, so a
+    ///     worker process can tell its parent which step was running when it died.
+    public func run(_ draw: Draw, keepSteps: Bool = false, systemSteps: Int = .max,
+                    willRunStep: ((Int) -> Void)? = nil) -> MachineRun<M> {
         let config = draw.span(.config) { machine.makeConfig(draw) }
         var commands: [M.Command] = []
-        return execute(config: config, keepSteps: keepSteps, commands: &commands) { model, index in
+        return execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: willRunStep,
+                       commands: &commands) { model, index in
             guard index < maxSteps else { return .stop }
             draw.beginSpan(.step)
             defer { draw.endSpan() }
@@ -62,8 +71,8 @@ public struct MachineRunner<M: StateMachine> {
 
     private enum Next { case command(M.Command), stop, reject }
 
-    private func execute(config: M.Config, keepSteps: Bool, commands: inout [M.Command],
-                         next: (M.Model, Int) -> Next) -> MachineRun<M> {
+    private func execute(config: M.Config, keepSteps: Bool, systemSteps: Int = .max, willRunStep: ((Int) -> Void)? = nil,
+                         commands: inout [M.Command], next: (M.Model, Int) -> Next) -> MachineRun<M> {
         var steps: [ExecutedStep<M>] = []
         var model = machine.makeModel(config)
         var system: M.System
@@ -85,6 +94,8 @@ public struct MachineRunner<M: StateMachine> {
             commands.append(command)
             let expected = machine.expect(command, &model)
             if keepSteps { steps.append(ExecutedStep(command: command, expected: expected)) }
+            if index >= systemSteps { return MachineRun(outcome: .pass, config: config, commands: commands, steps: steps) }
+            willRunStep?(index)
             var failure: Failure?
             do {
                 let observed = try machine.run(command, &system)

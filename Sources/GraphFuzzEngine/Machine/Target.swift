@@ -18,11 +18,27 @@ public struct AnyMachine {
     public let record: (ChoiceSequence, Int) -> CaseRecord
     /// Replays a trace (corpus); errors name the step that cannot be read or applied.
     public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+    /// Runs one case from `draw` like `run`, calling the third argument with each step's 0-based
+    /// index just before the system runs it (a worker process announces it to its parent).
+    public let runWatched: (Draw, Int, @escaping (Int) -> Void) -> (outcome: Outcome, steps: Int)
+    /// Describes a case that crashed or hung at step `stop` (third argument) in a worker process:
+    /// runs the steps before it, generates and expects step `stop` without running it on the
+    /// system, and leaves in `draw` the choices the case consumed up to that point. The record's
+    /// outcome is `.pass`; the caller knows how the step ended.
+    public let recordPrefix: (Draw, Int, Int) -> CaseRecord
 
     public init<M: StateMachine>(_ machine: M) {
         run = { draw, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
             return (result.outcome, result.commands.count)
+        }
+        runWatched = { draw, maxSteps, willRunStep in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, willRunStep: willRunStep)
+            return (result.outcome, result.commands.count)
+        }
+        recordPrefix = { draw, maxSteps, stop in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, keepSteps: true, systemSteps: stop)
+            return AnyMachine.describe(machine, result)
         }
         record = { sequence, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)

@@ -1,0 +1,283 @@
+import Foundation
+import GraphFuzzEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a search in worker processes found: every failure signature, shrunk once from its
+/// lowest failing case, with the number of cases that hit it.
+struct WorkerSearchResult {
+    struct Found {
+        /// The shrunk failure, in the shape reports and the corpus take.
+        var result: TargetSearchResult
+        /// Cases that failed with this signature.
+        var caseCount: Int
+    }
+
+    var cases: Int
+    var rejected: Int
+    /// Steps run by the search (not counting shrinking).
+    var steps: Int
+    /// Search time (not counting shrinking).
+    var seconds: Double
+    var found: [Found]
+}
+
+/// Runs a target's cases in `jobs` worker processes (`graph-fuzz worker`), surviving crashes and
+/// hangs, then shrinks each failure signature by replaying candidates in a worker.
+///
+/// Cases are handed out in deterministic chunks (`CaseChunk.plan`) and results are merged by case
+/// index, so with a fixed seed the failures found and their shrunk cases are the same whatever
+/// `jobs` is. The run does not stop at a failure: failures are grouped by signature
+/// (`FailureGroups`), and each group is shrunk once, from its lowest failing case.
+struct WorkerSearch {
+    var target: Target
+    var mutant: String?
+    var options: SearchOptions
+    var maxSteps: Int
+    var jobs: Int
+    /// A case still running after this many seconds is killed and reported as a hang.
+    var caseTimeout: Double
+    /// The `graph-fuzz` executable that workers run.
+    var executable: String
+
+    /// Shrink candidates get this timeout: the case timeout, but at most one second.
+    var candidateTimeout: Double { Swift.min(caseTimeout, 1) }
+    /// At most this many shrink candidates per failure may time out; after that the shrink stops
+    /// trying new candidates (each costs `candidateTimeout`).
+    static let maxTimedOutCandidates = 24
+
+    private var workerArguments: WorkerArguments {
+        WorkerArguments(target: target.name, mutant: mutant, steps: maxSteps, seed: options.seed)
+    }
+
+    func run() throws(WorkerError) -> WorkerSearchResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var search = try searchPhase(clock: clock)
+        search.seconds = (clock.now - start).seconds
+        let machine = target.machine(mutant: mutant)
+        let client = WorkerClient(executable: executable, arguments: workerArguments)
+        for group in search.groups.sorted {
+            let found = try shrink(group, machine: machine, client: client)
+            let seconds = (clock.now - start).seconds
+            let failure = FoundFailure(caseIndex: group.firstCase, original: found.original, shrunk: found.shrink.sequence,
+                                       failure: found.failure, shrink: found.shrink, seconds: seconds)
+            let result = TargetSearchResult(
+                target: target.name, mutant: mutant, options: options, maxSteps: maxSteps,
+                search: SearchResult(cases: search.cases, rejected: search.rejected, seconds: search.seconds, failure: failure),
+                steps: search.steps, originalSteps: found.originalSteps, counterexample: found.record)
+            search.found.append(WorkerSearchResult.Found(result: result, caseCount: group.count))
+        }
+        return WorkerSearchResult(cases: search.cases, rejected: search.rejected, steps: search.steps, seconds: search.seconds,
+                                  found: search.found)
+    }
+
+    // MARK: Search
+
+    private struct SearchState {
+        var cases = 0, rejected = 0, steps = 0
+        var seconds = 0.0
+        var groups = FailureGroups()
+        var found: [WorkerSearchResult.Found] = []
+    }
+
+    /// A worker slot: its process, the chunk it runs and the case it announced last.
+    private final class Slot {
+        var process: WorkerProcess?
+        var chunk: CaseChunk?
+        var current: Int?
+        var started: ContinuousClock.Instant
+        var steps = 0, rejected = 0
+        init(now: ContinuousClock.Instant) { started = now }
+    }
+
+    private func searchPhase(clock: ContinuousClock) throws(WorkerError) -> SearchState {
+        var state = SearchState()
+        var queue = CaseChunk.plan(runs: options.runs, shardIndex: options.shardIndex, shardCount: options.shardCount, jobs: jobs)
+        queue.reverse()  // next chunk at the end
+        let start = clock.now
+        let limit = options.timeLimit.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
+        let slots = (0..<Swift.max(1, jobs)).map { _ in Slot(now: start) }
+
+        /// Accounts for a dead or killed worker: the announced case failed; the chunk's rest goes back in the queue.
+        func lost(_ slot: Slot, _ failure: Failure) throws(WorkerError) {
+            guard let chunk = slot.chunk, let current = slot.current else {
+                let message = slot.process?.trapMessage() ?? ""
+                throw WorkerError(message: "a worker for \(target.name) ended before running a case\(message.isEmpty ? "" : ": \(message)")")
+            }
+            state.cases += (current - chunk.start) / chunk.stride + 1
+            state.steps += slot.steps
+            state.rejected += slot.rejected
+            state.groups.add(case: current, failure)
+            if let rest = chunk.remaining(after: current) { queue.append(rest) }
+            slot.process = nil
+            slot.chunk = nil
+            slot.current = nil
+        }
+
+        while true {
+            let timeUp = limit.map { state.cases > 0 && clock.now >= $0 } ?? false
+            for slot in slots where slot.chunk == nil && !timeUp {
+                guard let chunk = queue.popLast() else { break }
+                if slot.process == nil {
+                    slot.process = try WorkerProcess(executable: executable, arguments: workerArguments.commandLine)
+                }
+                slot.chunk = chunk
+                slot.current = nil
+                slot.steps = 0
+                slot.rejected = 0
+                slot.started = clock.now
+                if !slot.process!.send("b \(chunk.start) \(chunk.stride) \(chunk.count)") {
+                    // Dead before it started: the next poll sees the end of its output.
+                }
+            }
+            let busy = slots.filter { $0.chunk != nil }
+            if busy.isEmpty { break }
+
+            var timeout = -1.0
+            for slot in busy where slot.current != nil {
+                let left = caseTimeout - (clock.now - slot.started).seconds
+                timeout = timeout < 0 ? Swift.max(0, left) : Swift.min(timeout, Swift.max(0, left))
+            }
+            var descriptors = busy.map { pollfd(fd: $0.process!.output, events: Int16(POLLIN), revents: 0) }
+            let milliseconds = timeout < 0 ? Int32(-1) : Int32((timeout * 1000).rounded(.up))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+            if ready < 0 && errno != EINTR { throw WorkerError(message: "poll failed (errno \(errno))") }
+
+            for (slot, descriptor) in zip(busy, descriptors) where ready > 0 && descriptor.revents != 0 {
+                let process = slot.process!
+                guard process.fill() else {
+                    let termination = process.wait()
+                    try lost(slot, WorkerFailure.crash(termination, trapMessage: process.trapMessage()))
+                    continue
+                }
+                while let line = process.nextLine() {
+                    let fields = line.split(separator: " ", maxSplits: 2)
+                    switch fields.first {
+                    case "s":
+                        guard fields.count == 3, let index = Int(fields[1]) else { throw malformed(line) }
+                        let counts = fields[2].split(separator: " ")
+                        guard counts.count == 2, let steps = Int(counts[0]), let rejected = Int(counts[1]) else { throw malformed(line) }
+                        slot.current = index
+                        slot.started = clock.now
+                        slot.steps = steps
+                        slot.rejected = rejected
+                    case "f":
+                        guard fields.count == 3, let index = Int(fields[1]),
+                              let failure = WorkerProtocol.decodeOutcome(fields[2])?.failure else { throw malformed(line) }
+                        state.groups.add(case: index, failure)
+                    case "d":
+                        guard fields.count == 3, let steps = Int(fields[1]), let rejected = Int(fields[2]),
+                              let chunk = slot.chunk else { throw malformed(line) }
+                        state.cases += chunk.count
+                        state.steps += steps
+                        state.rejected += rejected
+                        slot.chunk = nil
+                        slot.current = nil
+                    default:
+                        throw malformed(line)
+                    }
+                }
+            }
+            for slot in busy where slot.chunk != nil && slot.current != nil && (clock.now - slot.started).seconds >= caseTimeout {
+                _ = slot.process!.kill()
+                try lost(slot, WorkerFailure.hang(seconds: caseTimeout))
+            }
+        }
+        return state
+    }
+
+    private func malformed(_ line: String) -> WorkerError {
+        WorkerError(message: "a worker for \(target.name) wrote '\(line.prefix(80))', which is not in the worker protocol")
+    }
+
+    // MARK: Shrink
+
+    private struct Shrunk {
+        var original: ChoiceSequence
+        var originalSteps: Int
+        var shrink: ShrinkResult
+        var failure: Failure
+        var record: CaseRecord?
+    }
+
+    /// Shrinks one group from its lowest failing case, running every candidate in a worker.
+    private func shrink(_ group: FailureGroups.Group, machine: AnyMachine, client: WorkerClient) throws(WorkerError) -> Shrunk {
+        let signature = group.signature
+        let diedInWorker = signature.kind == .crash || signature.kind == .hang
+        let timeout = candidateTimeout
+        var timedOut = 0
+        /// The step each accepted crashing or hanging sequence stopped at.
+        var stopSteps: [ChoiceSequence: Int] = [:]
+        var workerError: WorkerError?
+
+        /// What a worker's answer stands for, and the draw holding what the case consumed when it
+        /// failed with the signature (the steps before a crash are replayed here: they passed there).
+        func interpret(_ answer: (run: WorkerRun, lastStep: Int?), draw: Draw) -> Outcome {
+            let failure: Failure
+            switch answer.run {
+            case .finished(let outcome):
+                guard outcome.failure?.signature == signature else { return outcome }
+                return machine.run(draw, maxSteps).outcome
+            case .unreadable: return .rejected
+            case .died(let termination, let trapMessage): failure = WorkerFailure.crash(termination, trapMessage: trapMessage)
+            case .timedOut(let seconds):
+                timedOut += 1
+                failure = WorkerFailure.hang(seconds: seconds)
+            }
+            guard failure.signature == signature else { return .fail(failure) }
+            guard let step = answer.lastStep else { return .rejected }  // died before its first step: not shrinkable
+            _ = machine.recordPrefix(draw, maxSteps, step)
+            stopSteps[draw.sequence] = step
+            return .fail(failure)
+        }
+
+        // The original case, as consumed.
+        let original = Draw(seed: SplitMix64.caseSeed(run: options.seed, case: group.firstCase))
+        let first: Outcome
+        if diedInWorker {
+            first = interpret(try client.run("w \(group.firstCase)", timeout: timeout), draw: original)
+        } else {
+            first = machine.run(original, maxSteps).outcome
+        }
+        guard first.failure?.signature == signature else {
+            // Not reproducible (a flaky crash or hang): reported as found, unshrunk and without steps.
+            let shrink = ShrinkResult(sequence: original.sequence, attempts: 1, improvements: 0, budgetExhausted: false, passes: [])
+            return Shrunk(original: original.sequence, originalSteps: 0, shrink: shrink, failure: group.failure, record: nil)
+        }
+        let originalSteps = diedInWorker ? stopSteps[original.sequence].map { $0 + 1 } ?? 0 : machine.run(Draw(replaying: original.sequence), maxSteps).steps
+
+        let shrinker = Shrinker(signature: signature, budget: options.shrinkBudget, candidates: { sequence in
+            let draw = Draw(replaying: sequence)
+            guard workerError == nil, timedOut < WorkerSearch.maxTimedOutCandidates else { return (.rejected, draw) }
+            do throws(WorkerError) {
+                let answer = try client.run("r \(sequence)", timeout: candidateTimeout)
+                return (interpret(answer, draw: draw), draw)
+            } catch {
+                workerError = error
+                return (.rejected, draw)
+            }
+        })
+        let shrink = shrinker.shrink(original.sequence)
+        if let workerError { throw workerError }
+
+        var record: CaseRecord
+        var failure: Failure
+        if diedInWorker, let step = stopSteps[shrink.sequence] {
+            record = machine.recordPrefix(Draw(replaying: shrink.sequence), maxSteps, step)
+            failure = group.failure
+            let last = record.steps.count - 1
+            let what = signature.kind == .crash ? "crashed: \(failure.message)" : "did not finish within \(Format.seconds(timeout)) (killed)"
+            failure.message = "step \(last + 1) \(record.steps[last]) \(what); the specification expected \(record.expectations[last])"
+            failure.step = last
+            record.outcome = .fail(failure)
+        } else {
+            record = machine.record(shrink.sequence, maxSteps)
+            failure = record.outcome.failure ?? group.failure
+        }
+        return Shrunk(original: original.sequence, originalSteps: originalSteps, shrink: shrink, failure: failure, record: record)
+    }
+}
