@@ -38,7 +38,7 @@ public struct Shard: Equatable, Sendable {
 /// What the command line asks for.
 public enum Invocation: Equatable {
     case run(RunArguments)
-    case replay(paths: [String], json: Bool)
+    case replay(paths: [String], json: Bool, caseTimeout: Double)
     case list(json: Bool)
     case exportTests(corpus: String, output: String)
     /// The hidden `worker` subcommand: a worker process of a run (see `WorkerProtocol`).
@@ -54,13 +54,15 @@ public enum ArgumentParser {
         switch rest.first {
         case "replay":
             rest.removeFirst()
-            var paths: [String] = [], json = false
+            var paths: [String] = [], json = false, caseTimeout = 10.0
             while let argument = rest.popFirst() {
-                if argument == "--json" { json = true } else if argument.hasPrefix("-") {
-                    throw UsageError("replay: unknown flag '\(argument)' (replay takes files or folders and --json)")
+                if argument == "--json" { json = true } else if argument == "--case-timeout" {
+                    caseTimeout = try seconds(argument, try value(for: argument, &rest))
+                } else if argument.hasPrefix("-") {
+                    throw UsageError("replay: unknown flag '\(argument)' (replay takes files or folders, --json and --case-timeout SECONDS)")
                 } else { paths.append(argument) }
             }
-            return .replay(paths: paths.isEmpty ? ["Corpus"] : paths, json: json)
+            return .replay(paths: paths.isEmpty ? ["Corpus"] : paths, json: json, caseTimeout: caseTimeout)
         case "list":
             rest.removeFirst()
             var json = false
@@ -107,10 +109,7 @@ public enum ArgumentParser {
             case "--quiet": run.quiet = true
             case "--jobs": run.jobs = try positiveInt(argument, try value(for: argument, &rest))
             case "--shard": run.shard = try shard(try value(for: argument, &rest))
-            case "--case-timeout":
-                let text = try value(for: argument, &rest)
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("--case-timeout: '\(text)' is not a positive number of seconds") }
-                run.caseTimeout = seconds
+            case "--case-timeout": run.caseTimeout = try seconds(argument, try value(for: argument, &rest))
             case "--in-process": run.inProcess = true
             default:
                 if argument.hasPrefix("-") { throw UsageError("unknown flag '\(argument)' (see graph-fuzz --help)") }
@@ -123,6 +122,11 @@ public enum ArgumentParser {
     private static func value(for flag: String, _ rest: inout ArraySlice<String>) throws(UsageError) -> String {
         guard let value = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
         return value
+    }
+
+    private static func seconds(_ flag: String, _ text: String) throws(UsageError) -> Double {
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("\(flag): '\(text)' is not a positive number of seconds") }
+        return seconds
     }
 
     private static func shard(_ text: String) throws(UsageError) -> Shard {
@@ -146,7 +150,9 @@ public enum ArgumentParser {
           graph-fuzz [--target NAME|all] [--seed N] [--runs N] [--steps N] [--time SECONDS] [--mutant NAME]
                      [--json] [--corpus DIR] [--no-save] [--quiet]
                      [--jobs N] [--shard I/N] [--case-timeout SECONDS] [--in-process]
-          graph-fuzz replay [FILE|DIR ...]      replay corpus cases (default: Corpus/)
+          graph-fuzz replay [FILE|DIR ...] [--case-timeout SECONDS]
+                                                replay corpus cases (default: Corpus/); crash and hang
+                                                cases replay in a worker process
           graph-fuzz list [--json]              targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
                                                 write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)

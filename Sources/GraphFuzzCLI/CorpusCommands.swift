@@ -10,6 +10,8 @@ struct ReplayCommand {
     var console: Console
     /// Replays `crash` and `hang` cases in a worker process when set.
     var workerExecutable: String?
+    /// Seconds before a replay in a worker is killed and counted as a hang.
+    var caseTimeout = 10.0
 
     func execute() -> Int32 {
         let files: [String]
@@ -23,7 +25,7 @@ struct ReplayCommand {
                 let corpusCase = try Corpus.read(file)
                 let result: ReplayResult
                 if let workerExecutable, corpusCase.kind == .crash || corpusCase.kind == .hang {
-                    result = try WorkerReplay(executable: workerExecutable).replay(corpusCase, file: file, targets: registry.targets)
+                    result = try WorkerReplay(executable: workerExecutable, timeout: caseTimeout).replay(corpusCase, file: file, targets: registry.targets)
                 } else {
                     result = try Corpus.replay(corpusCase, file: file, targets: registry.targets)
                 }

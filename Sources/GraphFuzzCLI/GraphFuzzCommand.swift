@@ -34,9 +34,9 @@ public struct GraphFuzzCommand {
             case .list(let json):
                 ListCommand(json: json, registry: registry, console: console).execute()
                 return 0
-            case .replay(let paths, let json):
+            case .replay(let paths, let json, let caseTimeout):
                 return ReplayCommand(paths: paths, json: json, registry: registry, console: console,
-                                     workerExecutable: workerExecutable).execute()
+                                     workerExecutable: workerExecutable, caseTimeout: caseTimeout).execute()
             case .exportTests(let corpus, let output):
                 return ExportTestsCommand(corpus: corpus, output: output, registry: registry, console: console).execute()
             case .run(let arguments):

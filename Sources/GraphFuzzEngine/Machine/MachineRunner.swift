@@ -51,6 +51,25 @@ public struct MachineRunner<M: StateMachine> {
         }
     }
 
+    /// Generates a case against the model alone — the system is never made or run — and returns
+    /// the configuration and the commands a passing run would take. Fingerprints of the
+    /// generators use it, so a system that crashes or hangs cannot take them down.
+    public func generate(_ draw: Draw) -> (config: M.Config, commands: [M.Command]) {
+        let config = draw.span(.config) { machine.makeConfig(draw) }
+        var model = machine.makeModel(config)
+        var commands: [M.Command] = []
+        while commands.count < maxSteps {
+            draw.beginSpan(.step)
+            defer { draw.endSpan() }
+            guard draw.chooseBool(probability: continueProbability),
+                  let command = machine.nextCommand(model, draw),
+                  !draw.isRejected, machine.precondition(command, model) else { break }
+            commands.append(command)
+            _ = machine.expect(command, &model)
+        }
+        return (config, commands)
+    }
+
     /// Replays a fixed list of commands. A command whose precondition fails is reported by index.
     public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true) -> Result<MachineRun<M>, ReplayError> {
         var commands: [M.Command] = []
