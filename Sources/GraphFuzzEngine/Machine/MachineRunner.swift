@@ -71,10 +71,12 @@ public struct MachineRunner<M: StateMachine> {
     }
 
     /// Replays a fixed list of commands. A command whose precondition fails is reported by index.
-    public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true) -> Result<MachineRun<M>, ReplayError> {
+    /// `systemSteps` is as in `run(_:keepSteps:systemSteps:willRunStep:)`.
+    public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true,
+                       systemSteps: Int = .max) -> Result<MachineRun<M>, ReplayError> {
         var commands: [M.Command] = []
         var refused: Int?
-        let run = execute(config: config, keepSteps: keepSteps, commands: &commands) { model, index in
+        let run = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, commands: &commands) { model, index in
             guard index < fixed.count else { return .stop }
             guard machine.precondition(fixed[index], model) else {
                 refused = index

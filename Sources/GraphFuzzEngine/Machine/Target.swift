@@ -18,6 +18,9 @@ public struct AnyMachine {
     public let record: (ChoiceSequence, Int) -> CaseRecord
     /// Replays a trace (corpus); errors name the step that cannot be read or applied.
     public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+    /// Describes a trace whose last step crashed or hung (a `crash` or `hang` corpus case) without
+    /// running that step on the system: the steps before it run, the last is generated and expected.
+    public let replayPrefix: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
     /// Runs one case from `draw` like `run`, calling the third argument with each step's 0-based
     /// index just before the system runs it (a worker process announces it to its parent).
     public let runWatched: (Draw, Int, @escaping (Int) -> Void) -> (outcome: Outcome, steps: Int)
@@ -51,21 +54,28 @@ public struct AnyMachine {
             let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
             return AnyMachine.describe(machine, result)
         }
-        replay = { configStep, traceSteps in
-            let config: M.Config
-            do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
-                return .failure(TraceReplayError(step: nil, message: error.message))
+        replay = { configStep, traceSteps in AnyMachine.replay(machine, configStep, traceSteps, systemSteps: .max) }
+        replayPrefix = { configStep, traceSteps in
+            AnyMachine.replay(machine, configStep, traceSteps, systemSteps: Swift.max(0, traceSteps.count - 1))
+        }
+    }
+
+    private static func replay<M: StateMachine>(_ machine: M, _ configStep: TraceStep, _ traceSteps: [TraceStep],
+                                                systemSteps: Int) -> Result<CaseRecord, TraceReplayError> {
+        let config: M.Config
+        do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
+            return .failure(TraceReplayError(step: nil, message: error.message))
+        }
+        var commands: [M.Command] = []
+        for (index, step) in traceSteps.enumerated() {
+            do throws(TraceError) { commands.append(try M.Command(trace: step)) } catch {
+                return .failure(TraceReplayError(step: index, message: "step \(index + 1) '\(step)': \(error.message)"))
             }
-            var commands: [M.Command] = []
-            for (index, step) in traceSteps.enumerated() {
-                do throws(TraceError) { commands.append(try M.Command(trace: step)) } catch {
-                    return .failure(TraceReplayError(step: index, message: "step \(index + 1) '\(step)': \(error.message)"))
-                }
-            }
-            switch MachineRunner(machine, maxSteps: Swift.max(1, commands.count)).replay(config: config, commands: commands) {
-            case .success(let result): return .success(AnyMachine.describe(machine, result))
-            case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
-            }
+        }
+        let runner = MachineRunner(machine, maxSteps: Swift.max(1, commands.count))
+        switch runner.replay(config: config, commands: commands, systemSteps: systemSteps) {
+        case .success(let result): return .success(AnyMachine.describe(machine, result))
+        case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
         }
     }
 
