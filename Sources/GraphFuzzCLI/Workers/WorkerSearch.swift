@@ -48,6 +48,9 @@ struct WorkerSearch {
     /// At most this many shrink candidates per failure may time out; after that the shrink stops
     /// trying new candidates (each costs `candidateTimeout`).
     static let maxTimedOutCandidates = 24
+    /// Microseconds the parent waits between reads of the workers' case announcements (a pipe
+    /// holds thousands of them, so workers never block on it).
+    static let announcementPause: UInt32 = 3_000
 
     private var workerArguments: WorkerArguments {
         WorkerArguments(target: target.name, mutant: mutant, steps: maxSteps, seed: options.seed)
@@ -147,6 +150,7 @@ struct WorkerSearch {
             let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             if ready < 0 && errno != EINTR { throw WorkerError(message: "poll failed (errno \(errno))") }
 
+            var freed = false
             for (slot, descriptor) in zip(busy, descriptors) where ready > 0 && descriptor.revents != 0 {
                 let process = slot.process!
                 guard process.fill() else {
@@ -177,6 +181,7 @@ struct WorkerSearch {
                         state.rejected += rejected
                         slot.chunk = nil
                         slot.current = nil
+                        freed = true
                     default:
                         throw malformed(line)
                     }
@@ -185,7 +190,11 @@ struct WorkerSearch {
             for slot in busy where slot.chunk != nil && slot.current != nil && (clock.now - slot.started).seconds >= caseTimeout {
                 _ = slot.process!.kill()
                 try lost(slot, WorkerFailure.hang(seconds: caseTimeout))
+                freed = true
             }
+            // Case announcements only matter when a worker dies or hangs: let them collect in the
+            // pipe for a moment rather than waking for each, which would take CPU from the workers.
+            if !freed && ready > 0 { usleep(WorkerSearch.announcementPause) }
         }
         return state
     }
