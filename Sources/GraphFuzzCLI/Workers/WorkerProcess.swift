@@ -42,6 +42,8 @@ final class WorkerProcess {
 
     /// Starts `executable arguments…` with `SWIFT_BACKTRACE=enable=no` added to this process's environment.
     init(executable: String, arguments: [String]) throws(WorkerError) {
+        // Writing to a worker that just died must fail with EPIPE, not kill this process.
+        signal(SIGPIPE, SIG_IGN)
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0 else { throw WorkerError(message: "cannot create a pipe (errno \(errno))") }
         guard pipe(&fromChild) == 0 else {

@@ -133,9 +133,8 @@ struct WorkerSearch {
                 slot.steps = 0
                 slot.rejected = 0
                 slot.started = clock.now
-                if !slot.process!.send("b \(chunk.start) \(chunk.stride) \(chunk.count)") {
-                    // Dead before it started: the next poll sees the end of its output.
-                }
+                // A worker that is already dead fails the write; the next poll then sees its output end.
+                _ = slot.process!.send("b \(chunk.start) \(chunk.stride) \(chunk.count)")
             }
             let busy = slots.filter { $0.chunk != nil }
             if busy.isEmpty { break }
