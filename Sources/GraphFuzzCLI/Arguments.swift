@@ -39,8 +39,9 @@ public struct Shard: Equatable, Sendable {
 public enum Invocation: Equatable {
     case run(RunArguments)
     case replay(paths: [String], json: Bool, caseTimeout: Double)
-    case list(json: Bool)
+    case list(json: Bool, markdown: Bool)
     case exportTests(corpus: String, output: String)
+    case bench(BenchArguments)
     /// The hidden `worker` subcommand: a worker process of a run (see `WorkerProtocol`).
     case worker(WorkerArguments)
     case help
@@ -65,12 +66,15 @@ public enum ArgumentParser {
             return .replay(paths: paths.isEmpty ? ["Corpus"] : paths, json: json, caseTimeout: caseTimeout)
         case "list":
             rest.removeFirst()
-            var json = false
+            var json = false, markdown = false
             while let argument = rest.popFirst() {
-                guard argument == "--json" else { throw UsageError("list: unknown argument '\(argument)' (list takes --json)") }
-                json = true
+                switch argument {
+                case "--json": json = true
+                case "--markdown": markdown = true
+                default: throw UsageError("list: unknown argument '\(argument)' (list takes --json or --markdown)")
+                }
             }
-            return .list(json: json)
+            return .list(json: json, markdown: markdown)
         case "export-tests":
             rest.removeFirst()
             var corpus = "Corpus", output = "Tests/CorpusRegressionTests"
@@ -84,6 +88,22 @@ public enum ArgumentParser {
             return .exportTests(corpus: corpus, output: output)
         case "worker":
             return .worker(try WorkerArguments.parse(rest.dropFirst()))
+        case "bench":
+            rest.removeFirst()
+            var bench = BenchArguments()
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--quick": bench.quick = true
+                case "--json": bench.json = true
+                case "--target": bench.target = try value(for: argument, &rest)
+                case "--soak":
+                    let text = try value(for: argument, &rest)
+                    guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("bench --soak: '\(text)' is not a positive number of seconds") }
+                    bench.soak = seconds
+                default: throw UsageError("bench: unknown argument '\(argument)' (bench takes --quick, --json, --target NAME, --soak SECONDS)")
+                }
+            }
+            return .bench(bench)
         default: break
         }
         var run = RunArguments()
@@ -153,9 +173,12 @@ public enum ArgumentParser {
           graph-fuzz replay [FILE|DIR ...] [--case-timeout SECONDS]
                                                 replay corpus cases (default: Corpus/); crash and hang
                                                 cases replay in a worker process
-          graph-fuzz list [--json]              targets, their mutants with the rule each breaks, the rules
+          graph-fuzz list [--json|--markdown]   targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
                                                 write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)
+          graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]
+                                                throughput, time to failure per mutant, shrink cost, memory
+                                                (best from a release build: swift run -c release graph-fuzz bench)
           graph-fuzz --help | --version
 
         OPTIONS

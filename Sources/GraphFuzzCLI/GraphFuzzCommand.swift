@@ -31,7 +31,10 @@ public struct GraphFuzzCommand {
             case .version:
                 console.out("graph-fuzz \(Self.version)\n")
                 return 0
-            case .list(let json):
+            case .list(_, true):
+                console.out(SpecDocument.markdown(registry))
+                return 0
+            case .list(let json, false):
                 ListCommand(json: json, registry: registry, console: console).execute()
                 return 0
             case .replay(let paths, let json, let caseTimeout):
@@ -39,6 +42,8 @@ public struct GraphFuzzCommand {
                                      workerExecutable: workerExecutable, caseTimeout: caseTimeout).execute()
             case .exportTests(let corpus, let output):
                 return ExportTestsCommand(corpus: corpus, output: output, registry: registry, console: console).execute()
+            case .bench(let arguments):
+                return try BenchCommand(arguments: arguments, registry: registry, console: console).execute()
             case .run(let arguments):
                 return try RunCommand(arguments: arguments, registry: registry, console: console,
                                       workerExecutable: workerExecutable).execute(defaultSeed: freshSeed)

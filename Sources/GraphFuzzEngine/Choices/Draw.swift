@@ -15,14 +15,14 @@ public final class Draw {
         case bytes([UInt8])
     }
 
-    public private(set) var choices: [UInt64] = []
-    public private(set) var spans: [Span] = []
+    @exclusivity(unchecked) public private(set) var choices: [UInt64] = []
+    @exclusivity(unchecked) public private(set) var spans: [Span] = []
     /// Set by `reject()` or a filter that ran out of tries: the case is discarded, not failed.
     public private(set) var isRejected = false
 
-    private var source: Source
-    private var cursor = 0
-    private var openSpans: [Int] = []
+    @exclusivity(unchecked) private var source: Source
+    @exclusivity(unchecked) private var cursor = 0
+    @exclusivity(unchecked) private var openSpans: [Int] = []
     /// A random case stops drawing fresh values beyond this many choices (draws return 0).
     public let maxChoices: Int
 

@@ -2,6 +2,12 @@
 public struct ExecutedStep<M: StateMachine> {
     public var command: M.Command
     public var expected: Expectation<M.Observation>
+
+    @inlinable
+    public init(command: M.Command, expected: Expectation<M.Observation>) {
+        self.command = command
+        self.expected = expected
+    }
 }
 
 /// The result of running one case of a state machine.
@@ -11,6 +17,14 @@ public struct MachineRun<M: StateMachine> {
     /// Steps run, up to and including a failing one. Expectations are kept only when asked for.
     public var commands: [M.Command]
     public var steps: [ExecutedStep<M>]
+
+    @inlinable
+    public init(outcome: Outcome, config: M.Config, commands: [M.Command], steps: [ExecutedStep<M>]) {
+        self.outcome = outcome
+        self.config = config
+        self.commands = commands
+        self.steps = steps
+    }
 }
 
 /// Runs cases of a state machine, from choices (search, shrinking, fuzzing) or from a trace (corpus replay).
@@ -19,15 +33,23 @@ public struct MachineRunner<M: StateMachine> {
     /// The most steps a generated case takes.
     public let maxSteps: Int
 
+    @inlinable
     public init(_ machine: M, maxSteps: Int) {
         self.machine = machine
         self.maxSteps = Swift.max(1, maxSteps)
     }
 
     /// Probability of drawing another step: the expected length is about `maxSteps` before the cap.
-    private var continueProbability: Double { 1 - 1 / Double(maxSteps + 1) }
+    @usableFromInline
+    var continueProbability: Double { 1 - 1 / Double(maxSteps + 1) }
 
     /// Runs a case whose every decision comes from `draw`.
+    @inlinable
+    public func run(_ draw: Draw, keepSteps: Bool = false) -> MachineRun<M> {
+        run(draw, keepSteps: keepSteps, systemSteps: .max, willRunStep: nil)
+    }
+
+    /// Runs a case whose every decision comes from `draw`, for worker processes.
     ///
     /// - Parameters:
     ///   - systemSteps: steps from this index on are not run on the system: the step at this index
@@ -35,8 +57,8 @@ public struct MachineRunner<M: StateMachine> {
     ///     case that crashed or hung at that step in a worker process without running it again.
     ///   - willRunStep: called with a step's 0-based index just before the system runs it, so a
     ///     worker process can tell its parent which step was running when it died.
-    public func run(_ draw: Draw, keepSteps: Bool = false, systemSteps: Int = .max,
-                    willRunStep: ((Int) -> Void)? = nil) -> MachineRun<M> {
+    @inlinable
+    public func run(_ draw: Draw, keepSteps: Bool = false, systemSteps: Int, willRunStep: ((Int) -> Void)? = nil) -> MachineRun<M> {
         let config = draw.span(.config) { machine.makeConfig(draw) }
         var commands: [M.Command] = []
         return execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: willRunStep,
@@ -71,12 +93,19 @@ public struct MachineRunner<M: StateMachine> {
     }
 
     /// Replays a fixed list of commands. A command whose precondition fails is reported by index.
-    /// `systemSteps` is as in `run(_:keepSteps:systemSteps:willRunStep:)`.
+    @inlinable
+    public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true) -> Result<MachineRun<M>, ReplayError> {
+        replay(config: config, commands: fixed, keepSteps: keepSteps, systemSteps: .max)
+    }
+
+    /// Replays a fixed list of commands; `systemSteps` is as in `run(_:keepSteps:systemSteps:willRunStep:)`.
+    @inlinable
     public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true,
-                       systemSteps: Int = .max) -> Result<MachineRun<M>, ReplayError> {
+                       systemSteps: Int) -> Result<MachineRun<M>, ReplayError> {
         var commands: [M.Command] = []
         var refused: Int?
-        let run = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, commands: &commands) { model, index in
+        let run = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: nil,
+                          commands: &commands) { model, index in
             guard index < fixed.count else { return .stop }
             guard machine.precondition(fixed[index], model) else {
                 refused = index
@@ -90,10 +119,12 @@ public struct MachineRunner<M: StateMachine> {
         return .success(run)
     }
 
-    private enum Next { case command(M.Command), stop, reject }
+    @usableFromInline
+    enum Next { case command(M.Command), stop, reject }
 
-    private func execute(config: M.Config, keepSteps: Bool, systemSteps: Int = .max, willRunStep: ((Int) -> Void)? = nil,
-                         commands: inout [M.Command], next: (M.Model, Int) -> Next) -> MachineRun<M> {
+    @inlinable
+    func execute(config: M.Config, keepSteps: Bool, systemSteps: Int, willRunStep: ((Int) -> Void)?,
+                 commands: inout [M.Command], next: (M.Model, Int) -> Next) -> MachineRun<M> {
         var steps: [ExecutedStep<M>] = []
         var model = machine.makeModel(config)
         var system: M.System
@@ -138,5 +169,11 @@ public struct ReplayError: Error, Equatable, Sendable, CustomStringConvertible {
     /// 0-based index of the step that could not be applied.
     public var step: Int
     public var message: String
+
+    @inlinable
+    public init(step: Int, message: String) {
+        self.step = step
+        self.message = message
+    }
     public var description: String { message }
 }

@@ -7,12 +7,14 @@ public struct Expectation<Observation: Equatable>: Equatable {
     /// The rule id that determines the observation; a mismatch is reported against it.
     public var rule: String
 
+    @inlinable
     public init(_ value: Observation, rule: String, alternatives: [Observation] = []) {
         self.value = value
         self.rule = rule
         self.alternatives = alternatives
     }
 
+    @inlinable
     public func allows(_ observed: Observation) -> Bool {
         observed == value || alternatives.contains(observed)
     }
@@ -68,8 +70,10 @@ extension StateMachine where Config == NoConfig {
 }
 
 extension StateMachine {
+    @inlinable
     public func precondition(_ command: Command, _ model: Model) -> Bool { true }
 
+    @inlinable
     public func compare(_ expected: Expectation<Observation>, _ observed: Observation, _ command: Command) -> Failure? {
         if expected.allows(observed) { return nil }
         return Failure(
@@ -77,7 +81,9 @@ extension StateMachine {
             message: "\(command.trace): expected \(expected.value), observed \(observed)")
     }
 
+    @inlinable
     public func checkInvariants(_ model: Model, _ system: System) -> Failure? { nil }
+    @inlinable
     public func tearDown(_ system: inout System) {}
     public static var swiftImports: [String] { [] }
     public func swiftSetup(_ config: Config) -> [String] { ["// \(config.trace)"] }

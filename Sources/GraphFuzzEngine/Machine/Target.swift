@@ -18,6 +18,8 @@ public struct AnyMachine {
     public let record: (ChoiceSequence, Int) -> CaseRecord
     /// Replays a trace (corpus); errors name the step that cannot be read or applied.
     public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+    /// Measures throughput: (seed, cases, maxSteps, minimum seconds per measurement).
+    public let measureThroughput: (UInt64, Int, Int, Double) -> Throughput
     /// Describes a trace whose last step crashed or hung (a `crash` or `hang` corpus case) without
     /// running that step on the system: the steps before it run, the last is generated and expected.
     public let replayPrefix: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
@@ -33,22 +35,14 @@ public struct AnyMachine {
     /// at most the given number of steps; the system is never made or run.
     public let generate: (Draw, Int) -> [TraceStep]
 
+    @inlinable
     public init<M: StateMachine>(_ machine: M) {
         run = { draw, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
             return (result.outcome, result.commands.count)
         }
-        runWatched = { draw, maxSteps, willRunStep in
-            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, willRunStep: willRunStep)
-            return (result.outcome, result.commands.count)
-        }
-        generate = { draw, maxSteps in
-            let (config, commands) = MachineRunner(machine, maxSteps: maxSteps).generate(draw)
-            return [config.trace] + commands.map(\.trace)
-        }
-        recordPrefix = { draw, maxSteps, stop in
-            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, keepSteps: true, systemSteps: stop)
-            return AnyMachine.describe(machine, result)
+        measureThroughput = { seed, cases, maxSteps, seconds in
+            MachineRunner(machine, maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
         }
         record = { sequence, maxSteps in
             let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
@@ -58,10 +52,23 @@ public struct AnyMachine {
         replayPrefix = { configStep, traceSteps in
             AnyMachine.replay(machine, configStep, traceSteps, systemSteps: Swift.max(0, traceSteps.count - 1))
         }
+        runWatched = { draw, maxSteps, willRunStep in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, systemSteps: .max, willRunStep: willRunStep)
+            return (result.outcome, result.commands.count)
+        }
+        recordPrefix = { draw, maxSteps, stop in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, keepSteps: true, systemSteps: stop)
+            return AnyMachine.describe(machine, result)
+        }
+        generate = { draw, maxSteps in
+            let (config, commands) = MachineRunner(machine, maxSteps: maxSteps).generate(draw)
+            return [config.trace] + commands.map(\.trace)
+        }
     }
 
-    private static func replay<M: StateMachine>(_ machine: M, _ configStep: TraceStep, _ traceSteps: [TraceStep],
-                                                systemSteps: Int) -> Result<CaseRecord, TraceReplayError> {
+    @usableFromInline
+    static func replay<M: StateMachine>(_ machine: M, _ configStep: TraceStep, _ traceSteps: [TraceStep],
+                                        systemSteps: Int) -> Result<CaseRecord, TraceReplayError> {
         let config: M.Config
         do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
             return .failure(TraceReplayError(step: nil, message: error.message))
@@ -79,7 +86,8 @@ public struct AnyMachine {
         }
     }
 
-    private static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
+    @usableFromInline
+    static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
         var swift = machine.swiftSetup(result.config)
         for (index, step) in result.steps.enumerated() {
             swift += machine.swiftLines(step.command, expected: step.expected, isLast: index == result.steps.count - 1)
@@ -114,8 +122,10 @@ public struct Target: Sendable {
     public let generatorVersion: String
     /// Modules an exported Swift test of this target imports.
     public let swiftImports: [String]
-    private let make: @Sendable (String?) -> AnyMachine
+    @usableFromInline
+    let make: @Sendable (String?) -> AnyMachine
 
+    @inlinable
     public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
                                  defaultSteps: Int = 30, generatorVersion: String,
                                  machine: @escaping @Sendable (_ mutant: String?) -> M) {

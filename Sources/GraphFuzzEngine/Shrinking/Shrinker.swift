@@ -163,11 +163,15 @@ public final class Shrinker {
 
     // MARK: Passes
 
-    /// Deletes blocks of whole state-machine steps, largest blocks first.
+    /// Deletes blocks of whole state-machine steps: halving block sizes from half the steps down to
+    /// adjacent pairs and single steps, sliding from the last step to the first.
     private func deleteSteps() -> Bool {
         var progress = false
-        var size = Swift.max(1, stepSpans().count / 2)
-        while size >= 1 && !outOfBudget {
+        var sizes: [Int] = []
+        var size = stepSpans().count / 2
+        while size > 2 { sizes.append(size); size /= 2 }
+        sizes += [2, 1]
+        for size in sizes where !outOfBudget {
             var i = stepSpans().count - size
             while i >= 0 && !outOfBudget {
                 let steps = stepSpans()
@@ -178,7 +182,6 @@ public final class Shrinker {
                     i -= 1
                 }
             }
-            size /= 2
         }
         return progress
     }

@@ -1,0 +1,121 @@
+import ExampleTargets
+import GraphFuzzEngine
+
+/// Options of `graph-fuzz bench`.
+public struct BenchArguments: Equatable {
+    public var quick = false
+    public var json = false
+    public var target = "all"
+    /// Seconds of a memory soak run (0: none).
+    public var soak: Double = 0
+}
+
+/// `graph-fuzz bench`: throughput of each target (spec alone, system alone, differential), time to a
+/// shrunk failure for every mutant over 20 seeds, shrinking-challenge evaluations, peak memory.
+struct BenchCommand {
+    var arguments: BenchArguments
+    var registry: Registry
+    var console: Console
+
+    func execute() throws(UsageError) -> Int32 {
+        var targets = registry.targets
+        if arguments.target != "all" {
+            guard let target = registry.target(named: arguments.target) else {
+                throw UsageError("bench --target: unknown target '\(arguments.target)' (known: \(registry.targets.map(\.name).joined(separator: ", ")), all)")
+            }
+            targets = [target]
+        }
+        let cases = arguments.quick ? 100 : 400
+        let seconds = arguments.quick ? 0.3 : 2.0
+        let seeds: ClosedRange<UInt64> = 1...20
+        var throughputRows = [["target", "spec steps/s", "system steps/s", "differential steps/s", "overhead"]]
+        var mutantRows = [["target", "mutant", "found", "median s", "max s", "median steps", "max steps", "median attempts"]]
+        for target in targets {
+            progress("throughput \(target.name)")
+            let t = target.machine().measureThroughput(1, cases, target.defaultSteps, seconds)
+            emit(.object([("event", .string("bench")), ("target", .string(target.name)),
+                          ("specStepsPerSecond", .double(t.specStepsPerSecond.rounded())),
+                          ("systemStepsPerSecond", .double(t.systemStepsPerSecond.rounded())),
+                          ("differentialStepsPerSecond", .double(t.differentialStepsPerSecond.rounded())),
+                          ("overhead", .double((t.overhead * 100).rounded() / 100))]))
+            throughputRows.append([target.name, Self.count(t.specStepsPerSecond), Self.count(t.systemStepsPerSecond),
+                                   Self.count(t.differentialStepsPerSecond), String(format2(t.overhead)) + "×"])
+            for mutant in target.mutants {
+                progress("mutant \(mutant.name)")
+                let m = Benchmark.mutant(target, mutant.name, seeds: seeds, runs: RunArguments().runs)
+                emit(.object([("event", .string("bench-mutant")), ("target", .string(target.name)), ("mutant", .string(m.mutant)),
+                              ("seeds", .int(m.seeds)), ("found", .int(m.found)), ("medianSeconds", .double(m.medianSeconds)),
+                              ("maxSeconds", .double(m.maxSeconds)), ("medianSteps", .int(m.medianSteps)),
+                              ("maxSteps", .int(m.maxSteps)), ("medianShrinkAttempts", .int(m.medianShrinkAttempts))]))
+                mutantRows.append([target.name, m.mutant, "\(m.found)/\(m.seeds)", Self.millis(m.medianSeconds), Self.millis(m.maxSeconds),
+                                   String(m.medianSteps), String(m.maxSteps), String(m.medianShrinkAttempts)])
+            }
+        }
+        if arguments.soak > 0 { soak(targets) }
+        let peak = Benchmark.peakResidentBytes()
+        emit(.object([("event", .string("bench-memory")), ("peakResidentBytes", .int(peak))]))
+        if !arguments.json {
+            console.out("Throughput (one core, \(cases) cases per target)\n" + Format.table(throughputRows) + "\n")
+            console.out("Mutants (\(seeds.count) seeds each, --runs \(RunArguments().runs))\n" + Format.table(mutantRows) + "\n")
+            console.out("Shrinking challenge (100 seeds each): mean shrink evaluations\n" + Format.table(challengeRows()) + "\n")
+            console.out("peak resident memory: \(peak / 1_048_576) MiB\n")
+        }
+        return 0
+    }
+
+    /// Runs differential cases for `arguments.soak` seconds; reports resident memory after one
+    /// minute (or a tenth of the run, if shorter) and at the end.
+    private func soak(_ targets: [Target]) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let checkpoint = min(60, arguments.soak / 10)
+        var early = 0, caseIndex = 0, steps = 0
+        let machines = targets.map { ($0.machine(), $0.defaultSteps) }
+        while (clock.now - start).seconds < arguments.soak {
+            for (machine, maxSteps) in machines {
+                steps += machine.run(Draw(seed: SplitMix64.caseSeed(run: 99, case: caseIndex)), maxSteps).steps
+            }
+            caseIndex += 1
+            if early == 0 && (clock.now - start).seconds >= checkpoint { early = Benchmark.residentBytes() }
+        }
+        let end = Benchmark.residentBytes()
+        let growth = early > 0 ? Double(end - early) / Double(early) * 100 : 0
+        if !arguments.json {
+            console.out("soak: \(caseIndex) cases per target, \(steps) steps in \(Format.seconds(arguments.soak)); resident \(early / 1024) KiB after \(Format.seconds(checkpoint)), \(end / 1024) KiB at the end (\(format2(growth))%)\n\n")
+        }
+    }
+
+    private func challengeRows() -> [[String]] {
+        var rows = [["challenge", "minimal", "mean evaluations", "Hypothesis 5.23"]]
+        for challenge in ShrinkingChallenge.allCases {
+            var total = 0, minimal = 0, found = 0
+            for seed in UInt64(1)...100 {
+                guard let result = challenge.run(seed: seed) else { continue }
+                found += 1
+                total += result.shrinkAttempts
+                if result.isMinimal { minimal += 1 }
+            }
+            rows.append([challenge.rawValue, "\(minimal)/100", format2(Double(total) / Double(max(found, 1))),
+                         challenge.hypothesisMeanEvaluations.map(String.init) ?? "—"])
+        }
+        return rows
+    }
+
+    private func emit(_ value: JSONValue) {
+        if arguments.json { console.out(value.rendered + "\n") }
+    }
+
+    private func progress(_ text: String) {
+        if console.isTerminal && !arguments.json { console.err("… \(text)\n") }
+    }
+
+    static func count(_ rate: Double) -> String { String(Int(rate.rounded())) }
+    static func millis(_ seconds: Double) -> String { format2(seconds * 1000) + " ms" }
+}
+
+/// A number with two decimals.
+func format2(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let sign = hundredths < 0 ? "-" : ""
+    return sign + String(abs(hundredths) / 100) + "." + Format.pad(abs(hundredths) % 100, 2)
+}

@@ -1,0 +1,32 @@
+import GraphFuzzEngine
+
+/// The rule index of docs/spec.md, generated from the targets so the document and the code cannot
+/// disagree (a test checks docs/spec.md holds exactly this text between its markers).
+public enum SpecDocument {
+    public static let beginMarker = "<!-- BEGIN GENERATED: graph-fuzz list --markdown -->"
+    public static let endMarker = "<!-- END GENERATED -->"
+
+    public static func markdown(_ registry: Registry) -> String {
+        var out = ""
+        for target in registry.targets {
+            out += "### Target `\(target.name)`\n\n\(target.summary)\n\n"
+            out += "| rule | statement | source | confidence | mutants that break it |\n|---|---|---|---|---|\n"
+            for rule in target.rules {
+                let breakers = target.mutants.filter { $0.rule == rule.id }.map { "`\($0.name)`" }.joined(separator: ", ")
+                out += "| \(rule.id) | \(cell(rule.statement)) | \(cell(rule.source)) | \(rule.confidence) | \(breakers.isEmpty ? "—" : breakers) |\n"
+            }
+            if !target.mutants.isEmpty {
+                out += "\n| mutant | breaks | what it does |\n|---|---|---|\n"
+                for mutant in target.mutants {
+                    out += "| `\(mutant.name)` | \(mutant.rule) | \(cell(mutant.summary)) |\n"
+                }
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    private static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a mutant fared over a set of seeds.
+public struct MutantBenchmark: Sendable, Equatable {
+    public var mutant: String
+    public var seeds: Int
+    public var found: Int
+    public var medianSeconds: Double
+    public var maxSeconds: Double
+    public var medianSteps: Int
+    public var maxSteps: Int
+    public var medianShrinkAttempts: Int
+}
+
+/// Benchmarks: throughput per target, time to a shrunk failure per mutant, peak memory.
+public enum Benchmark {
+    /// Searches `mutant` with each seed and summarises time to a shrunk failure and its size.
+    public static func mutant(_ target: Target, _ mutant: String, seeds: ClosedRange<UInt64>, runs: Int) -> MutantBenchmark {
+        var seconds: [Double] = [], steps: [Int] = [], attempts: [Int] = []
+        for seed in seeds {
+            let result = target.search(mutant: mutant, options: SearchOptions(seed: seed, runs: runs))
+            guard let found = result.failure else { continue }
+            seconds.append(found.seconds)
+            steps.append(result.counterexample?.steps.count ?? 0)
+            attempts.append(found.shrink.attempts)
+        }
+        return MutantBenchmark(mutant: mutant, seeds: seeds.count, found: seconds.count,
+                               medianSeconds: median(seconds), maxSeconds: seconds.max() ?? 0,
+                               medianSteps: Int(median(steps.map(Double.init))), maxSteps: steps.max() ?? 0,
+                               medianShrinkAttempts: Int(median(attempts.map(Double.init))))
+    }
+
+    public static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The process's peak resident memory in bytes.
+    public static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+        return Int(usage.ru_maxrss) * 1024
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss)
+        #endif
+    }
+
+    /// The process's current resident memory in bytes (Linux: /proc/self/statm; elsewhere the peak).
+    public static func residentBytes() -> Int {
+        #if os(Linux)
+        if let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) {
+            let fields = text.split(separator: " ")
+            if fields.count > 1, let pages = Int(fields[1]) { return pages * Int(sysconf(Int32(_SC_PAGESIZE))) }
+        }
+        #endif
+        return peakResidentBytes()
+    }
+}

@@ -1,0 +1,77 @@
+/// Steps per second of one target, measured three ways on the same generated cases.
+public struct Throughput: Sendable, Equatable {
+    /// The specification alone: `makeModel` + `expect` over pre-generated commands.
+    public var specStepsPerSecond: Double
+    /// The system alone: `makeSystem` + `run` over the same commands.
+    public var systemStepsPerSecond: Double
+    /// The full differential run: generation, both sides, comparison and invariants.
+    public var differentialStepsPerSecond: Double
+    public var steps: Int
+
+    @inlinable
+    public init(specStepsPerSecond: Double, systemStepsPerSecond: Double, differentialStepsPerSecond: Double, steps: Int) {
+        self.specStepsPerSecond = specStepsPerSecond
+        self.systemStepsPerSecond = systemStepsPerSecond
+        self.differentialStepsPerSecond = differentialStepsPerSecond
+        self.steps = steps
+    }
+
+    /// The harness overhead: time per differential step over time per system-alone step.
+    public var overhead: Double {
+        differentialStepsPerSecond > 0 ? systemStepsPerSecond / differentialStepsPerSecond : 0
+    }
+}
+
+extension MachineRunner {
+    /// Measures throughput over `cases` cases generated from `seed`, repeating each way until
+    /// `minimumSeconds` have passed so short runs are not dominated by timer noise.
+    @inlinable
+    public func measureThroughput(seed: UInt64, cases: Int, minimumSeconds: Double) -> Throughput {
+        var generated: [(M.Config, [M.Command])] = []
+        var totalSteps = 0
+        for index in 0..<cases {
+            let result = run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
+            generated.append((result.config, result.commands))
+            totalSteps += result.commands.count
+        }
+        let clock = ContinuousClock()
+        func rate(_ body: () -> Int) -> Double {
+            var steps = 0
+            let start = clock.now
+            repeat { steps += body() } while (clock.now - start).seconds < minimumSeconds
+            return Double(steps) / (clock.now - start).seconds
+        }
+        let spec = rate {
+            var steps = 0
+            for (config, commands) in generated {
+                var model = machine.makeModel(config)
+                for command in commands { blackHole(machine.expect(command, &model)) }
+                steps += commands.count
+            }
+            return steps
+        }
+        let system = rate {
+            var steps = 0
+            for (config, commands) in generated {
+                guard var system = try? machine.makeSystem(config) else { continue }
+                for command in commands { blackHole(try? machine.run(command, &system)) }
+                machine.tearDown(&system)
+                steps += commands.count
+            }
+            return steps
+        }
+        let differential = rate {
+            var steps = 0
+            for index in 0..<cases {
+                steps += run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index))).commands.count
+            }
+            return steps
+        }
+        return Throughput(specStepsPerSecond: spec, systemStepsPerSecond: system,
+                          differentialStepsPerSecond: differential, steps: totalSteps)
+    }
+}
+
+/// Keeps the optimiser from deleting work whose result is unused.
+@inline(never) @usableFromInline
+func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
