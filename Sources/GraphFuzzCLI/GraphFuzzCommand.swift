@@ -43,7 +43,8 @@ public struct GraphFuzzCommand {
             case .exportTests(let corpus, let output):
                 return ExportTestsCommand(corpus: corpus, output: output, registry: registry, console: console).execute()
             case .bench(let arguments):
-                return try BenchCommand(arguments: arguments, registry: registry, console: console).execute()
+                return try BenchCommand(arguments: arguments, registry: registry, console: console,
+                                        workerExecutable: workerExecutable).execute()
             case .run(let arguments):
                 return try RunCommand(arguments: arguments, registry: registry, console: console,
                                       workerExecutable: workerExecutable).execute(defaultSeed: freshSeed)
