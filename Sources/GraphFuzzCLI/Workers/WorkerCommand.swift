@@ -62,6 +62,7 @@ struct WorkerCommand {
         }
         let machine = target.machine(mutant: arguments.mutant)
         let maxSteps = arguments.steps ?? target.defaultSteps
+        var announcer = Announcer()
         while let line = readLine() {
             let fields = line.split(separator: " ")
             switch fields.first {
@@ -71,7 +72,7 @@ struct WorkerCommand {
                 }
                 var steps = 0, rejected = 0
                 for index in CaseChunk(start: start, stride: stride, count: count).indices {
-                    writeUnbuffered("s \(index) \(steps) \(rejected)\n")
+                    announcer.announce("s", index, steps, rejected)
                     let draw = Draw(seed: SplitMix64.caseSeed(run: arguments.seed, case: index))
                     let (outcome, count) = machine.run(draw, maxSteps)
                     steps += count
@@ -81,7 +82,7 @@ struct WorkerCommand {
                     case .fail: writeUnbuffered("f \(index) \(WorkerProtocol.encode(outcome))\n")
                     }
                 }
-                writeUnbuffered("d \(steps) \(rejected)\n")
+                announcer.announce("d", steps, rejected)
             case "r", "w":
                 let draw: Draw
                 if fields.first == "w" {
@@ -120,13 +121,16 @@ struct WorkerCommand {
 /// Writes `text` with `write(2)`, unbuffered, all of it.
 func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ text: String) {
     var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+    text.withUTF8 { writeUnbuffered(to: descriptor, UnsafeRawBufferPointer($0)) }
+}
+
+/// Writes `bytes` with `write(2)`, unbuffered, all of them.
+func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
     }
 }

@@ -128,6 +128,12 @@ final class WorkerProcess {
 
     /// The next complete line the worker wrote, if any.
     func nextLine() -> String? {
+        nextLineBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The next complete line as bytes (without its newline), if any: the search reads tens of
+    /// thousands of case announcements a second and parses them without making strings.
+    func nextLineBytes() -> ArraySlice<UInt8>? {
         guard let newline = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
             if lineStart > 0 {
                 buffer.removeSubrange(0..<lineStart)
@@ -135,7 +141,7 @@ final class WorkerProcess {
             }
             return nil
         }
-        let line = String(decoding: buffer[lineStart..<newline], as: UTF8.self)
+        let line = buffer[lineStart..<newline]
         lineStart = newline + 1
         return line
     }

@@ -70,3 +70,71 @@ enum WorkerProtocol {
                              step: Int(fields[4])))
     }
 }
+
+/// Reads space-separated non-negative integers from a protocol line's bytes.
+struct LineScanner {
+    private let bytes: ArraySlice<UInt8>
+    private var index: Int
+
+    /// Scans `bytes` after its first `skip` bytes (the request or answer letter and its space).
+    init(_ bytes: ArraySlice<UInt8>, skip: Int = 2) {
+        self.bytes = bytes
+        self.index = Swift.min(bytes.startIndex + skip, bytes.endIndex)
+    }
+
+    /// The next integer, or nil when there is none or it is not a number.
+    mutating func int() -> Int? {
+        while index < bytes.endIndex && bytes[index] == UInt8(ascii: " ") { index += 1 }
+        var value = 0, digits = 0
+        while index < bytes.endIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            value = value &* 10 &+ Int(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
+        }
+        guard digits > 0, digits < 19, index == bytes.endIndex || bytes[index] == UInt8(ascii: " ") else { return nil }
+        return value
+    }
+
+    /// True when every byte has been read.
+    var atEnd: Bool { index == bytes.endIndex }
+
+    /// The rest of the line from the current position, after one separating space.
+    var rest: Substring {
+        var start = index
+        if start < bytes.endIndex && bytes[start] == UInt8(ascii: " ") { start += 1 }
+        return Substring(String(decoding: bytes[start...], as: UTF8.self))
+    }
+}
+
+/// Writes announcement lines (`s INDEX STEPS REJECTED`) from one reused buffer: a worker writes
+/// one per case, and formatting them must cost next to nothing.
+struct Announcer {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(64) }
+
+    mutating func announce(_ letter: Character, _ numbers: Int...) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(letter.asciiValue ?? UInt8(ascii: "?"))
+        for number in numbers {
+            buffer.append(UInt8(ascii: " "))
+            appendDigits(number)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        buffer.withUnsafeBytes { writeUnbuffered($0) }
+    }
+
+    private mutating func appendDigits(_ number: Int) {
+        var value = number
+        if value < 0 {
+            buffer.append(UInt8(ascii: "-"))
+            value = -value
+        }
+        let start = buffer.count
+        repeat {
+            buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
+            value /= 10
+        } while value > 0
+        buffer[start...].reverse()
+    }
+}

@@ -157,24 +157,26 @@ struct WorkerSearch {
                     try lost(slot, WorkerFailure.crash(termination, trapMessage: process.trapMessage()))
                     continue
                 }
-                while let line = process.nextLine() {
-                    let fields = line.split(separator: " ", maxSplits: 2)
-                    switch fields.first {
-                    case "s":
-                        guard fields.count == 3, let index = Int(fields[1]) else { throw malformed(line) }
-                        let counts = fields[2].split(separator: " ")
-                        guard counts.count == 2, let steps = Int(counts[0]), let rejected = Int(counts[1]) else { throw malformed(line) }
+                while let line = process.nextLineBytes() {
+                    var scanner = LineScanner(line)
+                    switch line.first {
+                    case UInt8(ascii: "s"):
+                        guard let index = scanner.int(), let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd else {
+                            throw malformed(line)
+                        }
                         slot.current = index
                         slot.started = clock.now
                         slot.steps = steps
                         slot.rejected = rejected
-                    case "f":
-                        guard fields.count == 3, let index = Int(fields[1]),
-                              let failure = WorkerProtocol.decodeOutcome(fields[2])?.failure else { throw malformed(line) }
+                    case UInt8(ascii: "f"):
+                        guard let index = scanner.int(), let failure = WorkerProtocol.decodeOutcome(scanner.rest)?.failure else {
+                            throw malformed(line)
+                        }
                         state.groups.add(case: index, failure)
-                    case "d":
-                        guard fields.count == 3, let steps = Int(fields[1]), let rejected = Int(fields[2]),
-                              let chunk = slot.chunk else { throw malformed(line) }
+                    case UInt8(ascii: "d"):
+                        guard let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd, let chunk = slot.chunk else {
+                            throw malformed(line)
+                        }
                         state.cases += chunk.count
                         state.steps += steps
                         state.rejected += rejected
@@ -198,8 +200,9 @@ struct WorkerSearch {
         return state
     }
 
-    private func malformed(_ line: String) -> WorkerError {
-        WorkerError(message: "a worker for \(target.name) wrote '\(line.prefix(80))', which is not in the worker protocol")
+    private func malformed(_ line: ArraySlice<UInt8>) -> WorkerError {
+        let text = String(decoding: line.prefix(80), as: UTF8.self)
+        return WorkerError(message: "a worker for \(target.name) wrote '\(text)', which is not in the worker protocol")
     }
 
     // MARK: Shrink
