@@ -4,15 +4,23 @@ import Testing
 
 @Suite("worker plumbing: case chunks, failure groups, the line protocol")
 struct WorkerUnitTests {
-    @Test("chunks cover each shard's cases exactly once, in order, whatever the number of jobs")
+    @Test("chunks of any sizes cover each shard's cases exactly once, in order")
     func chunks() {
         for (runs, shardCount) in [(500, 1), (101, 3), (7, 8), (1, 1)] {
             var all: [Int] = []
             for shardIndex in 0..<shardCount {
-                for jobs in [1, 2, 16] {
-                    let indices = CaseChunk.plan(runs: runs, shardIndex: shardIndex, shardCount: shardCount, jobs: jobs).flatMap(\.indices)
+                for sizes in [[1], [3, 1, 7], [256]] {
+                    var cursor = CaseCursor(runs: runs, shardIndex: shardIndex, shardCount: shardCount)
+                    var indices: [Int] = []
+                    var turn = 0
+                    while let chunk = cursor.take(sizes[turn % sizes.count]) {
+                        #expect(chunk.count <= sizes[turn % sizes.count])
+                        indices += chunk.indices
+                        turn += 1
+                    }
+                    #expect(cursor.remaining == 0)
                     #expect(indices == Array(stride(from: shardIndex, to: runs, by: shardCount)))
-                    if jobs == 1 { all += indices }
+                    if sizes == [1] { all += indices }
                 }
             }
             #expect(all.sorted() == Array(0..<runs))

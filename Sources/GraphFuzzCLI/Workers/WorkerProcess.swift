@@ -52,6 +52,11 @@ final class WorkerProcess {
         }
         // The parent's ends must not leak into later workers, or a dead worker's output never ends.
         for fd in [toChild[1], fromChild[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        #if os(Linux)
+        // A larger pipe (1 MiB, the unprivileged maximum) holds ~50,000 case announcements, so a
+        // worker running tiny cases never waits for the parent to read them.
+        _ = fcntl(fromChild[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
+        #endif
         let path = NSTemporaryDirectory() + "graph-fuzz-worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).stderr"
         let errorFile = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard errorFile >= 0 else {

@@ -87,27 +87,44 @@ struct WorkerSearch {
         var found: [WorkerSearchResult.Found] = []
     }
 
-    /// A worker slot: its process, the chunk it runs and the case it announced last.
+    /// A worker slot: its process, the chunks sent to it (the first is running, the next waits in
+    /// its pipe so it never idles between chunks) and the case it announced last.
     private final class Slot {
         var process: WorkerProcess?
-        var chunk: CaseChunk?
+        var chunks: [CaseChunk] = []
         var current: Int?
         var started: ContinuousClock.Instant
         var steps = 0, rejected = 0
         init(now: ContinuousClock.Instant) { started = now }
     }
 
+    /// Chunks last about this long, so the parent reads each worker's pipe rarely and a time
+    /// limit is overshot by little.
+    static let chunkSeconds = 0.02
+
     private func searchPhase(clock: ContinuousClock) throws(WorkerError) -> SearchState {
         var state = SearchState()
-        var queue = CaseChunk.plan(runs: options.runs, shardIndex: options.shardIndex, shardCount: options.shardCount, jobs: jobs)
-        queue.reverse()  // next chunk at the end
+        var cursor = CaseCursor(runs: options.runs, shardIndex: options.shardIndex, shardCount: options.shardCount)
+        /// The rest of chunks whose worker died, run before new chunks (next at the end).
+        var requeued: [CaseChunk] = []
         let start = clock.now
         let limit = options.timeLimit.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
         let slots = (0..<Swift.max(1, jobs)).map { _ in Slot(now: start) }
 
-        /// Accounts for a dead or killed worker: the announced case failed; the chunk's rest goes back in the queue.
+        /// The next chunk: sized from the cases per second so far, small at first, and small
+        /// enough at the end that every worker gets a share of the last cases.
+        func nextChunk() -> CaseChunk? {
+            if let chunk = requeued.popLast() { return chunk }
+            let elapsed = (clock.now - start).seconds
+            let rate = state.cases > 0 && elapsed > 0 ? Double(state.cases) / elapsed / Double(slots.count) : 0
+            let wanted = rate > 0 ? Int(rate * WorkerSearch.chunkSeconds) : 16
+            let share = (cursor.remaining + 2 * slots.count - 1) / (2 * slots.count)
+            return cursor.take(Swift.min(Swift.max(1, Swift.min(wanted, 16_384)), Swift.max(1, share)))
+        }
+
+        /// Accounts for a dead or killed worker: the announced case failed; the rest of its chunks go back in the queue.
         func lost(_ slot: Slot, _ failure: Failure) throws(WorkerError) {
-            guard let chunk = slot.chunk, let current = slot.current else {
+            guard let chunk = slot.chunks.first, let current = slot.current else {
                 let message = slot.process?.trapMessage() ?? ""
                 throw WorkerError(message: "a worker for \(target.name) ended before running a case\(message.isEmpty ? "" : ": \(message)")")
             }
@@ -115,28 +132,29 @@ struct WorkerSearch {
             state.steps += slot.steps
             state.rejected += slot.rejected
             state.groups.add(case: current, failure)
-            if let rest = chunk.remaining(after: current) { queue.append(rest) }
+            requeued.append(contentsOf: slot.chunks.dropFirst().reversed())
+            if let rest = chunk.remaining(after: current) { requeued.append(rest) }
             slot.process = nil
-            slot.chunk = nil
+            slot.chunks = []
             slot.current = nil
         }
 
         while true {
             let timeUp = limit.map { state.cases > 0 && clock.now >= $0 } ?? false
-            for slot in slots where slot.chunk == nil && !timeUp {
-                guard let chunk = queue.popLast() else { break }
+            for slot in slots where slot.chunks.count < 2 && !timeUp {
+                guard let chunk = nextChunk() else { break }
                 if slot.process == nil {
                     slot.process = try WorkerProcess(executable: executable, arguments: workerArguments.commandLine)
                 }
-                slot.chunk = chunk
-                slot.current = nil
-                slot.steps = 0
-                slot.rejected = 0
-                slot.started = clock.now
+                if slot.chunks.isEmpty {
+                    slot.current = nil
+                    slot.started = clock.now
+                }
+                slot.chunks.append(chunk)
                 // A worker that is already dead fails the write; the next poll then sees its output end.
                 _ = slot.process!.send("b \(chunk.start) \(chunk.stride) \(chunk.count)")
             }
-            let busy = slots.filter { $0.chunk != nil }
+            let busy = slots.filter { !$0.chunks.isEmpty }
             if busy.isEmpty { break }
 
             var timeout = -1.0
@@ -174,21 +192,23 @@ struct WorkerSearch {
                         }
                         state.groups.add(case: index, failure)
                     case UInt8(ascii: "d"):
-                        guard let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd, let chunk = slot.chunk else {
+                        guard let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd, let chunk = slot.chunks.first else {
                             throw malformed(line)
                         }
                         state.cases += chunk.count
                         state.steps += steps
                         state.rejected += rejected
-                        slot.chunk = nil
+                        slot.chunks.removeFirst()
                         slot.current = nil
+                        slot.steps = 0
+                        slot.rejected = 0
                         freed = true
                     default:
                         throw malformed(line)
                     }
                 }
             }
-            for slot in busy where slot.chunk != nil && slot.current != nil && (clock.now - slot.started).seconds >= caseTimeout {
+            for slot in busy where !slot.chunks.isEmpty && slot.current != nil && (clock.now - slot.started).seconds >= caseTimeout {
                 _ = slot.process!.kill()
                 try lost(slot, WorkerFailure.hang(seconds: caseTimeout))
                 freed = true

@@ -14,7 +14,7 @@ public struct CaseChunk: Equatable, Sendable {
     }
 
     /// The case indices, in the order a worker runs them.
-    public var indices: [Int] { (0..<count).map { start + $0 * stride } }
+    public var indices: StrideTo<Int> { Swift.stride(from: start, to: start + count * stride, by: stride) }
 
     /// The cases after `index` (which must be one of this chunk's), for resuming after a worker died.
     public func remaining(after index: Int) -> CaseChunk? {
@@ -22,20 +22,32 @@ public struct CaseChunk: Equatable, Sendable {
         guard done < count else { return nil }
         return CaseChunk(start: index + stride, stride: stride, count: count - done)
     }
+}
 
-    /// The chunks covering this shard's cases `shardIndex, shardIndex + shardCount, …` below
-    /// `runs`, in case order, sized so `jobs` workers each get several (at most `maxSize` cases).
-    public static func plan(runs: Int, shardIndex: Int = 0, shardCount: Int = 1, jobs: Int, maxSize: Int = 256) -> [CaseChunk] {
-        guard runs > shardIndex, shardCount > 0 else { return [] }
-        let total = (runs - shardIndex + shardCount - 1) / shardCount
-        let size = Swift.max(1, Swift.min(maxSize, (total + 4 * jobs - 1) / (4 * Swift.max(1, jobs))))
-        var chunks: [CaseChunk] = []
-        var done = 0
-        while done < total {
-            let count = Swift.min(size, total - done)
-            chunks.append(CaseChunk(start: shardIndex + done * shardCount, stride: shardCount, count: count))
-            done += count
-        }
-        return chunks
+/// Hands out a shard's cases — `shardIndex`, `shardIndex + shardCount`, … below `runs` — in case
+/// order, in chunks of whatever size the caller asks for (workers get bigger chunks when cases are
+/// quick). Which chunk a case lands in never changes what the case does.
+public struct CaseCursor: Sendable, Equatable {
+    public let runs: Int
+    public let shardCount: Int
+    /// The next case to hand out.
+    public private(set) var next: Int
+
+    public init(runs: Int, shardIndex: Int = 0, shardCount: Int = 1) {
+        self.runs = runs
+        self.shardCount = Swift.max(1, shardCount)
+        self.next = shardIndex
+    }
+
+    /// Cases not handed out yet.
+    public var remaining: Int { next < runs ? (runs - next + shardCount - 1) / shardCount : 0 }
+
+    /// The next chunk of at most `size` cases (at least one), or nil when every case was handed out.
+    public mutating func take(_ size: Int) -> CaseChunk? {
+        let count = Swift.min(Swift.max(1, size), remaining)
+        guard count > 0 else { return nil }
+        let chunk = CaseChunk(start: next, stride: shardCount, count: count)
+        next += count * shardCount
+        return chunk
     }
 }
