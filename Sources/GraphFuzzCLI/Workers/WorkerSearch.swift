@@ -28,9 +28,9 @@ struct WorkerSearchResult {
 /// Runs a target's cases in `jobs` worker processes (`graph-fuzz worker`), surviving crashes and
 /// hangs, then shrinks each failure signature by replaying candidates in a worker.
 ///
-/// Cases are handed out in deterministic chunks (`CaseChunk.plan`) and results are merged by case
-/// index, so with a fixed seed the failures found and their shrunk cases are the same whatever
-/// `jobs` is. The run does not stop at a failure: failures are grouped by signature
+/// Cases are generated from the seed and their index alone and handed out in chunks
+/// (`CaseCursor`); results are merged by case index, so with a fixed seed the failures found and
+/// their shrunk cases are the same whatever `jobs` is. The run does not stop at a failure: failures are grouped by signature
 /// (`FailureGroups`), and each group is shrunk once, from its lowest failing case.
 struct WorkerSearch {
     var target: Target
@@ -223,92 +223,5 @@ struct WorkerSearch {
     private func malformed(_ line: ArraySlice<UInt8>) -> WorkerError {
         let text = String(decoding: line.prefix(80), as: UTF8.self)
         return WorkerError(message: "a worker for \(target.name) wrote '\(text)', which is not in the worker protocol")
-    }
-
-    // MARK: Shrink
-
-    private struct Shrunk {
-        var original: ChoiceSequence
-        var originalSteps: Int
-        var shrink: ShrinkResult
-        var failure: Failure
-        var record: CaseRecord?
-    }
-
-    /// Shrinks one group from its lowest failing case, running every candidate in a worker.
-    private func shrink(_ group: FailureGroups.Group, machine: AnyMachine, client: WorkerClient) throws(WorkerError) -> Shrunk {
-        let signature = group.signature
-        let diedInWorker = signature.kind == .crash || signature.kind == .hang
-        let timeout = candidateTimeout
-        var timedOut = 0
-        /// The step each accepted crashing or hanging sequence stopped at.
-        var stopSteps: [ChoiceSequence: Int] = [:]
-        var workerError: WorkerError?
-
-        /// What a worker's answer stands for, and the draw holding what the case consumed when it
-        /// failed with the signature (the steps before a crash are replayed here: they passed there).
-        func interpret(_ answer: (run: WorkerRun, lastStep: Int?), draw: Draw) -> Outcome {
-            let failure: Failure
-            switch answer.run {
-            case .finished(let outcome):
-                guard outcome.failure?.signature == signature else { return outcome }
-                return machine.run(draw, maxSteps).outcome
-            case .unreadable: return .rejected
-            case .died(let termination, let trapMessage): failure = WorkerFailure.crash(termination, trapMessage: trapMessage)
-            case .timedOut(let seconds):
-                timedOut += 1
-                failure = WorkerFailure.hang(seconds: seconds)
-            }
-            guard failure.signature == signature else { return .fail(failure) }
-            guard let step = answer.lastStep else { return .rejected }  // died before its first step: not shrinkable
-            _ = machine.recordPrefix(draw, maxSteps, step)
-            stopSteps[draw.sequence] = step
-            return .fail(failure)
-        }
-
-        // The original case, as consumed.
-        let original = Draw(seed: SplitMix64.caseSeed(run: options.seed, case: group.firstCase))
-        let first: Outcome
-        if diedInWorker {
-            first = interpret(try client.run("w \(group.firstCase)", timeout: timeout), draw: original)
-        } else {
-            first = machine.run(original, maxSteps).outcome
-        }
-        guard first.failure?.signature == signature else {
-            // Not reproducible (a flaky crash or hang): reported as found, unshrunk and without steps.
-            let shrink = ShrinkResult(sequence: original.sequence, attempts: 1, improvements: 0, budgetExhausted: false, passes: [])
-            return Shrunk(original: original.sequence, originalSteps: 0, shrink: shrink, failure: group.failure, record: nil)
-        }
-        let originalSteps = diedInWorker ? stopSteps[original.sequence].map { $0 + 1 } ?? 0 : machine.run(Draw(replaying: original.sequence), maxSteps).steps
-
-        let shrinker = Shrinker(signature: signature, budget: options.shrinkBudget, candidates: { sequence in
-            let draw = Draw(replaying: sequence)
-            guard workerError == nil, timedOut < WorkerSearch.maxTimedOutCandidates else { return (.rejected, draw) }
-            do throws(WorkerError) {
-                let answer = try client.run("r \(sequence)", timeout: candidateTimeout)
-                return (interpret(answer, draw: draw), draw)
-            } catch {
-                workerError = error
-                return (.rejected, draw)
-            }
-        })
-        let shrink = shrinker.shrink(original.sequence)
-        if let workerError { throw workerError }
-
-        var record: CaseRecord
-        var failure: Failure
-        if diedInWorker, let step = stopSteps[shrink.sequence] {
-            record = machine.recordPrefix(Draw(replaying: shrink.sequence), maxSteps, step)
-            failure = group.failure
-            let last = record.steps.count - 1
-            let what = signature.kind == .crash ? "crashed: \(failure.message)" : "did not finish within \(Format.seconds(timeout)) (killed)"
-            failure.message = "step \(last + 1) \(record.steps[last]) \(what); the specification expected \(record.expectations[last])"
-            failure.step = last
-            record.outcome = .fail(failure)
-        } else {
-            record = machine.record(shrink.sequence, maxSteps)
-            failure = record.outcome.failure ?? group.failure
-        }
-        return Shrunk(original: original.sequence, originalSteps: originalSteps, shrink: shrink, failure: failure, record: record)
     }
 }
