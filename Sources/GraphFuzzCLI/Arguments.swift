@@ -11,7 +11,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 public struct RunArguments: Equatable {
     public var target = "all"
     public var seed: UInt64?
-    public var runs = 500
+    public var runs = 2000
     public var steps: Int?
     public var time: Double?
     public var mutant: String?
@@ -184,7 +184,7 @@ public enum ArgumentParser {
         OPTIONS
           --target NAME   a target from `graph-fuzz list`, or all (default)
           --seed N        the run's seed (default: a fresh one, printed first)
-          --runs N        test cases per target (default 500)
+          --runs N        test cases per target (default 2000)
           --steps N       most steps per case (default: the target's own)
           --time SECONDS  wall-clock budget per target for the search
           --mutant NAME   run against a named faulty variant of the production code

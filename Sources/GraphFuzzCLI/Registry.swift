@@ -1,5 +1,7 @@
 import ExampleTargets
 import GraphFuzzEngine
+import GraphTarget
+import MapperTarget
 
 /// The targets `graph-fuzz` knows, in the order `all` runs them.
 public struct Registry: Sendable {
@@ -9,7 +11,7 @@ public struct Registry: Sendable {
 
     /// Every shipped target.
     public static var standard: Registry {
-        Registry(targets: [.queue])
+        Registry(targets: [.graph, .mapper, .queue])
     }
 
     public func target(named name: String) -> Target? { targets.first { $0.name == name } }

@@ -1,0 +1,165 @@
+import Foundation
+import GraphStore
+
+/// Turns canonical DTOs from the `/v1/*` endpoints into `Work`, `Edition` and `Author` models
+/// (seed 002), deduplicating synthetic works by ISBN and reusing the works it mapped before by their
+/// Google Books volume IDs (seed 000).
+///
+/// Every model is inserted before it is related (insert-before-relate). Each work gets the editions
+/// and authors that name it by the backend's work id. Synthetic works sharing an ISBN become one
+/// work; a synthetic work with an ISBN of its own, synthetic works without ISBN and non-synthetic
+/// works stay alone. Subject tags and `primaryProvider` pass through unchanged.
+///
+/// A volume ID held by a live work of the context yields that work: mapping the same response twice
+/// creates nothing. The cache maps volume IDs to persistent identifiers and never trusts them blindly:
+/// an identifier taken at insert is temporary and changes at save (R2–R4), a row may have been deleted
+/// here or by another context (R15, R28), and `model(for:)` never returns nil (R14). See `liveWork`.
+public final class DTOMapper {
+    /// The strategy points (production: `.shipped`).
+    public let strategy: MapperStrategy
+    private var cache = WorkCache()
+
+    public init(strategy: MapperStrategy = .shipped) {
+        self.strategy = strategy
+    }
+
+    /// The number of volume IDs cached.
+    public var cachedVolumeCount: Int { cache.entries.count }
+
+    /// Forgets every cached volume ID; later mappings find their works in the context instead.
+    public func clearCache() { cache.removeAll() }
+
+    /// Evicts `work`'s volume IDs. Only the object cache of before seed 000 needs this at deletion
+    /// sites; the shipped cache notices deletions by itself.
+    public func removeWorkFromCache(_ work: Work) { cache.evict(work) }
+
+    /// Decodes a `/v1/*` response body and maps it. A body that does not decode throws before anything
+    /// is inserted: the context is left as it was.
+    public func mapToWorks(json body: Data, context: ModelContext) throws(DTODecodingError) -> [Work] {
+        let data = try SearchResponseData.decode(from: body)
+        return mapToWorks(data, context: context)
+    }
+
+    /// Maps `data` into `context` and returns its works in response order, each once.
+    public func mapToWorks(_ data: SearchResponseData, context: ModelContext) -> [Work] {
+        var records = ProvenanceIndex(context)
+        var returned: [Work] = []
+        for group in WorkGrouping.groups(data, strategy) {
+            let work: Work
+            if let existing = findExistingWork(group.volumeIDs, context, records) {
+                work = existing
+                update(work, from: group, data, context, &records)
+            } else {
+                work = insertWork(group, data, context, &records)
+            }
+            let volumeIDs = records.record(of: work)?.volumeIDs ?? []
+            for volumeID in group.volumeIDs where volumeIDs.contains(volumeID) {
+                cache.store(work, for: volumeID, strategy: strategy.cache)
+            }
+            if !returned.contains(where: { $0 === work }) { returned.append(work) }
+        }
+        return returned
+    }
+
+    /// The provenance record of `work` in `context` (volume IDs, subject tags, synthetic, provider),
+    /// or nil when the work is not live there.
+    public func provenance(of work: Work, in context: ModelContext) -> WorkProvenance? {
+        ProvenanceIndex(context).record(of: work)
+    }
+
+    /// The provenance records of `works` in `context`, in the same order (reading the records once).
+    public func provenances(of works: [Work], in context: ModelContext) -> [WorkProvenance?] {
+        let index = ProvenanceIndex(context)
+        return works.map { index.record(of: $0) }
+    }
+
+    // MARK: Steps
+
+    /// The live work the first of `volumeIDs` that any live work holds names, or nil.
+    private func findExistingWork(_ volumeIDs: [String], _ context: ModelContext, _ records: ProvenanceIndex) -> Work? {
+        for volumeID in volumeIDs {
+            switch cache.lookUp(volumeID, in: context, strategy: strategy.cache, records: records) {
+            case .hit(let work):
+                return work
+            case .evicted(searchStore: false):
+                continue
+            case .miss, .evicted(searchStore: true):
+                if let work = records.work(holding: volumeID) { return work }
+            }
+        }
+        return nil
+    }
+
+    private func insertWork(_ group: WorkGroup, _ data: SearchResponseData, _ context: ModelContext,
+                            _ records: inout ProvenanceIndex) -> Work {
+        let first = data.works[group.members[0]]
+        let work = Work(title: first.title)
+        context.insert(work)
+        let record = WorkProvenance(volumeIDs: group.volumeIDs, subjectTags: tags(first.subjectTags),
+                                    synthetic: first.synthetic, primaryProvider: first.primaryProvider)
+        context.insert(record)
+        record.work = work
+        records.add(record, of: work)
+        for e in group.editions { addEdition(data.editions[e], to: work, context) }
+        for a in group.authors { addAuthor(data.authors[a], to: work, context) }
+        return work
+    }
+
+    /// A reused work takes the response's title, tags and provider, and gains the volume IDs no live
+    /// work holds, the editions with an ISBN it lacks and the authors with a name it lacks.
+    private func update(_ work: Work, from group: WorkGroup, _ data: SearchResponseData, _ context: ModelContext,
+                        _ records: inout ProvenanceIndex) {
+        let first = data.works[group.members[0]]
+        work.title = first.title
+        let record: WorkProvenance
+        if let existing = records.record(of: work) {
+            record = existing
+        } else {
+            record = WorkProvenance()
+            context.insert(record)
+            record.work = work
+            records.add(record, of: work)
+        }
+        record.subjectTags = tags(first.subjectTags)
+        record.synthetic = first.synthetic
+        record.primaryProvider = first.primaryProvider
+        var volumeIDs = record.volumeIDs
+        for volumeID in group.volumeIDs where !volumeIDs.contains(volumeID) && records.work(holding: volumeID) == nil {
+            volumeIDs.append(volumeID)
+        }
+        record.volumeIDs = volumeIDs
+        let knownISBNs = work.editions.map(\.isbn)
+        for e in group.editions {
+            let edition = data.editions[e]
+            if let isbn = edition.primaryISBN, !knownISBNs.contains(isbn) { addEdition(edition, to: work, context) }
+        }
+        let knownNames = work.authors.map(\.name)
+        for a in group.authors where !knownNames.contains(data.authors[a].name) {
+            addAuthor(data.authors[a], to: work, context)
+        }
+    }
+
+    private func addEdition(_ dto: EditionDTO, to work: Work, _ context: ModelContext) {
+        let edition = Edition(isbn: dto.primaryISBN, publisher: dto.publisher, pageCount: dto.pageCount,
+                              editionTitle: dto.title, primaryProvider: dto.primaryProvider)
+        context.insert(edition)
+        edition.work = work
+    }
+
+    private func addAuthor(_ dto: AuthorDTO, to work: Work, _ context: ModelContext) {
+        let author = Author(name: dto.name)
+        context.insert(author)
+        author.works = [work]
+    }
+
+    private func tags(_ tags: [String]) -> [String] {
+        switch strategy.tags {
+        case .passThrough:
+            return tags
+        case .renormalized:
+            var seen: [String] = []
+            for tag in tags.map({ $0.capitalized }).sorted() where !seen.contains(tag) { seen.append(tag) }
+            return seen
+        }
+    }
+}

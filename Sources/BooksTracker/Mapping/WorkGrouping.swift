@@ -1,0 +1,90 @@
+/// Response works that become one work: synthetic works sharing an ISBN through their editions
+/// (transitively); every other work alone. Groups keep response order (by their first member).
+struct WorkGroup {
+    /// Positions of the member works in response order; the first decides title, tags and provider.
+    var members: [Int]
+    /// The members' volume IDs in order of first appearance.
+    var volumeIDs: [String]
+    /// Positions of the editions this group's work gets.
+    var editions: [Int]
+    /// Positions of the authors this group's work gets.
+    var authors: [Int]
+}
+
+enum WorkGrouping {
+    static func groups(_ data: SearchResponseData, _ strategy: MapperStrategy) -> [WorkGroup] {
+        let works = data.works
+        var positionOfID: [String: Int] = [:]
+        for (position, work) in works.enumerated() where positionOfID[work.id] == nil { positionOfID[work.id] = position }
+        var isbnsOfWork = Array(repeating: [String](), count: works.count)
+        for edition in data.editions {
+            guard let workID = edition.workId, let position = positionOfID[workID] else { continue }
+            for isbn in edition.allISBNs where !isbnsOfWork[position].contains(isbn) { isbnsOfWork[position].append(isbn) }
+        }
+
+        var parent = Array(works.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { i = parent[i] }
+            return i
+        }
+        func join(_ a: Int, _ b: Int) {
+            let (x, y) = (root(a), root(b))
+            if x != y { parent[max(x, y)] = min(x, y) }
+        }
+        var firstHolder: [String: Int] = [:]
+        var firstWithoutISBN: Int?
+        for position in works.indices where works[position].synthetic {
+            if isbnsOfWork[position].isEmpty {
+                guard strategy.deduplication == .groupMissingISBN else { continue }
+                if let first = firstWithoutISBN { join(first, position) } else { firstWithoutISBN = position }
+            }
+            for isbn in isbnsOfWork[position] {
+                if let holder = firstHolder[isbn] { join(holder, position) } else { firstHolder[isbn] = position }
+            }
+        }
+
+        var groupOfRoot = Array(repeating: -1, count: works.count)
+        var groups: [WorkGroup] = []
+        for position in works.indices {
+            let r = root(position)
+            if groupOfRoot[r] < 0 {
+                groupOfRoot[r] = groups.count
+                groups.append(WorkGroup(members: [], volumeIDs: [], editions: [], authors: []))
+            }
+            let g = groupOfRoot[r]
+            groups[g].members.append(position)
+            for volume in works[position].googleBooksVolumeIDs where !groups[g].volumeIDs.contains(volume) {
+                groups[g].volumeIDs.append(volume)
+            }
+        }
+        for (e, edition) in data.editions.enumerated() {
+            if strategy.relations == .allEditionsToEveryWork {
+                for g in groups.indices { groups[g].editions.append(e) }
+            } else if let workID = edition.workId, let position = positionOfID[workID] {
+                groups[groupOfRoot[root(position)]].editions.append(e)
+            }
+        }
+        for (a, author) in data.authors.enumerated() {
+            if strategy.relations == .allAuthorsToEveryWork {
+                for g in groups.indices { groups[g].authors.append(a) }
+                continue
+            }
+            var added: [Int] = []
+            for workID in author.workIds {
+                guard let position = positionOfID[workID] else { continue }
+                let g = groupOfRoot[root(position)]
+                if !added.contains(g) {
+                    added.append(g)
+                    groups[g].authors.append(a)
+                }
+            }
+        }
+        if strategy.deduplication == .dropSingletons {
+            groups.removeAll { group in
+                group.members.count == 1 && works[group.members[0]].synthetic && !isbnsOfWork[group.members[0]].isEmpty
+            }
+        }
+        return groups
+    }
+}

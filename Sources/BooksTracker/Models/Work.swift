@@ -1,0 +1,77 @@
+import GraphStore
+
+/// A work (the abstract book), with its authors, editions and the reader's library entries.
+public final class Work: PersistentModel {
+    /// Attribute and relationship indexes, in declaration order.
+    public enum Field {
+        public static let title = 0, firstPublicationYear = 1, originalLanguage = 2
+        public static let authors = 0, editions = 1, userLibraryEntries = 2
+    }
+
+    /// The declaration: deleting a work cascades to its editions and library entries (seed 004).
+    public static let declaration = EntitySchema(
+        name: "Work",
+        attributes: [
+            AttributeSchema("title", .string, default: .string(""), length: 1...500),
+            AttributeSchema("firstPublicationYear", .int, optional: true, range: 1...3000),
+            AttributeSchema("originalLanguage", .string, optional: true),
+        ],
+        relationships: [
+            RelationshipSchema("authors", to: "Author", toMany: true, inverse: "works", deleteRule: .nullify, maxCount: 3),
+            RelationshipSchema("editions", to: "Edition", toMany: true, inverse: "work", deleteRule: .cascade),
+            RelationshipSchema("userLibraryEntries", to: "UserLibraryEntry", toMany: true, inverse: "work", deleteRule: .cascade),
+        ])
+
+    override public class var schemaEntity: EntitySchema { declaration }
+
+    /// A work without relationships (initializers take none: relate after insert).
+    public init(title: String = "", firstPublicationYear: Int? = nil, originalLanguage: String? = nil) {
+        super.init()
+        self.title = title
+        self.firstPublicationYear = firstPublicationYear
+        self.originalLanguage = originalLanguage
+    }
+
+    public required init(backingData: BackingData) { super.init(backingData: backingData) }
+
+    public var title: String {
+        get { value(at: Field.title).stringValue ?? "" }
+        set { setValue(.string(newValue), at: Field.title) }
+    }
+    public var firstPublicationYear: Int? {
+        get { value(at: Field.firstPublicationYear).intValue }
+        set { setValue(newValue.map(AttributeValue.int) ?? .null, at: Field.firstPublicationYear) }
+    }
+    public var originalLanguage: String? {
+        get { value(at: Field.originalLanguage).stringValue }
+        set { setValue(newValue.map(AttributeValue.string) ?? .null, at: Field.originalLanguage) }
+    }
+
+    public var authors: [Author] {
+        get { related(Field.authors).map { $0 as! Author } }
+        set { setRelated(Field.authors, newValue) }
+    }
+    public var editions: [Edition] {
+        get { related(Field.editions).map { $0 as! Edition } }
+        set { setRelated(Field.editions, newValue) }
+    }
+    public var userLibraryEntries: [UserLibraryEntry] {
+        get { related(Field.userLibraryEntries).map { $0 as! UserLibraryEntry } }
+        set { setRelated(Field.userLibraryEntries, newValue) }
+    }
+
+    /// The reader's entry for this work: an owned entry first, else a wishlist entry (seed 004, Phase 3).
+    public var userEntry: UserLibraryEntry? { userEntry(selection: .ownedFirst) }
+
+    /// The reader's entry for this work under a selection strategy.
+    public func userEntry(selection: LibraryPolicy.UserEntrySelection) -> UserLibraryEntry? {
+        let entries = userLibraryEntries
+        switch selection {
+        case .ownedFirst:
+            if let owned = entries.first(where: { $0.isOwned }) { return owned }
+            return entries.first(where: { $0.isWishlistItem })
+        case .first:
+            return entries.first
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import GraphFuzzEngine
+
+/// The schema configuration of the BooksTracker models.
+public enum SchemaConfiguration: String, Sendable, CaseIterable {
+    case local, cloudKit
+}
+
+/// R10: linking a new model to a registered one.
+public enum NewModelLink: String, Sendable, CaseIterable { case trap, autoInsert }
+/// R4: a temporary identifier held across its save.
+public enum TemporaryIDAfterSave: String, Sendable, CaseIterable { case resolves, unknown }
+/// R15: `registeredModel(for:)` after another context's saved delete.
+public enum RegisteredAfterForeignDelete: String, Sendable, CaseIterable { case stale, none }
+
+/// The per-case parameters: unknown evidence fuzzed both ways, and the schema configuration.
+public struct GraphConfig: TraceCodable, Sendable, Equatable {
+    public var schema: SchemaConfiguration
+    public var newModelLink: NewModelLink
+    public var temporaryIDAfterSave: TemporaryIDAfterSave
+    public var registeredAfterForeignDelete: RegisteredAfterForeignDelete
+
+    public init(schema: SchemaConfiguration = .local, newModelLink: NewModelLink = .trap,
+                temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
+                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale) {
+        self.schema = schema
+        self.newModelLink = newModelLink
+        self.temporaryIDAfterSave = temporaryIDAfterSave
+        self.registeredAfterForeignDelete = registeredAfterForeignDelete
+    }
+
+    public var trace: TraceStep {
+        TraceStep("config", [
+            .init("schema", .string(schema.rawValue)),
+            .init("newModelLink", .string(newModelLink.rawValue)),
+            .init("temporaryIDAfterSave", .string(temporaryIDAfterSave.rawValue)),
+            .init("registeredAfterForeignDelete", .string(registeredAfterForeignDelete.rawValue)),
+        ])
+    }
+
+    public init(trace: TraceStep) throws(TraceError) {
+        guard trace.name == "config" else { throw TraceError("expected 'config(…)', found '\(trace.name)'") }
+        schema = try trace.enumeration("schema", SchemaConfiguration.self)
+        newModelLink = try trace.enumeration("newModelLink", NewModelLink.self)
+        temporaryIDAfterSave = try trace.enumeration("temporaryIDAfterSave", TemporaryIDAfterSave.self)
+        registeredAfterForeignDelete = try trace.enumeration("registeredAfterForeignDelete", RegisteredAfterForeignDelete.self)
+    }
+}

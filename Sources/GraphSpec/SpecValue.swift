@@ -1,0 +1,36 @@
+/// An attribute value in the specification (mirrors the store's values without importing it).
+public enum SpecValue: Hashable, Sendable, Comparable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case string(String)
+
+    public var description: String {
+        switch self {
+        case .null: return "nil"
+        case .bool(let value): return value ? "true" : "false"
+        case .int(let value): return String(value)
+        case .string(let value): return "\"\(value)\""
+        }
+    }
+
+    var stringValue: String? { if case .string(let v) = self { return v } else { return nil } }
+
+    private var order: Int {
+        switch self {
+        case .null: return 0
+        case .bool: return 1
+        case .int: return 2
+        case .string: return 3
+        }
+    }
+
+    public static func < (lhs: SpecValue, rhs: SpecValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.bool(let a), .bool(let b)): return !a && b
+        case (.int(let a), .int(let b)): return a < b
+        case (.string(let a), .string(let b)): return a < b
+        default: return lhs.order < rhs.order
+        }
+    }
+}

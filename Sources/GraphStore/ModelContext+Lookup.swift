@@ -1,0 +1,101 @@
+/// A fetch: by identifier (reads the store, R16) or by an attribute value.
+public struct FetchDescriptor: Sendable, Equatable {
+    public enum Predicate: Sendable, Equatable {
+        /// The model with this identifier, if its row exists or it is a pending insert of this context.
+        case identifier(PersistentIdentifier)
+        /// Models of `entity` whose attribute `attribute` equals `value` (pending changes included).
+        case attribute(entity: String, attribute: String, equals: AttributeValue)
+    }
+
+    public var predicate: Predicate
+
+    public init(_ predicate: Predicate) { self.predicate = predicate }
+}
+
+extension ModelContext {
+    /// The model with `id`: the registered one, a model made from the saved row, or — never nil — a placeholder
+    /// whose reads trap when no row exists (R14). A temporary identifier held across its save follows R4.
+    public func model(for id: PersistentIdentifier) -> PersistentModel {
+        let resolved = container.resolve(id)
+        if let model = registry[resolved] { return model }
+        if !resolved.isTemporary, container.rows[resolved] != nil { return materialize(resolved) }
+        return placeholder(for: resolved)
+    }
+
+    /// The model with `id` if this context holds it, without reading the store (R15).
+    public func registeredModel(for id: PersistentIdentifier) -> PersistentModel? {
+        guard let model = registry[container.resolve(id)] else { return nil }
+        if model.lifecycle == .invalidated, behavior.registeredAfterForeignDelete == .none { return nil }
+        return model
+    }
+
+    /// The models matching `descriptor` (R16): saved rows as they are in the store, overlaid with this
+    /// context's registered models; pending inserts included; pending deletes still included (R18).
+    public func fetch(_ descriptor: FetchDescriptor) -> [PersistentModel] {
+        switch descriptor.predicate {
+        case .identifier(let id):
+            let resolved = container.resolve(id)
+            if let model = registry[resolved], model.isPendingInsert { return [model] }
+            guard !resolved.isTemporary, container.rows[resolved] != nil else { return [] }
+            return [materialize(resolved)]
+        case .attribute(let entityName, let attributeName, let value):
+            guard let entity = container.schema.entityIndex(named: entityName),
+                  let attribute = container.schema.entities[entity].attributeIndex(named: attributeName) else { return [] }
+            var results = inserted.filter { $0.entityIndex == entity && $0.values[attribute] == value }
+            let ids = container.rows.keys.filter { $0.entityName == entityName }.sorted { $0.number < $1.number }
+            for id in ids {
+                if let model = registry[id] {
+                    if model.values[attribute] == value { results.append(model) }
+                } else if container.rows[id]?.values[attribute] == value {
+                    results.append(materialize(id))
+                }
+            }
+            return results
+        }
+    }
+
+    /// Registers the model of a saved row and, eagerly, of every row it links to.
+    func materialize(_ id: PersistentIdentifier) -> PersistentModel {
+        if let model = registry[id] { return model }
+        guard let row = container.rows[id] else { return placeholder(for: id) }
+        let model = container.schema.types[row.entity].type.init(backingData: BackingData(entity: container.schema.entities[row.entity]))
+        model.entityIndex = row.entity
+        model.container = container
+        model.modelContext = self
+        model.lifecycle = .registered
+        model.identifier = id
+        model.values = row.values
+        registry[id] = model
+        container.registeredEver.append(model)
+        model.links = row.links.map { targets in targets.map { materialize($0) } }
+        return model
+    }
+
+    func placeholder(for id: PersistentIdentifier) -> PersistentModel {
+        let entity = container.schema.entityIndex(named: id.entityName) ?? 0
+        let model = container.schema.types[entity].type.init(backingData: BackingData(entity: container.schema.entities[entity]))
+        model.entityIndex = entity
+        model.container = container
+        model.identifier = id
+        model.lifecycle = .invalidated
+        return model
+    }
+
+    /// The models the pending deletes remove once delete rules have run (cascade closure), without running them.
+    public func pendingDeletionClosure() -> [PersistentModel] {
+        var result = deleted
+        var seen = Set(result.map(ObjectIdentifier.init))
+        var index = 0
+        while index < result.count {
+            let model = result[index]
+            index += 1
+            let schema = container.schema.entities[model.entityIndex]
+            for (r, relationship) in schema.relationships.enumerated() where relationship.deleteRule == .cascade {
+                for target in model.links[r] where target.modelContext === self && target.lifecycle == .registered {
+                    if seen.insert(ObjectIdentifier(target)).inserted { result.append(target) }
+                }
+            }
+        }
+        return result
+    }
+}

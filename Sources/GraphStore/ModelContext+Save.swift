@@ -1,0 +1,169 @@
+extension ModelContext {
+    /// Saves: runs delete rules (R19), validates every inserted, changed and deleted model and aggregates the
+    /// failures (R25, 1560), and on success writes the rows, makes identifiers permanent (R2) and detaches the
+    /// deleted models (R18). A failed save changes nothing in the container and keeps every pending change (R22).
+    public func save() throws(SaveError) {
+        guard hasChanges else { return }
+        guard checkTraps() else { return }
+        if behavior.deleteRuleTiming == .atSave { propagateDeletes(from: 0) }
+        let issues = validate()
+        if !issues.isEmpty {
+            if behavior.failedSave == .partial { writePartially() }
+            throw SaveError(issues: issues)
+        }
+        commit()
+    }
+
+    /// Conditions under which the save stops the process: a pending model or a link whose backing data is
+    /// gone (R28), two pending inserts with one unique value (R7).
+    private func checkTraps() -> Bool {
+        for list in [inserted, changed, deleted] {
+            for model in list where model.lifecycle == .invalidated {
+                model.raise(.invalidated(model.describeID()))
+                return false
+            }
+        }
+        for list in [inserted, changed, deleted] {
+            for model in list {
+                for relationship in model.links {
+                    for target in relationship where target.lifecycle == .invalidated {
+                        target.raise(.invalidated(target.describeID()))
+                        return false
+                    }
+                }
+            }
+        }
+        for entity in container.schema.entities.indices {
+            for (a, attribute) in container.schema.entities[entity].attributes.enumerated() where attribute.isUnique {
+                var seen: Set<AttributeValue> = []
+                for model in inserted where model.entityIndex == entity && !model.isPendingDelete && !model.values[a].isNull {
+                    if !seen.insert(model.values[a]).inserted {
+                        container.raise(.remapped(model.describeID()))
+                        return false
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// Every validation failure of the pending changes.
+    func validate() -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        for model in deleted {
+            let schema = container.schema.entities[model.entityIndex]
+            for (r, relationship) in schema.relationships.enumerated() where relationship.deleteRule == .deny {
+                if model.links[r].contains(where: { !$0.isPendingDelete }) {
+                    issues.append(ValidationIssue(code: 1600, entity: schema.name, key: relationship.name, object: model.identifier))
+                }
+            }
+        }
+        for model in inserted where !model.isPendingDelete { validate(model, into: &issues) }
+        for model in changed where !model.isPendingDelete && !model.isPendingInsert { validate(model, into: &issues) }
+        return issues
+    }
+
+    private func validate(_ model: PersistentModel, into issues: inout [ValidationIssue]) {
+        let schema = container.schema.entities[model.entityIndex]
+        func add(_ code: Int, _ key: String) {
+            issues.append(ValidationIssue(code: code, entity: schema.name, key: key, object: model.identifier))
+        }
+        for (a, attribute) in schema.attributes.enumerated() {
+            switch model.values[a] {
+            case .null:
+                if !attribute.isOptional { add(1570, attribute.name) }
+            case .int(let value):
+                if let range = attribute.range {
+                    if value > range.upperBound { add(1610, attribute.name) }
+                    if value < range.lowerBound { add(1620, attribute.name) }
+                }
+            case .string(let value):
+                if let length = attribute.length {
+                    let count = value.count
+                    if count > length.upperBound { add(1660, attribute.name) }
+                    if count < length.lowerBound { add(1670, attribute.name) }
+                }
+            case .bool:
+                break
+            }
+        }
+        for (r, relationship) in schema.relationships.enumerated() {
+            let count = model.links[r].count
+            if relationship.isToMany {
+                if let min = relationship.minCount, count < min, count > 0 || !relationship.isOptional { add(1580, relationship.name) }
+                if let max = relationship.maxCount, count > max { add(1590, relationship.name) }
+            } else if count == 0, !relationship.isOptional {
+                add(1570, relationship.name)
+            }
+        }
+    }
+
+    /// The `.partial` strategy: updates and deletes of saved models reach the container although the save fails.
+    private func writePartially() {
+        writeRows(of: changed.filter { !$0.isPendingDelete && !$0.isPendingInsert })
+        for model in deleted where !model.isPendingInsert {
+            if let id = model.identifier { container.rows[id] = nil }
+        }
+    }
+
+    /// Writes the rows of `models` (which must have permanent identifiers to be written).
+    private func writeRows(of models: [PersistentModel]) {
+        for model in models {
+            guard let id = model.identifier, !id.isTemporary else { continue }
+            container.rows[id] = Row(entity: model.entityIndex, values: model.values,
+                                     links: model.links.map { $0.compactMap(\.identifier) })
+        }
+    }
+
+    private func commit() {
+        // Identifiers first, so rows can refer to each other.
+        var written: [PersistentModel] = []
+        for model in inserted where !model.isPendingDelete {
+            if let old = model.identifier, old.isTemporary {
+                let id = upsertTarget(model) ?? container.permanentID(model.entityIndex)
+                registry[old] = nil
+                registry[id] = model
+                if behavior.temporaryIDAfterSave == .resolves { container.remapped[old] = id }
+                model.identifier = id
+            }
+            written.append(model)
+        }
+        for model in changed where !model.isPendingDelete && !model.isPendingInsert { written.append(model) }
+        var removed: [PersistentIdentifier] = []
+        for model in deleted {
+            if model.isPendingInsert {
+                discard(model)
+                continue
+            }
+            if let id = model.identifier {
+                if container.rows.removeValue(forKey: id) != nil { removed.append(id) }
+                registry[id] = nil
+            }
+            model.modelContext = nil
+            model.lifecycle = .detached
+            model.isPendingDelete = false
+            model.isChangeTracked = false
+            model.committed = nil
+        }
+        writeRows(of: written)
+        for model in written {
+            model.isPendingInsert = false
+            model.isChangeTracked = false
+            model.committed = nil
+        }
+        inserted = []
+        changed = []
+        deleted = []
+        if !removed.isEmpty { container.rowsDeleted(removed, by: self) }
+    }
+
+    /// R7: a pending insert whose unique value matches a saved row takes that row over (upsert).
+    private func upsertTarget(_ model: PersistentModel) -> PersistentIdentifier? {
+        let schema = container.schema.entities[model.entityIndex]
+        for (a, attribute) in schema.attributes.enumerated() where attribute.isUnique && !model.values[a].isNull {
+            let match = container.rows.first { $0.value.entity == model.entityIndex && $0.value.values[a] == model.values[a] }
+            if let match { return match.key }
+        }
+        return nil
+    }
+}

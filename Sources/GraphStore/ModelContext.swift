@@ -1,0 +1,146 @@
+/// A scratch pad over a container: registered models and their pending inserts, changes and deletes.
+public final class ModelContext {
+    public let container: ModelContainer
+    var registry: [PersistentIdentifier: PersistentModel] = [:]
+    var inserted: [PersistentModel] = []
+    var changed: [PersistentModel] = []
+    var deleted: [PersistentModel] = []
+
+    public init(_ container: ModelContainer) {
+        self.container = container
+        container.contexts.append(self)
+    }
+
+    var behavior: StoreBehavior { container.configuration.behavior }
+
+    /// Whether anything is pending.
+    public var hasChanges: Bool { !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty }
+    public var insertedModelsArray: [PersistentModel] { inserted }
+    public var changedModelsArray: [PersistentModel] { changed.filter { !$0.isPendingInsert } }
+    public var deletedModelsArray: [PersistentModel] { deleted }
+
+    // MARK: Insert
+
+    /// Inserts `model` and every new model related to it (R8). Inserting a registered model traps (R9).
+    public func insert(_ model: PersistentModel) {
+        switch model.lifecycle {
+        case .invalidated:
+            model.raise(.invalidated(model.describeID()))
+            return
+        case .detached:
+            model.raise(.mutatingDeleted(model.describeID()))
+            return
+        case .registered:
+            if model.modelContext === self {
+                container.raise(.duplicateRegistration(model.describeID()))
+            } else {
+                container.raise(.secondContext(model.describeID()))
+            }
+            return
+        case .new:
+            insertGraph(model)
+        }
+    }
+
+    /// Registers a new model and, recursively, the new models it links to.
+    func insertGraph(_ model: PersistentModel) {
+        guard model.lifecycle == .new else { return }
+        guard let entity = container.schema.entityIndex(named: model.entity.name) else {
+            preconditionFailure("\(model.entity.name) is not in the container's schema")
+        }
+        model.entityIndex = entity
+        model.container = container
+        model.modelContext = self
+        model.lifecycle = .registered
+        model.isPendingInsert = true
+        let id = behavior.identifierTiming == .atInsert ? container.permanentID(entity) : container.temporaryID(entity)
+        model.identifier = id
+        registry[id] = model
+        inserted.append(model)
+        container.registeredEver.append(model)
+        for relationship in model.links {
+            for target in relationship where target.lifecycle == .new { insertGraph(target) }
+        }
+    }
+
+    // MARK: Delete
+
+    /// Marks `model` deleted; delete rules run at save (R18, R19). A model this context does not hold is ignored.
+    public func delete(_ model: PersistentModel) {
+        if model.lifecycle == .invalidated, model.modelContext === self {
+            model.raise(.invalidated(model.describeID()))
+            return
+        }
+        guard model.modelContext === self, model.lifecycle == .registered, !model.isPendingDelete else { return }
+        markDeleted(model)
+        if behavior.deleteRuleTiming == .atDelete { propagateDeletes(from: deleted.count - 1) }
+    }
+
+    func markDeleted(_ model: PersistentModel) {
+        model.isPendingDelete = true
+        deleted.append(model)
+    }
+
+    /// Runs delete rules for `deleted[start...]`, growing the list with cascaded models.
+    func propagateDeletes(from start: Int) {
+        var index = start
+        while index < deleted.count {
+            let model = deleted[index]
+            index += 1
+            let schema = container.schema.entities[model.entityIndex]
+            for (r, relationship) in schema.relationships.enumerated() {
+                switch relationship.deleteRule {
+                case .cascade:
+                    for target in model.links[r] where target.modelContext === self && target.lifecycle == .registered && !target.isPendingDelete {
+                        markDeleted(target)
+                    }
+                case .nullify:
+                    guard let inverse = schema.inverseIndex[r], model.maintainsInverses else { continue }
+                    for target in model.links[r] where target.lifecycle == .registered { target.removeLink(inverse, model) }
+                case .deny, .noAction:
+                    continue
+                }
+            }
+        }
+    }
+
+    // MARK: Rollback
+
+    /// Discards pending inserts (unregistered, identifier dropped), restores pending deletes and returns changed
+    /// models to their committed values (R32).
+    public func rollback() {
+        for model in changed where model.isChangeTracked {
+            if let committed = model.committed {
+                model.values = committed.values
+                model.links = committed.links
+            }
+            model.committed = nil
+            model.isChangeTracked = false
+        }
+        for model in deleted { model.isPendingDelete = false }
+        for model in inserted { discard(model) }
+        inserted = []
+        changed = []
+        deleted = []
+    }
+
+    /// Takes a pending insert out of the context: it is new again, without identifier or relationships.
+    func discard(_ model: PersistentModel) {
+        if let id = model.identifier { registry[id] = nil }
+        model.identifier = nil
+        model.modelContext = nil
+        model.lifecycle = .new
+        model.isPendingInsert = false
+        model.isPendingDelete = false
+        model.isChangeTracked = false
+        model.committed = nil
+        model.links = model.links.map { _ in [] }
+    }
+
+    func forgetAll() {
+        registry = [:]
+        inserted = []
+        changed = []
+        deleted = []
+    }
+}

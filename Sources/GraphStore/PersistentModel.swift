@@ -1,0 +1,223 @@
+/// What a model is backed by when it is made from a row (`ModelContext` materializes models this way).
+public struct BackingData: Sendable {
+    let entity: EntitySchema
+}
+
+/// The lifecycle of a model's backing data.
+public enum ModelLifecycle: String, Sendable {
+    /// Never inserted, or discarded by rollback or by deleting a pending insert: no context, no identifier (R1).
+    case new
+    /// Registered in a context.
+    case registered
+    /// Deleted, and the deletion saved: no context, values still readable, changes trap (R18, R27).
+    case detached
+    /// Its row no longer exists (a placeholder from `model(for:)`, or a row another context deleted): reads trap (R14, R28).
+    case invalidated
+}
+
+/// The base class of models: an entity plus a slot of attribute values and a slot of relationship
+/// handles per relationship. Every read and write goes through here, so a read of an invalidated model traps.
+///
+/// Subclasses declare `schemaEntity` and typed properties over `value(at:)`/`setValue(_:at:)` and
+/// `related(_:)`/`relate(_:to:)`.
+open class PersistentModel {
+    /// The entity a subclass declares (attribute and relationship order match its typed properties).
+    open class var schemaEntity: EntitySchema { preconditionFailure("\(Self.self) must override schemaEntity") }
+
+    /// The declared shape (names, inverses).
+    public final let entity: EntitySchema
+    final var values: [AttributeValue]
+    final var links: [[PersistentModel]]
+    final var committed: (values: [AttributeValue], links: [[PersistentModel]])?
+    public internal(set) final var lifecycle: ModelLifecycle = .new
+    /// The context that holds the model; nil before insert (R1), after a saved delete and after rollback of an insert.
+    public internal(set) final var modelContext: ModelContext?
+    /// The container whose traps this model raises (kept after the model leaves its context).
+    final var container: ModelContainer?
+    final var identifier: PersistentIdentifier?
+    /// The entity's index in the container's schema, set at registration.
+    final var entityIndex = -1
+    final var isPendingInsert = false
+    final var isPendingDelete = false
+    final var isChangeTracked = false
+
+    /// A new model with the entity's default values.
+    public init() {
+        let entity = Self.schemaEntity
+        self.entity = entity
+        self.values = entity.attributes.map(\.defaultValue)
+        self.links = Array(repeating: [], count: entity.relationships.count)
+    }
+
+    /// A model materialized from a row.
+    public required init(backingData: BackingData) {
+        self.entity = backingData.entity
+        self.values = backingData.entity.attributes.map(\.defaultValue)
+        self.links = Array(repeating: [], count: backingData.entity.relationships.count)
+    }
+
+    // MARK: Identity and state
+
+    /// The identifier: nil before insert (R1), temporary until the first save (R2), then permanent.
+    public final var persistentModelID: PersistentIdentifier? { identifier }
+    /// Marked for deletion and not yet saved (false again after the save, R18).
+    public final var isDeleted: Bool { isPendingDelete }
+    /// Changed since the last save (a pending insert counts).
+    public final var hasChanges: Bool { isPendingInsert || isPendingDelete || isChangeTracked }
+
+    // MARK: Attributes
+
+    /// The attribute at `index`. Traps when the backing data no longer exists.
+    public final func value(at index: Int) -> AttributeValue {
+        if lifecycle == .invalidated {
+            raise(.invalidated(describeID()))
+            return entity.attributes[index].defaultValue
+        }
+        return values[index]
+    }
+
+    /// Sets the attribute at `index`; traps on an invalidated model or one whose deletion was saved.
+    public final func setValue(_ value: AttributeValue, at index: Int) {
+        guard checkWritable() else { return }
+        if values[index] == value { return }
+        willChange()
+        values[index] = value
+    }
+
+    // MARK: Relationships
+
+    /// The models at relationship `index` (to-one: zero or one). Traps when the backing data no longer exists.
+    public final func related(_ index: Int) -> [PersistentModel] {
+        if lifecycle == .invalidated {
+            raise(.invalidated(describeID()))
+            return []
+        }
+        return links[index]
+    }
+
+    /// Sets a to-one relationship, or adds to a to-many one; maintains the inverse (R11). Linking models of two
+    /// contexts traps; linking a new model to a registered one traps or inserts it (R10).
+    public final func relate(_ index: Int, to target: PersistentModel) {
+        guard checkWritable(), target.checkWritable() else { return }
+        let relationship = entity.relationships[index]
+        switch (modelContext, target.modelContext) {
+        case (nil, nil): link(index, target)
+        case (let source?, let destination?):
+            guard source === destination else {
+                source.container.raise(.crossContext(relationship.name, describeID(), target.describeID()))
+                return
+            }
+            link(index, target)
+        case (let context?, nil), (nil, let context?):
+            let newModel = modelContext == nil ? self : target
+            guard context.container.configuration.behavior.newModelLink == .autoInsert else {
+                context.container.raise(.crossContext(relationship.name, describeID(), target.describeID()))
+                return
+            }
+            link(index, target)
+            context.insertGraph(newModel)
+        }
+    }
+
+    /// Removes `target` from relationship `index` (a to-one is set to nil if it holds `target`), and the inverse.
+    public final func unrelate(_ index: Int, from target: PersistentModel) {
+        guard checkWritable(), target.checkWritable() else { return }
+        guard links[index].contains(where: { $0 === target }) else { return }
+        removeLink(index, target)
+        if let inverse = inverseIndex(index, on: target), maintainsInverses {
+            target.removeLink(inverse, self)
+        }
+    }
+
+    /// Sets a to-one relationship to `target`, or clears it.
+    public final func setToOne(_ index: Int, _ target: PersistentModel?) {
+        if let target {
+            relate(index, to: target)
+        } else if let current = links[index].first {
+            unrelate(index, from: current)
+        } else {
+            _ = checkWritable()
+        }
+    }
+
+    /// Replaces a to-many relationship's contents: removes what is not in `models`, adds the rest in order.
+    public final func setRelated(_ index: Int, _ models: [PersistentModel]) {
+        for current in links[index] where !models.contains(where: { $0 === current }) { unrelate(index, from: current) }
+        for model in models { relate(index, to: model) }
+    }
+
+    // MARK: Internals
+
+    var maintainsInverses: Bool { container?.configuration.behavior.inverseMaintenance != StoreBehavior.InverseMaintenance.none }
+
+    final func inverseIndex(_ index: Int, on target: PersistentModel) -> Int? {
+        guard let name = entity.relationships[index].inverse else { return nil }
+        return target.entity.relationshipIndex(named: name)
+    }
+
+    /// Links without context checks; maintains the inverse.
+    final func link(_ index: Int, _ target: PersistentModel) {
+        let relationship = entity.relationships[index]
+        if relationship.isToMany {
+            if links[index].contains(where: { $0 === target }) { return }
+        } else if let old = links[index].first {
+            if old === target { return }
+            removeLink(index, old)
+            if let inverse = inverseIndex(index, on: old), maintainsInverses { old.removeLink(inverse, self) }
+        }
+        addLink(index, target)
+        guard let inverse = inverseIndex(index, on: target), maintainsInverses else { return }
+        if !target.entity.relationships[inverse].isToMany, let previous = target.links[inverse].first, previous !== self {
+            target.removeLink(inverse, previous)
+            previous.removeLink(index, target)
+        }
+        target.addLink(inverse, self)
+    }
+
+    final func addLink(_ index: Int, _ target: PersistentModel) {
+        if links[index].contains(where: { $0 === target }) { return }
+        willChange()
+        if entity.relationships[index].isToMany {
+            links[index].append(target)
+        } else {
+            links[index] = [target]
+        }
+    }
+
+    final func removeLink(_ index: Int, _ target: PersistentModel) {
+        guard let position = links[index].firstIndex(where: { $0 === target }) else { return }
+        willChange()
+        links[index].remove(at: position)
+    }
+
+    /// Records the committed state before the first change of a saved model.
+    final func willChange() {
+        guard let context = modelContext, !isPendingInsert, !isChangeTracked else { return }
+        committed = (values, links)
+        isChangeTracked = true
+        context.changed.append(self)
+    }
+
+    final func checkWritable() -> Bool {
+        switch lifecycle {
+        case .invalidated:
+            raise(.invalidated(describeID()))
+            return false
+        case .detached:
+            raise(.mutatingDeleted(describeID()))
+            return false
+        case .new, .registered:
+            return true
+        }
+    }
+
+    final func raise(_ trap: StoreTrap) {
+        if let container {
+            container.raise(trap)
+        } else {
+            fatalError(trap.description)
+        }
+    }
+
+    final func describeID() -> String { identifier?.description ?? "\(entity.name) (no identifier)" }
+}

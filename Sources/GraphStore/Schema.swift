@@ -1,0 +1,155 @@
+/// What happens to the destination of a relationship when its source is deleted (applied at save, R19).
+public enum DeleteRule: String, Sendable, CaseIterable {
+    case nullify, cascade, deny, noAction
+}
+
+/// The type of an attribute.
+public enum AttributeKind: String, Sendable {
+    case bool, int, string
+}
+
+/// An attribute of an entity: type, optionality, default and simple validation (R25).
+public struct AttributeSchema: Sendable, Equatable {
+    public var name: String
+    public var kind: AttributeKind
+    public var isOptional: Bool
+    /// The value a new model starts with; `.null` for none.
+    public var defaultValue: AttributeValue
+    /// Allowed integer range (1610 above, 1620 below).
+    public var range: ClosedRange<Int>?
+    /// Allowed string length (1660 longer, 1670 shorter).
+    public var length: ClosedRange<Int>?
+    /// A unique attribute (R7): at most one row per value; a pending insert with a saved value upserts.
+    public var isUnique: Bool
+
+    public init(_ name: String, _ kind: AttributeKind, optional: Bool = false, default defaultValue: AttributeValue = .null,
+                range: ClosedRange<Int>? = nil, length: ClosedRange<Int>? = nil, unique: Bool = false) {
+        self.name = name
+        self.kind = kind
+        self.isOptional = optional
+        self.defaultValue = defaultValue
+        self.range = range
+        self.length = length
+        self.isUnique = unique
+    }
+}
+
+/// A relationship of an entity: destination, cardinality, inverse, delete rule, optionality, counts.
+public struct RelationshipSchema: Sendable, Equatable {
+    public var name: String
+    public var destination: String
+    public var isToMany: Bool
+    /// The inverse relationship's name on the destination, if declared.
+    public var inverse: String?
+    public var deleteRule: DeleteRule
+    public var isOptional: Bool
+    /// Minimum and maximum number of destinations for a to-many (1580 too few, 1590 too many).
+    public var minCount: Int?
+    public var maxCount: Int?
+
+    public init(_ name: String, to destination: String, toMany: Bool, inverse: String?, deleteRule: DeleteRule = .nullify,
+                optional: Bool = true, minCount: Int? = nil, maxCount: Int? = nil) {
+        self.name = name
+        self.destination = destination
+        self.isToMany = toMany
+        self.inverse = inverse
+        self.deleteRule = deleteRule
+        self.isOptional = optional
+        self.minCount = minCount
+        self.maxCount = maxCount
+    }
+}
+
+/// The shape of an entity. Each model class declares one (`PersistentModel.schemaEntity`); a container's
+/// `Schema` may carry a variant of it (another delete rule, say) for a configuration.
+public struct EntitySchema: Sendable, Equatable {
+    public var name: String
+    public var attributes: [AttributeSchema]
+    public var relationships: [RelationshipSchema]
+    /// Index in `relationships` of each relationship's inverse on the destination, resolved by `Schema`.
+    public internal(set) var inverseIndex: [Int?]
+    /// Index in the schema of each relationship's destination, resolved by `Schema`.
+    public internal(set) var destinationIndex: [Int]
+
+    public init(name: String, attributes: [AttributeSchema], relationships: [RelationshipSchema]) {
+        self.name = name
+        self.attributes = attributes
+        self.relationships = relationships
+        self.inverseIndex = Array(repeating: nil, count: relationships.count)
+        self.destinationIndex = Array(repeating: -1, count: relationships.count)
+    }
+
+    public func attributeIndex(named name: String) -> Int? { attributes.firstIndex { $0.name == name } }
+    public func relationshipIndex(named name: String) -> Int? { relationships.firstIndex { $0.name == name } }
+
+    /// A copy with one relationship's delete rule replaced (for a configuration variant).
+    public func with(deleteRule: DeleteRule, for relationship: String) -> EntitySchema {
+        var copy = self
+        if let index = relationshipIndex(named: relationship) { copy.relationships[index].deleteRule = deleteRule }
+        return copy
+    }
+
+    /// A copy with one relationship's optionality replaced.
+    public func with(optional: Bool, for relationship: String) -> EntitySchema {
+        var copy = self
+        if let index = relationshipIndex(named: relationship) { copy.relationships[index].isOptional = optional }
+        return copy
+    }
+}
+
+/// A schema that does not hold together: a destination or inverse that does not exist or does not point back.
+public struct SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var entity: String
+    public var relationship: String
+    public var message: String
+    public var description: String { "\(entity).\(relationship): \(message)" }
+}
+
+/// The entities of a container, with relationship destinations and inverses resolved to indexes.
+public struct Schema: Sendable, Equatable {
+    public private(set) var entities: [EntitySchema]
+    /// The model class of each entity, to materialize rows.
+    let types: [ModelTypeBox]
+
+    /// A schema of model classes, each with its declared entity, optionally replacing some entities
+    /// (matched by name) with configuration variants.
+    public init(_ types: [PersistentModel.Type], variants: [EntitySchema] = []) throws(SchemaError) {
+        var entities = types.map { $0.schemaEntity }
+        for variant in variants {
+            guard let index = entities.firstIndex(where: { $0.name == variant.name }) else {
+                throw SchemaError(entity: variant.name, relationship: "", message: "variant of an entity the schema does not hold")
+            }
+            entities[index] = variant
+        }
+        for e in entities.indices {
+            for r in entities[e].relationships.indices {
+                let rel = entities[e].relationships[r]
+                guard let d = entities.firstIndex(where: { $0.name == rel.destination }) else {
+                    throw SchemaError(entity: entities[e].name, relationship: rel.name, message: "destination \(rel.destination) is not in the schema")
+                }
+                entities[e].destinationIndex[r] = d
+                if let inverse = rel.inverse {
+                    guard let i = entities[d].relationshipIndex(named: inverse) else {
+                        throw SchemaError(entity: entities[e].name, relationship: rel.name, message: "inverse \(rel.destination).\(inverse) does not exist")
+                    }
+                    let back = entities[d].relationships[i]
+                    guard back.destination == entities[e].name, back.inverse == nil || back.inverse == rel.name else {
+                        throw SchemaError(entity: entities[e].name, relationship: rel.name, message: "inverse \(rel.destination).\(inverse) does not point back")
+                    }
+                    entities[e].inverseIndex[r] = i
+                }
+            }
+        }
+        self.entities = entities
+        self.types = types.map { ModelTypeBox(type: $0) }
+    }
+
+    public func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }
+
+    public static func == (lhs: Schema, rhs: Schema) -> Bool { lhs.entities == rhs.entities }
+}
+
+/// A model class held in a `Sendable` schema (metatypes of non-final classes are not `Sendable` by themselves).
+struct ModelTypeBox: @unchecked Sendable {
+    let type: PersistentModel.Type
+}

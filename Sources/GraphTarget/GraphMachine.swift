@@ -1,0 +1,95 @@
+import BooksTracker
+import GraphFuzzEngine
+import GraphSpec
+import GraphStore
+
+/// The `graph` target: the object-graph specification stepped beside the store and the BooksTracker models.
+public struct GraphMachine: StateMachine, Sendable {
+    public typealias Config = GraphConfig
+    public typealias Model = GraphModel
+    public typealias System = GraphSystem
+    public typealias Command = GraphCommand
+    public typealias Observation = GraphObservation
+
+    public let mutant: GraphMutant?
+
+    public init(mutant: GraphMutant? = nil) { self.mutant = mutant }
+
+    public func makeConfig(_ draw: Draw) -> GraphConfig {
+        GraphConfig(schema: draw.chooseBool() ? .cloudKit : .local,
+                    newModelLink: draw.chooseBool() ? .autoInsert : .trap,
+                    temporaryIDAfterSave: draw.chooseBool() ? .unknown : .resolves,
+                    registeredAfterForeignDelete: draw.chooseBool() ? .none : .stale)
+    }
+
+    public func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(config: config) }
+    public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { GraphSystem(config: config, mutant: mutant) }
+
+    public func nextCommand(_ model: GraphModel, _ draw: Draw) -> GraphCommand? {
+        if model.crashed { return nil }
+        return GraphGenerator(model: model, draw: draw).next()
+    }
+
+    public func precondition(_ command: GraphCommand, _ model: GraphModel) -> Bool { model.allows(command) }
+
+    public func expect(_ command: GraphCommand, _ model: inout GraphModel) -> Expectation<GraphObservation> {
+        let (value, rule) = model.step(command)
+        return Expectation(value, rule: rule)
+    }
+
+    public func run(_ command: GraphCommand, _ system: inout GraphSystem) throws -> GraphObservation {
+        system.run(command)
+    }
+
+    public func compare(_ expected: Expectation<GraphObservation>, _ observed: GraphObservation, _ command: GraphCommand) -> Failure? {
+        if expected.allows(observed) { return nil }
+        if GraphObservation.inverseOnlyMismatch(expected.value, observed) {
+            return Failure(rule: "G7", kind: .mismatch,
+                           message: "\(command.trace): expected \(expected.value), observed \(observed) (the inverse side differs)")
+        }
+        if case .trap(let code) = observed, !expected.value.isTrap {
+            return Failure(rule: expected.rule, kind: .trap,
+                           message: "\(command.trace): the store trapped (\(code)) where the specification expects \(expected.value)",
+                           detail: code)
+        }
+        return Failure(rule: expected.rule, kind: .mismatch, message: "\(command.trace): expected \(expected.value), observed \(observed)")
+    }
+
+    /// After a save step: the shipped schema configuration passes or fails the CloudKit check as predicted (B7),
+    /// the check lists what the specification derives from the container's schema (G21), and the container's rows
+    /// equal the specification's saved state (sorted, so order-independent).
+    public func checkInvariants(_ model: GraphModel, _ system: GraphSystem) -> Failure? {
+        guard model.checkRows else { return nil }
+        let shipped = BooksEntities.cloudKitViolations(model.config.schema)
+        if shipped != system.shippedCloudKitViolations {
+            return Failure(rule: "B7", kind: .invariant,
+                           message: "CloudKit check of the shipped \(model.config.schema) schema: expected \(shipped), found \(system.shippedCloudKitViolations)")
+        }
+        let predicted = BooksEntities.cloudKitViolations(of: GraphSystem.specEntities(system.container.schema))
+        let found = system.container.schema.cloudKitViolations().map(\.description)
+        if predicted != found {
+            return Failure(rule: "G21", kind: .invariant, message: "CloudKit check: expected \(predicted), found \(found)")
+        }
+        let expected = model.canonicalRows()
+        let observed = system.canonicalRows()
+        guard expected != observed else { return nil }
+        let rule = model.lastSave == .failed ? "G12" : (model.cascadedFromWork ? "B6" : "G19")
+        let missing = expected.filter { !observed.contains($0) }.map(\.description)
+        let extra = observed.filter { !expected.contains($0) }.map(\.description)
+        return Failure(rule: rule, kind: .invariant,
+                       message: "saved rows differ: missing \(missing), unexpected \(extra)")
+    }
+
+    public func tearDown(_ system: inout GraphSystem) { system.container.tearDown() }
+}
+
+extension Target {
+    /// The object-graph store and the BooksTracker models against their executable specification.
+    public static var graph: Target {
+        Target(name: "graph",
+               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G21, B1–B7)",
+               rules: GraphRules.all, mutants: GraphMutant.all, defaultSteps: 30, generatorVersion: "1") { mutant in
+            GraphMachine(mutant: mutant.flatMap(GraphMutant.init(rawValue:)))
+        }
+    }
+}

@@ -1,0 +1,202 @@
+/// The specification's state: the works the mapper created, by reference index, with their values
+/// in the mapper's context (`current`) and in the saved store (`committed`), and the author rows.
+///
+/// Pure value type; every operation is the specified effect of one step on the mapper's context,
+/// another context or the store.
+public struct MapperModel: Sendable, Equatable {
+    /// Where a work stands, seen from the mapper's context.
+    public enum Lifecycle: Sendable, Equatable {
+        /// Inserted in the mapper's context, not saved.
+        case inserted
+        /// Saved; `current` may hold unsaved changes.
+        case saved
+        /// Saved, and deleted in the mapper's context but not yet saved.
+        case deletedPending
+        /// Deleted and saved (here or elsewhere), rolled back, or left in an abandoned context.
+        case gone
+    }
+
+    /// A work's values as vocabulary indexes.
+    public struct Values: Sendable, Equatable {
+        public var title: Int
+        public var tags: [Int]
+        public var provider: Int?
+        public var volumes: [Int]
+        /// One entry per edition: its ISBN, or nil.
+        public var editions: [Int?]
+        /// One entry per author model: its name.
+        public var authors: [Int]
+
+        public var canonical: CanonicalWork {
+            CanonicalWork(
+                title: MapperVocabulary.titles[title], tags: tags.map { MapperVocabulary.tags[$0] },
+                provider: provider.map { MapperVocabulary.providers[$0] },
+                volumeIDs: volumes.map { MapperVocabulary.volumeIDs[$0] },
+                editionISBNs: editions.map { $0.map { MapperVocabulary.isbns[$0] } },
+                authors: authors.map { MapperVocabulary.authors[$0] })
+        }
+    }
+
+    public struct Work: Sendable, Equatable {
+        public var lifecycle: Lifecycle
+        public var current: Values
+        /// The saved values; nil until the first save.
+        public var committed: Values?
+        /// Changed in the mapper's context since the last save.
+        public var changed: Bool
+    }
+
+    /// Works by reference index (`v1` is 0).
+    public private(set) var works: [Work] = []
+    /// Author rows in the store.
+    public private(set) var savedAuthors = 0
+    /// Author models inserted in the mapper's context and not saved.
+    public private(set) var pendingAuthors = 0
+
+    public init() {}
+
+    /// The next reference a created work takes.
+    public var nextRef: Int { works.count }
+
+    public func isLive(_ ref: Int) -> Bool {
+        ref < works.count && (works[ref].lifecycle == .inserted || works[ref].lifecycle == .saved)
+    }
+
+    /// Whether another context may delete `ref`: saved, unchanged and not deleted here.
+    public func isDeletableElsewhere(_ ref: Int) -> Bool {
+        ref < works.count && works[ref].lifecycle == .saved && !works[ref].changed
+    }
+
+    /// The live works in the mapper's context, canonical and sorted.
+    public var contextWorks: [CanonicalWork] {
+        works.compactMap { $0.lifecycle == .inserted || $0.lifecycle == .saved ? $0.current.canonical : nil }.sorted()
+    }
+
+    /// The saved works, canonical and sorted.
+    public var storeWorks: [CanonicalWork] {
+        works.compactMap { work in
+            guard work.lifecycle == .saved || work.lifecycle == .deletedPending, let committed = work.committed else { return nil }
+            return committed.canonical
+        }.sorted()
+    }
+
+    /// Edition rows in the store (editions live and die with their work).
+    public var storeEditionCount: Int {
+        works.reduce(0) { sum, work in
+            guard work.lifecycle == .saved || work.lifecycle == .deletedPending, let committed = work.committed else { return sum }
+            return sum + committed.editions.count
+        }
+    }
+
+    // MARK: Steps
+
+    /// The live work holding `volume`, if any (at most one does).
+    func holder(of volume: Int) -> Int? {
+        for ref in works.indices where isLive(ref) && works[ref].current.volumes.contains(volume) { return ref }
+        return nil
+    }
+
+    /// How many works mapping `response` would create, without changing the model.
+    public func createdCount(mapping response: SpecResponse) -> Int {
+        var copy = self
+        let before = copy.works.count
+        _ = copy.map(response)
+        return copy.works.count - before
+    }
+
+    /// Maps `response` in the mapper's context (M1–M10); returns the references of the returned
+    /// works in return order (group order, each once).
+    public mutating func map(_ response: SpecResponse) -> [Int] {
+        var returned: [Int] = []
+        for group in response.groups() {
+            let first = response.works[group.members[0]]
+            var target: Int?
+            for volume in group.volumes {
+                if let ref = holder(of: volume) {
+                    target = ref
+                    break
+                }
+            }
+            if let ref = target {
+                var values = works[ref].current
+                values.title = first.title
+                values.tags = first.tags
+                values.provider = first.provider
+                for volume in group.volumes where holder(of: volume) == nil {
+                    values.volumes.append(volume)
+                }
+                let knownISBNs = values.editions
+                for e in group.editions {
+                    if let isbn = response.editions[e].isbn, !knownISBNs.contains(isbn) { values.editions.append(isbn) }
+                }
+                let knownNames = values.authors
+                for a in group.authors where !knownNames.contains(response.authors[a].name) {
+                    values.authors.append(response.authors[a].name)
+                    pendingAuthors += 1
+                }
+                works[ref].current = values
+                if works[ref].lifecycle == .saved { works[ref].changed = true }
+                if !returned.contains(ref) { returned.append(ref) }
+            } else {
+                let values = Values(
+                    title: first.title, tags: first.tags, provider: first.provider, volumes: group.volumes,
+                    editions: group.editions.map { response.editions[$0].isbn },
+                    authors: group.authors.map { response.authors[$0].name })
+                pendingAuthors += group.authors.count
+                works.append(Work(lifecycle: .inserted, current: values, committed: nil, changed: false))
+                returned.append(works.count - 1)
+            }
+        }
+        return returned
+    }
+
+    /// The mapper's context saves: pending inserts and changes are written, pending deletes removed.
+    public mutating func save() {
+        for ref in works.indices {
+            switch works[ref].lifecycle {
+            case .inserted, .saved:
+                works[ref].lifecycle = .saved
+                works[ref].committed = works[ref].current
+                works[ref].changed = false
+            case .deletedPending:
+                works[ref].lifecycle = .gone
+            case .gone:
+                break
+            }
+        }
+        savedAuthors += pendingAuthors
+        pendingAuthors = 0
+    }
+
+    /// The mapper's context rolls back (R32), or is replaced by a fresh context: pending inserts are
+    /// gone, saved works return to their saved values, pending deletes are undone.
+    public mutating func discardPending() {
+        for ref in works.indices {
+            switch works[ref].lifecycle {
+            case .inserted:
+                works[ref].lifecycle = .gone
+            case .saved, .deletedPending:
+                works[ref].lifecycle = .saved
+                if let committed = works[ref].committed { works[ref].current = committed }
+                works[ref].changed = false
+            case .gone:
+                break
+            }
+        }
+        pendingAuthors = 0
+    }
+
+    /// The mapper's context deletes a live work (not saved yet). A pending insert is simply gone (R18).
+    public mutating func delete(_ ref: Int) {
+        switch works[ref].lifecycle {
+        case .inserted: works[ref].lifecycle = .gone
+        case .saved: works[ref].lifecycle = .deletedPending
+        case .deletedPending, .gone: break
+        }
+    }
+
+    /// Another context deletes a saved work and saves: its row and its editions' rows are gone (R28).
+    public mutating func deleteElsewhere(_ ref: Int) {
+        works[ref].lifecycle = .gone
+    }
+}

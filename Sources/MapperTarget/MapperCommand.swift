@@ -1,0 +1,47 @@
+import GraphFuzzEngine
+import MapperSpec
+
+/// One step of the `mapper` target.
+public enum MapperCommand: TraceCodable, Sendable, Equatable {
+    /// Maps a response in the mapper's context; `result` is the first work it creates (nil when none).
+    case map(SpecResponse, result: Ref?)
+    /// Saves the mapper's context.
+    case save
+    /// Rolls the mapper's context back.
+    case rollback
+    /// Deletes a live work in the mapper's context; `evict` first calls `removeWorkFromCache` (the
+    /// deletion site of before seed 000), otherwise it only deletes (the sites seed 000 simplified).
+    case deleteWork(Ref, evict: Bool)
+    /// Another context deletes a saved work and saves (a deletion site that never evicts).
+    case deleteElsewhere(Ref)
+    /// `clearCache()`.
+    case clearCache
+    /// The mapper's context is dropped unsaved and a fresh one takes its place (the mapper is kept).
+    case newContext
+
+    public var trace: TraceStep {
+        switch self {
+        case .map(let response, let result): return ResponseTrace.step(response, result: result)
+        case .save: return TraceStep("save")
+        case .rollback: return TraceStep("rollback")
+        case .deleteWork(let ref, let evict): return TraceStep("deleteWork", [.init("work", .ref(ref)), .init("evict", .bool(evict))])
+        case .deleteElsewhere(let ref): return TraceStep("deleteElsewhere", [.init("work", .ref(ref))])
+        case .clearCache: return TraceStep("clearCache")
+        case .newContext: return TraceStep("newContext")
+        }
+    }
+
+    public init(trace: TraceStep) throws(TraceError) {
+        switch trace.name {
+        case "map": self = .map(try ResponseTrace.response(trace), result: trace.result)
+        case "save": self = .save
+        case "rollback": self = .rollback
+        case "deleteWork": self = .deleteWork(try trace.ref("work"), evict: try trace.bool("evict"))
+        case "deleteElsewhere": self = .deleteElsewhere(try trace.ref("work"))
+        case "clearCache": self = .clearCache
+        case "newContext": self = .newContext
+        default:
+            throw TraceError("unknown command '\(trace.name)'; expected map, save, rollback, deleteWork, deleteElsewhere, clearCache or newContext")
+        }
+    }
+}

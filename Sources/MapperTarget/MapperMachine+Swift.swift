@@ -1,0 +1,95 @@
+import BooksTracker
+import GraphFuzzEngine
+import MapperSpec
+
+/// Swift Testing source reproducing a case against the production API directly.
+extension MapperMachine {
+    public static var swiftImports: [String] { ["GraphStore", "BooksTracker"] }
+
+    public func swiftSetup(_ config: MapperConfig) -> [String] {
+        [
+            "let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(",
+            "    newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave.rawValue),",
+            "    registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete.rawValue))))",
+            "var context: ModelContext  // a later step may replace it with a fresh context",
+            "context = ModelContext(container)",
+            strategy == .shipped ? "let mapper = DTOMapper()" : "let mapper = DTOMapper(strategy: \(Self.swift(strategy)))  // DTOMapper() passes",
+            "var works: [Work] = []",
+            "var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …",
+            "refs.reserveCapacity(8)",
+        ]
+    }
+
+    public func swiftLines(_ command: MapperCommand, expected: Expectation<MapperObservation>, isLast: Bool) -> [String] {
+        var lines: [String]
+        switch command {
+        case .map(let response, let result):
+            lines = ["works = mapper.mapToWorks(\(Self.swift(response)), context: context)"]
+            guard case .mapped(let mapped) = expected.value else { return lines }
+            let firstNew = result?.index ?? Int.max
+            if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) + ["_ = refs"] }
+            for (position, work) in mapped.enumerated() where work.ref >= firstNew {
+                lines.append("refs.append(works[\(position)])  // \(Ref(work.ref))")
+            }
+            return lines
+        case .save: lines = ["try context.save()"]
+        case .rollback: lines = ["context.rollback()"]
+        case .newContext: lines = ["context = ModelContext(container)"]
+        case .clearCache: lines = ["mapper.clearCache()"]
+        case .deleteWork(let ref, let evict):
+            lines = ["if let work = DTOMapper.liveWork(refs[\(ref.index)].persistentModelID!, in: context) {  // \(ref)"]
+            if evict { lines.append("    mapper.removeWorkFromCache(work)") }
+            lines += ["    context.delete(work)", "}"]
+        case .deleteElsewhere(let ref):
+            lines = [
+                "do {",
+                "    let other = ModelContext(container)",
+                "    if let work = other.fetch(FetchDescriptor(.identifier(refs[\(ref.index)].persistentModelID!))).first { other.delete(work) }  // \(ref)",
+                "    try other.save()",
+                "}",
+            ]
+        }
+        if isLast { lines += ["#expect(container.traps.isEmpty)", "_ = refs"] }
+        return lines
+    }
+
+    private static func expectations(_ mapped: [MappedWork], firstNew: Int) -> [String] {
+        var lines = ["#expect(container.traps.isEmpty)", "try #require(works.count == \(mapped.count))"]
+        for (position, item) in mapped.enumerated() {
+            let work = "works[\(position)]"
+            if item.ref < firstNew {
+                lines.append("#expect(\(work).persistentModelID == refs[\(item.ref)].persistentModelID)  // \(Ref(item.ref))")
+            }
+            let isbns = item.work.editionISBNs.map { $0.map { "\"\($0)\"" } ?? "nil" }.joined(separator: ", ")
+            lines += [
+                "#expect(\(work).modelContext === context && !\(work).isDeleted)",
+                "#expect(\(work).title == \(quoted(item.work.title)))",
+                "#expect(mapper.provenance(of: \(work), in: context)?.subjectTags == \(list(item.work.tags)))",
+                "#expect(mapper.provenance(of: \(work), in: context)?.primaryProvider == \(item.work.provider.map(quoted) ?? "nil"))",
+                "#expect(mapper.provenance(of: \(work), in: context)?.volumeIDs.sorted() == \(list(item.work.volumeIDs)))",
+                "#expect(\(work).editions.map(\\.isbn).sorted { ($0 ?? \"\") < ($1 ?? \"\") } == [\(isbns)])",
+                "#expect(\(work).authors.map(\\.name).sorted() == \(list(item.work.authors)))",
+            ]
+        }
+        return lines
+    }
+
+    static func swift(_ response: SpecResponse) -> String {
+        let data = MapperSystem.dto(response)
+        let works = data.works.map { work in
+            "WorkDTO(id: \(quoted(work.id)), title: \(quoted(work.title)), subjectTags: \(list(work.subjectTags)), synthetic: \(work.synthetic), primaryProvider: \(work.primaryProvider.map(quoted) ?? "nil"), googleBooksVolumeIDs: \(list(work.googleBooksVolumeIDs)))"
+        }
+        let editions = data.editions.map { edition in
+            "EditionDTO(isbn: \(edition.isbn.map(quoted) ?? "nil"), isbns: \(list(edition.isbns)), workId: \(edition.workId.map(quoted) ?? "nil"))"
+        }
+        let authors = data.authors.map { "AuthorDTO(name: \(quoted($0.name)), workIds: \(list($0.workIds)))" }
+        return "SearchResponseData(works: [\(works.joined(separator: ", "))], editions: [\(editions.joined(separator: ", "))], authors: [\(authors.joined(separator: ", "))])"
+    }
+
+    static func swift(_ strategy: MapperStrategy) -> String {
+        "MapperStrategy(cache: .\(strategy.cache.rawValue), deduplication: .\(strategy.deduplication.rawValue), relations: .\(strategy.relations.rawValue), tags: .\(strategy.tags.rawValue))"
+    }
+
+    private static func quoted(_ text: String) -> String { TraceValue.string(text).description }
+    private static func list(_ texts: [String]) -> String { "[" + texts.map(quoted).joined(separator: ", ") + "]" }
+}

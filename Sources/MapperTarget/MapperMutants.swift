@@ -1,0 +1,57 @@
+import BooksTracker
+import GraphFuzzEngine
+import MapperSpec
+
+/// The mapper's mutants: each a design from the seeds' history, selected through a strategy point.
+enum MapperMutants {
+    static let all: [(mutant: Mutant, strategy: MapperStrategy)] = [
+        (Mutant(name: "cache-stores-objects", rule: MapperRules.noStaleRead,
+                summary: "seed 000 'before': the cache holds Work objects and returns them whatever became of them"),
+         MapperStrategy(cache: .objects)),
+        (Mutant(name: "cache-as-designed", rule: MapperRules.noStaleRead,
+                summary: "seed 000 'after' literally: model(for:) trusted to return nil for a deleted work (R14: it never does)"),
+         MapperStrategy(cache: .modelForLookup)),
+        (Mutant(name: "cache-keeps-temporary-ids", rule: MapperRules.knownVolumeReused,
+                summary: "identifiers cached at insert and never re-keyed after save; one that no longer resolves is read as a deletion"),
+         MapperStrategy(cache: .temporaryIdentifiersKept)),
+        (Mutant(name: "forgot-cache-eviction", rule: MapperRules.noStaleRead,
+                summary: "before seed 000: objects evicted by removeWorkFromCache at deletion sites; another context's deletion site forgets it"),
+         MapperStrategy(cache: .objectsWithManualEviction)),
+        (Mutant(name: "dedup-drops-singletons", rule: MapperRules.singletonKept,
+                summary: "seed 002's deduplicateSyntheticWorks as printed: a synthetic work whose ISBN no other shares disappears"),
+         MapperStrategy(deduplication: .dropSingletons)),
+        (Mutant(name: "dedup-merges-missing-isbn", rule: MapperRules.missingISBNNotMerged,
+                summary: "seed 002's grouping by isbn ?? \"\": synthetic works without ISBN are merged"),
+         MapperStrategy(deduplication: .groupMissingISBN)),
+        (Mutant(name: "editions-to-every-work", rule: MapperRules.ownEditions,
+                summary: "seed 002's insertEditions(data.editions, …): every work gets every edition"),
+         MapperStrategy(relations: .allEditionsToEveryWork)),
+        (Mutant(name: "authors-to-every-work", rule: MapperRules.ownAuthors,
+                summary: "seed 002's insertAuthors(data.authors, …): every work gets every author"),
+         MapperStrategy(relations: .allAuthorsToEveryWork)),
+        (Mutant(name: "genres-renormalized", rule: MapperRules.tagsPassThrough,
+                summary: "the client normalises subject tags again (capitalised, sorted, without repeats)"),
+         MapperStrategy(tags: .renormalized)),
+    ]
+
+    static func strategy(for name: String?) -> MapperStrategy {
+        guard let name else { return .shipped }
+        guard let entry = all.first(where: { $0.mutant.name == name }) else {
+            preconditionFailure("no mapper mutant named '\(name)'")
+        }
+        return entry.strategy
+    }
+}
+
+extension Target {
+    /// DTOMapper against its specification: mapping rules M1–M8, the work cache M9–M11, the store M12.
+    public static var mapper: Target {
+        Target(
+            name: "mapper",
+            summary: "DTOMapper.mapToWorks against MapperSpec: dedup by ISBN, own editions and authors, tags and provider pass through, a volume-ID cache safe across saves, deletes, rollback and fresh contexts",
+            rules: MapperRules.all, mutants: MapperMutants.all.map(\.mutant), defaultSteps: 30, generatorVersion: "1"
+        ) { mutant in
+            MapperMachine(strategy: MapperMutants.strategy(for: mutant))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import MapperSpec
+
+/// What a step of the `mapper` target observes.
+public enum MapperObservation: Equatable, CustomStringConvertible, Sendable {
+    /// The works a mapping returned, in return order.
+    case mapped([MappedWork])
+    /// The step completed.
+    case done
+    /// The store recorded a trap (what would have stopped the process).
+    case trap(String)
+    /// A work the step needed is not live in the context it looked in.
+    case missing(Int)
+    /// A save threw.
+    case saveFailed(String)
+
+    public var description: String {
+        switch self {
+        case .mapped(let works): return works.isEmpty ? "no works" : works.map(\.description).joined(separator: "; ")
+        case .done: return "done"
+        case .trap(let message): return "trap \(message)"
+        case .missing(let ref): return "v\(ref + 1) is not live"
+        case .saveFailed(let message): return "save failed: \(message)"
+        }
+    }
+}

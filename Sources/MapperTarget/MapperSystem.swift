@@ -1,0 +1,186 @@
+import BooksTracker
+import GraphStore
+import MapperSpec
+
+/// The system under test for one case: a container (traps recorded), the mapper's context, the
+/// mapper, and the harness's table from references to works.
+public final class MapperSystem {
+    struct Slot {
+        /// The work's identifier as last seen (permanent after a save).
+        var id: PersistentIdentifier?
+        /// The work in the current mapper context, if the harness holds it.
+        var object: Work?
+    }
+
+    let container: ModelContainer
+    private(set) var context: ModelContext
+    let mapper: DTOMapper
+    private(set) var slots: [Slot] = []
+    /// Set by steps that change the saved rows; the store is compared after them.
+    var storeChanged = false
+    private let entities: (work: Int, edition: Int, author: Int, provenance: Int)
+
+    init(config: MapperConfig, strategy: MapperStrategy) {
+        container = DTOMapper.container(.cloudKit, store: config.storeConfiguration)
+        context = ModelContext(container)
+        mapper = DTOMapper(strategy: strategy)
+        let schema = container.schema
+        entities = (schema.entityIndex(named: "Work") ?? -1, schema.entityIndex(named: "Edition") ?? -1,
+                    schema.entityIndex(named: "Author") ?? -1, schema.entityIndex(named: WorkProvenance.declaration.name) ?? -1)
+    }
+
+    func tearDown() { container.tearDown() }
+
+    // MARK: Steps
+
+    func map(_ response: SpecResponse) -> MapperObservation {
+        let traps = container.traps.count
+        let works = mapper.mapToWorks(Self.dto(response), context: context)
+        if let trap = newTrap(since: traps) { return .trap(trap) }
+        var mapped: [MappedWork] = []
+        let records = mapper.provenances(of: works, in: context)
+        for (work, record) in zip(works, records) {
+            let ref = identify(work)
+            let canonical = canonicalWork(work, record)
+            if let trap = newTrap(since: traps) { return .trap(trap) }
+            mapped.append(MappedWork(ref: ref, work: canonical, isLive: work.modelContext === context && !work.isDeleted))
+        }
+        return .mapped(mapped)
+    }
+
+    func save() -> MapperObservation {
+        let traps = container.traps.count
+        do {
+            try context.save()
+        } catch {
+            return .saveFailed(String(describing: error))
+        }
+        if let trap = newTrap(since: traps) { return .trap(trap) }
+        for index in slots.indices {
+            if let id = slots[index].object?.persistentModelID { slots[index].id = id }
+        }
+        storeChanged = true
+        return .done
+    }
+
+    func rollback() -> MapperObservation {
+        context.rollback()
+        return .done
+    }
+
+    func newContext() -> MapperObservation {
+        context = ModelContext(container)
+        for index in slots.indices { slots[index].object = nil }
+        return .done
+    }
+
+    func clearCache() -> MapperObservation {
+        mapper.clearCache()
+        return .done
+    }
+
+    func deleteWork(_ ref: Int, evict: Bool) -> MapperObservation {
+        let traps = container.traps.count
+        guard let work = liveObject(ref) else { return .missing(ref) }
+        if evict { mapper.removeWorkFromCache(work) }
+        context.delete(work)
+        return newTrap(since: traps).map(MapperObservation.trap) ?? .done
+    }
+
+    func deleteElsewhere(_ ref: Int) -> MapperObservation {
+        let traps = container.traps.count
+        let other = ModelContext(container)
+        guard ref < slots.count, let id = slots[ref].id, let work = other.fetch(FetchDescriptor(.identifier(id))).first else {
+            return .missing(ref)
+        }
+        other.delete(work)
+        do {
+            try other.save()
+        } catch {
+            return .saveFailed(String(describing: error))
+        }
+        storeChanged = true
+        return newTrap(since: traps).map(MapperObservation.trap) ?? .done
+    }
+
+    // MARK: Reading
+
+    private func newTrap(since count: Int) -> String? {
+        container.traps.count > count ? container.traps[count].description : nil
+    }
+
+    /// The work of `ref` in the mapper's context, if live there.
+    private func liveObject(_ ref: Int) -> Work? {
+        guard ref < slots.count else { return nil }
+        if let object = slots[ref].object, object.modelContext === context, !object.isDeleted { return object }
+        guard let id = slots[ref].id, let work = DTOMapper.liveWork(id, in: context) else { return nil }
+        slots[ref].object = work
+        return work
+    }
+
+    /// The reference of a returned work: the slot holding it, or matching its identifier, or a new one.
+    private func identify(_ work: Work) -> Int {
+        if let index = slots.firstIndex(where: { $0.object === work }) { return index }
+        if let id = work.persistentModelID, let index = slots.firstIndex(where: { $0.id == id }) {
+            slots[index].object = work
+            return index
+        }
+        slots.append(Slot(id: work.persistentModelID, object: work))
+        return slots.count - 1
+    }
+
+    private func canonicalWork(_ work: Work, _ record: WorkProvenance?) -> CanonicalWork {
+        CanonicalWork(
+            title: work.title, tags: record?.subjectTags ?? [], provider: record?.primaryProvider,
+            volumeIDs: record?.volumeIDs ?? [], editionISBNs: work.editions.map(\.isbn), authors: work.authors.map(\.name))
+    }
+
+    /// The saved works, edition rows and author rows, read from the container's rows (no context).
+    func storeSnapshot() -> (works: [CanonicalWork], editions: Int, authors: Int) {
+        let rows = container.rows
+        var provenance: [PersistentIdentifier: (PersistentIdentifier, Row)] = [:]
+        var editions = 0, authors = 0
+        for (id, row) in rows {
+            if row.entity == entities.provenance, let work = row.links[WorkProvenance.Field.work].first {
+                if let other = provenance[work], other.0.number < id.number { continue }
+                provenance[work] = (id, row)
+            } else if row.entity == entities.edition {
+                editions += 1
+            } else if row.entity == entities.author {
+                authors += 1
+            }
+        }
+        var works: [CanonicalWork] = []
+        for (id, row) in rows where row.entity == entities.work {
+            let record = provenance[id]?.1
+            works.append(CanonicalWork(
+                title: row.values[Work.Field.title].stringValue ?? "",
+                tags: StringList.decode(record?.values[WorkProvenance.Field.subjectTags].stringValue ?? ""),
+                provider: record?.values[WorkProvenance.Field.primaryProvider].stringValue,
+                volumeIDs: StringList.decode(record?.values[WorkProvenance.Field.volumeIDs].stringValue ?? ""),
+                editionISBNs: row.links[Work.Field.editions].map { rows[$0]?.values[Edition.Field.isbn].stringValue },
+                authors: row.links[Work.Field.authors].map { rows[$0]?.values[Author.Field.name].stringValue ?? "?" }))
+        }
+        return (works.sorted(), editions, authors)
+    }
+
+    // MARK: DTOs
+
+    /// The DTOs of a specification response (work ids `w1`, `w2`, … by position).
+    static func dto(_ response: SpecResponse) -> SearchResponseData {
+        typealias V = MapperVocabulary
+        return SearchResponseData(
+            works: response.works.enumerated().map { position, work in
+                WorkDTO(id: V.workID(position), title: V.titles[work.title], subjectTags: work.tags.map { V.tags[$0] },
+                        synthetic: work.synthetic, primaryProvider: work.provider.map { V.providers[$0] },
+                        googleBooksVolumeIDs: work.volumes.map { V.volumeIDs[$0] })
+            },
+            editions: response.editions.map { edition in
+                let isbn = edition.isbn.map { V.isbns[$0] }
+                return EditionDTO(isbn: isbn, isbns: isbn.map { [$0] } ?? [], workId: V.workID(edition.work))
+            },
+            authors: response.authors.map { author in
+                AuthorDTO(name: V.authors[author.name], workIds: author.works.map(V.workID))
+            })
+    }
+}

@@ -1,0 +1,63 @@
+import GraphFuzzEngine
+import GraphSpec
+import GraphTarget
+import Testing
+
+@Suite("graph target")
+struct GraphTargetTests {
+    /// The shrunk length each mutant's seed-1 counterexample has (docs/spec/graph.md states the same).
+    static let shrunkLengths: [String: Int] = [
+        "relate-before-insert": 2,
+        "edition-nullify": 5,
+        "user-entry-first": 4,
+        "skip-validate": 2,
+        "store-permanent-on-insert": 1,
+        "store-eager-delete-rules": 4,
+        "store-failed-save-partial": 6,
+        "store-no-inverse": 2,
+    ]
+
+    @Test("Production code passes", arguments: [UInt64(1), 2])
+    func production(seed: UInt64) {
+        let result = Target.graph.search(options: SearchOptions(seed: seed, runs: 300))
+        #expect(result.failure == nil, "\(String(describing: result.failure?.failure))")
+        #expect(result.search.cases == 300)
+        #expect(result.steps > 300 * 5)
+    }
+
+    @Test("Every mutant is caught with seed 1 in the default budget, with its rule, shrunk to the documented length",
+          arguments: GraphMutant.all)
+    func mutant(_ mutant: Mutant) throws {
+        let result = Target.graph.search(mutant: mutant.name, options: SearchOptions(seed: 1, runs: 200))
+        let found = try #require(result.failure)
+        #expect(found.failure.rule == mutant.rule)
+        let steps = try #require(result.counterexample?.steps)
+        #expect(steps.count == Self.shrunkLengths[mutant.name])
+        #expect(steps.count <= 6)
+    }
+
+    @Test("A shrunk counterexample replays from its trace to the same failure")
+    func replay() throws {
+        let result = Target.graph.search(mutant: "edition-nullify", options: SearchOptions(seed: 1, runs: 200))
+        let record = try #require(result.counterexample)
+        let replayed = try Target.graph.machine(mutant: "edition-nullify").replay(record.config, record.steps).get()
+        #expect(replayed.outcome.failure?.rule == "B4")
+        #expect(replayed.steps == record.steps)
+        let production = try Target.graph.machine().replay(record.config, record.steps).get()
+        #expect(production.outcome == .pass)
+        #expect(record.swiftLines.contains { $0.contains("#expect(saveCode == 1600)") })
+    }
+
+    @Test("An unknown command names itself")
+    func unknownCommand() {
+        #expect(throws: TraceError.self) { try GraphCommand(trace: TraceStep("teleport")) }
+    }
+
+    @Test("The rule list has every rule a mutant names, and the CloudKit prediction (B7) names deny only for local")
+    func rules() {
+        let ids = Set(Target.graph.rules.map(\.id))
+        for mutant in Target.graph.mutants { #expect(ids.contains(mutant.rule)) }
+        #expect(BooksEntities.cloudKitViolations(.local).contains("denyDeleteRule: Edition.userLibraryEntries"))
+        #expect(BooksEntities.cloudKitViolations(.cloudKit).isEmpty)
+    }
+}

@@ -1,0 +1,84 @@
+import GraphFuzzEngine
+import MapperSpec
+import MapperTarget
+import Testing
+
+@Suite("mapper target")
+struct MapperTargetTests {
+    /// Each mutant: the rule and failure kind it is caught with, and the length of the shrunk case
+    /// (docs/spec/mapper.md shows each one).
+    static let expectations: [(mutant: String, rule: String, kind: FailureKind, steps: Int)] = [
+        ("cache-stores-objects", "M11", .trap, 3),
+        ("cache-as-designed", "M11", .trap, 4),
+        ("cache-keeps-temporary-ids", "M9", .mismatch, 3),
+        ("forgot-cache-eviction", "M11", .trap, 4),
+        ("dedup-drops-singletons", "M3", .mismatch, 1),
+        ("dedup-merges-missing-isbn", "M4", .mismatch, 1),
+        ("editions-to-every-work", "M5", .mismatch, 1),
+        ("authors-to-every-work", "M6", .mismatch, 1),
+        ("genres-renormalized", "M7", .mismatch, 1),
+    ]
+
+    @Test("Production passes", arguments: [1, 2] as [UInt64])
+    func production(seed: UInt64) {
+        let result = Target.mapper.search(options: SearchOptions(seed: seed, runs: 300))
+        #expect(result.failure == nil, "\(result.failure.map { "\($0.failure)" } ?? "")")
+        #expect(result.search.cases == 300)
+    }
+
+    @Test("Every mutant is caught with seed 1 in the default budget and shrunk to its stated length",
+          arguments: MapperTargetTests.expectations.map(\.mutant))
+    func mutant(name: String) throws {
+        let expected = try #require(Self.expectations.first { $0.mutant == name })
+        let mutant = try #require(Target.mapper.mutant(named: name))
+        #expect(mutant.rule == expected.rule)
+        let result = Target.mapper.search(mutant: name, options: SearchOptions(seed: 1, runs: 200))
+        let failure = try #require(result.failure?.failure)
+        #expect(failure.rule == expected.rule)
+        #expect(failure.kind == expected.kind)
+        let counterexample = try #require(result.counterexample)
+        #expect(counterexample.steps.count == expected.steps, "\(counterexample.steps.map(\.description))")
+        #expect(counterexample.swiftLines.contains { $0.hasPrefix("#expect(") })
+    }
+
+    @Test("A shrunk counterexample replays from its trace: it fails on the mutant and passes on production")
+    func replay() throws {
+        let result = Target.mapper.search(mutant: "forgot-cache-eviction", options: SearchOptions(seed: 1, runs: 200))
+        let record = try #require(result.counterexample)
+        let text = record.steps.map(\.description)
+        #expect(text.contains("deleteElsewhere(work: v1)"))
+        let onMutant = Target.mapper.machine(mutant: "forgot-cache-eviction").replay(record.config, record.steps)
+        #expect(try onMutant.get().outcome.failure?.rule == "M11")
+        let onProduction = Target.mapper.machine().replay(record.config, record.steps)
+        #expect(try onProduction.get().outcome == .pass)
+    }
+
+    @Test("Traces round-trip, and unreadable steps name the problem")
+    func traces() throws {
+        let response = SpecResponse(
+            works: [SpecResponse.Work(title: 1, tags: [2, 0], synthetic: true, provider: nil, volumes: [3])],
+            editions: [SpecResponse.Edition(isbn: nil, work: 0), SpecResponse.Edition(isbn: 2, work: 1)],
+            authors: [SpecResponse.Author(name: 2, works: [0, 1])])
+        let commands: [MapperCommand] = [
+            .map(response, result: Ref(0)), .save, .rollback, .deleteWork(Ref(0), evict: true),
+            .deleteElsewhere(Ref(0)), .clearCache, .newContext,
+        ]
+        for command in commands {
+            let parsed = try TraceStep(parsing: Substring(command.trace.description))
+            #expect(try MapperCommand(trace: parsed) == command)
+        }
+        #expect(throws: TraceError.self) { try MapperCommand(trace: TraceStep("explode")) }
+        let bad = TraceStep("map", [.init("works", .list([.list([.string("Nope"), .list([]), .bool(false), .null, .list([])])])),
+                                     .init("editions", .list([])), .init("authors", .list([]))])
+        let error = #expect(throws: TraceError.self) { try MapperCommand(trace: bad) }
+        #expect(error?.message.contains("Nope") == true)
+    }
+
+    @Test("The target lists the specification's rules, and every mutant names one of them")
+    func listing() {
+        #expect(Target.mapper.rules == MapperRules.all)
+        let ids = Set(MapperRules.all.map(\.id))
+        #expect(Target.mapper.mutants.count == 9)
+        #expect(Target.mapper.mutants.allSatisfy { ids.contains($0.rule) })
+    }
+}
