@@ -42,10 +42,16 @@ final class WorkerProcess {
 
     /// Starts `executable arguments…` with `SWIFT_BACKTRACE=enable=no` added to this process's environment.
     init(executable: String, arguments: [String]) throws(WorkerError) {
-        // Writing to a worker that just died must fail with EPIPE, not kill this process.
-        signal(SIGPIPE, SIG_IGN)
+        // Requests go over a socket: writing to a worker that just died then fails (EPIPE) instead
+        // of raising SIGPIPE, and this process keeps the usual SIGPIPE behaviour for its own output.
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw WorkerError(message: "cannot create a pipe (errno \(errno))") }
+        guard socketpair(AF_UNIX, WorkerProcess.streamSocket, 0, &toChild) == 0 else {
+            throw WorkerError(message: "cannot create a socket pair (errno \(errno))")
+        }
+        #if canImport(Darwin)
+        var on: Int32 = 1
+        _ = setsockopt(toChild[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         guard pipe(&fromChild) == 0 else {
             close(toChild[0]); close(toChild[1])
             throw WorkerError(message: "cannot create a pipe (errno \(errno))")
@@ -93,6 +99,14 @@ final class WorkerProcess {
         self.stderrPath = path
     }
 
+    #if canImport(Glibc)
+    private static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+    private static let streamSocket = SOCK_STREAM
+    private static let noSignal: Int32 = 0
+    #endif
+
     deinit {
         if reaped == nil { _ = kill() }
         close(input)
@@ -106,7 +120,7 @@ final class WorkerProcess {
         var bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(input, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes { socketSend(input, $0.baseAddress! + offset, $0.count - offset, WorkerProcess.noSignal) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return false }
             offset += written
@@ -202,5 +216,14 @@ private func signalProcess(_ pid: pid_t, _ signal: Int32) -> Int32 {
     return Glibc.kill(pid, signal)
     #else
     return Darwin.kill(pid, signal)
+    #endif
+}
+
+/// `send(2)` (the method `WorkerProcess.send(_:)` shadows the name).
+private func socketSend(_ socket: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    #if canImport(Glibc)
+    return Glibc.send(socket, bytes, count, flags)
+    #else
+    return Darwin.send(socket, bytes, count, flags)
     #endif
 }
