@@ -53,7 +53,8 @@ extension WorkerSearch {
             first = machine.run(original, maxSteps).outcome
         }
         guard first.failure?.signature == signature else {
-            // Not reproducible (a flaky crash or hang): reported as found, unshrunk and without steps.
+            // Not reproducible (a flaky crash or hang, or one before the first step): reported as
+            // found, unshrunk and without steps.
             let shrink = ShrinkResult(sequence: original.sequence, attempts: 1, improvements: 0, budgetExhausted: false, passes: [])
             return Shrunk(original: original.sequence, originalSteps: 0, shrink: shrink, failure: group.failure, record: nil)
         }
@@ -73,20 +74,22 @@ extension WorkerSearch {
         let shrink = shrinker.shrink(original.sequence)
         if let workerError { throw workerError }
 
-        var record: CaseRecord
-        var failure: Failure
-        if diedInWorker, let step = stopSteps[shrink.sequence] {
-            record = machine.recordPrefix(Draw(replaying: shrink.sequence), maxSteps, step)
-            failure = group.failure
-            let last = record.steps.count - 1
-            let what = signature.kind == .crash ? "crashed: \(failure.message)" : "did not finish within \(Format.seconds(timeout)) (killed)"
-            failure.message = "step \(last + 1) \(record.steps[last]) \(what); the specification expected \(record.expectations[last])"
-            failure.step = last
-            record.outcome = .fail(failure)
-        } else {
-            record = machine.record(shrink.sequence, maxSteps)
-            failure = record.outcome.failure ?? group.failure
+        guard diedInWorker else {
+            let record = machine.record(shrink.sequence, maxSteps)
+            return Shrunk(original: original.sequence, originalSteps: originalSteps, shrink: shrink,
+                          failure: record.outcome.failure ?? group.failure, record: record)
         }
+        // Every accepted sequence has its step; described without running that step here.
+        guard let step = stopSteps[shrink.sequence] else {
+            return Shrunk(original: original.sequence, originalSteps: originalSteps, shrink: shrink, failure: group.failure, record: nil)
+        }
+        var record = machine.recordPrefix(Draw(replaying: shrink.sequence), maxSteps, step)
+        var failure = group.failure
+        let last = record.steps.count - 1
+        let what = signature.kind == .crash ? "crashed: \(failure.message)" : "did not finish within \(Format.seconds(timeout)) (killed)"
+        failure.message = "step \(last + 1) \(record.steps[last]) \(what); the specification expected \(record.expectations[last])"
+        failure.step = last
+        record.outcome = .fail(failure)
         return Shrunk(original: original.sequence, originalSteps: originalSteps, shrink: shrink, failure: failure, record: record)
     }
 }
