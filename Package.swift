@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "GraphStore", swiftSettings: strict),
         .target(name: "BooksTracker", dependencies: ["GraphStore"], swiftSettings: strict),
         .target(name: "PersistentCache", swiftSettings: strict),
-        .target(name: "GlassSync", dependencies: ["GraphStore"], swiftSettings: strict),
+        .target(name: "GlassSync", swiftSettings: strict),
 
         // Layer 3: the executable specification. Pure value types; never imports production code.
         .target(name: "GraphSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "GraphTarget", dependencies: ["GraphFuzzEngine", "GraphSpec", "GraphStore", "BooksTracker"], swiftSettings: strict),
         .target(name: "MapperTarget", dependencies: ["GraphFuzzEngine", "MapperSpec", "GraphStore", "BooksTracker"], swiftSettings: strict),
         .target(name: "CacheTarget", dependencies: ["GraphFuzzEngine", "CacheSpec", "PersistentCache"], swiftSettings: strict),
-        .target(name: "SyncTarget", dependencies: ["GraphFuzzEngine", "SyncSpec", "GlassSync", "GraphStore"], swiftSettings: strict),
+        .target(name: "SyncTarget", dependencies: ["GraphFuzzEngine", "SyncSpec", "GlassSync"], swiftSettings: strict),
 
         // Layer 5: the command line.
         .target(name: "GraphFuzzCLI", dependencies: [
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
-        .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync", "GraphStore"], swiftSettings: strict),
+        .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync"], swiftSettings: strict),
         .testTarget(name: "BooksTrackerTests", dependencies: ["BooksTracker", "GraphStore"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "TargetTests", dependencies: [
             "GraphFuzzEngine", "GraphFuzzTesting", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget", "ExampleTargets",
@@ -59,7 +59,9 @@ let package = Package(
         .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "graph-fuzz"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
-        .testTarget(name: "CorpusRegressionTests", dependencies: ["ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync"],
+        .testTarget(name: "CorpusRegressionTests", dependencies: [
+            "ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync", "CacheSpec", "CacheTarget",
+        ],
                     swiftSettings: strict),
     ]
 )

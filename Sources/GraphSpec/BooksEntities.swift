@@ -43,13 +43,22 @@ public struct SpecRelationship: Sendable {
 
 public struct SpecEntity: Sendable {
     public var name: String
-    public var attributes: [SpecAttribute]
-    public var relationships: [SpecRelationship]
+    public var attributes: [SpecAttribute] {
+        didSet { defaultValues = attributes.map(\.defaultValue) }
+    }
+    public var relationships: [SpecRelationship] {
+        didSet { emptyLinks = Array(repeating: [], count: relationships.count) }
+    }
+    /// A new object's values and relationships (G1), made once per entity and shared until changed.
+    public private(set) var defaultValues: [SpecValue]
+    public private(set) var emptyLinks: [[Int]]
 
     public init(name: String, attributes: [SpecAttribute], relationships: [SpecRelationship]) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
+        self.defaultValues = attributes.map(\.defaultValue)
+        self.emptyLinks = Array(repeating: [], count: relationships.count)
     }
 }
 
@@ -72,12 +81,26 @@ public enum BooksEntities {
     /// The entities for `schema`: local has `.deny` on Edition.userLibraryEntries and a required
     /// UserLibraryEntry.work; CloudKit has `.nullify` and every relationship optional.
     public static func entities(_ schema: SchemaConfiguration) -> [SpecEntity] {
+        schema == .local ? localEntities : cloudKitEntities
+    }
+
+    /// Both configurations' entities and CloudKit predictions, derived once (they are constants).
+    private static let localEntities = makeEntities(.local)
+    private static let cloudKitEntities = makeEntities(.cloudKit)
+    private static let localViolations = cloudKitViolations(of: localEntities)
+    private static let cloudKitConfigurationViolations = cloudKitViolations(of: cloudKitEntities)
+
+    private static func makeEntities(_ schema: SchemaConfiguration) -> [SpecEntity] {
         let local = schema == .local
         return [
             SpecEntity(name: "Work", attributes: [
                 attr("title", optional: false, .string(""), length: 1...500),
                 attr("firstPublicationYear", range: 1...3000),
                 attr("originalLanguage"),
+                attr("subjectTags", optional: false, .strings([])),
+                attr("synthetic", optional: false, .bool(false)),
+                attr("primaryProvider"),
+                attr("googleBooksVolumeIDs", optional: false, .strings([])),
             ], relationships: [
                 SpecRelationship(name: "authors", destination: author, toMany: true, inverse: authorWorks, deleteRule: .nullify, optional: true, maxCount: 3),
                 SpecRelationship(name: "editions", destination: edition, toMany: true, inverse: editionWork, deleteRule: .cascade, optional: true),
@@ -112,7 +135,7 @@ public enum BooksEntities {
 
     /// The CloudKit violations (R23, R24) the specification predicts for `schema` (B7).
     public static func cloudKitViolations(_ schema: SchemaConfiguration) -> [String] {
-        cloudKitViolations(of: entities(schema))
+        schema == .local ? localViolations : cloudKitConfigurationViolations
     }
 
     /// G21: every deny rule, required or inverse-less relationship, unique attribute and required attribute

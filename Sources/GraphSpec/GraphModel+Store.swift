@@ -9,9 +9,7 @@ extension GraphModel {
 
     /// G1: a new model has no context and no identifier; its attributes start at their defaults.
     mutating func newObject(_ entity: Int) -> Int {
-        let shape = entities[entity]
-        objects.append(SpecObject(entity: entity, values: shape.attributes.map(\.defaultValue),
-                                  links: Array(repeating: [], count: shape.relationships.count)))
+        objects.append(SpecObject(entity: entity, values: entities[entity].defaultValues, links: entities[entity].emptyLinks))
         return objects.count - 1
     }
 
@@ -249,6 +247,11 @@ extension GraphModel {
                 if let length = attribute.length {
                     if value.count > length.upperBound { add(1660, attribute.name) }
                     if value.count < length.lowerBound { add(1670, attribute.name) }
+                }
+            case .strings(let values):
+                if let length = attribute.length {
+                    if values.count > length.upperBound { add(1660, attribute.name) }
+                    if values.count < length.lowerBound { add(1670, attribute.name) }
                 }
             case .bool:
                 break

@@ -98,12 +98,21 @@ public struct GraphModel: Sendable {
 
     /// The saved rows as observations name them, sorted: the order-independent saved state.
     public func canonicalRows() -> [CanonicalRow] {
+        // The first reference of each row (as `rowName` finds it), in one pass over the references.
+        var firstRef = Array(repeating: -1, count: rows.count)
+        for (r, o) in refs.enumerated() where o >= 0 {
+            guard let id = objects[o].id, id.permanent, id.number < rows.count, firstRef[id.number] < 0,
+                  rows[id.number]?.entity == id.entity else { continue }
+            firstRef[id.number] = r
+        }
+        func name(_ id: SpecID) -> ObjectName {
+            ObjectName(row: true, ref: id.number < rows.count && rows[id.number]?.entity == id.entity ? firstRef[id.number] : rowName(id).ref)
+        }
         var result: [CanonicalRow] = []
         for (number, row) in rows.enumerated() {
             guard let row else { continue }
-            let id = SpecID(permanent: true, number: number, entity: row.entity)
-            result.append(CanonicalRow(name: rowName(id), entity: row.entity, values: row.values,
-                                       links: row.links.map { $0.map { rowName($0) }.sorted() }))
+            result.append(CanonicalRow(name: ObjectName(row: true, ref: firstRef[number]), entity: row.entity, values: row.values,
+                                       links: row.links.map { CanonicalRow.sortedNames($0.map(name)) }))
         }
         return result.sorted()
     }
@@ -122,6 +131,9 @@ public struct CanonicalRow: Equatable, Comparable, Sendable, CustomStringConvert
         self.values = values
         self.links = links
     }
+
+    /// Relationship contents in canonical order (a list of zero or one name is kept as it is, without a copy).
+    public static func sortedNames(_ names: [ObjectName]) -> [ObjectName] { names.count < 2 ? names : names.sorted() }
 
     public static func < (lhs: CanonicalRow, rhs: CanonicalRow) -> Bool {
         if lhs.name != rhs.name { return lhs.name < rhs.name }

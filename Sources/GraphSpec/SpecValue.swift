@@ -4,6 +4,8 @@ public enum SpecValue: Hashable, Sendable, Comparable, CustomStringConvertible {
     case bool(Bool)
     case int(Int)
     case string(String)
+    /// A list of strings, one value (R31): equal element by element, order included.
+    case strings([String])
 
     public var description: String {
         switch self {
@@ -11,6 +13,7 @@ public enum SpecValue: Hashable, Sendable, Comparable, CustomStringConvertible {
         case .bool(let value): return value ? "true" : "false"
         case .int(let value): return String(value)
         case .string(let value): return "\"\(value)\""
+        case .strings(let values): return "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
     }
 
@@ -22,6 +25,7 @@ public enum SpecValue: Hashable, Sendable, Comparable, CustomStringConvertible {
         case .bool: return 1
         case .int: return 2
         case .string: return 3
+        case .strings: return 4
         }
     }
 
@@ -30,6 +34,7 @@ public enum SpecValue: Hashable, Sendable, Comparable, CustomStringConvertible {
         case (.bool(let a), .bool(let b)): return !a && b
         case (.int(let a), .int(let b)): return a < b
         case (.string(let a), .string(let b)): return a < b
+        case (.strings(let a), .strings(let b)): return a.lexicographicallyPrecedes(b)
         default: return lhs.order < rhs.order
         }
     }

@@ -4,6 +4,9 @@ public enum AttributeValue: Hashable, Sendable, Comparable, CustomStringConverti
     case bool(Bool)
     case int(Int)
     case string(String)
+    /// A list of strings, stored as one value (R31: a collection attribute is one opaque value; equal
+    /// when the lists are equal element by element, order included).
+    case strings([String])
 
     public var description: String {
         switch self {
@@ -11,6 +14,7 @@ public enum AttributeValue: Hashable, Sendable, Comparable, CustomStringConverti
         case .bool(let value): return value ? "true" : "false"
         case .int(let value): return String(value)
         case .string(let value): return "\"\(value)\""
+        case .strings(let values): return "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
     }
 
@@ -20,7 +24,9 @@ public enum AttributeValue: Hashable, Sendable, Comparable, CustomStringConverti
     public var stringValue: String? { if case .string(let v) = self { return v } else { return nil } }
     /// The boolean, when this is a boolean.
     public var boolValue: Bool? { if case .bool(let v) = self { return v } else { return nil } }
-    public var isNull: Bool { self == .null }
+    /// The list, when this is a list of strings.
+    public var stringsValue: [String]? { if case .strings(let v) = self { return v } else { return nil } }
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     private var order: Int {
         switch self {
@@ -28,6 +34,7 @@ public enum AttributeValue: Hashable, Sendable, Comparable, CustomStringConverti
         case .bool: return 1
         case .int: return 2
         case .string: return 3
+        case .strings: return 4
         }
     }
 
@@ -36,6 +43,7 @@ public enum AttributeValue: Hashable, Sendable, Comparable, CustomStringConverti
         case (.bool(let a), .bool(let b)): return !a && b
         case (.int(let a), .int(let b)): return a < b
         case (.string(let a), .string(let b)): return a < b
+        case (.strings(let a), .strings(let b)): return a.lexicographicallyPrecedes(b)
         default: return lhs.order < rhs.order
         }
     }

@@ -10,7 +10,9 @@ public final class ModelContainer {
     public let schema: Schema
     public let configuration: ModelConfiguration
     /// The saved rows by permanent identifier.
-    public internal(set) var rows: [PersistentIdentifier: Row] = [:]
+    public private(set) var rows: [PersistentIdentifier: Row] = [:]
+    /// The identifiers of each entity's rows (by schema index), in ascending number: fetches scan one entity.
+    private(set) var rowIDs: [[PersistentIdentifier]]
     /// Traps recorded under `.record`, in order.
     public private(set) var traps: [StoreTrap] = []
     /// Temporary identifiers of saved models and the permanent identifiers they became (R4, `.resolves`).
@@ -25,6 +27,26 @@ public final class ModelContainer {
         self.schema = schema
         self.configuration = configuration
         self.nextPermanent = Array(repeating: 0, count: schema.entities.count)
+        self.rowIDs = Array(repeating: [], count: schema.entities.count)
+    }
+
+    /// Writes the row of `id` (a new row joins its entity's list).
+    func setRow(_ id: PersistentIdentifier, _ row: Row) {
+        guard rows.updateValue(row, forKey: id) == nil else { return }
+        if let last = rowIDs[row.entity].last, last.number > id.number {
+            let position = rowIDs[row.entity].firstIndex { $0.number > id.number } ?? rowIDs[row.entity].endIndex
+            rowIDs[row.entity].insert(id, at: position)
+        } else {
+            rowIDs[row.entity].append(id)
+        }
+    }
+
+    /// Removes the row of `id`; whether there was one.
+    @discardableResult
+    func removeRow(_ id: PersistentIdentifier) -> Bool {
+        guard let row = rows.removeValue(forKey: id) else { return false }
+        if let position = rowIDs[row.entity].firstIndex(of: id) { rowIDs[row.entity].remove(at: position) }
+        return true
     }
 
     /// The main context.
@@ -68,7 +90,7 @@ public final class ModelContainer {
     /// Breaks the reference cycles between models and contexts; every model of this container becomes invalid.
     public func tearDown() {
         for model in registeredEver {
-            model.links = model.links.map { _ in [] }
+            model.links = model.entity.emptyLinks
             model.committed = nil
             model.modelContext = nil
         }

@@ -5,6 +5,11 @@ public struct FetchDescriptor: Sendable, Equatable {
         case identifier(PersistentIdentifier)
         /// Models of `entity` whose attribute `attribute` equals `value` (pending changes included).
         case attribute(entity: String, attribute: String, equals: AttributeValue)
+        /// Models of `entity` whose list attribute `attribute` contains `element` (pending changes included),
+        /// like SwiftData's `#Predicate { $0.tags.contains(element) }`.
+        case contains(entity: String, attribute: String, element: String)
+        /// Every model of `entity` (pending changes included), like a `FetchDescriptor` without predicate.
+        case all(entity: String)
     }
 
     public var predicate: Predicate
@@ -39,19 +44,33 @@ extension ModelContext {
             guard !resolved.isTemporary, container.rows[resolved] != nil else { return [] }
             return [materialize(resolved)]
         case .attribute(let entityName, let attributeName, let value):
-            guard let entity = container.schema.entityIndex(named: entityName),
-                  let attribute = container.schema.entities[entity].attributeIndex(named: attributeName) else { return [] }
-            var results = inserted.filter { $0.entityIndex == entity && $0.values[attribute] == value }
-            let ids = container.rows.keys.filter { $0.entityName == entityName }.sorted { $0.number < $1.number }
-            for id in ids {
-                if let model = registry[id] {
-                    if model.values[attribute] == value { results.append(model) }
-                } else if container.rows[id]?.values[attribute] == value {
-                    results.append(materialize(id))
-                }
-            }
-            return results
+            return fetch(entityName, attributeName) { $0 == value }
+        case .contains(let entityName, let attributeName, let element):
+            return fetch(entityName, attributeName) { $0.stringsValue?.contains(element) ?? false }
+        case .all(let entityName):
+            return fetch(entityName, nil) { _ in true }
         }
+    }
+
+    /// Pending inserts of `entityName` whose `attributeName` matches, then saved rows in identifier order,
+    /// overlaid with this context's registered models (their values, pending changes included).
+    private func fetch(_ entityName: String, _ attributeName: String?, _ matches: (AttributeValue) -> Bool) -> [PersistentModel] {
+        guard let entity = container.schema.entityIndex(named: entityName) else { return [] }
+        var attribute = -1
+        if let attributeName {
+            guard let index = container.schema.entities[entity].attributeIndex(named: attributeName) else { return [] }
+            attribute = index
+        }
+        func test(_ values: [AttributeValue]) -> Bool { attribute < 0 || matches(values[attribute]) }
+        var results = inserted.filter { $0.entityIndex == entity && test($0.values) }
+        for id in container.rowIDs[entity] {
+            if let model = registry[id] {
+                if test(model.values) { results.append(model) }
+            } else if let row = container.rows[id], test(row.values) {
+                results.append(materialize(id))
+            }
+        }
+        return results
     }
 
     /// Registers the model of a saved row and, eagerly, of every row it links to.

@@ -17,22 +17,15 @@ extension ModelContext {
     /// Conditions under which the save stops the process: a pending model or a link whose backing data is
     /// gone (R28), two pending inserts with one unique value (R7).
     private func checkTraps() -> Bool {
-        for list in [inserted, changed, deleted] {
-            for model in list where model.lifecycle == .invalidated {
-                model.raise(.invalidated(model.describeID()))
-                return false
-            }
+        if let model = firstInvalidated(inserted) ?? firstInvalidated(changed) ?? firstInvalidated(deleted) {
+            model.raise(.invalidated(model.describeID()))
+            return false
         }
-        for list in [inserted, changed, deleted] {
-            for model in list {
-                for relationship in model.links {
-                    for target in relationship where target.lifecycle == .invalidated {
-                        target.raise(.invalidated(target.describeID()))
-                        return false
-                    }
-                }
-            }
+        if let target = firstInvalidatedLink(inserted) ?? firstInvalidatedLink(changed) ?? firstInvalidatedLink(deleted) {
+            target.raise(.invalidated(target.describeID()))
+            return false
         }
+        guard container.schema.hasUniqueAttributes else { return true }
         for entity in container.schema.entities.indices {
             for (a, attribute) in container.schema.entities[entity].attributes.enumerated() where attribute.isUnique {
                 var seen: Set<AttributeValue> = []
@@ -45,6 +38,20 @@ extension ModelContext {
             }
         }
         return true
+    }
+
+    private func firstInvalidated(_ models: [PersistentModel]) -> PersistentModel? {
+        models.first { $0.lifecycle == .invalidated }
+    }
+
+    /// The first related model of `models` whose backing data is gone.
+    private func firstInvalidatedLink(_ models: [PersistentModel]) -> PersistentModel? {
+        for model in models {
+            for relationship in model.links {
+                for target in relationship where target.lifecycle == .invalidated { return target }
+            }
+        }
+        return nil
     }
 
     /// Every validation failure of the pending changes.
@@ -83,6 +90,11 @@ extension ModelContext {
                     if count > length.upperBound { add(1660, attribute.name) }
                     if count < length.lowerBound { add(1670, attribute.name) }
                 }
+            case .strings(let values):
+                if let length = attribute.length {
+                    if values.count > length.upperBound { add(1660, attribute.name) }
+                    if values.count < length.lowerBound { add(1670, attribute.name) }
+                }
             case .bool:
                 break
             }
@@ -102,7 +114,7 @@ extension ModelContext {
     private func writePartially() {
         writeRows(of: changed.filter { !$0.isPendingDelete && !$0.isPendingInsert })
         for model in deleted where !model.isPendingInsert {
-            if let id = model.identifier { container.rows[id] = nil }
+            if let id = model.identifier { container.removeRow(id) }
         }
     }
 
@@ -110,8 +122,8 @@ extension ModelContext {
     private func writeRows(of models: [PersistentModel]) {
         for model in models {
             guard let id = model.identifier, !id.isTemporary else { continue }
-            container.rows[id] = Row(entity: model.entityIndex, values: model.values,
-                                     links: model.links.map { $0.compactMap(\.identifier) })
+            container.setRow(id, Row(entity: model.entityIndex, values: model.values,
+                                     links: model.links.map { $0.compactMap(\.identifier) }))
         }
     }
 
@@ -136,7 +148,7 @@ extension ModelContext {
                 continue
             }
             if let id = model.identifier {
-                if container.rows.removeValue(forKey: id) != nil { removed.append(id) }
+                if container.removeRow(id) { removed.append(id) }
                 registry[id] = nil
             }
             model.modelContext = nil
@@ -161,8 +173,8 @@ extension ModelContext {
     private func upsertTarget(_ model: PersistentModel) -> PersistentIdentifier? {
         let schema = container.schema.entities[model.entityIndex]
         for (a, attribute) in schema.attributes.enumerated() where attribute.isUnique && !model.values[a].isNull {
-            let match = container.rows.first { $0.value.entity == model.entityIndex && $0.value.values[a] == model.values[a] }
-            if let match { return match.key }
+            let match = container.rowIDs[model.entityIndex].first { container.rows[$0]?.values[a] == model.values[a] }
+            if let match { return match }
         }
         return nil
     }

@@ -134,7 +134,7 @@ public final class ModelContext {
         model.isPendingDelete = false
         model.isChangeTracked = false
         model.committed = nil
-        model.links = model.links.map { _ in [] }
+        model.links = model.entity.emptyLinks
     }
 
     func forgetAll() {

@@ -18,6 +18,20 @@ public struct PersistentIdentifier: Hashable, Sendable, CustomStringConvertible 
 
     public var isTemporary: Bool { kind == .temporary }
 
+    /// Compares the number and kind first: identifiers rarely share a number, so the strings are
+    /// compared only for a real match.
+    public static func == (lhs: PersistentIdentifier, rhs: PersistentIdentifier) -> Bool {
+        lhs.number == rhs.number && lhs.kind == rhs.kind && lhs.entityName == rhs.entityName
+            && lhs.storeIdentifier == rhs.storeIdentifier
+    }
+
+    /// Hashes the number and kind only (consistent with `==`; identifiers of one store that share a
+    /// number differ in entity, a rare collision), so registry and row lookups hash no strings.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(number)
+        hasher.combine(kind == .temporary)
+    }
+
     /// Core Data's URI form: `x-coredata:///Work/t1` or `x-coredata://<store>/Work/p1`.
     public var description: String {
         switch kind {

@@ -45,15 +45,15 @@ open class PersistentModel {
     public init() {
         let entity = Self.schemaEntity
         self.entity = entity
-        self.values = entity.attributes.map(\.defaultValue)
-        self.links = Array(repeating: [], count: entity.relationships.count)
+        self.values = entity.defaultValues
+        self.links = entity.emptyLinks
     }
 
     /// A model materialized from a row.
     public required init(backingData: BackingData) {
         self.entity = backingData.entity
-        self.values = backingData.entity.attributes.map(\.defaultValue)
-        self.links = Array(repeating: [], count: backingData.entity.relationships.count)
+        self.values = backingData.entity.defaultValues
+        self.links = backingData.entity.emptyLinks
     }
 
     // MARK: Identity and state
@@ -78,6 +78,11 @@ open class PersistentModel {
 
     /// Sets the attribute at `index`; traps on an invalidated model or one whose deletion was saved.
     public final func setValue(_ value: AttributeValue, at index: Int) {
+        if lifecycle == .new {
+            // No context: nothing to check or track (an initializer setting its attributes).
+            values[index] = value
+            return
+        }
         guard checkWritable() else { return }
         if values[index] == value { return }
         willChange()

@@ -6,6 +6,8 @@ public enum DeleteRule: String, Sendable, CaseIterable {
 /// The type of an attribute.
 public enum AttributeKind: String, Sendable {
     case bool, int, string
+    /// A list of strings (`AttributeValue.strings`).
+    case strings
 }
 
 /// An attribute of an entity: type, optionality, default and simple validation (R25).
@@ -17,7 +19,7 @@ public struct AttributeSchema: Sendable, Equatable {
     public var defaultValue: AttributeValue
     /// Allowed integer range (1610 above, 1620 below).
     public var range: ClosedRange<Int>?
-    /// Allowed string length (1660 longer, 1670 shorter).
+    /// Allowed string length, or number of elements of a list (1660 longer, 1670 shorter).
     public var length: ClosedRange<Int>?
     /// A unique attribute (R7): at most one row per value; a pending insert with a saved value upserts.
     public var isUnique: Bool
@@ -64,8 +66,17 @@ public struct RelationshipSchema: Sendable, Equatable {
 /// `Schema` may carry a variant of it (another delete rule, say) for a configuration.
 public struct EntitySchema: Sendable, Equatable {
     public var name: String
-    public var attributes: [AttributeSchema]
-    public var relationships: [RelationshipSchema]
+    public var attributes: [AttributeSchema] {
+        didSet { defaultValues = attributes.map(\.defaultValue) }
+    }
+    public var relationships: [RelationshipSchema] {
+        didSet { emptyRelationships = EmptyRelationships(count: relationships.count) }
+    }
+    /// Each attribute's default, in order: a new model's values (shared until the first change).
+    public private(set) var defaultValues: [AttributeValue]
+    /// One empty list per relationship: a new model's relationships (shared until the first link).
+    private var emptyRelationships: EmptyRelationships
+    var emptyLinks: [[PersistentModel]] { emptyRelationships.lists }
     /// Index in `relationships` of each relationship's inverse on the destination, resolved by `Schema`.
     public internal(set) var inverseIndex: [Int?]
     /// Index in the schema of each relationship's destination, resolved by `Schema`.
@@ -75,8 +86,16 @@ public struct EntitySchema: Sendable, Equatable {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
+        self.defaultValues = attributes.map(\.defaultValue)
+        self.emptyRelationships = EmptyRelationships(count: relationships.count)
         self.inverseIndex = Array(repeating: nil, count: relationships.count)
         self.destinationIndex = Array(repeating: -1, count: relationships.count)
+    }
+
+    /// Equal shapes: name, attributes, relationships and their resolution (the derived lists follow from them).
+    public static func == (lhs: EntitySchema, rhs: EntitySchema) -> Bool {
+        lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.relationships == rhs.relationships
+            && lhs.inverseIndex == rhs.inverseIndex && lhs.destinationIndex == rhs.destinationIndex
     }
 
     public func attributeIndex(named name: String) -> Int? { attributes.firstIndex { $0.name == name } }
@@ -110,6 +129,8 @@ public struct Schema: Sendable, Equatable {
     public private(set) var entities: [EntitySchema]
     /// The model class of each entity, to materialize rows.
     let types: [ModelTypeBox]
+    /// Whether any entity declares a unique attribute (R7); saves skip the duplicate check otherwise.
+    public let hasUniqueAttributes: Bool
 
     /// A schema of model classes, each with its declared entity, optionally replacing some entities
     /// (matched by name) with configuration variants.
@@ -142,11 +163,19 @@ public struct Schema: Sendable, Equatable {
         }
         self.entities = entities
         self.types = types.map { ModelTypeBox(type: $0) }
+        self.hasUniqueAttributes = entities.contains { $0.attributes.contains(where: \.isUnique) }
     }
 
     public func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }
 
     public static func == (lhs: Schema, rhs: Schema) -> Bool { lhs.entities == rhs.entities }
+}
+
+/// Empty relationship lists, one per relationship. Holding no model, they are safe to share across
+/// concurrency domains, which the compiler cannot see through the element type.
+struct EmptyRelationships: @unchecked Sendable {
+    let lists: [[PersistentModel]]
+    init(count: Int) { lists = Array(repeating: [], count: count) }
 }
 
 /// A model class held in a `Sendable` schema (metatypes of non-final classes are not `Sendable` by themselves).

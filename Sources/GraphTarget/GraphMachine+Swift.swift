@@ -106,6 +106,7 @@ extension GraphMachine {
         case .bool(let v): return ".bool(\(v))"
         case .int(let v): return ".int(\(v))"
         case .string(let v): return ".string(\"\(v)\")"
+        case .strings(let v): return ".strings([" + v.map { "\"\($0)\"" }.joined(separator: ", ") + "])"
         }
     }
 

@@ -61,12 +61,12 @@ public struct GraphMachine: StateMachine, Sendable {
     public func checkInvariants(_ model: GraphModel, _ system: GraphSystem) -> Failure? {
         guard model.checkRows else { return nil }
         let shipped = BooksEntities.cloudKitViolations(model.config.schema)
-        if shipped != system.shippedCloudKitViolations {
+        if shipped != system.cloudKit.shippedViolations {
             return Failure(rule: "B7", kind: .invariant,
-                           message: "CloudKit check of the shipped \(model.config.schema) schema: expected \(shipped), found \(system.shippedCloudKitViolations)")
+                           message: "CloudKit check of the shipped \(model.config.schema) schema: expected \(shipped), found \(system.cloudKit.shippedViolations)")
         }
-        let predicted = BooksEntities.cloudKitViolations(of: GraphSystem.specEntities(system.container.schema))
-        let found = system.container.schema.cloudKitViolations().map(\.description)
+        let predicted = system.cloudKit.predictedContainerViolations
+        let found = system.cloudKit.containerViolations
         if predicted != found {
             return Failure(rule: "G21", kind: .invariant, message: "CloudKit check: expected \(predicted), found \(found)")
         }

@@ -11,8 +11,8 @@ public struct GraphSystem {
     let libraries: [Library]
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
-    /// The CloudKit check of the shipped schema configuration of this case (B7), not of the case's container.
-    let shippedCloudKitViolations: [String]
+    /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
+    let cloudKit: CloudKitFindings
 
     init(config: GraphConfig, mutant: GraphMutant?) {
         let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
@@ -21,7 +21,7 @@ public struct GraphSystem {
         contexts = [ModelContext(container), ModelContext(container)]
         let policy = GraphMutant.policy(config, mutant)
         libraries = contexts.map { Library(context: $0, policy: policy) }
-        shippedCloudKitViolations = BooksTrackerSchema.schema(config.schema == .local ? .local : .cloudKit).cloudKitViolations().map(\.description)
+        cloudKit = CloudKitFindings.of(config.schema == .local ? .local : .cloudKit, GraphMutant.editionEntriesRule(mutant))
     }
 
     /// Runs `command` and returns what it observed: the first trap it raised, or its result.
@@ -158,14 +158,16 @@ public struct GraphSystem {
 
     /// The container's rows named as the specification names them, sorted.
     func canonicalRows() -> [CanonicalRow] {
-        container.rows.map { id, row in
+        // The first reference whose model has each identifier, in one pass over the references.
+        var firstRef = [PersistentIdentifier: Int](minimumCapacity: refs.count)
+        for (r, model) in refs.enumerated() {
+            if let id = model?.persistentModelID, firstRef[id] == nil { firstRef[id] = r }
+        }
+        func rowName(_ id: PersistentIdentifier) -> ObjectName { ObjectName(row: true, ref: firstRef[id] ?? -1) }
+        return container.rows.map { id, row in
             CanonicalRow(name: rowName(id), entity: row.entity, values: row.values.map(Self.spec),
-                         links: row.links.map { $0.map { rowName($0) }.sorted() })
+                         links: row.links.map { CanonicalRow.sortedNames($0.map(rowName)) })
         }.sorted()
-    }
-
-    private func rowName(_ id: PersistentIdentifier) -> ObjectName {
-        ObjectName(row: true, ref: refs.firstIndex { $0?.persistentModelID == id } ?? -1)
     }
 
     // MARK: Conversions
@@ -230,6 +232,7 @@ public struct GraphSystem {
         case .bool(let v): return .bool(v)
         case .int(let v): return .int(v)
         case .string(let v): return .string(v)
+        case .strings(let v): return .strings(v)
         }
     }
 
@@ -239,7 +242,40 @@ public struct GraphSystem {
         case .bool(let v): return .bool(v)
         case .int(let v): return .int(v)
         case .string(let v): return .string(v)
+        case .strings(let v): return .strings(v)
         }
+    }
+}
+
+/// What the CloudKit checks say about a case's schemas: the shipped configuration's (B7) and the container's, with
+/// what the specification derives from the container's schema (G21). A case's container is built from its
+/// configuration and the local delete rule alone, and schemas are immutable values, so the lists are pure functions
+/// of those two: they are taken once per process for every pair (not per case or per save) and compared after every
+/// save.
+struct CloudKitFindings: Sendable {
+    /// The store's check of the shipped configuration's schema.
+    let shippedViolations: [String]
+    /// The store's check of the container's schema.
+    let containerViolations: [String]
+    /// The specification's check of the container's schema, described as the specification describes schemas.
+    let predictedContainerViolations: [String]
+
+    init(_ configuration: BooksConfiguration, _ rule: DeleteRule) {
+        let container = BooksTrackerSchema.schema(configuration, localEditionEntriesRule: rule)
+        shippedViolations = BooksTrackerSchema.schema(configuration).cloudKitViolations().map(\.description)
+        containerViolations = container.cloudKitViolations().map(\.description)
+        predictedContainerViolations = BooksEntities.cloudKitViolations(of: GraphSystem.specEntities(container))
+    }
+
+    /// The findings for a case of `configuration` whose local schema uses `rule` on `Edition.userLibraryEntries`.
+    static func of(_ configuration: BooksConfiguration, _ rule: DeleteRule) -> CloudKitFindings {
+        let index = BooksConfiguration.allCases.firstIndex(of: configuration)! * DeleteRule.allCases.count
+            + DeleteRule.allCases.firstIndex(of: rule)!
+        return all[index]
+    }
+
+    private static let all: [CloudKitFindings] = BooksConfiguration.allCases.flatMap { configuration in
+        DeleteRule.allCases.map { CloudKitFindings(configuration, $0) }
     }
 }
 

@@ -15,12 +15,13 @@ public struct CanonicalWork: Hashable, Sendable, Comparable, CustomStringConvert
         self.title = title
         self.tags = tags
         self.provider = provider
-        self.volumeIDs = volumeIDs.sorted()
-        self.editionISBNs = editionISBNs.sorted(by: CanonicalWork.isbnOrder)
-        self.authors = authors.sorted()
+        // A list of zero or one element is already sorted: keep it (no copy).
+        self.volumeIDs = volumeIDs.count < 2 ? volumeIDs : volumeIDs.sorted()
+        self.editionISBNs = editionISBNs.count < 2 ? editionISBNs : editionISBNs.sorted(by: CanonicalWork.isbnOrder)
+        self.authors = authors.count < 2 ? authors : authors.sorted()
     }
 
-    /// `nil` (an edition without ISBN) sorts first.
+    /// `nil` (an edition without ISBN, a work without provider) sorts first.
     static func isbnOrder(_ a: String?, _ b: String?) -> Bool {
         switch (a, b) {
         case (nil, nil): return false
@@ -30,8 +31,15 @@ public struct CanonicalWork: Hashable, Sendable, Comparable, CustomStringConvert
         }
     }
 
+    /// Field by field (title, tags, provider with nil first, volume IDs, editions, authors): a total order
+    /// consistent with `==`, for sorting works into a canonical order without building strings.
     public static func < (lhs: CanonicalWork, rhs: CanonicalWork) -> Bool {
-        lhs.description < rhs.description
+        if lhs.title != rhs.title { return lhs.title < rhs.title }
+        if lhs.tags != rhs.tags { return lhs.tags.lexicographicallyPrecedes(rhs.tags) }
+        if lhs.provider != rhs.provider { return isbnOrder(lhs.provider, rhs.provider) }
+        if lhs.volumeIDs != rhs.volumeIDs { return lhs.volumeIDs.lexicographicallyPrecedes(rhs.volumeIDs) }
+        if lhs.editionISBNs != rhs.editionISBNs { return lhs.editionISBNs.lexicographicallyPrecedes(rhs.editionISBNs, by: isbnOrder) }
+        return lhs.authors.lexicographicallyPrecedes(rhs.authors)
     }
 
     public var description: String {

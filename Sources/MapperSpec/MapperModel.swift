@@ -41,9 +41,20 @@ public struct MapperModel: Sendable, Equatable {
         public var lifecycle: Lifecycle
         public var current: Values
         /// The saved values; nil until the first save.
-        public var committed: Values?
+        public var committed: Values? {
+            didSet { if committed != oldValue { committedCanonical = committed?.canonical } }
+        }
+        /// `committed` in canonical form, kept with it (made when the saved values change, not at every comparison).
+        public private(set) var committedCanonical: CanonicalWork?
         /// Changed in the mapper's context since the last save.
         public var changed: Bool
+
+        /// A work not saved yet.
+        public init(lifecycle: Lifecycle, current: Values, changed: Bool = false) {
+            self.lifecycle = lifecycle
+            self.current = current
+            self.changed = changed
+        }
     }
 
     /// Works by reference index (`v1` is 0).
@@ -75,8 +86,8 @@ public struct MapperModel: Sendable, Equatable {
     /// The saved works, canonical and sorted.
     public var storeWorks: [CanonicalWork] {
         works.compactMap { work in
-            guard work.lifecycle == .saved || work.lifecycle == .deletedPending, let committed = work.committed else { return nil }
-            return committed.canonical
+            guard work.lifecycle == .saved || work.lifecycle == .deletedPending else { return nil }
+            return work.committedCanonical
         }.sorted()
     }
 
@@ -96,19 +107,36 @@ public struct MapperModel: Sendable, Equatable {
         return nil
     }
 
-    /// How many works mapping `response` would create, without changing the model.
+    /// How many works mapping `response` would create, without changing the model: as `map` walks the
+    /// groups, a group creates a work exactly when no live work holds any of its volume IDs, and afterwards
+    /// every one of its volume IDs is held (by the work it reused or created, or by the work that already
+    /// held it). So only the set of held volume IDs is followed, as a bit set over the vocabulary.
     public func createdCount(mapping response: SpecResponse) -> Int {
-        var copy = self
-        let before = copy.works.count
-        _ = copy.map(response)
-        return copy.works.count - before
+        var held: UInt64 = 0
+        for work in works where work.lifecycle == .inserted || work.lifecycle == .saved {
+            for volume in work.current.volumes { held |= Self.bit(volume) }
+        }
+        var created = 0
+        for group in response.groups {
+            var volumes: UInt64 = 0
+            for volume in group.volumes { volumes |= Self.bit(volume) }
+            if volumes & held == 0 { created += 1 }
+            held |= volumes
+        }
+        return created
+    }
+
+    /// The bit of a volume ID index (the vocabulary has far fewer than 64).
+    private static func bit(_ volume: Int) -> UInt64 {
+        assert(volume >= 0 && volume < 64, "volume ID index \(volume) out of the bit set")
+        return UInt64(1) << UInt64(volume)
     }
 
     /// Maps `response` in the mapper's context (M1–M10); returns the references of the returned
     /// works in return order (group order, each once).
     public mutating func map(_ response: SpecResponse) -> [Int] {
         var returned: [Int] = []
-        for group in response.groups() {
+        for group in response.groups {
             let first = response.works[group.members[0]]
             var target: Int?
             for volume in group.volumes {
@@ -143,7 +171,7 @@ public struct MapperModel: Sendable, Equatable {
                     editions: group.editions.map { response.editions[$0].isbn },
                     authors: group.authors.map { response.authors[$0].name })
                 pendingAuthors += group.authors.count
-                works.append(Work(lifecycle: .inserted, current: values, committed: nil, changed: false))
+                works.append(Work(lifecycle: .inserted, current: values, changed: false))
                 returned.append(works.count - 1)
             }
         }

@@ -12,5 +12,10 @@ public enum MapperVocabulary {
 
     /// The backend id of the response's work at `index` (`w1`, `w2`, …); an edition or author may
     /// name an id no work in the response has.
-    public static func workID(_ index: Int) -> String { "w\(index + 1)" }
+    public static func workID(_ index: Int) -> String {
+        index >= 0 && index < workIDs.count ? workIDs[index] : "w\(index + 1)"
+    }
+
+    /// `w1` … `w9`: every id a generated response names, made once.
+    private static let workIDs = (1...9).map { "w\($0)" }
 }

@@ -23,7 +23,7 @@ public enum MappingDiagnosis {
 
     /// Too few works: the most specific grouping rule the response exercises.
     static func fewerWorksRule(_ response: SpecResponse) -> String {
-        let groups = response.groups()
+        let groups = response.groups
         let syntheticSingletonWithISBN = groups.contains { group in
             group.members.count == 1 && response.works[group.members[0]].synthetic && !response.isbns(ofWork: group.members[0]).isEmpty
         }

@@ -40,13 +40,23 @@ public struct SpecResponse: Equatable, Sendable {
         }
     }
 
-    public var works: [Work]
-    public var editions: [Edition]
-    public var authors: [Author]
+    public let works: [Work]
+    public let editions: [Edition]
+    public let authors: [Author]
+    /// Which works become one work (M1–M4), in the order of their first member; derived from the three
+    /// lists once, when the response is made (a mapping step reads it three times: generation,
+    /// precondition, specification).
+    public let groups: [MappingGroup]
 
     public init(works: [Work], editions: [Edition], authors: [Author]) {
         self.works = works
         self.editions = editions
         self.authors = authors
+        self.groups = SpecResponse.grouping(works: works, editions: editions, authors: authors)
+    }
+
+    /// Equal responses have equal groups (they are derived), so the lists decide.
+    public static func == (lhs: SpecResponse, rhs: SpecResponse) -> Bool {
+        lhs.works == rhs.works && lhs.editions == rhs.editions && lhs.authors == rhs.authors
     }
 }

@@ -16,6 +16,10 @@ public struct MappingGroup: Equatable, Sendable {
 extension SpecResponse {
     /// The ISBNs of the editions naming the work at `position`.
     public func isbns(ofWork position: Int) -> [Int] {
+        SpecResponse.isbns(ofWork: position, editions)
+    }
+
+    static func isbns(ofWork position: Int, _ editions: [Edition]) -> [Int] {
         var result: [Int] = []
         for edition in editions where edition.work == position {
             if let isbn = edition.isbn, !result.contains(isbn) { result.append(isbn) }
@@ -23,8 +27,8 @@ extension SpecResponse {
         return result
     }
 
-    /// The groups in the order of their first member.
-    public func groups() -> [MappingGroup] {
+    /// The groups in the order of their first member (`groups` holds them).
+    static func grouping(works: [Work], editions: [Edition], authors: [Author]) -> [MappingGroup] {
         let count = works.count
         var parent = Array(0..<count)
         func root(_ i: Int) -> Int {
@@ -35,7 +39,7 @@ extension SpecResponse {
         // Synthetic works with an ISBN are joined to the first synthetic work holding the same ISBN.
         var firstHolder = Array(repeating: -1, count: MapperVocabulary.isbns.count)
         for position in 0..<count where works[position].synthetic {
-            for isbn in isbns(ofWork: position) {
+            for isbn in isbns(ofWork: position, editions) {
                 if firstHolder[isbn] < 0 {
                     firstHolder[isbn] = position
                 } else {

@@ -8,7 +8,7 @@ extension MapperMachine {
 
     public func swiftSetup(_ config: MapperConfig) -> [String] {
         [
-            "let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(",
+            "let container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(",
             "    newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave.rawValue),",
             "    registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete.rawValue))))",
             "var context: ModelContext  // a later step may replace it with a fresh context",
@@ -64,9 +64,9 @@ extension MapperMachine {
             lines += [
                 "#expect(\(work).modelContext === context && !\(work).isDeleted)",
                 "#expect(\(work).title == \(quoted(item.work.title)))",
-                "#expect(mapper.provenance(of: \(work), in: context)?.subjectTags == \(list(item.work.tags)))",
-                "#expect(mapper.provenance(of: \(work), in: context)?.primaryProvider == \(item.work.provider.map(quoted) ?? "nil"))",
-                "#expect(mapper.provenance(of: \(work), in: context)?.volumeIDs.sorted() == \(list(item.work.volumeIDs)))",
+                "#expect(\(work).subjectTags == \(list(item.work.tags)))",
+                "#expect(\(work).primaryProvider == \(item.work.provider.map(quoted) ?? "nil"))",
+                "#expect(\(work).googleBooksVolumeIDs.sorted() == \(list(item.work.volumeIDs)))",
                 "#expect(\(work).editions.map(\\.isbn).sorted { ($0 ?? \"\") < ($1 ?? \"\") } == [\(isbns)])",
                 "#expect(\(work).authors.map(\\.name).sorted() == \(list(item.work.authors)))",
             ]

@@ -18,15 +18,15 @@ public final class MapperSystem {
     private(set) var slots: [Slot] = []
     /// Set by steps that change the saved rows; the store is compared after them.
     var storeChanged = false
-    private let entities: (work: Int, edition: Int, author: Int, provenance: Int)
+    private let entities: (work: Int, edition: Int, author: Int)
 
     init(config: MapperConfig, strategy: MapperStrategy) {
-        container = DTOMapper.container(.cloudKit, store: config.storeConfiguration)
+        container = BooksTrackerSchema.container(.cloudKit, store: config.storeConfiguration)
         context = ModelContext(container)
         mapper = DTOMapper(strategy: strategy)
         let schema = container.schema
         entities = (schema.entityIndex(named: "Work") ?? -1, schema.entityIndex(named: "Edition") ?? -1,
-                    schema.entityIndex(named: "Author") ?? -1, schema.entityIndex(named: WorkProvenance.declaration.name) ?? -1)
+                    schema.entityIndex(named: "Author") ?? -1)
     }
 
     func tearDown() { container.tearDown() }
@@ -38,10 +38,9 @@ public final class MapperSystem {
         let works = mapper.mapToWorks(Self.dto(response), context: context)
         if let trap = newTrap(since: traps) { return .trap(trap) }
         var mapped: [MappedWork] = []
-        let records = mapper.provenances(of: works, in: context)
-        for (work, record) in zip(works, records) {
+        for work in works {
             let ref = identify(work)
-            let canonical = canonicalWork(work, record)
+            let canonical = canonicalWork(work)
             if let trap = newTrap(since: traps) { return .trap(trap) }
             mapped.append(MappedWork(ref: ref, work: canonical, isLive: work.modelContext === context && !work.isDeleted))
         }
@@ -129,37 +128,34 @@ public final class MapperSystem {
         return slots.count - 1
     }
 
-    private func canonicalWork(_ work: Work, _ record: WorkProvenance?) -> CanonicalWork {
+    /// The work as the specification sees it, read from the work itself.
+    private func canonicalWork(_ work: Work) -> CanonicalWork {
         CanonicalWork(
-            title: work.title, tags: record?.subjectTags ?? [], provider: record?.primaryProvider,
-            volumeIDs: record?.volumeIDs ?? [], editionISBNs: work.editions.map(\.isbn), authors: work.authors.map(\.name))
+            title: work.title, tags: work.subjectTags, provider: work.primaryProvider,
+            volumeIDs: work.googleBooksVolumeIDs,
+            editionISBNs: work.related(Work.Field.editions).map { ($0 as! Edition).isbn },
+            authors: work.related(Work.Field.authors).map { ($0 as! Author).name })
     }
 
     /// The saved works, edition rows and author rows, read from the container's rows (no context).
     func storeSnapshot() -> (works: [CanonicalWork], editions: Int, authors: Int) {
         let rows = container.rows
-        var provenance: [PersistentIdentifier: (PersistentIdentifier, Row)] = [:]
+        var works: [CanonicalWork] = []
         var editions = 0, authors = 0
-        for (id, row) in rows {
-            if row.entity == entities.provenance, let work = row.links[WorkProvenance.Field.work].first {
-                if let other = provenance[work], other.0.number < id.number { continue }
-                provenance[work] = (id, row)
-            } else if row.entity == entities.edition {
+        for row in rows.values {
+            if row.entity == entities.edition {
                 editions += 1
             } else if row.entity == entities.author {
                 authors += 1
+            } else if row.entity == entities.work {
+                works.append(CanonicalWork(
+                    title: row.values[Work.Field.title].stringValue ?? "",
+                    tags: row.values[Work.Field.subjectTags].stringsValue ?? [],
+                    provider: row.values[Work.Field.primaryProvider].stringValue,
+                    volumeIDs: row.values[Work.Field.googleBooksVolumeIDs].stringsValue ?? [],
+                    editionISBNs: row.links[Work.Field.editions].map { rows[$0]?.values[Edition.Field.isbn].stringValue },
+                    authors: row.links[Work.Field.authors].map { rows[$0]?.values[Author.Field.name].stringValue ?? "?" }))
             }
-        }
-        var works: [CanonicalWork] = []
-        for (id, row) in rows where row.entity == entities.work {
-            let record = provenance[id]?.1
-            works.append(CanonicalWork(
-                title: row.values[Work.Field.title].stringValue ?? "",
-                tags: StringList.decode(record?.values[WorkProvenance.Field.subjectTags].stringValue ?? ""),
-                provider: record?.values[WorkProvenance.Field.primaryProvider].stringValue,
-                volumeIDs: StringList.decode(record?.values[WorkProvenance.Field.volumeIDs].stringValue ?? ""),
-                editionISBNs: row.links[Work.Field.editions].map { rows[$0]?.values[Edition.Field.isbn].stringValue },
-                authors: row.links[Work.Field.authors].map { rows[$0]?.values[Author.Field.name].stringValue ?? "?" }))
         }
         return (works.sorted(), editions, authors)
     }

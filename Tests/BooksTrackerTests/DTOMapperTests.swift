@@ -5,7 +5,7 @@ import Testing
 
 /// A container with traps recorded, so a stale read is a test failure, not a crash.
 private func makeContainer(_ behavior: StoreBehavior = StoreBehavior()) -> ModelContainer {
-    DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
+    BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
 }
 
 private func decode(_ fixture: Fixture) throws -> SearchResponseData {
@@ -20,12 +20,11 @@ private struct Summary: Equatable, CustomStringConvertible {
     var isbns: [String?]
     var authors: [String]
 
-    init(_ work: Work, _ mapper: DTOMapper, _ context: ModelContext) {
-        let record = mapper.provenance(of: work, in: context)
+    init(_ work: Work) {
         title = work.title
-        tags = record?.subjectTags ?? []
-        provider = record?.primaryProvider
-        volumeIDs = record?.volumeIDs ?? []
+        tags = work.subjectTags
+        provider = work.primaryProvider
+        volumeIDs = work.googleBooksVolumeIDs
         isbns = work.editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") }
         authors = work.authors.map(\.name).sorted()
     }
@@ -51,10 +50,10 @@ struct DTOMapperTests {
         let mapper = DTOMapper()
         let works = mapper.mapToWorks(try decode(.gatsby), context: context)
         #expect(works.count == 1)
-        let summary = Summary(works[0], mapper, context)
+        let summary = Summary(works[0])
         #expect(summary == Summary("The Great Gatsby", ["Fiction", "Classics"], "google-books", ["AAA1", "AAA2", "AAA3", "AAA4"],
                                    ["9780743273565", "9780743273565", "9780743273565"], ["F. Scott Fitzgerald"]))
-        #expect(mapper.provenance(of: works[0], in: context)?.synthetic == true)
+        #expect(works[0].synthetic == true)
         #expect(container.traps.isEmpty)
     }
 
@@ -64,7 +63,7 @@ struct DTOMapperTests {
         let context = ModelContext(container)
         let mapper = DTOMapper()
         let works = mapper.mapToWorks(try decode(.mixed), context: context)
-        let summaries = works.map { Summary($0, mapper, context) }
+        let summaries = works.map { Summary($0) }
         let both = ["Neil Gaiman", "Terry Pratchett"]
         #expect(summaries == [
             Summary("Good Omens", ["Fantasy", "Humor"], "openlibrary", ["GO-1"], ["9780060853983"], both),
@@ -159,11 +158,32 @@ struct DTOMapperTests {
         #expect(container.traps.isEmpty)
     }
 
-    @Test("The interim provenance record is the mapping schema's only CloudKit violation (its link has no inverse)")
-    func provenanceSchema() {
+    @Test("The mapping attributes live on Work: the CloudKit configuration still mirrors, the local one names only its deny rule")
+    func mappingSchema() {
         #expect(BooksTrackerSchema.schema(.cloudKit).cloudKitViolations().isEmpty)
-        #expect(DTOMapper.schema(.cloudKit).cloudKitViolations()
-                == [CloudKitViolation(kind: .relationshipWithoutInverse, entity: "WorkProvenance", property: "work")])
+        #expect(BooksTrackerSchema.schema(.local).cloudKitViolations().map(\.kind) == [.denyDeleteRule, .requiredRelationship])
+        let work = Work.declaration
+        for name in ["subjectTags", "synthetic", "primaryProvider", "googleBooksVolumeIDs"] {
+            let attribute = work.attributes.first { $0.name == name }
+            #expect(attribute.map { $0.isOptional || !$0.defaultValue.isNull } == true, "\(name)")
+        }
+        #expect(!BooksTrackerSchema.schema(.cloudKit).entities.contains { $0.name == "WorkProvenance" })
+    }
+
+    @Test("Deleting a mapped work leaves nothing of it behind: its attributes go with its row")
+    func deleteLeavesNothing() throws {
+        let container = makeContainer()
+        let context = ModelContext(container)
+        let mapper = DTOMapper()
+        let works = mapper.mapToWorks(try decode(.gatsby), context: context)
+        try context.save()
+        #expect(rowCount(container, "Work") == 1)
+        context.delete(works[0])
+        try context.save()
+        #expect(rowCount(container, "Work") == 0)
+        #expect(rowCount(container, "Edition") == 0)
+        #expect(DTOMapper.work(holding: "AAA1", in: context) == nil)
+        #expect(container.traps.isEmpty)
     }
 
     @Test("The seed's model(for:) design reads a placeholder after a fresh context (R14)")

@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("graph B4: graph-B4-3a008fa361")
-func graph_editionNullify_B4_3a008fa361() throws {
+func graph_editionNullify_B4_3a008fa361() async throws {
     // config(schema: "local", newModelLink: "autoInsert", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .autoInsert, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
     let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))

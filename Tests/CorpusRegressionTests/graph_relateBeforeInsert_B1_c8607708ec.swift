@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("graph B1: graph-B1-c8607708ec")
-func graph_relateBeforeInsert_B1_c8607708ec() throws {
+func graph_relateBeforeInsert_B1_c8607708ec() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
     let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))

@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("graph B5: graph-B5-ebe0605f3b")
-func graph_skipValidate_B5_ebe0605f3b() throws {
+func graph_skipValidate_B5_ebe0605f3b() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
     let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))

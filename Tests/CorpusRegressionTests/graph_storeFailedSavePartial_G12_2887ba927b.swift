@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("graph G12: graph-G12-2887ba927b")
-func graph_storeFailedSavePartial_G12_2887ba927b() throws {
+func graph_storeFailedSavePartial_G12_2887ba927b() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
     let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))

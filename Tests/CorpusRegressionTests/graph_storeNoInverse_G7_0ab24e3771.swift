@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("graph G7: graph-G7-0ab24e3771")
-func graph_storeNoInverse_G7_0ab24e3771() throws {
+func graph_storeNoInverse_G7_0ab24e3771() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
     let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))

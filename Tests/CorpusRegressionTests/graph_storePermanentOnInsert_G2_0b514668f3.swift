@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("graph G2: graph-G2-0b514668f3")
-func graph_storePermanentOnInsert_G2_0b514668f3() throws {
+func graph_storePermanentOnInsert_G2_0b514668f3() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
     let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))

@@ -5,7 +5,7 @@ import GraphStore
 import BooksTracker
 
 @Test("graph B3: graph-B3-d75939f2ba")
-func graph_userEntryFirst_B3_d75939f2ba() throws {
+func graph_userEntryFirst_B3_d75939f2ba() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
     let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))

@@ -5,8 +5,8 @@ import GraphStore
 import BooksTracker
 
 @Test("mapper M9: mapper-M9-9140d4fcfc")
-func mapper_cacheKeepsTemporaryIds_M9_9140d4fcfc() throws {
-    let container = DTOMapper.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
+func mapper_cacheKeepsTemporaryIds_M9_9140d4fcfc() async throws {
+    let container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .unknown,
         registeredAfterForeignDelete: .stale)))
     var context: ModelContext  // a later step may replace it with a fresh context
@@ -24,9 +24,9 @@ func mapper_cacheKeepsTemporaryIds_M9_9140d4fcfc() throws {
     #expect(works[0].persistentModelID == refs[0].persistentModelID)  // v1
     #expect(works[0].modelContext === context && !works[0].isDeleted)
     #expect(works[0].title == "Dune")
-    #expect(mapper.provenance(of: works[0], in: context)?.subjectTags == [])
-    #expect(mapper.provenance(of: works[0], in: context)?.primaryProvider == nil)
-    #expect(mapper.provenance(of: works[0], in: context)?.volumeIDs.sorted() == ["vol-A"])
+    #expect(works[0].subjectTags == [])
+    #expect(works[0].primaryProvider == nil)
+    #expect(works[0].googleBooksVolumeIDs.sorted() == ["vol-A"])
     #expect(works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
     #expect(works[0].authors.map(\.name).sorted() == [])
     _ = refs

@@ -4,7 +4,7 @@ import Testing
 import ExampleTargets
 
 @Test("queue Q1: queue-Q1-78af482d4b")
-func queue_queueOffByOne_Q1_78af482d4b() throws {
+func queue_queueOffByOne_Q1_78af482d4b() async throws {
     var queue = BoundedQueue(capacity: 1)
     _ = queue.push(0)
     #expect(queue.push(0) == false)  // Q1

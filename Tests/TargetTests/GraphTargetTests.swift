@@ -12,7 +12,7 @@ struct GraphTargetTests {
         "user-entry-first": 4,
         "skip-validate": 2,
         "store-permanent-on-insert": 1,
-        "store-eager-delete-rules": 4,
+        "store-eager-delete-rules": 3,
         "store-failed-save-partial": 6,
         "store-no-inverse": 2,
     ]

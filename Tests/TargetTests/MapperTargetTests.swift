@@ -9,7 +9,7 @@ struct MapperTargetTests {
     /// (docs/spec/mapper.md shows each one).
     static let expectations: [(mutant: String, rule: String, kind: FailureKind, steps: Int)] = [
         ("cache-stores-objects", "M11", .trap, 3),
-        ("cache-as-designed", "M11", .trap, 4),
+        ("cache-as-designed", "M11", .trap, 3),
         ("cache-keeps-temporary-ids", "M9", .mismatch, 3),
         ("forgot-cache-eviction", "M11", .trap, 4),
         ("dedup-drops-singletons", "M3", .mismatch, 1),

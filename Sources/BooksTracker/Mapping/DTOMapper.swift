@@ -42,17 +42,16 @@ public final class DTOMapper {
 
     /// Maps `data` into `context` and returns its works in response order, each once.
     public func mapToWorks(_ data: SearchResponseData, context: ModelContext) -> [Work] {
-        var records = ProvenanceIndex(context)
         var returned: [Work] = []
         for group in WorkGrouping.groups(data, strategy) {
             let work: Work
-            if let existing = findExistingWork(group.volumeIDs, context, records) {
+            if let existing = findExistingWork(group.volumeIDs, context) {
                 work = existing
-                update(work, from: group, data, context, &records)
+                update(work, from: group, data, context)
             } else {
-                work = insertWork(group, data, context, &records)
+                work = insertWork(group, data, context)
             }
-            let volumeIDs = records.record(of: work)?.volumeIDs ?? []
+            let volumeIDs = work.googleBooksVolumeIDs
             for volumeID in group.volumeIDs where volumeIDs.contains(volumeID) {
                 cache.store(work, for: volumeID, strategy: strategy.cache)
             }
@@ -61,73 +60,55 @@ public final class DTOMapper {
         return returned
     }
 
-    /// The provenance record of `work` in `context` (volume IDs, subject tags, synthetic, provider),
-    /// or nil when the work is not live there.
-    public func provenance(of work: Work, in context: ModelContext) -> WorkProvenance? {
-        ProvenanceIndex(context).record(of: work)
-    }
-
-    /// The provenance records of `works` in `context`, in the same order (reading the records once).
-    public func provenances(of works: [Work], in context: ModelContext) -> [WorkProvenance?] {
-        let index = ProvenanceIndex(context)
-        return works.map { index.record(of: $0) }
+    /// The live work of `context` whose Google Books volume IDs include `volumeID`, or nil. A fetch reads
+    /// the store and the context's pending inserts (R16); a pending delete is still fetched (R18) and skipped.
+    public static func work(holding volumeID: String, in context: ModelContext) -> Work? {
+        let fetched = context.fetch(FetchDescriptor(.contains(
+            entity: Work.declaration.name, attribute: "googleBooksVolumeIDs", element: volumeID)))
+        for case let work as Work in fetched where !work.isDeleted { return work }
+        return nil
     }
 
     // MARK: Steps
 
     /// The live work the first of `volumeIDs` that any live work holds names, or nil.
-    private func findExistingWork(_ volumeIDs: [String], _ context: ModelContext, _ records: ProvenanceIndex) -> Work? {
+    private func findExistingWork(_ volumeIDs: [String], _ context: ModelContext) -> Work? {
         for volumeID in volumeIDs {
-            switch cache.lookUp(volumeID, in: context, strategy: strategy.cache, records: records) {
+            switch cache.lookUp(volumeID, in: context, strategy: strategy.cache) {
             case .hit(let work):
                 return work
             case .evicted(searchStore: false):
                 continue
             case .miss, .evicted(searchStore: true):
-                if let work = records.work(holding: volumeID) { return work }
+                if let work = Self.work(holding: volumeID, in: context) { return work }
             }
         }
         return nil
     }
 
-    private func insertWork(_ group: WorkGroup, _ data: SearchResponseData, _ context: ModelContext,
-                            _ records: inout ProvenanceIndex) -> Work {
+    private func insertWork(_ group: WorkGroup, _ data: SearchResponseData, _ context: ModelContext) -> Work {
         let first = data.works[group.members[0]]
-        let work = Work(title: first.title)
+        let work = Work(title: first.title, subjectTags: tags(first.subjectTags), synthetic: first.synthetic,
+                        primaryProvider: first.primaryProvider, googleBooksVolumeIDs: group.volumeIDs)
         context.insert(work)
-        let record = WorkProvenance(volumeIDs: group.volumeIDs, subjectTags: tags(first.subjectTags),
-                                    synthetic: first.synthetic, primaryProvider: first.primaryProvider)
-        context.insert(record)
-        record.work = work
-        records.add(record, of: work)
         for e in group.editions { addEdition(data.editions[e], to: work, context) }
         for a in group.authors { addAuthor(data.authors[a], to: work, context) }
         return work
     }
 
-    /// A reused work takes the response's title, tags and provider, and gains the volume IDs no live
-    /// work holds, the editions with an ISBN it lacks and the authors with a name it lacks.
-    private func update(_ work: Work, from group: WorkGroup, _ data: SearchResponseData, _ context: ModelContext,
-                        _ records: inout ProvenanceIndex) {
+    /// A reused work takes the response's title, tags, `synthetic` and provider, and gains the volume IDs no
+    /// live work holds, the editions with an ISBN it lacks and the authors with a name it lacks.
+    private func update(_ work: Work, from group: WorkGroup, _ data: SearchResponseData, _ context: ModelContext) {
         let first = data.works[group.members[0]]
         work.title = first.title
-        let record: WorkProvenance
-        if let existing = records.record(of: work) {
-            record = existing
-        } else {
-            record = WorkProvenance()
-            context.insert(record)
-            record.work = work
-            records.add(record, of: work)
-        }
-        record.subjectTags = tags(first.subjectTags)
-        record.synthetic = first.synthetic
-        record.primaryProvider = first.primaryProvider
-        var volumeIDs = record.volumeIDs
-        for volumeID in group.volumeIDs where !volumeIDs.contains(volumeID) && records.work(holding: volumeID) == nil {
+        work.subjectTags = tags(first.subjectTags)
+        work.synthetic = first.synthetic
+        work.primaryProvider = first.primaryProvider
+        var volumeIDs = work.googleBooksVolumeIDs
+        for volumeID in group.volumeIDs where !volumeIDs.contains(volumeID) && Self.work(holding: volumeID, in: context) == nil {
             volumeIDs.append(volumeID)
         }
-        record.volumeIDs = volumeIDs
+        work.googleBooksVolumeIDs = volumeIDs
         let knownISBNs = work.editions.map(\.isbn)
         for e in group.editions {
             let edition = data.editions[e]

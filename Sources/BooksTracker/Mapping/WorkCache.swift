@@ -46,16 +46,16 @@ struct WorkCache {
     }
 
     /// Looks `volumeID` up as `strategy` does.
-    mutating func lookUp(_ volumeID: String, in context: ModelContext, strategy: MapperStrategy.Cache,
-                         records: ProvenanceIndex) -> Answer {
+    mutating func lookUp(_ volumeID: String, in context: ModelContext, strategy: MapperStrategy.Cache) -> Answer {
         guard let entry = entries[volumeID] else { return .miss }
         switch (strategy, entry) {
         case (.objects, .object(let work)):
             // Seed 000 "before": the cached object, whatever became of it.
             return .hit(work)
         case (.objectsWithManualEviction, .object(let work)):
-            // Checked against what this context can see; a deletion elsewhere is invisible here.
-            if work.modelContext === context, !work.isDeleted, records.linkedRecordHolds(work, volumeID) { return .hit(work) }
+            // Checked against what this context can see; a deletion elsewhere is invisible here (and reading
+            // the volume IDs of a model whose row another context deleted traps, R28).
+            if work.modelContext === context, !work.isDeleted, work.googleBooksVolumeIDs.contains(volumeID) { return .hit(work) }
             entries[volumeID] = nil
             return .evicted(searchStore: true)
         case (.modelForLookup, .identifier(let id)):
@@ -64,11 +64,11 @@ struct WorkCache {
             entries[volumeID] = nil
             return .evicted(searchStore: false)
         case (.temporaryIdentifiersKept, .identifier(let id)):
-            if let work = DTOMapper.liveWork(id, in: context), records.holds(work, volumeID) { return .hit(work) }
+            if let work = DTOMapper.liveWork(id, in: context), work.googleBooksVolumeIDs.contains(volumeID) { return .hit(work) }
             entries[volumeID] = nil
             return .evicted(searchStore: false)
         case (.persistentIdentifiers, .identifier(let id)):
-            guard let work = DTOMapper.liveWork(id, in: context), records.holds(work, volumeID) else {
+            guard let work = DTOMapper.liveWork(id, in: context), work.googleBooksVolumeIDs.contains(volumeID) else {
                 entries[volumeID] = nil
                 return .evicted(searchStore: true)
             }

@@ -19,7 +19,9 @@ enum WorkGrouping {
         var isbnsOfWork = Array(repeating: [String](), count: works.count)
         for edition in data.editions {
             guard let workID = edition.workId, let position = positionOfID[workID] else { continue }
-            for isbn in edition.allISBNs where !isbnsOfWork[position].contains(isbn) { isbnsOfWork[position].append(isbn) }
+            // `allISBNs` in place (the primary first, without repeats), without making the list.
+            if let isbn = edition.isbn, !isbnsOfWork[position].contains(isbn) { isbnsOfWork[position].append(isbn) }
+            for isbn in edition.isbns where !isbnsOfWork[position].contains(isbn) { isbnsOfWork[position].append(isbn) }
         }
 
         var parent = Array(works.indices)

@@ -17,6 +17,18 @@ public enum BooksTrackerSchema {
     /// The schema of `configuration`. `localEditionEntriesRule` is the local configuration's delete rule on
     /// `Edition.userLibraryEntries` (`.deny`, seed 004's fix; a strategy point).
     public static func schema(_ configuration: BooksConfiguration, localEditionEntriesRule: DeleteRule = .deny) -> Schema {
+        switch (configuration, localEditionEntriesRule) {
+        case (.cloudKit, _): return cloudKitSchema
+        case (.local, .deny): return localSchema
+        case (.local, _): return makeSchema(.local, localEditionEntriesRule: localEditionEntriesRule)
+        }
+    }
+
+    /// The shipped schemas, resolved once (a schema is an immutable value).
+    private static let cloudKitSchema = makeSchema(.cloudKit, localEditionEntriesRule: .deny)
+    private static let localSchema = makeSchema(.local, localEditionEntriesRule: .deny)
+
+    private static func makeSchema(_ configuration: BooksConfiguration, localEditionEntriesRule: DeleteRule) -> Schema {
         var variants: [EntitySchema] = []
         if configuration == .local {
             variants = [

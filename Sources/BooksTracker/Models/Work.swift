@@ -1,20 +1,28 @@
 import GraphStore
 
-/// A work (the abstract book), with its authors, editions and the reader's library entries.
+/// A work (the abstract book), with its authors, editions and the reader's library entries, and what the
+/// backend says about it (seed 002): subject tags, whether it is synthetic, its primary provider and its
+/// Google Books volume IDs.
 public final class Work: PersistentModel {
     /// Attribute and relationship indexes, in declaration order.
     public enum Field {
         public static let title = 0, firstPublicationYear = 1, originalLanguage = 2
+        public static let subjectTags = 3, synthetic = 4, primaryProvider = 5, googleBooksVolumeIDs = 6
         public static let authors = 0, editions = 1, userLibraryEntries = 2
     }
 
-    /// The declaration: deleting a work cascades to its editions and library entries (seed 004).
+    /// The declaration: deleting a work cascades to its editions and library entries (seed 004). The mapping
+    /// attributes (seed 002) are optional or defaulted, so the CloudKit configuration still mirrors (R24).
     public static let declaration = EntitySchema(
         name: "Work",
         attributes: [
             AttributeSchema("title", .string, default: .string(""), length: 1...500),
             AttributeSchema("firstPublicationYear", .int, optional: true, range: 1...3000),
             AttributeSchema("originalLanguage", .string, optional: true),
+            AttributeSchema("subjectTags", .strings, default: .strings([])),
+            AttributeSchema("synthetic", .bool, default: .bool(false)),
+            AttributeSchema("primaryProvider", .string, optional: true),
+            AttributeSchema("googleBooksVolumeIDs", .strings, default: .strings([])),
         ],
         relationships: [
             RelationshipSchema("authors", to: "Author", toMany: true, inverse: "works", deleteRule: .nullify, maxCount: 3),
@@ -25,11 +33,17 @@ public final class Work: PersistentModel {
     override public class var schemaEntity: EntitySchema { declaration }
 
     /// A work without relationships (initializers take none: relate after insert).
-    public init(title: String = "", firstPublicationYear: Int? = nil, originalLanguage: String? = nil) {
+    public init(title: String = "", firstPublicationYear: Int? = nil, originalLanguage: String? = nil,
+                subjectTags: [String] = [], synthetic: Bool = false, primaryProvider: String? = nil,
+                googleBooksVolumeIDs: [String] = []) {
         super.init()
         self.title = title
         self.firstPublicationYear = firstPublicationYear
         self.originalLanguage = originalLanguage
+        self.subjectTags = subjectTags
+        self.synthetic = synthetic
+        self.primaryProvider = primaryProvider
+        self.googleBooksVolumeIDs = googleBooksVolumeIDs
     }
 
     public required init(backingData: BackingData) { super.init(backingData: backingData) }
@@ -45,6 +59,27 @@ public final class Work: PersistentModel {
     public var originalLanguage: String? {
         get { value(at: Field.originalLanguage).stringValue }
         set { setValue(newValue.map(AttributeValue.string) ?? .null, at: Field.originalLanguage) }
+    }
+
+    /// Genre tags exactly as the backend sent them (it normalises them; seed 002 US-3).
+    public var subjectTags: [String] {
+        get { value(at: Field.subjectTags).stringsValue ?? [] }
+        set { setValue(.strings(newValue), at: Field.subjectTags) }
+    }
+    /// True when the backend made the work up from Google Books volumes.
+    public var synthetic: Bool {
+        get { value(at: Field.synthetic).boolValue ?? false }
+        set { setValue(.bool(newValue), at: Field.synthetic) }
+    }
+    /// The provider the backend took the work from (provenance, seed 002 Solution 4).
+    public var primaryProvider: String? {
+        get { value(at: Field.primaryProvider).stringValue }
+        set { setValue(newValue.map(AttributeValue.string) ?? .null, at: Field.primaryProvider) }
+    }
+    /// Google Books volume IDs of this work, in the order they were added.
+    public var googleBooksVolumeIDs: [String] {
+        get { value(at: Field.googleBooksVolumeIDs).stringsValue ?? [] }
+        set { setValue(.strings(newValue), at: Field.googleBooksVolumeIDs) }
     }
 
     public var authors: [Author] {

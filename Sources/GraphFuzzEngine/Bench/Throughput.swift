@@ -23,15 +23,24 @@ public struct Throughput: Sendable, Equatable {
 }
 
 extension MachineRunner {
-    /// Measures throughput over `cases` cases generated from `seed`, repeating each way until
-    /// `minimumSeconds` have passed so short runs are not dominated by timer noise.
+    /// Measures throughput over `cases` cases generated from `seed` (skipping configurations the
+    /// machine does not benchmark), repeating each way until `minimumSeconds` have passed so short
+    /// runs are not dominated by timer noise.
     @inlinable
     public func measureThroughput(seed: UInt64, cases: Int, minimumSeconds: Double) -> Throughput {
         var generated: [(M.Config, [M.Command])] = []
+        var seeds: [UInt64] = []
         var totalSteps = 0
-        for index in 0..<cases {
-            let result = run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
+        var index = 0
+        while generated.count < cases && index < cases * 10 {
+            let caseSeed = SplitMix64.caseSeed(run: seed, case: index)
+            index += 1
+            let draw = Draw(seed: caseSeed)
+            let config = machine.makeConfig(draw)
+            guard machine.isBenchmarked(config) else { continue }
+            let result = run(Draw(seed: caseSeed))
             generated.append((result.config, result.commands))
+            seeds.append(caseSeed)
             totalSteps += result.commands.count
         }
         let clock = ContinuousClock()
@@ -62,8 +71,8 @@ extension MachineRunner {
         }
         let differential = rate {
             var steps = 0
-            for index in 0..<cases {
-                steps += run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index))).commands.count
+            for caseSeed in seeds {
+                steps += run(Draw(seed: caseSeed)).commands.count
             }
             return steps
         }

@@ -57,6 +57,10 @@ public protocol StateMachine {
     /// Releases what the system holds (temporary folders, for example).
     func tearDown(_ system: inout System)
 
+    /// Whether throughput benchmarks measure cases with this configuration. A target returns false
+    /// for configurations that are I/O-bound by design (the cache's real-file-system cases), so the
+    /// figures measure the harness and the code, not the disk. Searches always run every configuration.
+    func isBenchmarked(_ config: Config) -> Bool
     /// The modules a reproduction imports (besides Testing).
     static var swiftImports: [String] { get }
     /// Swift source lines that set up a reproduction against the production API.
@@ -80,6 +84,9 @@ extension StateMachine {
             rule: expected.rule, kind: .mismatch,
             message: "\(command.trace): expected \(expected.value), observed \(observed)")
     }
+
+    @inlinable
+    public func isBenchmarked(_ config: Config) -> Bool { true }
 
     @inlinable
     public func checkInvariants(_ model: Model, _ system: System) -> Failure? { nil }

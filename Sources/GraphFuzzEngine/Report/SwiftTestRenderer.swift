@@ -21,7 +21,7 @@ public enum SwiftTestRenderer {
     /// The source of one `@Test` whose body is `lines`.
     public static func test(displayName: String, functionName: String, lines: [String]) -> String {
         var out = "@Test(\(TraceValue.quote(displayName)))\n"
-        out += "func \(functionName)() throws {\n"
+        out += "func \(functionName)() async throws {\n"
         for line in lines { out += line.isEmpty ? "\n" : "    \(line)\n" }
         out += "}\n"
         return out

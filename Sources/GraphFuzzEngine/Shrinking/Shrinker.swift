@@ -35,7 +35,8 @@ public struct ShrinkResult: Sendable, Equatable {
 public enum ShrinkPass: String, CaseIterable, Sendable {
     case deleteSteps = "delete-steps", deleteSpans = "delete-elements", zeroSpans = "zero-spans"
     case replaceWithDescendants = "replace-with-descendant", minimiseChoices = "minimise-choices"
-    case sortSiblings = "sort-siblings", deleteBlocks = "delete-blocks", pairs = "lower-pairs"
+    case sortSiblings = "sort-siblings", deleteBlocks = "delete-blocks"
+    case deleteStepAdaptNext = "delete-step-adapt-next", pairs = "lower-pairs"
 
     var index: Int { Self.allCases.firstIndex(of: self)! }
 }
@@ -114,6 +115,7 @@ public final class Shrinker {
             progress = run(.minimiseChoices, minimiseChoices) || progress
             progress = run(.sortSiblings, sortSiblings) || progress
             if !progress { progress = run(.deleteBlocks, deleteBlocks) }
+            if !progress { progress = run(.deleteStepAdaptNext, deleteStepAdaptingNext) }
             if !progress { progress = run(.pairs, pairs) }
             if !progress { break }
         }
@@ -184,6 +186,34 @@ public final class Shrinker {
             }
         }
         return progress
+    }
+
+    /// Deletes a step and, in the same candidate, lowers the first decision of the step after it
+    /// (usually which command it is) to each smaller value: a later step that needed the deleted
+    /// one's object can become a simpler command that does not. A simpler command may draw fewer
+    /// choices, so each value is also tried with up to two of the step's last choices dropped.
+    private func deleteStepAdaptingNext() -> Bool {
+        var i = stepSpans().count - 2
+        while i >= 0 && !outOfBudget {
+            let steps = stepSpans()
+            guard i + 1 < steps.count else { i -= 1; continue }
+            let deleted = steps[i], next = steps[i + 1]
+            // The next step's first choice is its continue flag; its second is the first decision.
+            let decision = next.start + 1
+            if decision < next.end, decision < raw.count, raw[decision] > 0 {
+                for value in 0..<raw[decision] where !outOfBudget {
+                    for drop in 0...Swift.min(2, next.end - decision - 1) where !outOfBudget {
+                        var candidate = raw
+                        candidate[decision] = value
+                        candidate.removeSubrange((next.end - drop)..<next.end)
+                        candidate.removeSubrange(deleted.range)
+                        if consider(candidate) { return true }
+                    }
+                }
+            }
+            i -= 1
+        }
+        return false
     }
 
     private func stepSpans() -> [Span] { spans.filter { $0.label == .step && $0.count > 1 } }

@@ -1,0 +1,197 @@
+import CacheSpec
+import Foundation
+import GraphFuzzEngine
+import PersistentCache
+
+/// The `cache` state machine: the specification (`CacheModel`) and the production cache stepped side by side.
+public struct CacheMachine: StateMachine, Sendable {
+    public typealias Config = CacheConfig
+    public typealias Model = CacheModel
+    public typealias Command = CacheCommand
+    public typealias Observation = CacheObservation
+
+    public static let keyCount = 4
+    public static let maxInstances = 4
+    public static let maxBurst = 6
+    /// Big values (over 1 MiB) are this rare among sets, so throughput stays high.
+    static let valueSizeWeights: [UInt32] = [160, 1200, 620, 1]
+
+    public let mutant: String?
+    let strategy: CacheStrategy
+    /// Shared by every case of this machine: key identities depend only on the key and the strategy.
+    let keyIdentities = KeyIdentityCache()
+
+    /// Where real-file-system cases make their temporary folders.
+    let temporaryDirectory: String
+
+    public init(mutant: String?, temporaryDirectory: String = NSTemporaryDirectory()) {
+        self.mutant = mutant
+        self.temporaryDirectory = temporaryDirectory
+        strategy = CacheMutants.strategy(for: mutant)
+    }
+
+    /// Throughput benchmarks measure the simulated file system; real-disk cases are bound by fsync.
+    public func isBenchmarked(_ config: CacheConfig) -> Bool { !config.realFileSystem }
+
+    public func makeConfig(_ draw: Draw) -> CacheConfig {
+        CacheConfig(realFileSystem: draw.chooseBool(probability: 0.1), cleanupInterval: draw.chooseBool(probability: 0.2) ? 3 : 100)
+    }
+
+    public func makeModel(_ config: CacheConfig) -> CacheModel {
+        CacheModel(keyCount: CacheMachine.keyCount, identifierCount: 2, cleanupInterval: config.cleanupInterval)
+    }
+
+    public func makeSystem(_ config: CacheConfig) throws -> CacheSystem { try CacheSystem(config: config, strategy: strategy, keyIdentities: keyIdentities, temporaryDirectory: temporaryDirectory) }
+
+    // MARK: Generation
+
+    public func nextCommand(_ model: CacheModel, _ draw: Draw) -> CacheCommand? {
+        func cache() -> Ref { Ref(Int(draw.choose(upTo: UInt64(model.instances.count - 1)))) }
+        func key() -> Int { Int(draw.choose(upTo: UInt64(CacheMachine.keyCount - 1))) }
+        func identifier() -> CacheIdentifier { draw.chooseBool(probability: 0.25) ? .other : .main }
+        func value() -> CacheValueSpec {
+            let length: Int
+            switch draw.chooseWeighted(CacheMachine.valueSizeWeights) {
+            case 0: length = 0
+            case 1: length = draw.int(in: 1...16)
+            case 2: length = draw.int(in: 17...300)
+            default: length = (1 << 20) + draw.int(in: 1...4096)
+            }
+            return CacheValueSpec(tag: model.nextTag, length: length)
+        }
+        let files = model.intactFiles
+        //           get set contains hasFile advance evict faulty flip restart open cleanUp removeFolder stray burst
+        let weights: [UInt32] = [24, 24, 8, 8, 6, 6, 6, files.isEmpty ? 0 : 6, 3,
+                                 model.instances.count < CacheMachine.maxInstances ? 2 : 0, 2, 1, 2, 1]
+        switch draw.chooseWeighted(weights) {
+        case 0: return .get(cache: cache(), key: key())
+        case 1: return .set(cache: cache(), key: key(), value: value())
+        case 2: return .contains(cache: cache(), key: key())
+        case 3:
+            if draw.chooseBool(probability: 0.6) {
+                return .hasFile(identifier: CacheIdentifier(index: model.touched.identifier), key: model.touched.key)
+            }
+            return .hasFile(identifier: identifier(), key: key())
+        case 4:
+            switch draw.chooseWeighted([4, 3, 2]) {
+            case 0: return .advance(seconds: 60 * draw.int(in: 1...59))
+            case 1: return .advance(seconds: [3600, 3540, 3660][Int(draw.choose(upTo: 2))])
+            default: return .advance(seconds: 3600 * draw.int(in: 1...6))
+            }
+        case 5:
+            if draw.chooseBool(probability: 0.2) { return .evict(key: nil) }
+            return .evict(key: draw.chooseBool(probability: 0.5) ? model.touched.key : key())
+        case 6:
+            let fault = FileSystemFault.allCases[Int(draw.choose(upTo: UInt64(FileSystemFault.allCases.count - 1)))]
+            return .faultySet(cache: cache(), key: key(), value: value(), fault: fault,
+                              tornLength: fault == .tornWrite ? draw.int(in: 0...200) : 0)
+        case 7:
+            // A replayed choice can pick this branch even when its weight is 0 now.
+            guard !files.isEmpty else { return .hasFile(identifier: identifier(), key: key()) }
+            let file = files[Int(draw.choose(upTo: UInt64(files.count - 1)))]
+            return .flipBit(identifier: CacheIdentifier(index: file.identifier), key: file.key, bit: draw.int(in: 0...4095))
+        case 8: return .restart(clean: draw.chooseBool())
+        case 9: return .open(result: Ref(model.instances.count), identifier: identifier())
+        case 10: return .cleanUp(cache: cache())
+        case 11: return .removeFolder(identifier: identifier())
+        case 12: return .strayFiles(identifier: identifier())
+        default: return .burst(key: key(), count: draw.int(in: 2...CacheMachine.maxBurst), tag: model.nextTag)
+        }
+    }
+
+    public func precondition(_ command: CacheCommand, _ model: CacheModel) -> Bool {
+        func valid(_ ref: Ref) -> Bool { ref.index < model.instances.count }
+        switch command {
+        case .get(let cache, _), .contains(let cache, _), .set(let cache, _, _), .faultySet(let cache, _, _, _, _), .cleanUp(let cache):
+            return valid(cache)
+        case .open(let result, _): return result.index == model.instances.count && model.instances.count < CacheMachine.maxInstances
+        case .flipBit(let identifier, let key, _): return model.canFlip(identifier: identifier.index, key: key)
+        case .hasFile, .advance, .evict, .restart, .removeFolder, .strayFiles, .burst: return true
+        }
+    }
+
+    // MARK: Stepping
+
+    public func expect(_ command: CacheCommand, _ model: inout CacheModel) -> Expectation<CacheObservation> {
+        switch command {
+        case .get(let cache, let key): return model.get(instance: cache.index, key: key)
+        case .set(let cache, let key, let value):
+            _ = model.takeTags(1)
+            return model.set(instance: cache.index, key: key, value: value)
+        case .contains(let cache, let key): return model.contains(instance: cache.index, key: key)
+        case .hasFile(let identifier, let key): return model.hasFile(identifier: identifier.index, key: key)
+        case .advance(let seconds): return model.advance(seconds: seconds)
+        case .evict(let key): return model.evict(key: key)
+        case .faultySet(let cache, let key, let value, let fault, _):
+            _ = model.takeTags(1)
+            if fault.crashes { return model.crashingSet(instance: cache.index, key: key) }
+            return model.failedSet(instance: cache.index, key: key, value: value)
+        case .flipBit(let identifier, let key, _): return model.flipBit(identifier: identifier.index, key: key)
+        case .restart(let clean): return model.restart(clean: clean)
+        case .open(_, let identifier): return model.open(identifier: identifier.index)
+        case .cleanUp(let cache): return model.cleanUp(instance: cache.index)
+        case .removeFolder(let identifier): return model.removeFolder(identifier: identifier.index)
+        case .strayFiles(let identifier): return model.strayFiles(identifier: identifier.index)
+        case .burst(let key, let count, let tag):
+            _ = model.takeTags(count + 1)
+            let values = CacheMachine.burstValues(count: count, tag: tag)
+            return model.burst(key: key, values: values.sets, final: values.final)
+        }
+    }
+
+    /// The values of a burst: `count` sets (the first before the concurrent ones) and the final set.
+    static func burstValues(count: Int, tag: Int) -> (sets: [CacheValueSpec], final: CacheValueSpec) {
+        let specs = (0...count).map { CacheValueSpec(tag: (tag - 1 + $0) % 255 + 1, length: 8 + $0) }
+        return (Array(specs.dropLast()), specs.last!)
+    }
+
+    public func run(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
+        switch command {
+        case .get(let cache, let key):
+            return CacheTargetValue.observe(system.caches[cache.index].value(for: CacheTargetKey(key)))
+        case .set(let cache, let key, let value):
+            system.caches[cache.index].set(CacheTargetValue.bytes(value), for: CacheTargetKey(key))
+            return .done
+        case .contains(let cache, let key):
+            return .flag(system.caches[cache.index].contains(CacheTargetKey(key)))
+        case .hasFile(let identifier, let key):
+            return .flag(system.faults.fileExists(at: system.filePath(identifier, key)))
+        case .advance(let seconds):
+            system.clock.advance(by: TimeInterval(seconds))
+            return .done
+        case .evict(let key):
+            system.evict(key)
+            return .done
+        case .faultySet(let cache, let key, let value, let fault, let tornLength):
+            system.faults.arm(fault, tornLength: tornLength)
+            system.caches[cache.index].set(CacheTargetValue.bytes(value), for: CacheTargetKey(key))
+            let interrupted = system.faults.isCrashed
+            system.faults.disarm()
+            guard fault.crashes else { return .done }
+            // The process dies: during the set if the fault fired, else just after it.
+            system.restart(clean: false)
+            return .flag(interrupted)
+        case .flipBit(let identifier, let key, let bit):
+            return .flag(system.faults.flipBit(in: system.filePath(identifier, key), bit: bit))
+        case .restart(let clean):
+            system.restart(clean: clean)
+            return .done
+        case .open(_, let identifier):
+            system.add(identifier)
+            return .done
+        case .cleanUp(let cache):
+            system.caches[cache.index].cleanUp()
+            return .done
+        case .removeFolder(let identifier):
+            system.faults.removeFolderExternally(system.folder(identifier))
+            return .done
+        case .strayFiles(let identifier):
+            return .count(system.strayFiles(identifier))
+        case .burst(let key, let count, let tag):
+            let values = CacheMachine.burstValues(count: count, tag: tag)
+            return system.burst(key: key, values: values.sets, final: values.final)
+        }
+    }
+
+    public func tearDown(_ system: inout CacheSystem) { system.tearDown() }
+}

@@ -1,1 +1,0 @@
-// Placeholder: this module is being built (see the issues).

@@ -1,0 +1,91 @@
+/// The three project models of the glass-project app (seed 001).
+public enum ProjectKind: String, CaseIterable, Sendable, Hashable {
+    case log = "ProjectLog"
+    case plan = "ProjectPlan"
+    case step = "ProjectStep"
+
+    /// The array-valued properties of the model, in a fixed slot order.
+    public var collections: [ProjectCollection] {
+        switch self {
+        case .log: return [.glassItems, .tags, .techniques]
+        case .plan: return [.glassItems, .referenceUrls, .tags]
+        case .step: return [.glassItems]
+        }
+    }
+
+    /// The slot of `collection` in `collections`, or nil when the model has no such array.
+    public func slot(of collection: ProjectCollection) -> Int? {
+        collections.firstIndex(of: collection)
+    }
+}
+
+/// An array-valued property of a project model, stored either as a transformable blob or as
+/// relationship entities.
+public enum ProjectCollection: String, CaseIterable, Sendable, Hashable {
+    case glassItems
+    case tags
+    case techniques
+    case referenceUrls
+
+    /// Whether the user arranges the items (an explicit `position` on the entity).
+    public var isOrdered: Bool { self == .glassItems || self == .referenceUrls }
+    /// Whether items carry a quantity (the glass-item join entities).
+    public var hasQuantity: Bool { self == .glassItems }
+
+    /// The transformable attribute that holds the array in the current model.
+    public func blobAttribute(on kind: ProjectKind) -> String {
+        switch self {
+        case .glassItems: return kind == .step ? "glass_items_needed_data" : "glass_items_data"
+        case .tags: return "tags"
+        case .techniques: return "techniques_used"
+        case .referenceUrls: return "reference_urls_data"
+        }
+    }
+
+    /// The relationship entity that replaces the array.
+    public func entityName(on kind: ProjectKind) -> String {
+        switch self {
+        case .glassItems: return kind.rawValue + "GlassItem"
+        case .tags: return "ProjectTag"
+        case .techniques: return "ProjectTechnique"
+        case .referenceUrls: return "ProjectReferenceUrl"
+        }
+    }
+
+    /// The stored value of an item with catalogue `code` (a glass natural key, a tag, a URL).
+    public func value(code: Int) -> String {
+        switch self {
+        case .glassItems: return "bullseye-\(1100 + code)"
+        case .tags: return "tag-\(code)"
+        case .techniques: return "technique-\(code)"
+        case .referenceUrls: return "https://example.com/reference/\(code)"
+        }
+    }
+
+    /// The quantity a new item starts with (0 where the entity has no quantity).
+    public var initialQuantity: Int { hasQuantity ? 1 : 0 }
+}
+
+/// The phases of the migration from transformable arrays to relationship entities (seed 001).
+public enum MigrationPhase: Int, Sendable, Comparable, CaseIterable {
+    /// The current design: arrays are transformable blobs only.
+    case blobsOnly = 0
+    /// Phase 1: entities added and populated from the blobs; every write goes to both; reads use blobs.
+    case dualWrite = 1
+    /// Phase 2: reads use the entities; writes still go to both (the rollback point).
+    case entityReads = 2
+    /// Phase 3: the blob attributes are no longer read or written.
+    case entitiesOnly = 3
+
+    public static func < (lhs: MigrationPhase, rhs: MigrationPhase) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Whether writes go to the blobs as well as the entities.
+    public var writesBlobs: Bool { self <= .entityReads }
+    /// Whether the app reads the entities (otherwise the blobs).
+    public var readsEntities: Bool { self >= .entityReads }
+}
+
+/// The spacing of explicit positions: a new last item goes 1024 after the last one.
+public enum PositionSpacing {
+    public static let step: Double = 1024
+}

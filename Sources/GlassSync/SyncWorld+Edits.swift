@@ -1,0 +1,162 @@
+extension SyncWorld {
+    /// Creates a project of `kind` on a device (pushed later).
+    public mutating func createProject(on device: Int, kind: ProjectKind) throws(SyncError) -> RecordID {
+        try check(device)
+        let id = devices[device].newID()
+        let blobs: [[BlobEntry]] = writesBlobs ? kind.collections.map { _ in [] } : []
+        var dirty = FieldMask.identity
+        for slot in blobs.indices { dirty |= FieldMask.blob(slot) }
+        devices[device].insert(LocalProject(id: id, kind: kind, blobs: blobs, dirty: dirty))
+        return id
+    }
+
+    /// Adds an item with catalogue `code` at the end of a project's array.
+    public mutating func addItem(on device: Int, project: RecordID, _ collection: ProjectCollection,
+                                 code: Int) throws(SyncError) -> RecordID {
+        let p = try projectSlot(device, project)
+        let kind = devices[device].projects[p].kind
+        guard let slot = kind.slot(of: collection) else { throw SyncError.collectionNotOnModel(collection, kind) }
+        let id = devices[device].newID()
+        let notes = collection.hasQuantity ? "sheet \(code)" : ""
+        if usesEntities {
+            let order = devices[device].entityOrder(of: project, collection)
+            let position = order.last.map { devices[device].items[$0].position + PositionSpacing.step } ?? 0
+            devices[device].insert(LocalItem(
+                id: id, owner: project, ownerKind: kind, collection: collection, code: code,
+                quantity: collection.initialQuantity, position: collection.isOrdered ? position : 0, notes: notes,
+                dirty: FieldMask.allItemFields, state: .present))
+        }
+        if writesBlobs {
+            devices[device].withProject(at: p) {
+                $0.blobs[slot].append(BlobEntry(id: id, code: code, quantity: collection.initialQuantity, notes: notes))
+                $0.dirty |= FieldMask.blob(slot)
+            }
+        }
+        return id
+    }
+
+    /// Removes an item.
+    public mutating func removeItem(on device: Int, item: RecordID) throws(SyncError) {
+        let target = try locate(device, item)
+        if let i = target.entity {
+            devices[device].withItem(at: i) {
+                $0.state = .deletedPending
+                $0.dirty |= FieldMask.deletion
+            }
+        }
+        if let (p, slot, e) = target.blob {
+            devices[device].withProject(at: p) {
+                $0.blobs[slot].remove(at: e)
+                $0.dirty |= FieldMask.blob(slot)
+            }
+        }
+    }
+
+    /// Moves an item of an ordered array to `index` among the other items.
+    public mutating func moveItem(on device: Int, item: RecordID, to index: Int) throws(SyncError) {
+        let target = try locate(device, item)
+        guard target.collection.isOrdered else { throw SyncError.notOrdered(target.collection) }
+        if let i = target.entity {
+            let store = devices[device]
+            let others = store.entityOrder(of: target.project, target.collection).filter { $0 != i }
+            guard index >= 0, index <= others.count else { throw SyncError.positionOutOfRange(index, count: others.count) }
+            var position: Double?
+            if others.isEmpty {
+                position = 0
+            } else if index == 0 {
+                position = store.items[others[0]].position - PositionSpacing.step
+            } else if index == others.count {
+                position = store.items[others[others.count - 1]].position + PositionSpacing.step
+            } else {
+                let before = store.items[others[index - 1]].position, after = store.items[others[index]].position
+                let middle = (before + after) / 2
+                // Equal neighbours (two devices appended concurrently) or exhausted precision: renumber.
+                if before < middle && middle < after { position = middle }
+            }
+            if let position {
+                devices[device].withItem(at: i) {
+                    $0.position = position
+                    $0.dirty |= FieldMask.position
+                }
+            } else {
+                var order = others
+                order.insert(i, at: index)
+                for (n, row) in order.enumerated() where devices[device].items[row].position != Double(n) * PositionSpacing.step {
+                    devices[device].withItem(at: row) {
+                        $0.position = Double(n) * PositionSpacing.step
+                        $0.dirty |= FieldMask.position
+                    }
+                }
+            }
+        }
+        if let (p, slot, e) = target.blob {
+            let count = devices[device].projects[p].blobs[slot].count - 1
+            guard index >= 0, index <= count else { throw SyncError.positionOutOfRange(index, count: count) }
+            devices[device].withProject(at: p) {
+                let entry = $0.blobs[slot].remove(at: e)
+                $0.blobs[slot].insert(entry, at: index)
+                $0.dirty |= FieldMask.blob(slot)
+            }
+        }
+    }
+
+    /// Sets the quantity of a glass item.
+    public mutating func setQuantity(on device: Int, item: RecordID, _ quantity: Int) throws(SyncError) {
+        let target = try locate(device, item)
+        guard target.collection.hasQuantity else { throw SyncError.noQuantity(target.collection) }
+        let entityPath = target.blob == nil || strategy.dualWrite == .allPaths
+        if let i = target.entity, entityPath {
+            devices[device].withItem(at: i) {
+                $0.quantity = quantity
+                $0.dirty |= FieldMask.quantity
+            }
+        }
+        if let (p, slot, e) = target.blob {
+            devices[device].withProject(at: p) {
+                $0.blobs[slot][e].quantity = quantity
+                $0.dirty |= FieldMask.blob(slot)
+            }
+        }
+    }
+
+    /// Where an item lives on a device: its entity row and/or its blob entry.
+    struct ItemLocation {
+        var project: RecordID
+        var collection: ProjectCollection
+        var entity: Int?
+        var blob: (project: Int, slot: Int, entry: Int)?
+    }
+
+    func locate(_ device: Int, _ item: RecordID) throws(SyncError) -> ItemLocation {
+        try check(device)
+        let store = devices[device]
+        var location: ItemLocation?
+        if usesEntities {
+            guard let i = store.itemSlot(item), store.items[i].state == .present else {
+                throw SyncError.unknownItem(item, device: device)
+            }
+            location = ItemLocation(project: store.items[i].owner, collection: store.items[i].collection, entity: i)
+        }
+        if writesBlobs {
+            if let found = findBlobEntry(store, item, near: location?.project) {
+                if location == nil {
+                    let kind = store.projects[found.project].kind
+                    location = ItemLocation(project: store.projects[found.project].id, collection: kind.collections[found.slot])
+                }
+                location!.blob = found
+            }
+        }
+        guard let location else { throw SyncError.unknownItem(item, device: device) }
+        return location
+    }
+
+    private func findBlobEntry(_ store: DeviceStore, _ item: RecordID, near project: RecordID?) -> (project: Int, slot: Int, entry: Int)? {
+        let candidates = project.flatMap { store.projectSlot($0) }.map { [$0] } ?? Array(store.projects.indices)
+        for p in candidates {
+            for (slot, entries) in store.projects[p].blobs.enumerated() {
+                if let e = entries.firstIndex(where: { $0.id == item }) { return (p, slot, e) }
+            }
+        }
+        return nil
+    }
+}

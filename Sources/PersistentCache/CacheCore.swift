@@ -1,0 +1,216 @@
+import Foundation
+
+/// The cache's logic, synchronous: memory first, then disk (promoting disk hits), writes through
+/// to disk atomically, expiry on every read, cleanup at start, at shutdown and every
+/// `cleanupInterval` writes. Disk errors are logged and never surface.
+///
+/// `MemoryCache` wraps one core in an actor; a test harness may step a core directly. A core is
+/// not thread-safe on its own.
+public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable, Value: CachedValue> {
+    public let identifier: String
+    /// This identifier's folder.
+    public let folder: String
+    public let strategy: CacheStrategy
+    private let environment: CacheEnvironment
+    private let fileSystem: any CacheFileSystem
+    private let memory: any MemoryTier
+    private let instance: Int
+    /// Writes through this instance since it was made.
+    public private(set) var writes = 0
+    private var records: [Key: KeyRecord] = [:]
+    private static var maxRecords: Int { 4096 }
+
+    /// Opens the cache of `identifier` in `environment` (creating its folder) and cleans it up.
+    public init(identifier: String, environment: CacheEnvironment, strategy: CacheStrategy = .shipped) {
+        self.identifier = identifier
+        self.environment = environment
+        self.strategy = strategy
+        self.fileSystem = environment.fileSystem
+        self.folder = environment.folder(for: identifier)
+        self.instance = environment.nextInstanceNumber()
+        switch strategy.memorySharing {
+        case .perIdentifier: memory = environment.sharedMemoryTier(for: identifier)
+        case .perInstance: memory = environment.privateMemoryTier()
+        }
+        do {
+            try fileSystem.createFolder(at: folder)
+        } catch {
+            environment.logger.log(.error, "cache \(identifier): cannot create its folder: \(error)")
+        }
+        cleanUp()
+    }
+
+    /// The identity under which the memory tier holds `key`'s entry (for custom memory tiers that
+    /// evict selectively).
+    public func memoryKey(for key: Key) -> AnyHashable { record(for: key).memoryKey }
+
+    /// The path of the file that holds `key`'s entry.
+    public func filePath(for key: Key) -> String { folder + "/" + record(for: key).fileName }
+
+    /// The value last set for `key` through any instance of this identifier, if it has not expired
+    /// and is still held in memory or intact on disk.
+    public func value(for key: Key) -> Value? {
+        let now = environment.clock.now()
+        let record = record(for: key)
+        if let entry = memory.entry(for: record.memoryKey) {
+            if !isExpired(entry.writtenAt, now: now), let value = try? Value.fromData(data: entry.data) {
+                return value
+            }
+            memory.remove(record.memoryKey)
+        }
+        return diskValue(record, now: now)
+    }
+
+    /// Stores `value` for `key` in memory and writes it through to disk.
+    public func set(_ value: Value, for key: Key) {
+        let now = environment.clock.now()
+        let record = record(for: key)
+        let payload = value.data
+        memory.set(MemoryEntry(data: payload, writtenAt: now), for: record.memoryKey)
+        write(CacheFileFormat.encode(payload: payload, key: record.encoded, writtenAt: now), record: record, now: now)
+        writes += 1
+        if writes % environment.cleanupInterval == 0 { cleanUp() }
+    }
+
+    /// Whether the memory tier holds an unexpired value for `key`. Never reads the disk.
+    public func contains(_ key: Key) -> Bool {
+        let record = record(for: key)
+        if let entry = memory.entry(for: record.memoryKey), !isExpired(entry.writtenAt, now: environment.clock.now()) {
+            return true
+        }
+        switch strategy.containsLookup {
+        case .memoryOnly: return false
+        case .memoryThenDisk: return fileSystem.fileExists(at: folder + "/" + record.fileName)
+        }
+    }
+
+    /// Deletes expired entries and files no key names (temporary files left by a crash).
+    public func cleanUp() {
+        let now = environment.clock.now()
+        let files: [(name: String, modified: Date)]
+        do {
+            files = try fileSystem.list(folder)
+        } catch {
+            environment.logger.log(.error, "cache \(identifier): cleanup cannot list its folder: \(error)")
+            return
+        }
+        var removed = 0
+        for file in files {
+            let delete: Bool
+            switch strategy.cleanupSelection {
+            case .everything: delete = true
+            case .expiredAndStray: delete = !CacheCore.isEntryName(file.name) || isExpired(file.modified, now: now)
+            }
+            guard delete else { continue }
+            do {
+                try fileSystem.remove(folder + "/" + file.name)
+                removed += 1
+            } catch {
+                environment.logger.log(.error, "cache \(identifier): cleanup cannot remove \(file.name): \(error)")
+            }
+        }
+        environment.logger.log(.debug, "cache \(identifier): cleanup removed \(removed) of \(files.count) files")
+    }
+
+    /// The cleanup at shutdown. The seed ran it from `deinit`; an explicit call keeps file I/O out
+    /// of deinitialisers, whose timing nobody controls.
+    public func shutDown() { cleanUp() }
+
+    // MARK: Disk
+
+    private func diskValue(_ record: KeyRecord, now: Date) -> Value? {
+        let path = folder + "/" + record.fileName
+        let bytes: Data
+        do {
+            bytes = try fileSystem.read(path)
+        } catch {
+            if error.reason != .notFound && error.reason != .folderMissing {
+                environment.logger.log(.error, "cache \(identifier): read failed: \(error)")
+            }
+            return nil
+        }
+        switch CacheFileFormat.decode(bytes, key: record.encoded) {
+        case .corrupt(let reason):
+            environment.logger.log(.error, "cache \(identifier): corrupt entry \(record.fileName): \(reason)")
+            discardCorrupt(path)
+            return nil
+        case .otherKey:
+            return nil
+        case .entry(let payload, let writtenAt):
+            if isExpired(writtenAt, now: now) {
+                try? fileSystem.remove(path)
+                return nil
+            }
+            guard let value = try? Value.fromData(data: payload) else {
+                environment.logger.log(.error, "cache \(identifier): entry \(record.fileName) does not decode as \(Value.self)")
+                discardCorrupt(path)
+                return nil
+            }
+            memory.set(MemoryEntry(data: payload, writtenAt: writtenAt), for: record.memoryKey)
+            return value
+        }
+    }
+
+    private func discardCorrupt(_ path: String) {
+        guard strategy.corruptFiles == .delete else { return }
+        do {
+            try fileSystem.remove(path)
+        } catch {
+            environment.logger.log(.error, "cache \(identifier): cannot remove corrupt entry: \(error)")
+        }
+    }
+
+    private func write(_ file: Data, record: KeyRecord, now: Date) {
+        let path = folder + "/" + record.fileName
+        do {
+            try attemptWrite(file, path: path, name: record.fileName, now: now)
+        } catch {
+            if error.reason == .folderMissing, (try? fileSystem.createFolder(at: folder)) != nil,
+               (try? attemptWrite(file, path: path, name: record.fileName, now: now)) != nil {
+                environment.logger.log(.info, "cache \(identifier): recreated its missing folder")
+                return
+            }
+            environment.logger.log(.error, "cache \(identifier): write failed, dropping the older disk copy: \(error)")
+            // The disk copy is now older than the memory tier: remove it so no read falls back to it.
+            try? fileSystem.remove(path)
+        }
+    }
+
+    private func attemptWrite(_ file: Data, path: String, name: String, now: Date) throws(FileSystemError) {
+        switch strategy.writeMode {
+        case .inPlace:
+            try fileSystem.write(file, to: path, modified: now)
+            try fileSystem.synchronize(path)
+        case .atomicRename:
+            let temporary = folder + "/." + name + "." + String(instance) + "-" + String(writes) + ".tmp"
+            do {
+                try fileSystem.write(file, to: temporary, modified: now)
+                try fileSystem.synchronize(temporary)
+                try fileSystem.rename(temporary, to: path)
+            } catch {
+                try? fileSystem.remove(temporary)
+                throw error
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func isExpired(_ writtenAt: Date, now: Date) -> Bool {
+        now.timeIntervalSince(writtenAt) >= environment.expiry
+    }
+
+    private func record(for key: Key) -> KeyRecord {
+        if let record = records[key] { return record }
+        let record = environment.keyRecord(key, identity: strategy.keyIdentity)
+        if records.count >= CacheCore.maxRecords { records.removeAll(keepingCapacity: true) }
+        records[key] = record
+        return record
+    }
+
+    /// Whether `name` is an entry's file name: 64 lowercase hex digits.
+    static func isEntryName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        return utf8.count == 64 && utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}

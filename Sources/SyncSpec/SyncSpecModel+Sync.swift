@@ -1,0 +1,178 @@
+extension SyncSpecModel {
+    /// Pushes a device's unpushed records in identity order (R30).
+    public mutating func push(_ device: Int) {
+        var outgoing: [Int] = []
+        for (i, local) in locals[device].enumerated()
+        where local.dirty != 0 && (local.state == .present || local.state == .deletedPending) {
+            outgoing.append(i)
+        }
+        outgoing.sort { objects[$0].sortKey < objects[$1].sortKey }
+        for i in outgoing {
+            if objects[i].isProject { pushProject(device, i) } else { pushItem(device, i) }
+            locals[device][i].dirty = 0
+        }
+    }
+
+    private mutating func pushProject(_ device: Int, _ p: Int) {
+        let kind = objects[p].kind
+        let dirty = locals[device][p].dirty
+        let replace = granularity == .record || dirty & 1 != 0 || !server[p].exists
+        if phase == 0 {
+            var blobs = server[p].blobs
+            while blobs.count < kind.collections.count { blobs.append([]) }
+            for (slot, collection) in kind.collections.enumerated() where replace || dirty & (2 << UInt8(slot)) != 0 {
+                blobs[slot] = read(device, p, collection).items
+            }
+            server[p].blobs = blobs
+        }
+        server[p].exists = true
+        server[p].tag = nextTag
+        nextTag += 1
+    }
+
+    private mutating func pushItem(_ device: Int, _ i: Int) {
+        let local = locals[device][i]
+        if local.dirty == 16 {
+            // A migrated row: saved only if the server has none yet (not even a deletion); otherwise
+            // the next fetch brings the server's version.
+            if server[i].exists { return }
+            server[i].quantity = local.quantity
+            server[i].position = local.position
+        } else if server[i].exists && server[i].deleted {
+            locals[device][i].state = .gone
+            return
+        } else if local.state == .deletedPending {
+            server[i].deleted = true
+            locals[device][i].state = .gone
+        } else if !server[i].exists || granularity == .record || local.dirty & 1 != 0 {
+            server[i].quantity = local.quantity
+            server[i].position = local.position
+        } else {
+            if local.dirty & 2 != 0 { server[i].quantity = local.quantity }
+            if local.dirty & 4 != 0 { server[i].position = local.position }
+        }
+        server[i].exists = true
+        server[i].tag = nextTag
+        nextTag += 1
+    }
+
+    /// One full sync round: every device pushes, then every device fetches everything.
+    public mutating func settle() {
+        for device in locals.indices { push(device) }
+        for device in locals.indices { fetch(device, deliver: nil) }
+    }
+
+    /// Delivers pending records to a device: all in change order (`deliver == nil`) or exactly
+    /// `deliver` in that order (out of order and partial, R31).
+    @discardableResult
+    public mutating func fetch(_ device: Int, deliver: [Int]?) -> SpecFetchEffects {
+        let chosen = deliver ?? pending(device)
+        var effects = SpecFetchEffects()
+        for i in chosen {
+            locals[device][i].known = server[i].tag
+            if objects[i].isProject { fetchProject(device, i, &effects) } else { fetchItem(device, i, &effects) }
+        }
+        return effects
+    }
+
+    private mutating func fetchProject(_ device: Int, _ p: Int, _ effects: inout SpecFetchEffects) {
+        let known = locals[device][p].state == .present
+        let kind = objects[p].kind
+        if !known {
+            locals[device][p].state = .present
+            locals[device][p].dirty = 0
+        }
+        if phase >= 1 {
+            guard !known else { return }
+            for i in objects.indices where !objects[i].isProject && objects[i].owner == p && locals[device][i].state == .waiting {
+                locals[device][i].state = .present
+                effects.orphan = true
+            }
+            return
+        }
+        let dirty = locals[device][p].dirty
+        for (slot, collection) in kind.collections.enumerated() {
+            let keep = known && (granularity == .record ? dirty != 0 : dirty & (2 << UInt8(slot)) != 0)
+            if keep { continue }
+            for i in order(device, p, collection) { locals[device][i].state = .absent }
+            let snapshot = slot < server[p].blobs.count ? server[p].blobs[slot] : []
+            for (n, entry) in snapshot.enumerated() {
+                let i = Int(entry.item)
+                locals[device][i].state = .present
+                locals[device][i].quantity = Int(entry.quantity)
+                locals[device][i].position = collection.isOrdered ? Double(n) * SpecPositions.step : 0
+            }
+        }
+    }
+
+    private mutating func fetchItem(_ device: Int, _ i: Int, _ effects: inout SpecFetchEffects) {
+        let record = server[i]
+        var local = locals[device][i]
+        switch local.state {
+        case .gone, .deletedPending:
+            return
+        case .waiting, .present:
+            if record.deleted {
+                if local.state == .present { effects.deletion = true }
+                local.state = .gone
+                local.dirty = 0
+            } else {
+                let edits = local.dirty & ~16
+                let takeQuantity = granularity == .record ? edits == 0 : edits & 3 == 0
+                let takePosition = granularity == .record ? edits == 0 : edits & 5 == 0
+                if takeQuantity && local.quantity != record.quantity { local.quantity = record.quantity; effects.overwrite = true }
+                if takePosition && local.position != record.position { local.position = record.position; effects.overwrite = true }
+            }
+        case .absent:
+            if record.deleted { return }
+            local.quantity = record.quantity
+            local.position = record.position
+            local.dirty = 0
+            if locals[device][Int(objects[i].owner)].state == .present {
+                local.state = .present
+            } else {
+                local.state = .waiting
+                effects.orphan = true
+            }
+        }
+        locals[device][i] = local
+    }
+}
+
+extension SyncSpecModel {
+    /// Moves every device to the next phase (S2). 0 → 1 numbers each array's entity positions
+    /// 0, 1024, … in read order and marks the new rows as migrated (pushed only if the server has
+    /// no such record yet); 2 → 3 drops unpushed blob changes.
+    public mutating func advancePhase() {
+        precondition(phase < 3, "phase 3 is the last")
+        phase += 1
+        if phase == 1 {
+            for d in locals.indices {
+                for p in projects(on: d) {
+                    for collection in objects[p].kind.collections {
+                        for (n, i) in order(d, p, collection).enumerated() {
+                            locals[d][i].position = collection.isOrdered ? Double(n) * SpecPositions.step : 0
+                            locals[d][i].dirty = 16
+                        }
+                    }
+                }
+            }
+        } else if phase == 3 {
+            for d in locals.indices {
+                for p in objects.indices where objects[p].isProject { locals[d][p].dirty &= 1 }
+            }
+        }
+    }
+
+    /// The next phase, rolled out to synced devices: before phase 1 every device syncs once.
+    public mutating func rollOutNextPhase() {
+        if phase == 0 { settle() }
+        advancePhase()
+    }
+
+    /// Phase 2 → phase 1 reads (S3).
+    public mutating func rollbackReads() {
+        precondition(phase == 2, "reads roll back only from phase 2")
+        phase = 1
+    }
+}

@@ -1,0 +1,155 @@
+/// An object of the specification: a project or an item of one array. Its index is its `Ref` index.
+public struct SpecObject: Sendable, Equatable {
+    public var isProject: Bool
+    public var kind: SpecProjectKind
+    /// For items: the owning project's index.
+    public var owner: Int32
+    public var collection: SpecCollection
+    public var code: Int
+    /// The identity order: creating device (0 for the server's seed data), then serial.
+    public var sortKey: UInt64
+}
+
+/// Where an object stands on one device.
+public enum SpecState: UInt8, Sendable {
+    case absent, present
+    /// Deleted here, not yet pushed.
+    case deletedPending
+    /// Deleted for good on this device.
+    case gone
+    /// An item fetched before its project.
+    case waiting
+}
+
+/// One object on one device.
+public struct SpecLocal: Sendable, Equatable {
+    public var state: SpecState = .absent
+    public var quantity = 0
+    public var position = 0.0
+    /// Unpushed changes: items 1 new, 2 quantity, 4 position, 8 deletion, 16 migrated; projects 1 new, 2<<slot a blob.
+    public var dirty: UInt8 = 0
+    /// The server change tag last fetched.
+    public var known = 0
+}
+
+/// One record on the server.
+public struct SpecServerRecord: Sendable, Equatable {
+    public var exists = false
+    public var deleted = false
+    public var tag = 0
+    public var quantity = 0
+    public var position = 0.0
+    /// Project records in phase 0: each array as pushed, in order (item index, quantity).
+    public var blobs: [[SpecItemRead]] = []
+}
+
+/// What a fetch did, for naming the rule that decides its observation.
+public struct SpecFetchEffects: Sendable, Equatable {
+    public var orphan = false
+    public var deletion = false
+    public var overwrite = false
+}
+
+/// The executable specification of the glass-project sync: pure values, no I/O.
+///
+/// It keeps one list per array per device (no second representation: rule S1 predicts that
+/// both of the system's representations read like it), records on a server with change tags,
+/// and the phase. Phase 0 specifies the blob design (the whole array is one field: S8 predicts
+/// the lost update); phases 1–3 specify the entity design (S4–S7).
+public struct SyncSpecModel: Sendable {
+    public let granularity: SpecGranularity
+    public internal(set) var phase = 0
+    public internal(set) var objects: [SpecObject] = []
+    /// `locals[device][object]`.
+    public internal(set) var locals: [[SpecLocal]]
+    public internal(set) var server: [SpecServerRecord] = []
+    var nextTag = 1
+    /// Next serial by origin (0 the server's seed data, device d is origin d + 1).
+    var nextSerial: [UInt32]
+
+    public init(deviceCount: Int = 2, granularity: SpecGranularity, initialProjects: [SpecProjectKind] = SpecProjectKind.allCases) {
+        self.granularity = granularity
+        locals = Array(repeating: [], count: deviceCount)
+        nextSerial = Array(repeating: 1, count: deviceCount + 1)
+        for kind in initialProjects {
+            let index = append(SpecObject(isProject: true, kind: kind, owner: -1, collection: .glassItems, code: 0,
+                                          sortKey: takeID(origin: 0)))
+            server[index] = SpecServerRecord(exists: true, tag: nextTag, blobs: kind.collections.map { _ in [] })
+            for d in locals.indices {
+                locals[d][index].state = .present
+                locals[d][index].known = nextTag
+            }
+            nextTag += 1
+        }
+    }
+
+    public var deviceCount: Int { locals.count }
+    public var usesEntities: Bool { phase >= 1 }
+    public var writesBlobs: Bool { phase <= 2 }
+    public var readsEntities: Bool { phase >= 2 }
+    /// Phases 1 and 2, where both representations are written.
+    public var isDualWrite: Bool { phase == 1 || phase == 2 }
+
+    mutating func takeID(origin: Int) -> UInt64 {
+        defer { nextSerial[origin] += 1 }
+        return UInt64(origin) << 32 | UInt64(nextSerial[origin])
+    }
+
+    mutating func append(_ object: SpecObject) -> Int {
+        objects.append(object)
+        server.append(SpecServerRecord())
+        for d in locals.indices { locals[d].append(SpecLocal()) }
+        return objects.count - 1
+    }
+
+    // MARK: Queries
+
+    public func isPresent(_ object: Int, on device: Int) -> Bool {
+        object >= 0 && object < objects.count && locals[device][object].state == .present
+    }
+
+    /// Present items of one array on a device, in read order.
+    public func order(_ device: Int, _ project: Int, _ collection: SpecCollection) -> [Int] {
+        let objects = self.objects, row = locals[device], ordered = collection.isOrdered
+        var keyed: [(position: Double, key: UInt64, index: Int)] = []
+        for i in objects.indices {
+            let object = objects[i]
+            if !object.isProject && object.owner == project && object.collection == collection && row[i].state == .present {
+                keyed.append((ordered ? row[i].position : 0, object.sortKey, i))
+            }
+        }
+        keyed.sort { ($0.position, $0.key) < ($1.position, $1.key) }
+        return keyed.map(\.index)
+    }
+
+    /// What the app reads for one array.
+    public func read(_ device: Int, _ project: Int, _ collection: SpecCollection) -> SpecCollectionRead {
+        SpecCollectionRead(device: Int8(device), project: Int32(project), collection: collection,
+                           items: order(device, project, collection).map {
+                               SpecItemRead(item: Int32($0), quantity: Int32(locals[device][$0].quantity))
+                           })
+    }
+
+    /// Every array of every project present on a device, projects by index.
+    public func readAll(_ device: Int) -> [SpecCollectionRead] {
+        var result: [SpecCollectionRead] = []
+        for (p, object) in objects.enumerated() where object.isProject && locals[device][p].state == .present {
+            for collection in object.kind.collections { result.append(read(device, p, collection)) }
+        }
+        return result
+    }
+
+    /// Records with changes the device has not fetched, in the server's change order.
+    public func pending(_ device: Int) -> [Int] {
+        let server = self.server, row = locals[device]
+        var keyed: [(tag: Int, index: Int)] = []
+        for i in server.indices where server[i].exists && server[i].tag > row[i].known { keyed.append((server[i].tag, i)) }
+        keyed.sort { $0.tag < $1.tag }
+        return keyed.map(\.index)
+    }
+
+    /// Projects present on a device, by index.
+    public func projects(on device: Int) -> [Int] {
+        objects.indices.filter { objects[$0].isProject && locals[device][$0].state == .present }
+    }
+}

@@ -1,0 +1,48 @@
+import GlassSync
+import GraphFuzzEngine
+import SyncSpec
+
+extension Target {
+    /// The `sync` target: transformable arrays versus relationship entities under a three-phase
+    /// migration and CloudKit-style sync (seed 001, issue 7).
+    public static var sync: Target {
+        Target(
+            name: "sync",
+            summary: "Glass-project arrays as blobs vs relationship entities: dual-write, migration phases with rollback, and CloudKit-style sync between two devices (out-of-order, partial fetches; last writer wins).",
+            rules: SyncRules.all,
+            mutants: SyncMutants.all.map(\.mutant),
+            defaultSteps: 30,
+            generatorVersion: "1"
+        ) { mutant in
+            SyncMachine(strategy: SyncMutants.strategy(for: mutant))
+        }
+    }
+}
+
+/// The mutants of the sync target: each selects a strategy point of GlassSync.
+public enum SyncMutants {
+    public struct Entry: Sendable {
+        public var mutant: Mutant
+        public var strategy: SyncStrategy
+    }
+
+    public static let all: [Entry] = [
+        Entry(mutant: Mutant(name: "blob-storage", rule: SyncRules.concurrentAdditionsSurvive,
+                             summary: "The seed's current design: arrays stay transformable blobs in every phase, so two devices' concurrent additions to one array lose one of them."),
+              strategy: SyncStrategy(storage: .blobsOnly)),
+        Entry(mutant: Mutant(name: "dual-write-misses-entities", rule: SyncRules.dualWriteAgreement,
+                             summary: "During dual-write the quantity edit path writes the blob only; the entity row keeps the old quantity."),
+              strategy: SyncStrategy(dualWrite: .quantityWritesBlobOnly)),
+        Entry(mutant: Mutant(name: "migration-loses-order", rule: SyncRules.migrationKeepsItems,
+                             summary: "The phase-1 migration passes each array through a set sorted by catalogue code, numbering positions in code order instead of the user's order."),
+              strategy: SyncStrategy(migrationOrder: .sortedByCode)),
+        Entry(mutant: Mutant(name: "link-before-parent", rule: SyncRules.orphanWaits,
+                             summary: "A fetched entity row whose project has not arrived yet is dropped instead of waiting for its parent."),
+              strategy: SyncStrategy(orphans: .drop)),
+    ]
+
+    /// The strategy a mutant selects (production for nil or an unknown name).
+    public static func strategy(for mutant: String?) -> SyncStrategy {
+        all.first { $0.mutant.name == mutant }?.strategy ?? .production
+    }
+}

@@ -1,0 +1,126 @@
+import GlassSync
+import Testing
+
+@Suite struct SyncWorldTests {
+    @Test func blobsLoseAConcurrentAdditionAndEntitiesKeepIt() throws {
+        for storage in [SyncStrategy.Storage.blobsOnly, .entities] {
+            var world = SyncWorld(strategy: SyncStrategy(storage: storage))
+            let plan = world.initialProjects[1]
+            try world.rollOutNextPhase()
+            let x = try world.addItem(on: 0, project: plan, .glassItems, code: 3)
+            try world.push(0)
+            let y = try world.addItem(on: 1, project: plan, .glassItems, code: 4)
+            try world.push(1)
+            try world.fetch(0)
+            try world.fetch(1)
+            let expected = storage == .entities ? [x, y] : [y]
+            #expect(try world.read(on: 0, project: plan, .glassItems).map(\.id) == expected)
+            #expect(try world.read(on: 1, project: plan, .glassItems).map(\.id) == expected)
+        }
+    }
+
+    @Test func threeDevicesAddConcurrentlyAndAllAdditionsSurvive() throws {
+        var world = SyncWorld(deviceCount: 3, granularity: .field)
+        let plan = world.initialProjects[1]
+        try world.rollOutNextPhase()
+        var added: [RecordID] = []
+        for device in 0..<3 { added.append(try world.addItem(on: device, project: plan, .tags, code: device)) }
+        for device in 0..<3 { try world.push(device) }
+        for device in 0..<3 { try world.fetch(device) }
+        for device in 0..<3 {
+            #expect(try world.read(on: device, project: plan, .tags).map(\.id) == added.sorted())
+        }
+        #expect(world.transfers.allSatisfy { $0.pushed.records >= 1 && $0.fetched.bytes > 0 })
+        #expect(try world.storeImageSize(of: 2) > 0)
+    }
+
+    @Test func dualWriteViewsAgreeAcrossSyncAndRollback() throws {
+        var world = SyncWorld(granularity: .field)
+        let log = world.initialProjects[0]
+        let a = try world.addItem(on: 0, project: log, .glassItems, code: 1)
+        let b = try world.addItem(on: 0, project: log, .glassItems, code: 0)
+        try world.rollOutNextPhase()
+        try world.moveItem(on: 1, item: b, to: 0)
+        try world.setQuantity(on: 0, item: a, 3)
+        try world.push(0)
+        try world.push(1)
+        try world.fetch(0)
+        try world.rollOutNextPhase()
+        let read = try world.read(on: 0, project: log, .glassItems)
+        #expect(read.map(\.id) == [b, a])
+        #expect(read.map(\.quantity) == [1, 3])
+        #expect(try world.readMirror(on: 0, project: log, .glassItems) == read)
+        try world.rollbackReads()
+        #expect(world.phase == .dualWrite)
+        #expect(try world.read(on: 0, project: log, .glassItems) == read)
+    }
+
+    /// Found by `sync` seed 1 at 20,000 runs: two devices appending concurrently give two rows the
+    /// same position; a move between them must renumber, or the blob and the entities disagree (S1).
+    @Test func moveBetweenEqualPositionsRenumbers() throws {
+        var world = SyncWorld()
+        let step = world.initialProjects[2]
+        let first = try world.addItem(on: 0, project: step, .glassItems, code: 0)
+        try world.rollOutNextPhase()
+        let a = try world.addItem(on: 0, project: step, .glassItems, code: 0)
+        try world.push(0)
+        let b = try world.addItem(on: 1, project: step, .glassItems, code: 0)
+        try world.push(1)
+        try world.fetch(0)
+        #expect(try world.read(on: 0, project: step, .glassItems).map(\.id) == [first, a, b])
+        try world.moveItem(on: 0, item: first, to: 1)
+        let read = try world.read(on: 0, project: step, .glassItems)
+        #expect(read.map(\.id) == [a, first, b])
+        #expect(try world.readMirror(on: 0, project: step, .glassItems) == read)
+        try world.push(0)
+        try world.fetch(1)
+        #expect(try world.read(on: 1, project: step, .glassItems).map(\.id) == [a, first, b])
+    }
+
+    @Test func restartKeepsWaitingOrphans() throws {
+        var world = SyncWorld()
+        try world.rollOutNextPhase()
+        let step = try world.createProject(on: 1, kind: .step)
+        let item = try world.addItem(on: 1, project: step, .glassItems, code: 0)
+        try world.push(1)
+        try world.fetch(0, .records([item]))
+        #expect(!world.projects(on: 0).contains(step))
+        try world.restart(0)
+        try world.fetch(0, .records([step]))
+        #expect(try world.read(on: 0, project: step, .glassItems).map(\.id) == [item])
+    }
+
+    @Test func droppedOrphanIsLostForGood() throws {
+        var world = SyncWorld(strategy: SyncStrategy(orphans: .drop))
+        try world.rollOutNextPhase()
+        let step = try world.createProject(on: 1, kind: .step)
+        let item = try world.addItem(on: 1, project: step, .glassItems, code: 0)
+        try world.push(1)
+        try world.fetch(0, .records([item, step]))
+        #expect(try world.read(on: 0, project: step, .glassItems).isEmpty)
+        #expect(try world.pendingChanges(for: 0).isEmpty)
+    }
+
+    @Test func errorsNameWhatAndWhere() throws {
+        var world = SyncWorld()
+        let log = world.initialProjects[0]
+        let missing = RecordID(origin: 9, serial: 9)
+        #expect(throws: SyncError.unknownItem(missing, device: 1)) { try world.removeItem(on: 1, item: missing) }
+        #expect(throws: SyncError.collectionNotOnModel(.referenceUrls, .log)) {
+            _ = try world.addItem(on: 0, project: log, .referenceUrls, code: 0)
+        }
+        #expect(throws: SyncError.noSuchDevice(5)) { try world.push(5) }
+        #expect(throws: SyncError.phaseTransition(from: .blobsOnly, "reads roll back only from phase 2")) { try world.rollbackReads() }
+        let tag = try world.addItem(on: 0, project: log, .tags, code: 1)
+        #expect(throws: SyncError.notOrdered(.tags)) { try world.moveItem(on: 0, item: tag, to: 0) }
+        #expect(throws: SyncError.noQuantity(.tags)) { try world.setQuantity(on: 0, item: tag, 2) }
+    }
+
+    @Test func schemaNamesFollowTheSeed() {
+        #expect(ProjectCollection.glassItems.blobAttribute(on: .step) == "glass_items_needed_data")
+        #expect(ProjectCollection.techniques.blobAttribute(on: .log) == "techniques_used")
+        #expect(ProjectCollection.glassItems.entityName(on: .plan) == "ProjectPlanGlassItem")
+        #expect(ProjectCollection.referenceUrls.entityName(on: .plan) == "ProjectReferenceUrl")
+        #expect(ProjectKind.plan.collections == [.glassItems, .referenceUrls, .tags])
+    }
+}

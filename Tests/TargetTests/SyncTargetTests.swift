@@ -1,0 +1,116 @@
+import Foundation
+import GraphFuzzEngine
+import SyncSpec
+import SyncTarget
+import Testing
+
+/// The `sync` target: production passes, and every mutant is found with seed 1 within the default
+/// budget (200 runs) and shrunk to its documented minimal story (docs/spec/sync.md).
+@Suite struct SyncTargetTests {
+    @Test(arguments: [UInt64(1), 2])
+    func productionPasses(seed: UInt64) {
+        let result = Target.sync.search(options: SearchOptions(seed: seed, runs: 300))
+        #expect(result.failure == nil, "\(result.failure?.failure.description ?? "")")
+        #expect(result.search.cases == 300)
+        #expect(result.search.rejected == 0)
+    }
+
+    struct Minimum: Sendable, CustomStringConvertible {
+        var mutant: String
+        var rule: String
+        var steps: [String]
+        var description: String { mutant }
+    }
+
+    static let minima: [Minimum] = [
+        Minimum(mutant: "blob-storage", rule: "S4", steps: [
+            "migrate()",
+            "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
+            "v5 = addItem(device: \"B\", project: v1, collection: \"glassItems\", code: 0)",
+            "push(device: \"A\")",
+            "fetch(device: \"B\", deliver: nil)",
+        ]),
+        Minimum(mutant: "dual-write-misses-entities", rule: "S1", steps: [
+            "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
+            "migrate()",
+            "setQuantity(device: \"A\", item: v4, quantity: 2)",
+        ]),
+        Minimum(mutant: "migration-loses-order", rule: "S2", steps: [
+            "v4 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 1)",
+            "v5 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 0)",
+            "migrate()",
+        ]),
+        Minimum(mutant: "link-before-parent", rule: "S7", steps: [
+            "migrate()",
+            "v4 = createProject(device: \"A\", kind: \"log\")",
+            "v5 = addItem(device: \"A\", project: v4, collection: \"glassItems\", code: 0)",
+            "push(device: \"A\")",
+            "fetch(device: \"B\", deliver: [v5, v4])",
+        ]),
+    ]
+
+    @Test(arguments: minima)
+    func mutantIsCaughtAndShrunk(_ minimum: Minimum) throws {
+        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: 1, runs: 200))
+        let found = try #require(result.failure)
+        #expect(found.failure.rule == minimum.rule)
+        #expect(found.failure.kind == .mismatch)
+        #expect(Target.sync.mutant(named: minimum.mutant)?.rule == minimum.rule)
+        let story = try #require(result.counterexample)
+        #expect(story.steps.count == minimum.steps.count)
+        #expect(story.steps.count <= 8)
+        #expect(Self.normalized(story.steps.map(\.description)) == minimum.steps)
+        #expect(story.outcome.failure?.rule == minimum.rule)
+    }
+
+    /// Names devices by first appearance ("A" first): the story is the same whichever device plays which part.
+    static func normalized(_ steps: [String]) -> [String] {
+        let order = steps.joined().matches(of: /device: "([AB])"/).map { String($0.output.1) }
+        guard let first = order.first, first == "B" else { return steps }
+        return steps.map {
+            $0.replacingOccurrences(of: "device: \"A\"", with: "device: \"#\"")
+                .replacingOccurrences(of: "device: \"B\"", with: "device: \"A\"")
+                .replacingOccurrences(of: "device: \"#\"", with: "device: \"B\"")
+        }
+    }
+
+    /// The shrunk story is generator-independent: its trace replays and fails the same way on the
+    /// mutant, and passes on production code.
+    @Test(arguments: minima)
+    func shrunkTraceReplays(_ minimum: Minimum) throws {
+        let story = try #require(Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: 1, runs: 200)).counterexample)
+        let parsed = try story.steps.map { step throws in try SyncCommand(trace: step).trace }
+        #expect(parsed == story.steps)
+        let onMutant = Target.sync.machine(mutant: minimum.mutant).replay(story.config, story.steps)
+        #expect((try onMutant.get()).outcome.failure?.rule == minimum.rule)
+        let onProduction = Target.sync.machine().replay(story.config, story.steps)
+        #expect((try onProduction.get()).outcome == .pass)
+        #expect(story.swiftLines.contains { $0.hasPrefix("#expect(") })
+    }
+
+    /// Each mutant's shrunk case in the corpus format: written, read back and replayed (production
+    /// passes, the mutant fails its rule), ready for `Corpus/` once `graph-fuzz` registers the target.
+    @Test(arguments: minima)
+    func corpusCaseRoundTrips(_ minimum: Minimum) throws {
+        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: 1, runs: 200))
+        let made = try #require(Corpus.makeCase(result, target: .sync))
+        let parsed = try CorpusCase(parsing: made.text, file: made.fileName)
+        #expect(parsed.steps == made.steps)
+        let replay = try Corpus.replay(parsed, file: made.fileName, targets: [.sync])
+        #expect(replay.passed, "\(replay.message)")
+        #expect(!replay.drift)
+        #expect(parsed.rule == minimum.rule)
+    }
+
+    @Test func unknownCommandIsNamed() {
+        #expect(throws: TraceError("unknown sync command 'explode'")) {
+            try SyncCommand(trace: TraceStep("explode"))
+        }
+    }
+
+    @Test func rulesAndMutantsAreListed() {
+        #expect(Target.sync.rules.map(\.id) == ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"])
+        #expect(Target.sync.mutants.map(\.name) == ["blob-storage", "dual-write-misses-entities", "migration-loses-order", "link-before-parent"])
+        for mutant in Target.sync.mutants { #expect(Target.sync.rules.contains { $0.id == mutant.rule }) }
+    }
+}
