@@ -19,15 +19,31 @@ public struct RunArguments: Equatable {
     public var corpus = "Corpus"
     public var save = true
     public var quiet = false
+    /// Worker processes (nil: one per core); ignored with `inProcess`.
+    public var jobs: Int?
+    /// `--shard I/N`: run only slice I (1-based) of N.
+    public var shard = Shard(index: 1, count: 1)
+    /// Seconds before a running case is killed and reported as a hang.
+    public var caseTimeout = 10.0
+    /// Run cases in this process, stopping at the first failure (no crash or hang isolation).
+    public var inProcess = false
+}
+
+/// `--shard I/N`: slice I (1-based) of N; case i belongs to slice i % N + 1.
+public struct Shard: Equatable, Sendable {
+    public var index: Int
+    public var count: Int
 }
 
 /// What the command line asks for.
 public enum Invocation: Equatable {
     case run(RunArguments)
-    case replay(paths: [String], json: Bool)
+    case replay(paths: [String], json: Bool, caseTimeout: Double)
     case list(json: Bool, markdown: Bool)
     case exportTests(corpus: String, output: String)
     case bench(BenchArguments)
+    /// The hidden `worker` subcommand: a worker process of a run (see `WorkerProtocol`).
+    case worker(WorkerArguments)
     case help
     case version
 }
@@ -39,13 +55,15 @@ public enum ArgumentParser {
         switch rest.first {
         case "replay":
             rest.removeFirst()
-            var paths: [String] = [], json = false
+            var paths: [String] = [], json = false, caseTimeout = 10.0
             while let argument = rest.popFirst() {
-                if argument == "--json" { json = true } else if argument.hasPrefix("-") {
-                    throw UsageError("replay: unknown flag '\(argument)' (replay takes files or folders and --json)")
+                if argument == "--json" { json = true } else if argument == "--case-timeout" {
+                    caseTimeout = try seconds(argument, try value(for: argument, &rest))
+                } else if argument.hasPrefix("-") {
+                    throw UsageError("replay: unknown flag '\(argument)' (replay takes files or folders, --json and --case-timeout SECONDS)")
                 } else { paths.append(argument) }
             }
-            return .replay(paths: paths.isEmpty ? ["Corpus"] : paths, json: json)
+            return .replay(paths: paths.isEmpty ? ["Corpus"] : paths, json: json, caseTimeout: caseTimeout)
         case "list":
             rest.removeFirst()
             var json = false, markdown = false
@@ -68,6 +86,8 @@ public enum ArgumentParser {
                 }
             }
             return .exportTests(corpus: corpus, output: output)
+        case "worker":
+            return .worker(try WorkerArguments.parse(rest.dropFirst()))
         case "bench":
             rest.removeFirst()
             var bench = BenchArguments()
@@ -107,6 +127,10 @@ public enum ArgumentParser {
             case "--corpus": run.corpus = try value(for: argument, &rest)
             case "--no-save": run.save = false
             case "--quiet": run.quiet = true
+            case "--jobs": run.jobs = try positiveInt(argument, try value(for: argument, &rest))
+            case "--shard": run.shard = try shard(try value(for: argument, &rest))
+            case "--case-timeout": run.caseTimeout = try seconds(argument, try value(for: argument, &rest))
+            case "--in-process": run.inProcess = true
             default:
                 if argument.hasPrefix("-") { throw UsageError("unknown flag '\(argument)' (see graph-fuzz --help)") }
                 throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests; see graph-fuzz --help)")
@@ -118,6 +142,19 @@ public enum ArgumentParser {
     private static func value(for flag: String, _ rest: inout ArraySlice<String>) throws(UsageError) -> String {
         guard let value = rest.popFirst() else { throw UsageError("\(flag) needs a value") }
         return value
+    }
+
+    private static func seconds(_ flag: String, _ text: String) throws(UsageError) -> Double {
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("\(flag): '\(text)' is not a positive number of seconds") }
+        return seconds
+    }
+
+    private static func shard(_ text: String) throws(UsageError) -> Shard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, (1...count).contains(index) else {
+            throw UsageError("--shard: '\(text)' is not I/N with 1 ≤ I ≤ N (for example 2/4)")
+        }
+        return Shard(index: index, count: count)
     }
 
     private static func positiveInt(_ flag: String, _ text: String) throws(UsageError) -> Int {
@@ -132,7 +169,10 @@ public enum ArgumentParser {
         USAGE
           graph-fuzz [--target NAME|all] [--seed N] [--runs N] [--steps N] [--time SECONDS] [--mutant NAME]
                      [--json] [--corpus DIR] [--no-save] [--quiet]
-          graph-fuzz replay [FILE|DIR ...]      replay corpus cases (default: Corpus/)
+                     [--jobs N] [--shard I/N] [--case-timeout SECONDS] [--in-process]
+          graph-fuzz replay [FILE|DIR ...] [--case-timeout SECONDS]
+                                                replay corpus cases (default: Corpus/); crash and hang
+                                                cases replay in a worker process
           graph-fuzz list [--json|--markdown]   targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
                                                 write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)
@@ -152,6 +192,12 @@ public enum ArgumentParser {
           --corpus DIR    where failures are saved (default Corpus/)
           --no-save       do not save failures
           --quiet         only failures and the summary
+          --jobs N        worker processes running cases in parallel (default: one per core)
+          --shard I/N     run only slice I of N of the cases (CI machines split one seed's budget)
+          --case-timeout SECONDS
+                          a case running longer is killed and reported as a hang (default 10)
+          --in-process    run cases in this process: fastest, no crash or hang isolation, stops at
+                          the first failure
 
         EXIT CODES
           0 no failure   1 a failure was found (or a replayed case failed)   2 bad usage or bad input file   3 internal error

@@ -1,3 +1,4 @@
+import Foundation
 import ExampleTargets
 import GraphFuzzEngine
 
@@ -16,6 +17,8 @@ struct BenchCommand {
     var arguments: BenchArguments
     var registry: Registry
     var console: Console
+    /// When set, also measures the search in 1 and 2 worker processes (`WorkerScaling`).
+    var workerExecutable: String?
 
     func execute() throws(UsageError) -> Int32 {
         var targets = registry.targets
@@ -30,6 +33,7 @@ struct BenchCommand {
         let seeds: ClosedRange<UInt64> = 1...20
         var throughputRows = [["target", "spec steps/s", "system steps/s", "differential steps/s", "overhead"]]
         var mutantRows = [["target", "mutant", "found", "median s", "max s", "median steps", "max steps", "median attempts"]]
+        var workerRows = [["target", "--jobs 1 steps/s", "--jobs 2 steps/s", "speed-up"]]
         for target in targets {
             progress("throughput \(target.name)")
             let t = target.machine().measureThroughput(1, cases, target.defaultSteps, seconds)
@@ -40,6 +44,20 @@ struct BenchCommand {
                           ("overhead", .double((t.overhead * 100).rounded() / 100))]))
             throughputRows.append([target.name, Self.count(t.specStepsPerSecond), Self.count(t.systemStepsPerSecond),
                                    Self.count(t.differentialStepsPerSecond), String(format2(t.overhead)) + "×"])
+            if let workerExecutable {
+                progress("workers \(target.name)")
+                do {
+                    let rows = try WorkerScaling(executable: workerExecutable, seconds: seconds).measure(target, jobs: [1, 2])
+                    for row in rows {
+                        emit(.object([("event", .string("bench-jobs")), ("target", .string(target.name)), ("jobs", .int(row.jobs)),
+                                      ("cases", .int(row.cases)), ("stepsPerSecond", .double(row.stepsPerSecond.rounded()))]))
+                    }
+                    workerRows.append([target.name, Self.count(rows[0].stepsPerSecond), Self.count(rows[1].stepsPerSecond),
+                                       format2(rows[1].stepsPerSecond / Swift.max(rows[0].stepsPerSecond, 1)) + "×"])
+                } catch {
+                    console.err("graph-fuzz bench: workers: \(error.message)\n")
+                }
+            }
             for mutant in target.mutants {
                 progress("mutant \(mutant.name)")
                 let m = Benchmark.mutant(target, mutant.name, seeds: seeds, runs: RunArguments().runs)
@@ -56,6 +74,9 @@ struct BenchCommand {
         emit(.object([("event", .string("bench-memory")), ("peakResidentBytes", .int(peak))]))
         if !arguments.json {
             console.out("Throughput (one core, \(cases) cases per target)\n" + Format.table(throughputRows) + "\n")
+            if workerRows.count > 1 {
+                console.out("Search in worker processes (\(Format.seconds(seconds)) each, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n" + Format.table(workerRows) + "\n")
+            }
             console.out("Mutants (\(seeds.count) seeds each, --runs \(RunArguments().runs))\n" + Format.table(mutantRows) + "\n")
             console.out("Shrinking challenge (100 seeds each): mean shrink evaluations\n" + Format.table(challengeRows()) + "\n")
             console.out("peak resident memory: \(peak / 1_048_576) MiB\n")

@@ -8,6 +8,10 @@ struct ReplayCommand {
     var json: Bool
     var registry: Registry
     var console: Console
+    /// Replays `crash` and `hang` cases in a worker process when set.
+    var workerExecutable: String?
+    /// Seconds before a replay in a worker is killed and counted as a hang.
+    var caseTimeout = 10.0
 
     func execute() -> Int32 {
         let files: [String]
@@ -18,7 +22,13 @@ struct ReplayCommand {
         var failed = 0, malformed = 0
         for file in files {
             do {
-                let result = try Corpus.replay(try Corpus.read(file), file: file, targets: registry.targets)
+                let corpusCase = try Corpus.read(file)
+                let result: ReplayResult
+                if let workerExecutable, corpusCase.kind == .crash || corpusCase.kind == .hang {
+                    result = try WorkerReplay(executable: workerExecutable, timeout: caseTimeout).replay(corpusCase, file: file, targets: registry.targets)
+                } else {
+                    result = try Corpus.replay(corpusCase, file: file, targets: registry.targets)
+                }
                 if !result.passed { failed += 1 }
                 if json {
                     console.out(JSONValue.object([
@@ -90,7 +100,10 @@ public struct TestExporter {
                 throw CorpusError(file: file, line: nil, message: "unknown target '\(corpusCase.target)'")
             }
             let record: CaseRecord
-            switch target.machine().replay(corpusCase.config, corpusCase.steps) {
+            // A crash or hang case's last step is described, not run: it would take this process down.
+            let diesInProcess = corpusCase.kind == .crash || corpusCase.kind == .hang
+            let machine = target.machine()
+            switch (diesInProcess ? machine.replayPrefix : machine.replay)(corpusCase.config, corpusCase.steps) {
             case .success(let r): record = r
             case .failure(let error): throw CorpusError(file: file, line: corpusCase.line(ofStep: error.step), message: error.message)
             }

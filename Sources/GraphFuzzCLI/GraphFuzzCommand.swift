@@ -9,12 +9,17 @@ public struct GraphFuzzCommand {
     public var console: Console
     /// The seed used when --seed is not given.
     public var freshSeed: () -> UInt64
+    /// The `graph-fuzz` executable that runs worker processes (`graph-fuzz worker`); nil runs
+    /// every case in this process, as `--in-process` does.
+    public var workerExecutable: String?
 
     public init(registry: Registry = .standard, console: Console = .standard(),
-                freshSeed: @escaping () -> UInt64 = { UInt64.random(in: 1...UInt64(UInt32.max)) }) {
+                freshSeed: @escaping () -> UInt64 = { UInt64.random(in: 1...UInt64(UInt32.max)) },
+                workerExecutable: String? = nil) {
         self.registry = registry
         self.console = console
         self.freshSeed = freshSeed
+        self.workerExecutable = workerExecutable
     }
 
     public func run(_ arguments: [String]) -> Int32 {
@@ -32,14 +37,19 @@ public struct GraphFuzzCommand {
             case .list(let json, false):
                 ListCommand(json: json, registry: registry, console: console).execute()
                 return 0
-            case .replay(let paths, let json):
-                return ReplayCommand(paths: paths, json: json, registry: registry, console: console).execute()
+            case .replay(let paths, let json, let caseTimeout):
+                return ReplayCommand(paths: paths, json: json, registry: registry, console: console,
+                                     workerExecutable: workerExecutable, caseTimeout: caseTimeout).execute()
             case .exportTests(let corpus, let output):
                 return ExportTestsCommand(corpus: corpus, output: output, registry: registry, console: console).execute()
             case .bench(let arguments):
-                return try BenchCommand(arguments: arguments, registry: registry, console: console).execute()
+                return try BenchCommand(arguments: arguments, registry: registry, console: console,
+                                        workerExecutable: workerExecutable).execute()
             case .run(let arguments):
-                return try RunCommand(arguments: arguments, registry: registry, console: console).execute(defaultSeed: freshSeed)
+                return try RunCommand(arguments: arguments, registry: registry, console: console,
+                                      workerExecutable: workerExecutable).execute(defaultSeed: freshSeed)
+            case .worker(let arguments):
+                return WorkerCommand(arguments: arguments, registry: registry).execute()
             }
         } catch {
             console.err("graph-fuzz: \(error.message)\n")

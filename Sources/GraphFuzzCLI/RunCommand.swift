@@ -1,3 +1,4 @@
+import Foundation
 import GraphFuzzEngine
 
 /// `graph-fuzz [flags]`: search each selected target, shrink and report failures, save them.
@@ -5,6 +6,8 @@ struct RunCommand {
     var arguments: RunArguments
     var registry: Registry
     var console: Console
+    /// The executable workers run; nil runs in this process (as `--in-process`).
+    var workerExecutable: String?
 
     func execute(defaultSeed: () -> UInt64) throws(UsageError) -> Int32 {
         let selected = try selection()
@@ -16,34 +19,63 @@ struct RunCommand {
             if console.isTerminal && !arguments.quiet && !arguments.json {
                 console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(arguments.runs) cases\n")
             }
-            let options = SearchOptions(seed: seed, runs: arguments.runs, timeLimit: arguments.time)
-            let result = target.search(mutant: mutant, options: options, maxSteps: arguments.steps)
-            var corpusFile: String?
-            if result.failure != nil {
+            let options = SearchOptions(seed: seed, runs: arguments.runs, timeLimit: arguments.time,
+                                        shardIndex: arguments.shard.index - 1, shardCount: arguments.shard.count)
+            let run: TargetRun
+            do { run = try search(target, mutant: mutant, options: options) } catch {
+                console.err("graph-fuzz: internal error: \(error.message)\n")
+                return 3
+            }
+            for (result, caseCount) in run.found {
                 failures += 1
+                var corpusFile: String?
                 if arguments.save, let corpusCase = Corpus.makeCase(result, target: target) {
                     do { corpusFile = try Corpus.write(corpusCase, to: arguments.corpus) } catch {
                         console.err("graph-fuzz: could not save the case: \(error)\n")
                     }
                 }
-                emitFailure(FailureReport(result: result, corpusFile: corpusFile))
+                emitFailure(FailureReport(result: result, corpusFile: corpusFile, caseCount: caseCount))
             }
-            let seconds = result.search.seconds
-            let rate = seconds > 0 ? Double(result.steps) / seconds : 0
+            let seconds = run.seconds
+            let rate = seconds > 0 ? Double(run.steps) / seconds : 0
             if arguments.json {
                 console.out(JSONValue.object([
                     ("event", .string("summary")), ("target", .string(target.name)), ("mutant", .optional(mutant)),
-                    ("seed", .uint(seed)), ("cases", .int(result.search.cases)), ("steps", .int(result.steps)),
+                    ("seed", .uint(seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
                     ("seconds", .double(seconds)), ("stepsPerSecond", .double(rate.rounded())),
-                    ("failures", .int(result.failure == nil ? 0 : 1)),
+                    ("failures", .int(run.found.count)),
                 ]).rendered + "\n")
             }
-            rows.append([target.name, mutant ?? "-", String(result.search.cases), String(result.steps),
-                         result.failure.map { "FAIL \($0.failure.rule)" } ?? "pass",
+            let rules = run.found.compactMap { $0.0.failure?.failure.rule }.joined(separator: ", ")
+            rows.append([target.name, mutant ?? "-", String(run.cases), String(run.steps),
+                         run.found.isEmpty ? "pass" : "FAIL \(rules)",
                          "\(Format.seconds(seconds)) (\(Int(rate))/s)"])
         }
         if !arguments.json { console.out("\n" + Format.table(rows)) }
         return failures > 0 ? 1 : 0
+    }
+
+    /// What one target's search did: cases, steps and search time, and each failure found with
+    /// the number of cases that hit it (nil in process, where the search stops at the first).
+    private struct TargetRun {
+        var cases: Int
+        var steps: Int
+        var seconds: Double
+        var found: [(TargetSearchResult, Int?)]
+    }
+
+    /// Searches in worker processes, or in this process with `--in-process` (or no executable).
+    private func search(_ target: Target, mutant: String?, options: SearchOptions) throws(WorkerError) -> TargetRun {
+        guard let workerExecutable, !arguments.inProcess else {
+            let result = target.search(mutant: mutant, options: options, maxSteps: arguments.steps)
+            return TargetRun(cases: result.search.cases, steps: result.steps, seconds: result.search.seconds,
+                             found: result.failure == nil ? [] : [(result, nil)])
+        }
+        let jobs = arguments.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let result = try WorkerSearch(target: target, mutant: mutant, options: options, maxSteps: arguments.steps ?? target.defaultSteps,
+                                      jobs: jobs, caseTimeout: arguments.caseTimeout, executable: workerExecutable).run()
+        return TargetRun(cases: result.cases, steps: result.steps, seconds: result.seconds,
+                         found: result.found.map { ($0.result, $0.caseCount) })
     }
 
     /// The (target, mutant) pairs to run.

@@ -1,4 +1,4 @@
 import Foundation
 import GraphFuzzCLI
 
-exit(GraphFuzzCommand().run(Array(CommandLine.arguments.dropFirst())))
+exit(GraphFuzzCommand.executable().run(Array(CommandLine.arguments.dropFirst())))

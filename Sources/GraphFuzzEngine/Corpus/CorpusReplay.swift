@@ -90,6 +90,17 @@ public enum Corpus {
     /// Replays a case: production must pass; the mutant, if any, must fail with the recorded rule.
     /// A trace that cannot be applied is a `CorpusError` naming the file, line and step.
     public static func replay(_ corpusCase: CorpusCase, file: String, targets: [Target]) throws(CorpusError) -> ReplayResult {
+        try replay(corpusCase, file: file, targets: targets) { target, mutant in
+            target.machine(mutant: mutant).replay(corpusCase.config, corpusCase.steps).map(\.outcome)
+        }
+    }
+
+    /// Replays a case with `run`, which replays the case's trace against production code (`nil`)
+    /// or a mutant and returns the outcome — in this process, or in a worker process for cases
+    /// that crash or hang. Production must pass; the mutant, if any, must fail with the recorded
+    /// rule and kind.
+    public static func replay(_ corpusCase: CorpusCase, file: String, targets: [Target],
+                              run: (Target, String?) -> Result<Outcome, TraceReplayError>) throws(CorpusError) -> ReplayResult {
         guard let target = targets.first(where: { $0.name == corpusCase.target }) else {
             let known = targets.map(\.name).joined(separator: ", ")
             throw CorpusError(file: file, line: lineOf("target:", corpusCase), message: "unknown target '\(corpusCase.target)' (known: \(known))")
@@ -97,22 +108,20 @@ public enum Corpus {
         if let mutant = corpusCase.mutant, target.mutant(named: mutant) == nil {
             throw CorpusError(file: file, line: lineOf("mutant:", corpusCase), message: "target '\(target.name)' has no mutant '\(mutant)'")
         }
-        func run(_ mutant: String?) throws(CorpusError) -> CaseRecord {
-            switch target.machine(mutant: mutant).replay(corpusCase.config, corpusCase.steps) {
-            case .success(let record): return record
+        func outcome(_ mutant: String?) throws(CorpusError) -> Outcome {
+            switch run(target, mutant) {
+            case .success(let outcome): return outcome
             case .failure(let error):
                 throw CorpusError(file: file, line: corpusCase.line(ofStep: error.step), message: error.message)
             }
         }
         let drift = target.generatorFingerprint != corpusCase.fingerprint
         var problems: [String] = []
-        let production = try run(nil)
-        if let failure = production.outcome.failure {
+        if let failure = try outcome(nil).failure {
             problems.append("production code fails \(failure.rule) (\(failure.kind.rawValue)): \(failure.message)")
         }
         if let mutant = corpusCase.mutant {
-            let mutated = try run(mutant)
-            switch mutated.outcome {
+            switch try outcome(mutant) {
             case .fail(let failure) where failure.rule == corpusCase.rule && failure.kind == corpusCase.kind: break
             case .fail(let failure): problems.append("mutant \(mutant) fails \(failure.rule) (\(failure.kind.rawValue)), expected \(corpusCase.rule) (\(corpusCase.kind.rawValue))")
             default: problems.append("mutant \(mutant) no longer fails \(corpusCase.rule)")

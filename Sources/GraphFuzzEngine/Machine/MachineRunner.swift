@@ -46,9 +46,23 @@ public struct MachineRunner<M: StateMachine> {
     /// Runs a case whose every decision comes from `draw`.
     @inlinable
     public func run(_ draw: Draw, keepSteps: Bool = false) -> MachineRun<M> {
+        run(draw, keepSteps: keepSteps, systemSteps: .max, willRunStep: nil)
+    }
+
+    /// Runs a case whose every decision comes from `draw`, for worker processes.
+    ///
+    /// - Parameters:
+    ///   - systemSteps: steps from this index on are not run on the system: the step at this index
+    ///     is generated and expected (and kept), then the run ends with `.pass`. Used to describe a
+    ///     case that crashed or hung at that step in a worker process without running it again.
+    ///   - willRunStep: called with a step's 0-based index just before the system runs it, so a
+    ///     worker process can tell its parent which step was running when it died.
+    @inlinable
+    public func run(_ draw: Draw, keepSteps: Bool = false, systemSteps: Int, willRunStep: ((Int) -> Void)? = nil) -> MachineRun<M> {
         let config = draw.span(.config) { machine.makeConfig(draw) }
         var commands: [M.Command] = []
-        return execute(config: config, keepSteps: keepSteps, commands: &commands) { model, index in
+        return execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: willRunStep,
+                       commands: &commands) { model, index in
             guard index < maxSteps else { return .stop }
             draw.beginSpan(.step)
             defer { draw.endSpan() }
@@ -59,12 +73,39 @@ public struct MachineRunner<M: StateMachine> {
         }
     }
 
+    /// Generates a case against the model alone — the system is never made or run — and returns
+    /// the configuration and the commands a passing run would take. Fingerprints of the
+    /// generators use it, so a system that crashes or hangs cannot take them down.
+    public func generate(_ draw: Draw) -> (config: M.Config, commands: [M.Command]) {
+        let config = draw.span(.config) { machine.makeConfig(draw) }
+        var model = machine.makeModel(config)
+        var commands: [M.Command] = []
+        while commands.count < maxSteps {
+            draw.beginSpan(.step)
+            defer { draw.endSpan() }
+            guard draw.chooseBool(probability: continueProbability),
+                  let command = machine.nextCommand(model, draw),
+                  !draw.isRejected, machine.precondition(command, model) else { break }
+            commands.append(command)
+            _ = machine.expect(command, &model)
+        }
+        return (config, commands)
+    }
+
     /// Replays a fixed list of commands. A command whose precondition fails is reported by index.
     @inlinable
     public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true) -> Result<MachineRun<M>, ReplayError> {
+        replay(config: config, commands: fixed, keepSteps: keepSteps, systemSteps: .max)
+    }
+
+    /// Replays a fixed list of commands; `systemSteps` is as in `run(_:keepSteps:systemSteps:willRunStep:)`.
+    @inlinable
+    public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true,
+                       systemSteps: Int) -> Result<MachineRun<M>, ReplayError> {
         var commands: [M.Command] = []
         var refused: Int?
-        let run = execute(config: config, keepSteps: keepSteps, commands: &commands) { model, index in
+        let run = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: nil,
+                          commands: &commands) { model, index in
             guard index < fixed.count else { return .stop }
             guard machine.precondition(fixed[index], model) else {
                 refused = index
@@ -82,8 +123,8 @@ public struct MachineRunner<M: StateMachine> {
     enum Next { case command(M.Command), stop, reject }
 
     @inlinable
-    func execute(config: M.Config, keepSteps: Bool, commands: inout [M.Command],
-                         next: (M.Model, Int) -> Next) -> MachineRun<M> {
+    func execute(config: M.Config, keepSteps: Bool, systemSteps: Int, willRunStep: ((Int) -> Void)?,
+                 commands: inout [M.Command], next: (M.Model, Int) -> Next) -> MachineRun<M> {
         var steps: [ExecutedStep<M>] = []
         var model = machine.makeModel(config)
         var system: M.System
@@ -105,6 +146,8 @@ public struct MachineRunner<M: StateMachine> {
             commands.append(command)
             let expected = machine.expect(command, &model)
             if keepSteps { steps.append(ExecutedStep(command: command, expected: expected)) }
+            if index >= systemSteps { return MachineRun(outcome: .pass, config: config, commands: commands, steps: steps) }
+            willRunStep?(index)
             var failure: Failure?
             do {
                 let observed = try machine.run(command, &system)

@@ -20,6 +20,20 @@ public struct AnyMachine {
     public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
     /// Measures throughput: (seed, cases, maxSteps, minimum seconds per measurement).
     public let measureThroughput: (UInt64, Int, Int, Double) -> Throughput
+    /// Describes a trace whose last step crashed or hung (a `crash` or `hang` corpus case) without
+    /// running that step on the system: the steps before it run, the last is generated and expected.
+    public let replayPrefix: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+    /// Runs one case from `draw` like `run`, calling the third argument with each step's 0-based
+    /// index just before the system runs it (a worker process announces it to its parent).
+    public let runWatched: (Draw, Int, @escaping (Int) -> Void) -> (outcome: Outcome, steps: Int)
+    /// Describes a case that crashed or hung at step `stop` (third argument) in a worker process:
+    /// runs the steps before it, generates and expects step `stop` without running it on the
+    /// system, and leaves in `draw` the choices the case consumed up to that point. The record's
+    /// outcome is `.pass`; the caller knows how the step ended.
+    public let recordPrefix: (Draw, Int, Int) -> CaseRecord
+    /// The traces (configuration first) of a case generated from `draw` against the model alone,
+    /// at most the given number of steps; the system is never made or run.
+    public let generate: (Draw, Int) -> [TraceStep]
 
     @inlinable
     public init<M: StateMachine>(_ machine: M) {
@@ -34,21 +48,41 @@ public struct AnyMachine {
             let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
             return AnyMachine.describe(machine, result)
         }
-        replay = { configStep, traceSteps in
-            let config: M.Config
-            do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
-                return .failure(TraceReplayError(step: nil, message: error.message))
+        replay = { configStep, traceSteps in AnyMachine.replay(machine, configStep, traceSteps, systemSteps: .max) }
+        replayPrefix = { configStep, traceSteps in
+            AnyMachine.replay(machine, configStep, traceSteps, systemSteps: Swift.max(0, traceSteps.count - 1))
+        }
+        runWatched = { draw, maxSteps, willRunStep in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, systemSteps: .max, willRunStep: willRunStep)
+            return (result.outcome, result.commands.count)
+        }
+        recordPrefix = { draw, maxSteps, stop in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, keepSteps: true, systemSteps: stop)
+            return AnyMachine.describe(machine, result)
+        }
+        generate = { draw, maxSteps in
+            let (config, commands) = MachineRunner(machine, maxSteps: maxSteps).generate(draw)
+            return [config.trace] + commands.map(\.trace)
+        }
+    }
+
+    @usableFromInline
+    static func replay<M: StateMachine>(_ machine: M, _ configStep: TraceStep, _ traceSteps: [TraceStep],
+                                        systemSteps: Int) -> Result<CaseRecord, TraceReplayError> {
+        let config: M.Config
+        do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
+            return .failure(TraceReplayError(step: nil, message: error.message))
+        }
+        var commands: [M.Command] = []
+        for (index, step) in traceSteps.enumerated() {
+            do throws(TraceError) { commands.append(try M.Command(trace: step)) } catch {
+                return .failure(TraceReplayError(step: index, message: "step \(index + 1) '\(step)': \(error.message)"))
             }
-            var commands: [M.Command] = []
-            for (index, step) in traceSteps.enumerated() {
-                do throws(TraceError) { commands.append(try M.Command(trace: step)) } catch {
-                    return .failure(TraceReplayError(step: index, message: "step \(index + 1) '\(step)': \(error.message)"))
-                }
-            }
-            switch MachineRunner(machine, maxSteps: Swift.max(1, commands.count)).replay(config: config, commands: commands) {
-            case .success(let result): return .success(AnyMachine.describe(machine, result))
-            case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
-            }
+        }
+        let runner = MachineRunner(machine, maxSteps: Swift.max(1, commands.count))
+        switch runner.replay(config: config, commands: commands, systemSteps: systemSteps) {
+        case .success(let result): return .success(AnyMachine.describe(machine, result))
+        case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
         }
     }
 
@@ -112,15 +146,14 @@ public struct Target: Sendable {
 
     /// A fingerprint of the generators: the declared version plus a hash of the traces they make
     /// for four fixed seeds. Any change to generation (weights, ranges, commands) changes it, so
-    /// corpus replay can report drift.
+    /// corpus replay can report drift. The traces are generated against the model alone (for
+    /// production code that passes them, the same as a full run), so computing it never runs a
+    /// system that might crash or hang.
     public var generatorFingerprint: String {
         let machine = self.machine()
         var text = ""
         for seed in UInt64(1)...4 {
-            let draw = Draw(seed: seed)
-            _ = machine.run(draw, 12)
-            let record = machine.record(draw.sequence, 12)
-            text += ([record.config] + record.steps).map(\.description).joined(separator: "\n") + "\n"
+            text += machine.generate(Draw(seed: seed), 12).map(\.description).joined(separator: "\n") + "\n"
         }
         return "\(name)/g\(generatorVersion)/\(CaseHash.hex(CaseHash.fnv1a(text)).prefix(8))"
     }

@@ -5,10 +5,14 @@ public struct FailureReport: Sendable {
     public var result: TargetSearchResult
     /// Where the case was saved, if it was.
     public var corpusFile: String?
+    /// How many cases of a search that went on after the first failure failed with this
+    /// signature (nil: the search stopped at the first).
+    public var caseCount: Int?
 
-    public init(result: TargetSearchResult, corpusFile: String? = nil) {
+    public init(result: TargetSearchResult, corpusFile: String? = nil, caseCount: Int? = nil) {
         self.result = result
         self.corpusFile = corpusFile
+        self.caseCount = caseCount
     }
 
     /// The Swift Testing source reproducing the shrunk case.
@@ -38,6 +42,7 @@ public struct FailureReport: Sendable {
         out += " — rule \(failure.rule), \(failure.kind.rawValue)\n"
         out += "  \(failure.message)\n"
         out += "  seed \(result.options.seed), case \(found.caseIndex): shrunk \(result.originalSteps) → \(result.counterexample?.steps.count ?? 0) steps in \(found.shrink.attempts) attempts\n"
+        if let caseCount { out += "  \(caseCount) \(caseCount == 1 ? "case" : "cases") of the run failed this way\n" }
         out += "  time: \(Format.seconds(found.seconds)) to find and shrink\n"
         for line in stepLines { out += "    \(line)\n" }
         var again = "graph-fuzz --target \(result.target) --seed \(result.options.seed)"

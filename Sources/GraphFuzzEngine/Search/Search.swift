@@ -31,6 +31,16 @@ public struct FoundFailure: Sendable, Equatable {
     public var shrink: ShrinkResult
     /// Search plus shrink, wall clock.
     public var seconds: Double
+
+    public init(caseIndex: Int, original: ChoiceSequence, shrunk: ChoiceSequence, failure: Failure, shrink: ShrinkResult,
+                seconds: Double) {
+        self.caseIndex = caseIndex
+        self.original = original
+        self.shrunk = shrunk
+        self.failure = failure
+        self.shrink = shrink
+        self.seconds = seconds
+    }
 }
 
 /// What a search did.
@@ -39,6 +49,13 @@ public struct SearchResult: Sendable, Equatable {
     public var rejected: Int
     public var seconds: Double
     public var failure: FoundFailure?
+
+    public init(cases: Int, rejected: Int, seconds: Double, failure: FoundFailure?) {
+        self.cases = cases
+        self.rejected = rejected
+        self.seconds = seconds
+        self.failure = failure
+    }
 }
 
 /// The search loop over an arbitrary test function: generate cases from the seed, stop at the first

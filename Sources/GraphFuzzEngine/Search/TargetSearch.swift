@@ -13,6 +13,18 @@ public struct TargetSearchResult: Sendable, Equatable {
     public var counterexample: CaseRecord?
 
     public var failure: FoundFailure? { search.failure }
+
+    public init(target: String, mutant: String?, options: SearchOptions, maxSteps: Int, search: SearchResult, steps: Int,
+                originalSteps: Int, counterexample: CaseRecord?) {
+        self.target = target
+        self.mutant = mutant
+        self.options = options
+        self.maxSteps = maxSteps
+        self.search = search
+        self.steps = steps
+        self.originalSteps = originalSteps
+        self.counterexample = counterexample
+    }
 }
 
 extension Target {

@@ -21,6 +21,14 @@ public struct ShrinkResult: Sendable, Equatable {
     public var budgetExhausted: Bool
     /// Attempts and improvements per pass, in pass order: what the shrinker did, for reports.
     public var passes: [ShrinkPassStats]
+
+    public init(sequence: ChoiceSequence, attempts: Int, improvements: Int, budgetExhausted: Bool, passes: [ShrinkPassStats]) {
+        self.sequence = sequence
+        self.attempts = attempts
+        self.improvements = improvements
+        self.budgetExhausted = budgetExhausted
+        self.passes = passes
+    }
 }
 
 /// The shrinker's passes, in the order one round runs them.
@@ -49,7 +57,8 @@ public struct ShrinkPassStats: Sendable, Equatable {
 /// it fails with the same signature and its consumed sequence is strictly simpler (shortlex), so
 /// the process terminates; it runs passes in a fixed order to a fixed point, deterministically.
 public final class Shrinker {
-    private let test: (Draw) -> Outcome
+    /// Runs a candidate sequence: its outcome, and the draw holding what it consumed.
+    private let test: (ChoiceSequence) -> (outcome: Outcome, draw: Draw)
     private let signature: FailureSignature
     private let budget: ShrinkBudget
     private let clock = ContinuousClock()
@@ -69,8 +78,20 @@ public final class Shrinker {
     /// - Parameters:
     ///   - test: runs one case from the given draw.
     ///   - signature: the signature every accepted candidate must fail with.
-    public init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(), test: @escaping (Draw) -> Outcome) {
-        self.test = test
+    public convenience init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(), test: @escaping (Draw) -> Outcome) {
+        self.init(signature: signature, budget: budget, candidates: { sequence in
+            let draw = Draw(replaying: sequence)
+            return (test(draw), draw)
+        })
+    }
+
+    /// A shrinker whose candidates run somewhere else, for example in a worker process that may
+    /// crash or hang: `candidates` runs a sequence and returns its outcome and a draw holding the
+    /// choices and spans the case consumed. The draw is read only when the outcome fails with the
+    /// signature; for any other outcome it may be a fresh, unrun `Draw(replaying:)`.
+    public init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(),
+                candidates: @escaping (ChoiceSequence) -> (outcome: Outcome, draw: Draw)) {
+        self.test = candidates
         self.signature = signature
         self.budget = budget
         self.deadline = clock.now.advanced(by: .milliseconds(Int64(budget.maxSeconds * 1000)))
@@ -79,8 +100,8 @@ public final class Shrinker {
 
     /// Shrinks `start`, which must fail with the signature (otherwise it is returned unchanged).
     public func shrink(_ start: ChoiceSequence) -> ShrinkResult {
-        let draw = Draw(replaying: start)
-        guard case .fail(let failure) = test(draw), failure.signature == signature else {
+        let (outcome, draw) = test(start)
+        guard case .fail(let failure) = outcome, failure.signature == signature else {
             return ShrinkResult(sequence: start, attempts: 1, improvements: 0, budgetExhausted: false, passes: [])
         }
         attempts = 1
@@ -127,8 +148,8 @@ public final class Shrinker {
         }
         attempts += 1
         passStats[currentPass.index].attempts += 1
-        let draw = Draw(replaying: sequence)
-        guard case .fail(let failure) = test(draw), failure.signature == signature,
+        let (outcome, draw) = test(sequence)
+        guard case .fail(let failure) = outcome, failure.signature == signature,
               draw.sequence.isSimpler(than: best) else { return false }
         adopt(draw)
         improvements += 1

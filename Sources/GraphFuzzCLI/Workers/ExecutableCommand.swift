@@ -1,0 +1,24 @@
+import ExampleTargets
+import Foundation
+import GraphFuzzEngine
+
+extension GraphFuzzCommand {
+    /// The command as the `graph-fuzz` executable runs it: worker processes run this same
+    /// executable, and the test-only `planted` target joins the registry when the environment
+    /// sets `GRAPH_FUZZ_PLANTED_TARGETS=1` (users never see it otherwise).
+    public static func executable(environment: [String: String] = ProcessInfo.processInfo.environment) -> GraphFuzzCommand {
+        var registry = Registry.standard
+        if environment["GRAPH_FUZZ_PLANTED_TARGETS"] == "1" { registry.targets.append(.planted) }
+        return GraphFuzzCommand(registry: registry, workerExecutable: currentExecutable())
+    }
+
+    /// The absolute path of the running executable.
+    static func currentExecutable() -> String {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        let path = CommandLine.arguments[0]
+        if path.hasPrefix("/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import GraphFuzzEngine
+
+/// How one request to a worker ended.
+enum WorkerRun: Equatable {
+    /// The worker finished the case (`o …`).
+    case finished(Outcome)
+    /// The trace could not be applied (`e …`; corpus replay only).
+    case unreadable(TraceReplayError)
+    /// The worker died while running it.
+    case died(WorkerTermination, trapMessage: String)
+    /// It did not finish within the timeout; the worker was killed.
+    case timedOut(seconds: Double)
+}
+
+/// The failure a dead or killed worker stands for. Its signature is the signal (or exit) plus the
+/// first line of the trap message for a crash, and plain `hang/hang` for a hang.
+enum WorkerFailure {
+    static func crash(_ termination: WorkerTermination, trapMessage: String) -> Failure {
+        let detail = trapMessage.isEmpty ? termination.name : "\(termination.name): \(trapMessage)"
+        return Failure(rule: "crash", kind: .crash, message: "the worker died of \(detail)", detail: detail)
+    }
+
+    static func hang(seconds: Double) -> Failure {
+        Failure(rule: "hang", kind: .hang, message: "the case did not finish within \(Format.seconds(seconds)) and was killed")
+    }
+}
+
+/// One worker process, started on first use and again after it dies, that runs one request at a
+/// time with a timeout: shrink candidates, the step at which a case crashes, corpus replays.
+final class WorkerClient {
+    let executable: String
+    let arguments: WorkerArguments
+    private var process: WorkerProcess?
+
+    init(executable: String, arguments: WorkerArguments) {
+        self.executable = executable
+        self.arguments = arguments
+    }
+
+    /// Sends `request` and waits for its answer or the worker's end, at most `timeout` seconds.
+    /// `lastStep` is the last step the worker announced (`k STEP`), nil if none.
+    func run(_ request: String, timeout: Double) throws(WorkerError) -> (run: WorkerRun, lastStep: Int?) {
+        let worker: WorkerProcess
+        if let process { worker = process } else {
+            worker = try WorkerProcess(executable: executable, arguments: arguments.commandLine)
+            process = worker
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        var lastStep: Int?
+        guard worker.send(request) else { return (end(worker), lastStep) }
+        while true {
+            while let line = worker.nextLine() {
+                if line.hasPrefix("k "), let step = Int(line.dropFirst(2)) {
+                    lastStep = step
+                } else if line.hasPrefix("o "), let outcome = WorkerProtocol.decodeOutcome(line.dropFirst(2)) {
+                    return (.finished(outcome), lastStep)
+                } else if line.hasPrefix("e ") {
+                    let fields = line.dropFirst(2).split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+                    let message = fields.count == 2 ? WorkerProtocol.unescape(fields[1]) : String(line)
+                    return (.unreadable(TraceReplayError(step: Int(fields[0]), message: message)), lastStep)
+                } else {
+                    throw WorkerError(message: "the worker answered '\(line)' to '\(request.prefix(40))'")
+                }
+            }
+            let left = (deadline - clock.now).seconds
+            guard left > 0, worker.waitReadable(timeout: left) else {
+                _ = worker.kill()
+                process = nil
+                return (.timedOut(seconds: timeout), lastStep)
+            }
+            if !worker.fill() { return (end(worker), lastStep) }
+        }
+    }
+
+    private func end(_ worker: WorkerProcess) -> WorkerRun {
+        let termination = worker.wait()
+        process = nil
+        return .died(termination, trapMessage: worker.trapMessage())
+    }
+}

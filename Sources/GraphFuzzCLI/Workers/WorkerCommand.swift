@@ -1,0 +1,136 @@
+import Foundation
+import GraphFuzzEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The hidden `graph-fuzz worker` subcommand's options: which machine to run and how.
+public struct WorkerArguments: Equatable, Sendable {
+    public var target: String
+    public var mutant: String?
+    public var steps: Int?
+    public var seed: UInt64
+
+    /// Parses `--target NAME [--mutant NAME] [--steps N] [--seed N]`.
+    static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> WorkerArguments {
+        var rest = arguments
+        var result = WorkerArguments(target: "", mutant: nil, steps: nil, seed: 0)
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { throw UsageError("worker: \(flag) needs a value") }
+            switch flag {
+            case "--target": result.target = value
+            case "--mutant": result.mutant = value
+            case "--steps":
+                guard let steps = Int(value), steps > 0 else { throw UsageError("worker: --steps: '\(value)' is not a positive integer") }
+                result.steps = steps
+            case "--seed":
+                guard let seed = UInt64(value) else { throw UsageError("worker: --seed: '\(value)' is not a non-negative integer") }
+                result.seed = seed
+            default: throw UsageError("worker: unknown flag '\(flag)'")
+            }
+        }
+        guard !result.target.isEmpty else { throw UsageError("worker: --target is required") }
+        return result
+    }
+
+    /// The command-line arguments that start a worker with these options.
+    var commandLine: [String] {
+        var line = ["worker", "--target", target, "--seed", String(seed)]
+        if let mutant { line += ["--mutant", mutant] }
+        if let steps { line += ["--steps", String(steps)] }
+        return line
+    }
+}
+
+/// `graph-fuzz worker …`: runs requests from its parent (see `WorkerProtocol`) until standard
+/// input ends. Everything it reports goes out in single unbuffered writes, so a line written
+/// before a crash is never lost.
+struct WorkerCommand {
+    var arguments: WorkerArguments
+    var registry: Registry
+
+    func execute() -> Int32 {
+        guard let target = registry.target(named: arguments.target) else {
+            writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: unknown target '\(arguments.target)'\n")
+            return 2
+        }
+        if let mutant = arguments.mutant, target.mutant(named: mutant) == nil {
+            writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: target '\(target.name)' has no mutant '\(mutant)'\n")
+            return 2
+        }
+        let machine = target.machine(mutant: arguments.mutant)
+        let maxSteps = arguments.steps ?? target.defaultSteps
+        var announcer = Announcer()
+        while let line = readLine() {
+            let fields = line.split(separator: " ")
+            switch fields.first {
+            case "b":
+                guard fields.count == 4, let start = Int(fields[1]), let stride = Int(fields[2]), let count = Int(fields[3]) else {
+                    return malformed(line)
+                }
+                var steps = 0, rejected = 0
+                for index in CaseChunk(start: start, stride: stride, count: count).indices {
+                    announcer.announce("s", index, steps, rejected)
+                    let draw = Draw(seed: SplitMix64.caseSeed(run: arguments.seed, case: index))
+                    let (outcome, count) = machine.run(draw, maxSteps)
+                    steps += count
+                    switch outcome {
+                    case .pass: break
+                    case .rejected: rejected += 1
+                    case .fail: writeUnbuffered("f \(index) \(WorkerProtocol.encode(outcome))\n")
+                    }
+                }
+                announcer.announce("d", steps, rejected)
+            case "r", "w":
+                let draw: Draw
+                if fields.first == "w" {
+                    guard fields.count == 2, let index = Int(fields[1]) else { return malformed(line) }
+                    draw = Draw(seed: SplitMix64.caseSeed(run: arguments.seed, case: index))
+                } else {
+                    guard let sequence = ChoiceSequence(parsing: line.dropFirst()) else { return malformed(line) }
+                    draw = Draw(replaying: sequence)
+                }
+                let (outcome, _) = machine.runWatched(draw, maxSteps) { step in writeUnbuffered("k \(step)\n") }
+                writeUnbuffered("o \(WorkerProtocol.encode(outcome))\n")
+            case "x":
+                let file = String(line.dropFirst(2))
+                do {
+                    let corpusCase = try Corpus.read(file)
+                    switch machine.replay(corpusCase.config, corpusCase.steps) {
+                    case .success(let record): writeUnbuffered("o \(WorkerProtocol.encode(record.outcome))\n")
+                    case .failure(let error): writeUnbuffered("e \(error.step.map(String.init) ?? "-")\t\(WorkerProtocol.escape(error.message))\n")
+                    }
+                } catch {
+                    writeUnbuffered("e -\t\(WorkerProtocol.escape(error.description))\n")
+                }
+            default:
+                return malformed(line)
+            }
+        }
+        return 0
+    }
+
+    private func malformed(_ line: String) -> Int32 {
+        writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: malformed request '\(line)'\n")
+        return 3
+    }
+}
+
+/// Writes `text` with `write(2)`, unbuffered, all of it.
+func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ text: String) {
+    var text = text
+    text.withUTF8 { writeUnbuffered(to: descriptor, UnsafeRawBufferPointer($0)) }
+}
+
+/// Writes `bytes` with `write(2)`, unbuffered, all of them.
+func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a worker process ended.
+enum WorkerTermination: Equatable {
+    case exited(Int32)
+    case signaled(Int32)
+
+    /// "SIGILL", "SIGSEGV", … or "signal N"; "exit N" for an exit.
+    var name: String {
+        switch self {
+        case .exited(let code): return "exit \(code)"
+        case .signaled(let signal):
+            let names: [Int32: String] = [SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS",
+                                          SIGFPE: "SIGFPE", SIGSEGV: "SIGSEGV", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM"]
+            return names[signal] ?? "signal \(signal)"
+        }
+    }
+}
+
+/// A worker process could not be started. Exit code 3.
+struct WorkerError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// One running `graph-fuzz worker` process: pipes to its standard input and output, and its
+/// standard error in a temporary file (read for the trap message when it dies).
+final class WorkerProcess {
+    let pid: pid_t
+    /// The read end of the worker's standard output (for `poll`).
+    let output: Int32
+    private let input: Int32
+    private let stderrPath: String
+    private var buffer: [UInt8] = []
+    private var lineStart = 0
+    private var reaped: WorkerTermination?
+
+    /// Starts `executable arguments…` with `SWIFT_BACKTRACE=enable=no` added to this process's environment.
+    init(executable: String, arguments: [String]) throws(WorkerError) {
+        // Requests go over a socket: writing to a worker that just died then fails (EPIPE) instead
+        // of raising SIGPIPE, and this process keeps the usual SIGPIPE behaviour for its own output.
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, WorkerProcess.streamSocket, 0, &toChild) == 0 else {
+            throw WorkerError(message: "cannot create a socket pair (errno \(errno))")
+        }
+        #if canImport(Darwin)
+        var on: Int32 = 1
+        _ = setsockopt(toChild[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw WorkerError(message: "cannot create a pipe (errno \(errno))")
+        }
+        // The parent's ends must not leak into later workers, or a dead worker's output never ends.
+        for fd in [toChild[1], fromChild[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        #if os(Linux)
+        // A larger pipe (1 MiB, the unprivileged maximum) holds ~50,000 case announcements, so a
+        // worker running tiny cases never waits for the parent to read them.
+        _ = fcntl(fromChild[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
+        #endif
+        let path = NSTemporaryDirectory() + "graph-fuzz-worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).stderr"
+        let errorFile = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard errorFile >= 0 else {
+            for fd in toChild + fromChild { close(fd) }
+            throw WorkerError(message: "cannot create \(path) (errno \(errno))")
+        }
+        #if canImport(Glibc)
+        var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errorFile, 2)
+        for fd in [toChild[0], fromChild[1], errorFile] { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.keys.sorted().map { strdup("\($0)=\(environment[$0]!)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(toChild[0]); close(fromChild[1]); close(errorFile)
+        guard status == 0 else {
+            close(toChild[1]); close(fromChild[0]); unlink(path)
+            throw WorkerError(message: "cannot start the worker \(executable) (error \(status))")
+        }
+        self.pid = pid
+        self.input = toChild[1]
+        self.output = fromChild[0]
+        self.stderrPath = path
+    }
+
+    #if canImport(Glibc)
+    private static let streamSocket = Int32(SOCK_STREAM.rawValue)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+    private static let streamSocket = SOCK_STREAM
+    private static let noSignal: Int32 = 0
+    #endif
+
+    deinit {
+        if reaped == nil { _ = kill() }
+        close(input)
+        close(output)
+        unlink(stderrPath)
+    }
+
+    /// Sends one request line; false when the worker is gone.
+    @discardableResult
+    func send(_ line: String) -> Bool {
+        var bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { socketSend(input, $0.baseAddress! + offset, $0.count - offset, WorkerProcess.noSignal) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        bytes.removeAll()
+        return true
+    }
+
+    /// Reads what the worker wrote (call when `poll` says the output is readable); false at end of file.
+    func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            if lineStart > 0 && lineStart == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                lineStart = 0
+            }
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+    }
+
+    /// The next complete line the worker wrote, if any.
+    func nextLine() -> String? {
+        nextLineBytes().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The next complete line as bytes (without its newline), if any: the search reads tens of
+    /// thousands of case announcements a second and parses them without making strings.
+    func nextLineBytes() -> ArraySlice<UInt8>? {
+        guard let newline = buffer[lineStart...].firstIndex(of: UInt8(ascii: "\n")) else {
+            if lineStart > 0 {
+                buffer.removeSubrange(0..<lineStart)
+                lineStart = 0
+            }
+            return nil
+        }
+        let line = buffer[lineStart..<newline]
+        lineStart = newline + 1
+        return line
+    }
+
+    /// Waits until the output is readable or `timeout` seconds pass (nil: forever); true when readable.
+    func waitReadable(timeout: Double?) -> Bool {
+        var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+        let milliseconds = timeout.map { Int32(Swift.max(0, Swift.min($0 * 1000, 1e9)).rounded(.up)) } ?? -1
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            return ready > 0
+        }
+    }
+
+    /// Kills the worker (SIGKILL) and reaps it.
+    func kill() -> WorkerTermination {
+        if let reaped { return reaped }
+        _ = signalProcess(pid, SIGKILL)
+        return wait()
+    }
+
+    /// Waits for the worker to end and reaps it.
+    func wait() -> WorkerTermination {
+        if let reaped { return reaped }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, spelled out (they are macros in C).
+        let signal = status & 0x7F
+        let termination: WorkerTermination = signal != 0 && signal != 0x7F ? .signaled(signal) : .exited((status >> 8) & 0xFF)
+        reaped = termination
+        return termination
+    }
+
+    /// The first line of the trap message the worker wrote to standard error, from "Fatal error:"
+    /// on when present (the file and line before it are dropped), else the first non-empty line.
+    func trapMessage() -> String {
+        WorkerProcess.trapMessage(in: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+    }
+
+    static func trapMessage(in text: String) -> String {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for line in lines {
+            if let range = line.range(of: "Fatal error:") { return String(line[range.lowerBound...]) }
+        }
+        return lines.first ?? ""
+    }
+}
+
+/// `kill(2)` (the method `WorkerProcess.kill()` shadows the name).
+private func signalProcess(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.kill(pid, signal)
+    #else
+    return Darwin.kill(pid, signal)
+    #endif
+}
+
+/// `send(2)` (the method `WorkerProcess.send(_:)` shadows the name).
+private func socketSend(_ socket: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    #if canImport(Glibc)
+    return Glibc.send(socket, bytes, count, flags)
+    #else
+    return Darwin.send(socket, bytes, count, flags)
+    #endif
+}

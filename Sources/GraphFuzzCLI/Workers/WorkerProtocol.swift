@@ -1,0 +1,140 @@
+import GraphFuzzEngine
+
+/// The line protocol between `graph-fuzz` and its worker processes (`graph-fuzz worker …`).
+///
+/// Parent to worker, one request per line:
+/// - `b START STRIDE COUNT`: run cases START, START+STRIDE, … (COUNT of them) of the run's seed.
+///   Before each case the worker writes `s INDEX STEPS REJECTED` (steps and rejected cases so far
+///   in the batch) with one unbuffered write, so when it dies the parent knows which case was
+///   running; a failing case adds `f INDEX OUTCOME`; the batch ends with `d STEPS REJECTED`.
+/// - `r CHOICES…`: replay a choice sequence (a shrink candidate); `w INDEX`: run case INDEX. Both
+///   write `k STEP` just before the system runs each step and end with `o OUTCOME`.
+/// - `x FILE`: replay a corpus file's trace against the worker's mutant (or production code):
+///   `o OUTCOME`, or `e MESSAGE` when the trace cannot be applied.
+/// Worker to parent fields are separated by tabs; text fields escape backslash, tab and newline.
+enum WorkerProtocol {
+    static func escape(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
+        var out = ""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func unescape(_ text: Substring) -> String {
+        guard text.contains("\\") else { return String(text) }
+        var out = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                switch character {
+                case "t": out += "\t"
+                case "n": out += "\n"
+                case "r": out += "\r"
+                default: out.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// `pass`, `rejected`, or `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`.
+    static func encode(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .pass: return "pass"
+        case .rejected: return "rejected"
+        case .fail(let failure):
+            return ["fail", failure.kind.rawValue, escape(failure.rule), escape(failure.detail),
+                    failure.step.map(String.init) ?? "-", escape(failure.message)].joined(separator: "\t")
+        }
+    }
+
+    static func decodeOutcome(_ text: Substring) -> Outcome? {
+        if text == "pass" { return .pass }
+        if text == "rejected" { return .rejected }
+        let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count == 6, fields[0] == "fail", let kind = FailureKind(rawValue: String(fields[1])) else { return nil }
+        return .fail(Failure(rule: unescape(fields[2]), kind: kind, message: unescape(fields[5]), detail: unescape(fields[3]),
+                             step: Int(fields[4])))
+    }
+}
+
+/// Reads space-separated non-negative integers from a protocol line's bytes.
+struct LineScanner {
+    private let bytes: ArraySlice<UInt8>
+    private var index: Int
+
+    /// Scans `bytes` after its first `skip` bytes (the request or answer letter and its space).
+    init(_ bytes: ArraySlice<UInt8>, skip: Int = 2) {
+        self.bytes = bytes
+        self.index = Swift.min(bytes.startIndex + skip, bytes.endIndex)
+    }
+
+    /// The next integer, or nil when there is none or it is not a number.
+    mutating func int() -> Int? {
+        while index < bytes.endIndex && bytes[index] == UInt8(ascii: " ") { index += 1 }
+        var value = 0, digits = 0
+        while index < bytes.endIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            value = value &* 10 &+ Int(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
+        }
+        guard digits > 0, digits < 19, index == bytes.endIndex || bytes[index] == UInt8(ascii: " ") else { return nil }
+        return value
+    }
+
+    /// True when every byte has been read.
+    var atEnd: Bool { index == bytes.endIndex }
+
+    /// The rest of the line from the current position, after one separating space.
+    var rest: Substring {
+        var start = index
+        if start < bytes.endIndex && bytes[start] == UInt8(ascii: " ") { start += 1 }
+        return Substring(String(decoding: bytes[start...], as: UTF8.self))
+    }
+}
+
+/// Writes announcement lines (`s INDEX STEPS REJECTED`) from one reused buffer: a worker writes
+/// one per case, and formatting them must cost next to nothing.
+struct Announcer {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(64) }
+
+    mutating func announce(_ letter: Character, _ numbers: Int...) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(letter.asciiValue ?? UInt8(ascii: "?"))
+        for number in numbers {
+            buffer.append(UInt8(ascii: " "))
+            appendDigits(number)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        buffer.withUnsafeBytes { writeUnbuffered($0) }
+    }
+
+    private mutating func appendDigits(_ number: Int) {
+        var value = number
+        if value < 0 {
+            buffer.append(UInt8(ascii: "-"))
+            value = -value
+        }
+        let start = buffer.count
+        repeat {
+            buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
+            value /= 10
+        } while value > 0
+        buffer[start...].reverse()
+    }
+}

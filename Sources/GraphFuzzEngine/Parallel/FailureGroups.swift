@@ -1,0 +1,39 @@
+/// Failures found by a search that goes on after the first, grouped by signature: one bug found
+/// a hundred times is one group with a count. Deterministic whatever order cases finish in: each
+/// group keeps its lowest failing case, and groups are ordered by it.
+public struct FailureGroups: Sendable, Equatable {
+    /// One signature's failures.
+    public struct Group: Sendable, Equatable {
+        public var signature: FailureSignature
+        /// The lowest failing case index and its failure: the one that is shrunk and reported.
+        public var firstCase: Int
+        public var failure: Failure
+        /// Cases that failed with this signature.
+        public var count: Int
+    }
+
+    private var groups: [FailureSignature: Group] = [:]
+
+    public init() {}
+
+    /// Records that case `index` failed with `failure`.
+    public mutating func add(case index: Int, _ failure: Failure) {
+        let signature = failure.signature
+        if var group = groups[signature] {
+            group.count += 1
+            if index < group.firstCase {
+                group.firstCase = index
+                group.failure = failure
+            }
+            groups[signature] = group
+        } else {
+            groups[signature] = Group(signature: signature, firstCase: index, failure: failure, count: 1)
+        }
+    }
+
+    /// Cases that failed, all signatures together.
+    public var failingCases: Int { groups.values.reduce(0) { $0 + $1.count } }
+
+    /// The groups, ordered by their lowest failing case.
+    public var sorted: [Group] { groups.values.sorted { $0.firstCase < $1.firstCase } }
+}

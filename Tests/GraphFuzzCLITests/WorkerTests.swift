@@ -1,0 +1,130 @@
+import Foundation
+import GraphFuzzCLI
+import Testing
+
+/// Runs the built `graph-fuzz` with the test-only `planted` target registered.
+private func graphFuzzPlanted(_ arguments: [String]) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Package.executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: Package.root)
+    var environment = ProcessInfo.processInfo.environment
+    environment["GRAPH_FUZZ_PLANTED_TARGETS"] = "1"
+    process.environment = environment
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+private func jsonObjects(_ text: String) throws -> [[String: Any]] {
+    try text.split(separator: "\n").map { line in
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+}
+
+@Suite("worker processes: crashes, hangs, grouping, --jobs, --shard (built executable)")
+struct WorkerTests {
+    /// The planted target's real trap and real infinite loop, each found once, shrunk to its
+    /// minimum, saved, replayed in a worker, and the same with one worker as with two.
+    @Test("a real trap and a real infinite loop are each reported once, shrunk, saved and replayed")
+    func plantedFaults() throws {
+        let corpus = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: corpus) }
+        let common = ["--target", "planted", "--seed", "1", "--runs", "40", "--case-timeout", "0.2"]
+
+        let json = try graphFuzzPlanted(common + ["--jobs", "2", "--json", "--corpus", corpus])
+        #expect(json.status == 1, "stderr: \(json.stderr)")
+        let events = try jsonObjects(json.stdout)
+        let failures = events.filter { $0["event"] as? String == "failure" }
+        #expect(failures.map { $0["kind"] as? String } == ["hang", "crash"])
+        let crash = try #require(failures.first { $0["kind"] as? String == "crash" })
+        let hang = try #require(failures.first { $0["kind"] as? String == "hang" })
+        #expect(crash["rule"] as? String == "crash")
+        #expect((crash["message"] as? String)?.contains("SIGILL: Fatal error: Index out of range") == true)
+        #expect(crash["steps"] as? Int == 2)
+        #expect(crash["counterexample"] as? [String] == ["config()", "1. append(value: 0)    // done [P1]", "2. element(at: 1)    // nil [P2]"])
+        #expect(hang["steps"] as? Int == 3)
+        #expect(hang["counterexample"] as? [String] == ["config()", "1. append(value: 0)    // done [P1]",
+                                                         "2. append(value: 0)    // done [P1]", "3. rotate(by: 1)    // done [P3]"])
+        let summary = try #require(events.last)
+        #expect(summary["event"] as? String == "summary")
+        #expect(summary["cases"] as? Int == 40)
+        #expect(summary["failures"] as? Int == 2)
+
+        // Both saved; replaying them runs each in a worker: production code still crashes and hangs.
+        let files = try FileManager.default.contentsOfDirectory(atPath: corpus).filter { $0.hasSuffix(".case") }.sorted()
+        #expect(files.count == 2)
+        #expect(files.first?.hasPrefix("planted-crash-") == true)
+        #expect(files.last?.hasPrefix("planted-hang-") == true)
+        let savedText = try String(contentsOfFile: corpus + "/" + files[0], encoding: .utf8)
+        #expect(savedText.contains("kind: crash"))
+        let replay = try graphFuzzPlanted(["replay", corpus, "--case-timeout", "0.2"])
+        #expect(replay.status == 1)
+        #expect(replay.stdout.contains("production code fails crash (crash): the worker died of SIGILL: Fatal error: Index out of range"))
+        #expect(replay.stdout.contains("production code fails hang (hang)"))
+        #expect(replay.stdout.hasSuffix("0 passed, 2 failed, 0 malformed\n"))
+
+        // One worker finds the same failures, shrunk the same, with counts, and prints its summary.
+        let text = try graphFuzzPlanted(common + ["--jobs", "1", "--no-save"])
+        #expect(text.status == 1)
+        #expect(text.stdout.components(separatedBy: "FAILURE planted — rule crash, crash").count == 2)
+        #expect(text.stdout.components(separatedBy: "FAILURE planted — rule hang, hang").count == 2)
+        for failure in failures {
+            #expect(text.stdout.contains("seed 1, case \(failure["case"] as? Int ?? -1): shrunk"))
+            for line in failure["counterexample"] as? [String] ?? [] { #expect(text.stdout.contains("    \(line)\n")) }
+        }
+        #expect(text.stdout.contains("cases of the run failed this way"))
+        #expect(text.stdout.contains("planted  -       40"))
+    }
+
+    @Test("worker mode finds and shrinks the queue mutant as in-process does, and goes on to the end")
+    func queueMutantInWorkers() throws {
+        let arguments = ["--mutant", "queue-off-by-one", "--seed", "1", "--json", "--no-save", "--runs", "200"]
+        let workers = try jsonObjects(try graphFuzz(arguments + ["--jobs", "2"]).stdout)
+        let inProcess = try jsonObjects(try graphFuzz(arguments + ["--in-process"]).stdout)
+        #expect(workers.count == 2)
+        #expect(workers.first?["counterexample"] as? [String] == inProcess.first?["counterexample"] as? [String])
+        #expect(workers.first?["case"] as? Int == inProcess.first?["case"] as? Int)
+        #expect(workers.first?["steps"] as? Int == 2)
+        #expect(workers.last?["cases"] as? Int == 200)
+        #expect(inProcess.last?["cases"] as? Int == 1)
+    }
+
+    @Test("--shard I/N slices cover the run's cases without overlap, in workers and in process")
+    func shards() throws {
+        for mode in [["--jobs", "2"], ["--in-process"]] {
+            var total = 0
+            for shard in ["1/3", "2/3", "3/3"] {
+                let result = try graphFuzz(["--target", "queue", "--seed", "5", "--runs", "100", "--json", "--no-save", "--shard", shard] + mode)
+                #expect(result.status == 0)
+                total += try jsonObjects(result.stdout).last?["cases"] as? Int ?? 0
+            }
+            #expect(total == 100)
+        }
+    }
+
+    @Test("bad worker flags exit 2 naming the flag", arguments: [
+        (["--shard", "0/2"], "--shard: '0/2' is not I/N"),
+        (["--shard", "3/2"], "--shard: '3/2' is not I/N"),
+        (["--shard", "x"], "--shard: 'x' is not I/N"),
+        (["--jobs", "0"], "--jobs: '0' is not a positive integer"),
+        (["--case-timeout", "-1"], "--case-timeout: '-1' is not a positive number of seconds"),
+    ])
+    func badUsage(_ arguments: [String], _ message: String) throws {
+        let result = try graphFuzz(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+    }
+
+    @Test("the planted target is registered only on request")
+    func plantedIsHidden() throws {
+        #expect(!(try graphFuzz(["list"]).stdout.contains("planted")))
+        #expect(try graphFuzzPlanted(["list"]).stdout.contains("target planted"))
+    }
+}

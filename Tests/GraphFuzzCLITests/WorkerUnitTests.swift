@@ -1,0 +1,65 @@
+import GraphFuzzEngine
+import Testing
+@testable import GraphFuzzCLI
+
+@Suite("worker plumbing: case chunks, failure groups, the line protocol")
+struct WorkerUnitTests {
+    @Test("chunks of any sizes cover each shard's cases exactly once, in order")
+    func chunks() {
+        for (runs, shardCount) in [(500, 1), (101, 3), (7, 8), (1, 1)] {
+            var all: [Int] = []
+            for shardIndex in 0..<shardCount {
+                for sizes in [[1], [3, 1, 7], [256]] {
+                    var cursor = CaseCursor(runs: runs, shardIndex: shardIndex, shardCount: shardCount)
+                    var indices: [Int] = []
+                    var turn = 0
+                    while let chunk = cursor.take(sizes[turn % sizes.count]) {
+                        #expect(chunk.count <= sizes[turn % sizes.count])
+                        indices += chunk.indices
+                        turn += 1
+                    }
+                    #expect(cursor.remaining == 0)
+                    #expect(indices == Array(stride(from: shardIndex, to: runs, by: shardCount)))
+                    if sizes == [1] { all += indices }
+                }
+            }
+            #expect(all.sorted() == Array(0..<runs))
+        }
+        let chunk = CaseChunk(start: 2, stride: 3, count: 4)  // 2 5 8 11
+        #expect(chunk.remaining(after: 5) == CaseChunk(start: 8, stride: 3, count: 2))
+        #expect(chunk.remaining(after: 11) == nil)
+    }
+
+    @Test("groups keep the lowest failing case and count every case, whatever the arrival order")
+    func groups() {
+        let a = Failure(rule: "crash", kind: .crash, message: "m", detail: "SIGILL: Fatal error: Index out of range")
+        let b = Failure(rule: "Q1", kind: .mismatch, message: "m")
+        var forward = FailureGroups(), backward = FailureGroups()
+        let events = [(3, a), (7, b), (1, a), (9, b), (4, a)]
+        for (index, failure) in events { forward.add(case: index, failure) }
+        for (index, failure) in events.reversed() { backward.add(case: index, failure) }
+        #expect(forward == backward)
+        #expect(forward.sorted.map(\.firstCase) == [1, 7])
+        #expect(forward.sorted.map(\.count) == [3, 2])
+        #expect(forward.failingCases == 5)
+    }
+
+    @Test("outcomes survive the line protocol, tabs and newlines included")
+    func protocolRoundTrip() {
+        let failure = Failure(rule: "G4", kind: .mismatch, message: "expected\t1\nobserved \\ 2", detail: "d\te", step: 3)
+        for outcome in [Outcome.pass, .rejected, .fail(failure)] {
+            let encoded = WorkerProtocol.encode(outcome)
+            #expect(!encoded.contains("\n"))
+            #expect(WorkerProtocol.decodeOutcome(Substring(encoded)) == outcome)
+        }
+    }
+
+    @Test("the trap message is the first line from 'Fatal error:' on")
+    func trapMessage() {
+        let stderr = "\nSwift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range\nCurrent stack trace:\n"
+        #expect(WorkerProcess.trapMessage(in: stderr) == "Fatal error: Index out of range")
+        #expect(WorkerProcess.trapMessage(in: "  oops\nmore") == "oops")
+        #expect(WorkerProcess.trapMessage(in: "") == "")
+        #expect(WorkerFailure.crash(.signaled(4), trapMessage: "Fatal error: x").signature.detail == "SIGILL: Fatal error: x")
+    }
+}
