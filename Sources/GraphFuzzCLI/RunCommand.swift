@@ -46,7 +46,7 @@ struct RunCommand {
                     ("failures", .int(run.found.count)),
                 ]).rendered + "\n")
             }
-            let rules = run.found.compactMap { $0.0.failure?.failure.rule }.joined(separator: ", ")
+            let rules = run.found.compactMap { $0.0.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue)" } }.joined(separator: ", ")
             rows.append([target.name, mutant ?? "-", String(run.cases), String(run.steps),
                          run.found.isEmpty ? "pass" : "FAIL \(rules)",
                          "\(Format.seconds(seconds)) (\(Int(rate))/s)"])
