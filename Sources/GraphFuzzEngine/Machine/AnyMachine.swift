@@ -1,0 +1,111 @@
+/// A case of a target as readable records: the configuration, the steps, the failure if any.
+public struct CaseRecord: Sendable, Equatable {
+    public var config: TraceStep
+    public var steps: [TraceStep]
+    /// What the specification expected at each step, in the same order.
+    public var expectations: [String]
+    public var outcome: Outcome
+    /// A Swift Testing test body reproducing the case against the production API.
+    public var swiftLines: [String]
+}
+
+/// A machine behind a type-erased interface, so the command line, the corpus and benchmarks can
+/// drive any target without knowing its types.
+public struct AnyMachine {
+    /// Runs one case from `draw`; returns the outcome and the number of steps run.
+    public let run: (Draw, Int) -> (outcome: Outcome, steps: Int)
+    /// Re-runs a recorded sequence and describes it.
+    public let record: (ChoiceSequence, Int) -> CaseRecord
+    /// Replays a trace (corpus); errors name the step that cannot be read or applied.
+    public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+    /// Measures throughput: (seed, cases, maxSteps, minimum seconds per measurement).
+    public let measureThroughput: (UInt64, Int, Int, Double) -> Throughput
+    /// Describes a trace whose last step crashed or hung (a `crash` or `hang` corpus case) without
+    /// running that step on the system: the steps before it run, the last is generated and expected.
+    public let replayPrefix: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
+    /// Runs one case from `draw` like `run`, calling the third argument with each step's 0-based
+    /// index just before the system runs it (a worker process announces it to its parent).
+    public let runWatched: (Draw, Int, @escaping (Int) -> Void) -> (outcome: Outcome, steps: Int)
+    /// Describes a case that crashed or hung at step `stop` (third argument) in a worker process:
+    /// runs the steps before it, generates and expects step `stop` without running it on the
+    /// system, and leaves in `draw` the choices the case consumed up to that point. The record's
+    /// outcome is `.pass`; the caller knows how the step ended.
+    public let recordPrefix: (Draw, Int, Int) -> CaseRecord
+    /// The traces (configuration first) of a case generated from `draw` against the model alone,
+    /// at most the given number of steps; the system is never made or run.
+    public let generate: (Draw, Int) -> [TraceStep]
+
+    @inlinable
+    public init<M: StateMachine>(_ machine: M) {
+        run = { draw, maxSteps in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
+            return (result.outcome, result.commands.count)
+        }
+        measureThroughput = { seed, cases, maxSteps, seconds in
+            MachineRunner(machine, maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
+        }
+        record = { sequence, maxSteps in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
+            return AnyMachine.describe(machine, result)
+        }
+        replay = { configStep, traceSteps in AnyMachine.replay(machine, configStep, traceSteps, systemSteps: .max) }
+        replayPrefix = { configStep, traceSteps in
+            AnyMachine.replay(machine, configStep, traceSteps, systemSteps: Swift.max(0, traceSteps.count - 1))
+        }
+        runWatched = { draw, maxSteps, willRunStep in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, systemSteps: .max, willRunStep: willRunStep)
+            return (result.outcome, result.commands.count)
+        }
+        recordPrefix = { draw, maxSteps, stop in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, keepSteps: true, systemSteps: stop)
+            return AnyMachine.describe(machine, result)
+        }
+        generate = { draw, maxSteps in
+            let (config, commands) = MachineRunner(machine, maxSteps: maxSteps).generate(draw)
+            return [config.trace] + commands.map(\.trace)
+        }
+    }
+
+    @usableFromInline
+    static func replay<M: StateMachine>(_ machine: M, _ configStep: TraceStep, _ traceSteps: [TraceStep],
+                                        systemSteps: Int) -> Result<CaseRecord, TraceReplayError> {
+        let config: M.Config
+        do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
+            return .failure(TraceReplayError(step: nil, message: error.message))
+        }
+        var commands: [M.Command] = []
+        for (index, step) in traceSteps.enumerated() {
+            do throws(TraceError) { commands.append(try M.Command(trace: step)) } catch {
+                return .failure(TraceReplayError(step: index, message: "step \(index + 1) '\(step)': \(error.message)"))
+            }
+        }
+        let runner = MachineRunner(machine, maxSteps: Swift.max(1, commands.count))
+        switch runner.replay(config: config, commands: commands, systemSteps: systemSteps) {
+        case .success(let result): return .success(AnyMachine.describe(machine, result))
+        case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
+        }
+    }
+
+    @usableFromInline
+    static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
+        var swift = machine.swiftSetup(result.config)
+        for (index, step) in result.steps.enumerated() {
+            swift += machine.swiftLines(step.command, expected: step.expected, isLast: index == result.steps.count - 1)
+        }
+        return CaseRecord(
+            config: result.config.trace, steps: result.steps.map(\.command.trace),
+            expectations: result.steps.map { "\($0.expected.value) [\($0.expected.rule)]" },
+            outcome: result.outcome, swiftLines: swift)
+    }
+}
+
+/// A trace that cannot be replayed; `step` is the 0-based step index (nil for the configuration).
+public struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var step: Int?
+    public var message: String
+    public init(step: Int?, message: String) {
+        self.step = step
+        self.message = message
+    }
+    public var description: String { message }
+}
