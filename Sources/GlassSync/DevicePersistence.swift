@@ -26,6 +26,18 @@ final class DevicePersistence: @unchecked Sendable {
     private var tagModels: [RecordID: PersistentModel] = [:]
     /// The device's running record number.
     private let state: PersistentModel
+    /// The arrays last written to each project row's blob attributes (by slot).
+    private var writtenBlobs: [[[BlobEntry]]] = []
+    /// Rows changed since the last save, by slot (a slot may appear twice; writes are idempotent).
+    var unsavedProjects: [Int] = []
+    var unsavedItems: [Int] = []
+    var unsavedTags: [RecordID] = []
+    var serialUnsaved = false
+
+    /// Whether rows changed since the last save.
+    var hasUnsavedChanges: Bool {
+        !unsavedProjects.isEmpty || !unsavedItems.isEmpty || !unsavedTags.isEmpty || serialUnsaved
+    }
 
     /// A new, empty container for device `origin`.
     init(origin: UInt16) {
@@ -49,13 +61,20 @@ final class DevicePersistence: @unchecked Sendable {
         let model: PersistentModel
         if p < projectModels.count {
             model = projectModels[p]
+            if writtenBlobs[p] == project.blobs {
+                // The arrays are unchanged (usually the same storage): only the change mask can be new.
+                model.setValue(.int(Int(project.dirty)), at: ProjectColumn.dirty)
+                return
+            }
         } else {
             model = DeviceEntity.project(project.kind).make()
             model.setValue(.int(Int(truncatingIfNeeded: project.id.sortKey)), at: ProjectColumn.record)
             model.setValue(.int(p), at: ProjectColumn.order)
             context.insert(model)
             projectModels.append(model)
+            writtenBlobs.append([])
         }
+        writtenBlobs[p] = project.blobs
         model.setValue(.int(Int(project.dirty)), at: ProjectColumn.dirty)
         for (slot, collection) in project.kind.collections.enumerated() {
             let value: AttributeValue = slot < project.blobs.count
@@ -149,6 +168,7 @@ final class DevicePersistence: @unchecked Sendable {
         projects.sort { $0.order < $1.order }
         rows.projects = projects.map(\.project)
         reopened.projectModels = projects.map(\.model)
+        reopened.writtenBlobs = projects.map(\.project.blobs)
         var items: [(order: Int, model: PersistentModel, item: LocalItem)] = []
         for entity in DeviceEntity.items {
             let c = entity.itemCollection
@@ -208,9 +228,17 @@ struct SavedRows {
 /// A transformable attribute's bytes held in a string attribute value: one Unicode scalar per byte.
 enum BlobText {
     static func string(_ bytes: [UInt8]) -> String {
-        var scalars = String.UnicodeScalarView()
-        for byte in bytes { scalars.append(Unicode.Scalar(byte)) }
-        return String(scalars)
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(bytes.count + bytes.count / 4)
+        for byte in bytes {
+            if byte < 0x80 {
+                utf8.append(byte)
+            } else {
+                utf8.append(0xC0 | byte >> 6)
+                utf8.append(0x80 | byte & 0x3F)
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     static func bytes(_ text: String) throws(SyncError) -> [UInt8] {

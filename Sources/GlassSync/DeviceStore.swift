@@ -47,24 +47,20 @@ struct DeviceStore: Sendable {
     private var itemIndex: [RecordID: Int] = [:]
     /// The change tag of the last fetched version of each record.
     private var known: [RecordID: Int] = [:]
-    /// The device's container and context.
-    private var persistence: DevicePersistence
-    /// Rows changed since the last save, by slot (a slot may appear twice; writes are idempotent).
-    private var unsavedProjects: [Int] = []
-    private var unsavedItems: [Int] = []
-    private var unsavedTags: [RecordID] = []
-    private var serialUnsaved = false
+    /// The device's container and context, and the rows changed since the last save (kept in the
+    /// class, so that reading a device's rows copies one reference more, not four arrays).
+    private let persistence: DevicePersistence
 
     init(origin: UInt16) {
         self.origin = origin
         persistence = DevicePersistence(origin: origin)
-        serialUnsaved = true
+        persistence.serialUnsaved = true
     }
 
     mutating func newID() -> RecordID {
         defer {
             nextSerial += 1
-            serialUnsaved = true
+            persistence.serialUnsaved = true
         }
         return RecordID(origin: origin, serial: nextSerial)
     }
@@ -75,12 +71,12 @@ struct DeviceStore: Sendable {
 
     mutating func insert(_ project: LocalProject) {
         projectIndex[project.id] = projects.count
-        unsavedProjects.append(projects.count)
+        persistence.unsavedProjects.append(projects.count)
         projects.append(project)
     }
 
     mutating func withProject<T>(at i: Int, _ body: (inout LocalProject) -> T) -> T {
-        unsavedProjects.append(i)
+        persistence.unsavedProjects.append(i)
         return body(&projects[i])
     }
 
@@ -90,12 +86,12 @@ struct DeviceStore: Sendable {
 
     mutating func insert(_ item: LocalItem) {
         itemIndex[item.id] = items.count
-        unsavedItems.append(items.count)
+        persistence.unsavedItems.append(items.count)
         items.append(item)
     }
 
     mutating func withItem<T>(at i: Int, _ body: (inout LocalItem) -> T) -> T {
-        unsavedItems.append(i)
+        persistence.unsavedItems.append(i)
         return body(&items[i])
     }
 
@@ -119,40 +115,35 @@ struct DeviceStore: Sendable {
 
     mutating func setKnownTag(_ id: RecordID, _ tag: Int) {
         known[id] = tag
-        unsavedTags.append(id)
+        persistence.unsavedTags.append(id)
     }
 
     // MARK: Persistence
 
-    /// Whether rows changed since the last save.
-    var hasUnsavedChanges: Bool {
-        !unsavedProjects.isEmpty || !unsavedItems.isEmpty || !unsavedTags.isEmpty || serialUnsaved
-    }
-
     /// Writes the changed rows into the device's context and saves it.
-    mutating func save() throws(SyncError) {
-        guard hasUnsavedChanges else { return }
+    func save() throws(SyncError) {
         let persistence = self.persistence
+        guard persistence.hasUnsavedChanges else { return }
         // Slots in ascending order: a new row's model is created right after the rows before it.
-        unsavedProjects.sort()
+        persistence.unsavedProjects.sort()
         var last = -1
-        for p in unsavedProjects where p != last {
+        for p in persistence.unsavedProjects where p != last {
             persistence.writeProject(projects[p], slot: p)
             last = p
         }
-        unsavedItems.sort()
+        persistence.unsavedItems.sort()
         last = -1
-        for i in unsavedItems where i != last {
+        for i in persistence.unsavedItems where i != last {
             let item = items[i]
             persistence.writeItem(item, slot: i, parent: projectIndex[item.owner])
             last = i
         }
-        for id in unsavedTags { persistence.writeTag(id, known[id] ?? 0) }
-        if serialUnsaved { persistence.writeNextSerial(nextSerial) }
-        unsavedProjects.removeAll(keepingCapacity: true)
-        unsavedItems.removeAll(keepingCapacity: true)
-        unsavedTags.removeAll(keepingCapacity: true)
-        serialUnsaved = false
+        for id in persistence.unsavedTags { persistence.writeTag(id, known[id] ?? 0) }
+        if persistence.serialUnsaved { persistence.writeNextSerial(nextSerial) }
+        persistence.unsavedProjects.removeAll(keepingCapacity: true)
+        persistence.unsavedItems.removeAll(keepingCapacity: true)
+        persistence.unsavedTags.removeAll(keepingCapacity: true)
+        persistence.serialUnsaved = false
         try persistence.save()
     }
 
