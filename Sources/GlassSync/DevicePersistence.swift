@@ -115,7 +115,16 @@ final class DevicePersistence: @unchecked Sendable {
         }
     }
 
-    func writeTag(_ id: RecordID, _ tag: Int) {
+    /// Records the change tag last fetched of a record: on its row when the device holds one.
+    func writeTag(_ id: RecordID, _ tag: Int, project: Int?, item: Int?) {
+        if let p = project {
+            projectModels[p].setValue(.int(tag), at: ProjectColumn.changeTag)
+            return
+        }
+        if let i = item {
+            itemModels[i].setValue(.int(tag), at: ItemColumn.changeTag)
+            return
+        }
         if let model = tagModels[id] {
             model.setValue(.int(tag), at: 1)
             return
@@ -167,6 +176,16 @@ final class DevicePersistence: @unchecked Sendable {
         }
         projects.sort { $0.order < $1.order }
         rows.projects = projects.map(\.project)
+        // Change tags: those of records without a row, then each row's own (the latest).
+        for model in context.fetch(FetchDescriptor(.all(entity: DeviceEntity.recordTag.name))) {
+            let id = try Self.id(model, 0)
+            rows.known.append((id, try Self.int(model, 1)))
+            reopened.tagModels[id] = model
+        }
+        for (_, model, project) in projects {
+            let tag = try Self.int(model, ProjectColumn.changeTag)
+            if tag != 0 { rows.known.append((project.id, tag)) }
+        }
         reopened.projectModels = projects.map(\.model)
         reopened.writtenBlobs = projects.map(\.project.blobs)
         var items: [(order: Int, model: PersistentModel, item: LocalItem)] = []
@@ -189,17 +208,14 @@ final class DevicePersistence: @unchecked Sendable {
                 if let p = ItemColumn.position(c) {
                     item.position = Double(bitPattern: UInt64(UInt(bitPattern: try Self.int(model, p))))
                 }
+                let tag = try Self.int(model, ItemColumn.changeTag)
+                if tag != 0 { rows.known.append((item.id, tag)) }
                 items.append((try Self.int(model, ItemColumn.order), model, item))
             }
         }
         items.sort { $0.order < $1.order }
         rows.items = items.map(\.item)
         reopened.itemModels = items.map(\.model)
-        for model in context.fetch(FetchDescriptor(.all(entity: DeviceEntity.recordTag.name))) {
-            let id = try Self.id(model, 0)
-            rows.known.append((id, try Self.int(model, 1)))
-            reopened.tagModels[id] = model
-        }
         return (reopened, rows)
     }
 

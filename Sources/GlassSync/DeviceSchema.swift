@@ -2,8 +2,9 @@ import GraphStore
 
 /// The entities of a device's GraphStore container: the three project models with their
 /// transformable array attributes, the relationship entities that replace the arrays (seed 001),
-/// and two bookkeeping entities of the sync layer (the change tag last fetched per record, as Core
-/// Data's CloudKit mirroring keeps record metadata, and the device's running record number).
+/// and two bookkeeping entities of the sync layer (the change tag last fetched of a record the
+/// device holds no row for, as Core Data's CloudKit mirroring keeps record metadata, and the
+/// device's running record number). A row's own change tag is its `changeTag` attribute.
 ///
 /// Every attribute is optional or has a default, every relationship is optional with an inverse,
 /// and no delete rule is `deny`, so the schema passes the CloudKit check (R23, R24).
@@ -147,18 +148,18 @@ enum DeviceEntity: Int, CaseIterable, Sendable {
 
 /// Attribute slots of a project row; the blob attributes follow, one per array slot.
 enum ProjectColumn {
-    static let record = 0, dirty = 1, order = 2, firstBlob = 3
+    static let record = 0, dirty = 1, order = 2, changeTag = 3, firstBlob = 4
     static let common = [AttributeSchema("record", .int, default: .int(0)), AttributeSchema("dirty", .int, default: .int(0)),
-                         AttributeSchema("localOrder", .int, default: .int(0))]
+                         AttributeSchema("localOrder", .int, default: .int(0)), AttributeSchema("changeTag", .int, default: .int(0))]
 }
 
 /// Attribute slots of an item row; `quantity` and `notes` follow on glass items, then `position` on ordered arrays.
 enum ItemColumn {
-    static let record = 0, dirty = 1, order = 2, state = 3, owner = 4, ownerKind = 5, code = 6, extra = 7
+    static let record = 0, dirty = 1, order = 2, state = 3, owner = 4, ownerKind = 5, code = 6, changeTag = 7, extra = 8
     static let common = [AttributeSchema("record", .int, default: .int(0)), AttributeSchema("dirty", .int, default: .int(0)),
                          AttributeSchema("localOrder", .int, default: .int(0)), AttributeSchema("state", .int, default: .int(0)),
                          AttributeSchema("owner", .int, default: .int(0)), AttributeSchema("ownerKind", .int, default: .int(0)),
-                         AttributeSchema("code", .int, default: .int(0))]
+                         AttributeSchema("code", .int, default: .int(0)), AttributeSchema("changeTag", .int, default: .int(0))]
 
     static func quantity(_ c: ProjectCollection) -> Int? { c.hasQuantity ? extra : nil }
     static func notes(_ c: ProjectCollection) -> Int? { c.hasQuantity ? extra + 1 : nil }

@@ -138,7 +138,9 @@ struct DeviceStore: Sendable {
             persistence.writeItem(item, slot: i, parent: projectIndex[item.owner])
             last = i
         }
-        for id in persistence.unsavedTags { persistence.writeTag(id, known[id] ?? 0) }
+        for id in persistence.unsavedTags {
+            persistence.writeTag(id, known[id] ?? 0, project: projectIndex[id], item: itemIndex[id])
+        }
         if persistence.serialUnsaved { persistence.writeNextSerial(nextSerial) }
         persistence.unsavedProjects.removeAll(keepingCapacity: true)
         persistence.unsavedItems.removeAll(keepingCapacity: true)
