@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "GraphStore", swiftSettings: strict),
         .target(name: "BooksTracker", dependencies: ["GraphStore"], swiftSettings: strict),
         .target(name: "PersistentCache", swiftSettings: strict),
-        .target(name: "GlassSync", swiftSettings: strict),
+        .target(name: "GlassSync", dependencies: ["GraphStore"], swiftSettings: strict),
 
         // Layer 3: the executable specification. Pure value types; never imports production code.
         .target(name: "GraphSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
-        .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync"], swiftSettings: strict),
+        .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync", "GraphStore"], swiftSettings: strict),
         .testTarget(name: "BooksTrackerTests", dependencies: ["BooksTracker", "GraphStore"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "TargetTests", dependencies: [
             "GraphFuzzEngine", "GraphFuzzTesting", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget", "ExampleTargets",

@@ -33,23 +33,35 @@ struct LocalItem: Sendable {
     var state: ItemState
 }
 
-/// One device's local persistence: project rows with their blobs, entity rows, and the change
-/// tag last fetched for every record. This is the small internal store GlassSync uses until the
-/// GraphStore module can host the models; it round-trips through a byte image on app restart.
+/// One device's local state: project rows with their blobs, entity rows, and the change tag last
+/// fetched for every record, as the sync layer reads them on every step. Each operation marks the
+/// rows it changes; `save()` writes them into the device's GraphStore context and saves it, as an
+/// app saves at the end of an operation. An app restart (`reopened()`) rebuilds the state from a
+/// fresh context over the container's saved rows: unsaved changes are lost, saved ones kept.
 struct DeviceStore: Sendable {
     let origin: UInt16
-    var nextSerial: UInt32 = 1
+    private(set) var nextSerial: UInt32 = 1
     private(set) var projects: [LocalProject] = []
     private var projectIndex: [RecordID: Int] = [:]
     private(set) var items: [LocalItem] = []
     private var itemIndex: [RecordID: Int] = [:]
     /// The change tag of the last fetched version of each record.
     private var known: [RecordID: Int] = [:]
+    /// The device's container and context, and the rows changed since the last save (kept in the
+    /// class, so that reading a device's rows copies one reference more, not four arrays).
+    private let persistence: DevicePersistence
 
-    init(origin: UInt16) { self.origin = origin }
+    init(origin: UInt16) {
+        self.origin = origin
+        persistence = DevicePersistence(origin: origin)
+        persistence.serialUnsaved = true
+    }
 
     mutating func newID() -> RecordID {
-        defer { nextSerial += 1 }
+        defer {
+            nextSerial += 1
+            persistence.serialUnsaved = true
+        }
         return RecordID(origin: origin, serial: nextSerial)
     }
 
@@ -59,10 +71,14 @@ struct DeviceStore: Sendable {
 
     mutating func insert(_ project: LocalProject) {
         projectIndex[project.id] = projects.count
+        persistence.unsavedProjects.append(projects.count)
         projects.append(project)
     }
 
-    mutating func withProject<T>(at i: Int, _ body: (inout LocalProject) -> T) -> T { body(&projects[i]) }
+    mutating func withProject<T>(at i: Int, _ body: (inout LocalProject) -> T) -> T {
+        persistence.unsavedProjects.append(i)
+        return body(&projects[i])
+    }
 
     // MARK: Items
 
@@ -70,10 +86,14 @@ struct DeviceStore: Sendable {
 
     mutating func insert(_ item: LocalItem) {
         itemIndex[item.id] = items.count
+        persistence.unsavedItems.append(items.count)
         items.append(item)
     }
 
-    mutating func withItem<T>(at i: Int, _ body: (inout LocalItem) -> T) -> T { body(&items[i]) }
+    mutating func withItem<T>(at i: Int, _ body: (inout LocalItem) -> T) -> T {
+        persistence.unsavedItems.append(i)
+        return body(&items[i])
+    }
 
     /// Item rows of one collection that the app can read, in the entity read order.
     func entityOrder(of project: RecordID, _ collection: ProjectCollection) -> [Int] {
@@ -92,84 +112,66 @@ struct DeviceStore: Sendable {
     // MARK: Change tags
 
     func knownTag(_ id: RecordID) -> Int { known[id] ?? 0 }
-    mutating func setKnownTag(_ id: RecordID, _ tag: Int) { known[id] = tag }
 
-    // MARK: Restart
-
-    /// The persisted form of the store (what survives an app restart).
-    func image() -> [UInt8] {
-        var w = ByteWriter(capacity: 256)
-        w.varint(UInt64(origin))
-        w.varint(UInt64(nextSerial))
-        w.varint(UInt64(projects.count))
-        for project in projects {
-            w.id(project.id)
-            w.varint(UInt64(ProjectKind.allCases.firstIndex(of: project.kind)!))
-            w.varint(UInt64(project.dirty))
-            w.varint(UInt64(project.blobs.count))
-            for (slot, entries) in project.blobs.enumerated() {
-                w.data(BlobCodec.encode(entries, project.kind.collections[slot]))
-            }
-        }
-        w.varint(UInt64(items.count))
-        for item in items {
-            w.id(item.id)
-            w.id(item.owner)
-            w.varint(UInt64(ProjectKind.allCases.firstIndex(of: item.ownerKind)!))
-            w.varint(UInt64(ProjectCollection.allCases.firstIndex(of: item.collection)!))
-            w.int(item.code)
-            w.int(item.quantity)
-            w.double(item.position)
-            w.string(item.notes)
-            w.varint(UInt64(item.dirty))
-            w.varint(UInt64(item.state.rawValue))
-        }
-        let tags = known.sorted { $0.key < $1.key }
-        w.varint(UInt64(tags.count))
-        for (id, tag) in tags {
-            w.id(id)
-            w.int(tag)
-        }
-        return w.bytes
+    mutating func setKnownTag(_ id: RecordID, _ tag: Int) {
+        known[id] = tag
+        persistence.unsavedTags.append(id)
     }
 
-    /// Rebuilds a store from `image()`.
-    init(image: [UInt8]) throws(SyncError) {
-        var r = ByteReader(image)
-        origin = UInt16(truncatingIfNeeded: try r.varint())
-        nextSerial = UInt32(truncatingIfNeeded: try r.varint())
-        for _ in 0..<(try r.count()) {
-            let id = try r.id()
-            let kind = try Self.pick(ProjectKind.allCases, try r.varint(), &r)
-            let dirty = UInt8(truncatingIfNeeded: try r.varint())
-            var blobs: [[BlobEntry]] = []
-            let slots = try r.count()
-            guard slots <= kind.collections.count else { throw SyncError.corruptImage(offset: r.offset, "\(slots) blob slots on \(kind.rawValue)") }
-            for slot in 0..<slots { blobs.append(try BlobCodec.decode(try r.data(), kind.collections[slot])) }
-            insert(LocalProject(id: id, kind: kind, blobs: blobs, dirty: dirty))
+    // MARK: Persistence
+
+    /// Writes the changed rows into the device's context and saves it.
+    func save() throws(SyncError) {
+        let persistence = self.persistence
+        guard persistence.hasUnsavedChanges else { return }
+        // Slots in ascending order: a new row's model is created right after the rows before it.
+        persistence.unsavedProjects.sort()
+        var last = -1
+        for p in persistence.unsavedProjects where p != last {
+            persistence.writeProject(projects[p], slot: p)
+            last = p
         }
-        for _ in 0..<(try r.count()) {
-            let id = try r.id()
-            let owner = try r.id()
-            let kind = try Self.pick(ProjectKind.allCases, try r.varint(), &r)
-            let collection = try Self.pick(ProjectCollection.allCases, try r.varint(), &r)
-            let code = try r.int(), quantity = try r.int(), position = try r.double(), notes = try r.string()
-            let dirty = UInt8(truncatingIfNeeded: try r.varint())
-            guard let state = ItemState(rawValue: UInt8(truncatingIfNeeded: try r.varint())) else {
-                throw SyncError.corruptImage(offset: r.offset, "item state")
-            }
-            insert(LocalItem(id: id, owner: owner, ownerKind: kind, collection: collection, code: code, quantity: quantity,
-                             position: position, notes: notes, dirty: dirty, state: state))
+        persistence.unsavedItems.sort()
+        last = -1
+        for i in persistence.unsavedItems where i != last {
+            let item = items[i]
+            persistence.writeItem(item, slot: i, parent: projectIndex[item.owner])
+            last = i
         }
-        for _ in 0..<(try r.count()) {
-            let id = try r.id()
-            known[id] = try r.int()
+        for id in persistence.unsavedTags {
+            persistence.writeTag(id, known[id] ?? 0, project: projectIndex[id], item: itemIndex[id])
         }
-        guard r.isAtEnd else { throw SyncError.corruptImage(offset: r.offset, "trailing bytes") }
+        if persistence.serialUnsaved { persistence.writeNextSerial(nextSerial) }
+        persistence.unsavedProjects.removeAll(keepingCapacity: true)
+        persistence.unsavedItems.removeAll(keepingCapacity: true)
+        persistence.unsavedTags.removeAll(keepingCapacity: true)
+        persistence.serialUnsaved = false
+        try persistence.save()
     }
 
-    private static func pick<T>(_ all: [T], _ raw: UInt64, _ r: inout ByteReader) throws(SyncError) -> T {
-        guard raw < UInt64(all.count) else { throw SyncError.corruptImage(offset: r.offset, "enumeration value \(raw)") }
-        return all[Int(raw)]
+    /// The rows saved in the container.
+    var savedRowCount: Int { persistence.savedRowCount }
+
+    /// The store an app restart sees: a fresh context over the container's saved rows (changes
+    /// not saved are lost).
+    func reopened() throws(SyncError) -> DeviceStore {
+        let (persistence, rows) = try self.persistence.reopen()
+        var store = DeviceStore(origin: rows.origin, persistence: persistence)
+        store.nextSerial = rows.nextSerial
+        for project in rows.projects {
+            store.projectIndex[project.id] = store.projects.count
+            store.projects.append(project)
+        }
+        for item in rows.items {
+            store.itemIndex[item.id] = store.items.count
+            store.items.append(item)
+        }
+        for (id, tag) in rows.known { store.known[id] = tag }
+        return store
+    }
+
+    private init(origin: UInt16, persistence: DevicePersistence) {
+        self.origin = origin
+        self.persistence = persistence
     }
 }

@@ -9,6 +9,10 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     case positionOutOfRange(Int, count: Int)
     case phaseTransition(from: MigrationPhase, String)
     case corruptImage(offset: Int, String)
+    /// A device's saved rows do not read back as the sync layer's rows.
+    case corruptStore(String)
+    /// A device's context refused to save.
+    case storeSave(String)
 
     public var description: String {
         switch self {
@@ -21,6 +25,8 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case .positionOutOfRange(let i, let n): return "position \(i) outside 0...\(n)"
         case .phaseTransition(let from, let why): return "cannot leave phase \(from.rawValue): \(why)"
         case .corruptImage(let offset, let why): return "store image corrupt at byte \(offset): \(why)"
+        case .corruptStore(let why): return "device store unreadable: \(why)"
+        case .storeSave(let why): return "device store save failed: \(why)"
         }
     }
 }

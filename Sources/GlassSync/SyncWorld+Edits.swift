@@ -7,6 +7,7 @@ extension SyncWorld {
         var dirty = FieldMask.identity
         for slot in blobs.indices { dirty |= FieldMask.blob(slot) }
         devices[device].insert(LocalProject(id: id, kind: kind, blobs: blobs, dirty: dirty))
+        try devices[device].save()
         return id
     }
 
@@ -32,6 +33,7 @@ extension SyncWorld {
                 $0.dirty |= FieldMask.blob(slot)
             }
         }
+        try devices[device].save()
         return id
     }
 
@@ -50,6 +52,7 @@ extension SyncWorld {
                 $0.dirty |= FieldMask.blob(slot)
             }
         }
+        try devices[device].save()
     }
 
     /// Moves an item of an ordered array to `index` among the other items.
@@ -98,6 +101,7 @@ extension SyncWorld {
                 $0.dirty |= FieldMask.blob(slot)
             }
         }
+        try devices[device].save()
     }
 
     /// Sets the quantity of a glass item.
@@ -117,6 +121,7 @@ extension SyncWorld {
                 $0.dirty |= FieldMask.blob(slot)
             }
         }
+        try devices[device].save()
     }
 
     /// Where an item lives on a device: its entity row and/or its blob entry.

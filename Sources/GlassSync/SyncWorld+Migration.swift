@@ -26,6 +26,7 @@ extension SyncWorld {
             }
         }
         phase = next
+        for d in devices.indices { try devices[d].save() }
     }
 
     /// Rolls the next phase out to every device. Phase 1 is rolled out to synced devices (one

@@ -45,6 +45,7 @@ extension SyncWorld {
         }
         transfers[device].pushed.records += report.records
         transfers[device].pushed.bytes += report.bytes
+        try devices[device].save()
         return report
     }
 
@@ -86,6 +87,7 @@ extension SyncWorld {
         for project in touched { rebuildBlobs(device, project) }
         transfers[device].fetched.records += report.records
         transfers[device].fetched.bytes += report.bytes
+        try devices[device].save()
         return report
     }
 

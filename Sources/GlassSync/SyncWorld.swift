@@ -1,3 +1,5 @@
+import GraphStore
+
 /// What one push or fetch moved over the wire.
 public struct TransferReport: Equatable, Sendable {
     /// Records sent or received.
@@ -71,6 +73,13 @@ public struct SyncWorld: Sendable {
             }
         }
         initialProjects = ids
+        for d in devices.indices {
+            do {
+                try devices[d].save()
+            } catch {
+                preconditionFailure("the initial rows of device \(d) do not save: \(error)")
+            }
+        }
     }
 
     /// The number of devices.
@@ -115,15 +124,23 @@ public struct SyncWorld: Sendable {
         return server.pending { store.knownTag($0) }.map { server.recordAt($0).id }
     }
 
-    /// The bytes of a device's persisted store image.
-    public func storeImageSize(of device: Int) throws(SyncError) -> Int {
+    /// The rows saved in a device's GraphStore container.
+    public func savedRowCount(of device: Int) throws(SyncError) -> Int {
         try check(device)
-        return devices[device].image().count
+        return devices[device].savedRowCount
     }
 
-    /// Restarts the app on a device: the store is written to its image and read back.
+    /// Restarts the app on a device: a fresh context over the container's saved rows replaces the
+    /// device's state (every operation saves when it ends, so nothing the app read is lost).
     public mutating func restart(_ device: Int) throws(SyncError) {
         try check(device)
-        devices[device] = try DeviceStore(image: devices[device].image())
+        devices[device] = try devices[device].reopened()
     }
+}
+
+extension SyncWorld {
+    /// The schema of every device's GraphStore container: the project models with their
+    /// transformable array attributes, the relationship entities with inverses and delete rules,
+    /// and the sync layer's bookkeeping entities. It passes the CloudKit check (R23, R24).
+    public static var deviceSchema: Schema { DeviceEntity.deviceSchema }
 }

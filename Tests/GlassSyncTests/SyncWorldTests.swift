@@ -31,7 +31,7 @@ import Testing
             #expect(try world.read(on: device, project: plan, .tags).map(\.id) == added.sorted())
         }
         #expect(world.transfers.allSatisfy { $0.pushed.records >= 1 && $0.fetched.bytes > 0 })
-        #expect(try world.storeImageSize(of: 2) > 0)
+        #expect(try world.savedRowCount(of: 2) > 0)
     }
 
     @Test func dualWriteViewsAgreeAcrossSyncAndRollback() throws {
