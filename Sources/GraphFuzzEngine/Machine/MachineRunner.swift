@@ -62,15 +62,19 @@ public struct MachineRunner<M: StateMachine> {
         let config = draw.span(.config) { machine.makeConfig(draw) }
         var commands: [M.Command] = []
         return execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: willRunStep,
-                       commands: &commands) { model, index in
-            guard index < maxSteps else { return .stop }
-            draw.beginSpan(.step)
-            defer { draw.endSpan() }
-            guard draw.chooseBool(probability: continueProbability) else { return .stop }
-            guard let command = machine.nextCommand(model, draw) else { return .stop }
-            if draw.isRejected || !machine.precondition(command, model) { return .reject }
-            return .command(command)
-        }
+                       commands: &commands) { model, index in nextStep(model, index, draw) }
+    }
+
+    /// Draws step `index` in its own span: the continue flag, then the command for this model state.
+    @inlinable
+    func nextStep(_ model: M.Model, _ index: Int, _ draw: Draw) -> Next {
+        guard index < maxSteps else { return .stop }
+        draw.beginSpan(.step)
+        defer { draw.endSpan() }
+        guard draw.chooseBool(probability: continueProbability) else { return .stop }
+        guard let command = machine.nextCommand(model, draw) else { return .stop }
+        if draw.isRejected || !machine.precondition(command, model) { return .reject }
+        return .command(command)
     }
 
     /// Generates a case against the model alone — the system is never made or run — and returns
@@ -80,12 +84,7 @@ public struct MachineRunner<M: StateMachine> {
         let config = draw.span(.config) { machine.makeConfig(draw) }
         var model = machine.makeModel(config)
         var commands: [M.Command] = []
-        while commands.count < maxSteps {
-            draw.beginSpan(.step)
-            defer { draw.endSpan() }
-            guard draw.chooseBool(probability: continueProbability),
-                  let command = machine.nextCommand(model, draw),
-                  !draw.isRejected, machine.precondition(command, model) else { break }
+        while case .command(let command) = nextStep(model, commands.count, draw) {
             commands.append(command)
             _ = machine.expect(command, &model)
         }
