@@ -23,6 +23,10 @@ struct RunCommand {
                                         shardIndex: arguments.shard.index - 1, shardCount: arguments.shard.count)
             let run: TargetRun
             do { run = try search(target, mutant: mutant, options: options) } catch {
+                if error.usage {
+                    console.err("graph-fuzz: \(error.message)\n")
+                    return 2
+                }
                 console.err("graph-fuzz: internal error: \(error.message)\n")
                 return 3
             }
@@ -71,9 +75,11 @@ struct RunCommand {
             return TargetRun(cases: result.search.cases, steps: result.steps, seconds: result.search.seconds,
                              found: result.failure == nil ? [] : [(result, nil)])
         }
-        let jobs = arguments.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let budget: WorkerBudget
+        do { budget = try WorkerBudget.current(requested: arguments.jobs) } catch { throw WorkerError(message: error.message, usage: true) }
+        if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
         let result = try WorkerSearch(target: target, mutant: mutant, options: options, maxSteps: arguments.steps ?? target.defaultSteps,
-                                      jobs: jobs, caseTimeout: arguments.caseTimeout, executable: workerExecutable).run()
+                                      jobs: budget.jobs, caseTimeout: arguments.caseTimeout, executable: workerExecutable).run()
         return TargetRun(cases: result.cases, steps: result.steps, seconds: result.seconds,
                          found: result.found.map { ($0.result, $0.caseCount) })
     }

@@ -23,7 +23,9 @@ public struct WorkerArguments: Equatable, Sendable {
             case "--target": result.target = value
             case "--mutant": result.mutant = value
             case "--steps":
-                guard let steps = Int(value), steps > 0 else { throw UsageError("worker: --steps: '\(value)' is not a positive integer") }
+                guard let steps = Int(value), FlagLimits.steps.contains(steps) else {
+                    throw UsageError("worker: --steps: '\(value)' is not an integer in \(FlagLimits.steps.lowerBound)–\(FlagLimits.steps.upperBound)")
+                }
                 result.steps = steps
             case "--seed":
                 guard let seed = UInt64(value) else { throw UsageError("worker: --seed: '\(value)' is not a non-negative integer") }

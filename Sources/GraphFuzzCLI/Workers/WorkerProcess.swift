@@ -22,10 +22,26 @@ enum WorkerTermination: Equatable {
     }
 }
 
-/// A worker process could not be started. Exit code 3.
+/// A worker process could not be started or misbehaved: a fault of the harness or of the machine,
+/// never of the code under test. Exit code 3, or 2 when the user can fix it (`usage`: too many
+/// open files).
 struct WorkerError: Error, CustomStringConvertible {
     var message: String
+    /// The user can fix it (the message says how): exit 2 rather than 3.
+    var usage = false
     var description: String { message }
+
+    /// The system's reason for `code` (`strerror`), for example "Too many open files".
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// A system call failed with `code`: out of descriptors is the user's to fix (exit 2).
+    static func system(_ what: String, _ code: Int32) -> WorkerError {
+        if code == EMFILE || code == ENFILE {
+            return WorkerError(message: "\(what): \(reason(code)); raise the open-file limit (for example `ulimit -n 1024`) or use fewer --jobs",
+                               usage: true)
+        }
+        return WorkerError(message: "\(what): \(reason(code))")
+    }
 }
 
 /// One running `graph-fuzz worker` process: pipes to its standard input and output, and its
@@ -46,15 +62,16 @@ final class WorkerProcess {
         // of raising SIGPIPE, and this process keeps the usual SIGPIPE behaviour for its own output.
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, WorkerProcess.streamSocket, 0, &toChild) == 0 else {
-            throw WorkerError(message: "cannot create a socket pair (errno \(errno))")
+            throw WorkerError.system("cannot create a socket pair for a worker", errno)
         }
         #if canImport(Darwin)
         var on: Int32 = 1
         _ = setsockopt(toChild[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
         guard pipe(&fromChild) == 0 else {
+            let code = errno
             close(toChild[0]); close(toChild[1])
-            throw WorkerError(message: "cannot create a pipe (errno \(errno))")
+            throw WorkerError.system("cannot create a pipe for a worker", code)
         }
         // The parent's ends must not leak into later workers, or a dead worker's output never ends.
         for fd in [toChild[1], fromChild[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -66,8 +83,9 @@ final class WorkerProcess {
         let path = NSTemporaryDirectory() + "graph-fuzz-worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).stderr"
         let errorFile = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard errorFile >= 0 else {
+            let code = errno
             for fd in toChild + fromChild { close(fd) }
-            throw WorkerError(message: "cannot create \(path) (errno \(errno))")
+            throw WorkerError.system("cannot create \(path)", code)
         }
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
@@ -91,7 +109,7 @@ final class WorkerProcess {
         close(toChild[0]); close(fromChild[1]); close(errorFile)
         guard status == 0 else {
             close(toChild[1]); close(fromChild[0]); unlink(path)
-            throw WorkerError(message: "cannot start the worker \(executable) (error \(status))")
+            throw WorkerError.system("cannot start the worker \(executable)", status)
         }
         self.pid = pid
         self.input = toChild[1]

@@ -165,7 +165,7 @@ struct WorkerSearch {
             var descriptors = busy.map { pollfd(fd: $0.process!.output, events: Int16(POLLIN), revents: 0) }
             let milliseconds = timeout < 0 ? Int32(-1) : Int32((timeout * 1000).rounded(.up))
             let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-            if ready < 0 && errno != EINTR { throw WorkerError(message: "poll failed (errno \(errno))") }
+            if ready < 0 && errno != EINTR { throw WorkerError.system("poll failed", errno) }
 
             var freed = false
             for (slot, descriptor) in zip(busy, descriptors) where ready > 0 && descriptor.revents != 0 {
