@@ -11,6 +11,12 @@ struct RunCommand {
 
     func execute(defaultSeed: () -> UInt64) throws(UsageError) -> Int32 {
         let selected = try selection()
+        if arguments.save {
+            // Found now, not after the whole search: a corpus that cannot take the cases.
+            do { try FileIO.checkWritableFolder(arguments.corpus) } catch {
+                throw UsageError("--corpus: \(error) (use another --corpus, or --no-save)")
+            }
+        }
         let seed = arguments.seed ?? defaultSeed()
         if !arguments.json { console.out("graph-fuzz: seed \(seed)\n") }
         var rows = [["target", "mutant", "cases", "steps", "result", "time"]]

@@ -86,12 +86,28 @@ public enum FileIO {
         guard unlink(path) == 0 else { throw FileError(file: path, action: "remove it", reason: reason(errno)) }
     }
 
-    /// Checks that files can be created in `folder` (creating it if missing): makes and removes a
-    /// small probe file, so a read-only folder or a full disk is found before any work is done.
+    /// Checks, before any work, that cases can be saved in `folder`: an existing folder gets a
+    /// small probe file written and removed (a read-only folder or a full disk shows here); a
+    /// missing one needs its nearest existing parent to be a writable folder (it is created only
+    /// when a case is saved).
     public static func checkWritableFolder(_ folder: String) throws(FileError) {
-        try createFolder(folder)
-        let probe = (folder as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid()).tmp")
-        try writeAtomically(String(repeating: "graph-fuzz checks this folder can be written\n", count: 90), to: probe, temporary: probe + ".tmp")
-        try remove(probe)
+        guard !folder.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: reason(ENOENT)) }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw FileError(file: folder, action: "use it as a folder", reason: reason(ENOTDIR)) }
+            let probe = (folder as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")
+            try writeAtomically(String(repeating: "graph-fuzz checks that this folder can be written\n", count: 80), to: probe,
+                                temporary: probe + ".tmp")
+            try remove(probe)
+            return
+        }
+        var parent = (folder as NSString).deletingLastPathComponent
+        if parent.isEmpty { parent = "." }
+        while !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) {
+            let next = (parent as NSString).deletingLastPathComponent
+            parent = next.isEmpty ? "." : next
+        }
+        guard isDirectory.boolValue else { throw FileError(file: parent, action: "create \(folder) inside it", reason: reason(ENOTDIR)) }
+        guard access(parent, W_OK) == 0 else { throw FileError(file: parent, action: "create \(folder) inside it", reason: reason(errno)) }
     }
 }
