@@ -63,3 +63,16 @@ struct WorkerUnitTests {
         #expect(WorkerFailure.crash(.signaled(4), trapMessage: "Fatal error: x").signature.detail == "SIGILL: Fatal error: x")
     }
 }
+
+@Suite("reproductions")
+struct SwiftTestOfferTests {
+    @Test("a Swift test that cannot fail is never offered as a reproduction")
+    func skeletonIsNoReproduction() {
+        let skeleton = ["// config()", "// push(value: 0)  → expect true"]
+        #expect(!SwiftTestRenderer.canFail(skeleton, kind: .mismatch))
+        #expect(!SwiftTestRenderer.canFail(skeleton, kind: .crash))
+        #expect(!SwiftTestRenderer.canFail(["var queue = BoundedQueue(capacity: 1)", "queue.push(0)"], kind: .mismatch))
+        #expect(SwiftTestRenderer.canFail(["var queue = BoundedQueue(capacity: 1)", "#expect(queue.push(0) == true)"], kind: .mismatch))
+        #expect(SwiftTestRenderer.canFail(["var buffer = PlantedBuffer()", "buffer.rotate(by: 1)"], kind: .hang))
+    }
+}

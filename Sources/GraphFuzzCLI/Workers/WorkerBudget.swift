@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// How many worker processes a run can really have: no more than the machine has cores, and no
-/// more than its open-file limit leaves room for (each worker holds two descriptors in the parent
-/// and needs four more while it starts).
+/// more than its open-file limit leaves room for (each worker holds three descriptors in the parent
+/// and needs three more while it starts).
 struct WorkerBudget: Equatable {
     /// The workers the run will start.
     var jobs: Int
@@ -15,8 +15,8 @@ struct WorkerBudget: Equatable {
     var note: String?
 
     /// Descriptors each running worker keeps open in the parent, and the extra ones while one starts.
-    static let descriptorsPerWorker = 2
-    static let descriptorsToStart = 4
+    static let descriptorsPerWorker = 3
+    static let descriptorsToStart = 3
 
     /// `requested` workers (nil: one per core) on a machine with `cores` cores, `openFileLimit`
     /// (the soft RLIMIT_NOFILE) and `openFiles` descriptors already in use.

@@ -51,7 +51,9 @@ final class WorkerProcess {
     /// The read end of the worker's standard output (for `poll`).
     let output: Int32
     private let input: Int32
-    private let stderrPath: String
+    /// The worker's standard error: a temporary file removed as soon as the worker has it open,
+    /// so no file is left behind however the run ends; read through this descriptor.
+    private let errorFile: Int32
     private var buffer: [UInt8] = []
     private var lineStart = 0
     private var reaped: WorkerTermination?
@@ -81,7 +83,7 @@ final class WorkerProcess {
         _ = fcntl(fromChild[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
         #endif
         let path = NSTemporaryDirectory() + "graph-fuzz-worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).stderr"
-        let errorFile = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let errorFile = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
         guard errorFile >= 0 else {
             let code = errno
             for fd in toChild + fromChild { close(fd) }
@@ -106,15 +108,17 @@ final class WorkerProcess {
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        close(toChild[0]); close(fromChild[1]); close(errorFile)
+        close(toChild[0]); close(fromChild[1])
+        unlink(path)
         guard status == 0 else {
-            close(toChild[1]); close(fromChild[0]); unlink(path)
+            close(toChild[1]); close(fromChild[0]); close(errorFile)
             throw WorkerError.system("cannot start the worker \(executable)", status)
         }
+        _ = fcntl(errorFile, F_SETFD, FD_CLOEXEC)
         self.pid = pid
         self.input = toChild[1]
         self.output = fromChild[0]
-        self.stderrPath = path
+        self.errorFile = errorFile
     }
 
     #if canImport(Glibc)
@@ -129,7 +133,7 @@ final class WorkerProcess {
         if reaped == nil { _ = kill() }
         close(input)
         close(output)
-        unlink(stderrPath)
+        close(errorFile)
     }
 
     /// Sends one request line; false when the worker is gone.
@@ -216,7 +220,20 @@ final class WorkerProcess {
     /// The first line of the trap message the worker wrote to standard error, from "Fatal error:"
     /// on when present (the file and line before it are dropped), else the first non-empty line.
     func trapMessage() -> String {
-        WorkerProcess.trapMessage(in: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+        WorkerProcess.trapMessage(in: standardError())
+    }
+
+    /// What the worker wrote to standard error so far (at most 64 KiB).
+    func standardError() -> String {
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(errorFile, $0.baseAddress! + total, $0.count - total, off_t(total)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            total += count
+        }
+        return String(decoding: bytes[0..<total], as: UTF8.self)
     }
 
     static func trapMessage(in text: String) -> String {

@@ -1,7 +1,9 @@
 import GraphFuzzEngine
 
 /// Shrinking in worker processes: every candidate runs in a worker, so a candidate that crashes
-/// or hangs costs a worker, never the run. A crash or hang candidate is accepted only with the
+/// or hangs costs a worker, never the run. A candidate hangs when one of its steps runs longer
+/// than `candidateTimeout` (the timeout is per step, so long candidates are never hangs for
+/// their length alone); once the run is interrupted, no new candidate runs. A crash or hang candidate is accepted only with the
 /// same signature; the steps before the one that crashed or hung are then replayed in this
 /// process (they passed in the worker) to learn what the case consumed and to describe it.
 extension WorkerSearch {
@@ -48,7 +50,7 @@ extension WorkerSearch {
         let original = Draw(seed: SplitMix64.caseSeed(run: options.seed, case: group.firstCase))
         let first: Outcome
         if diedInWorker {
-            first = interpret(try client.run("w \(group.firstCase)", timeout: timeout), draw: original)
+            first = interpret(try client.run("w \(group.firstCase)", timeout: timeout, perStep: true), draw: original)
         } else {
             first = machine.run(original, maxSteps).outcome
         }
@@ -62,9 +64,9 @@ extension WorkerSearch {
 
         let shrinker = Shrinker(signature: signature, budget: options.shrinkBudget, candidates: { sequence in
             let draw = Draw(replaying: sequence)
-            guard workerError == nil, timedOut < WorkerSearch.maxTimedOutCandidates else { return (.rejected, draw) }
+            guard workerError == nil, timedOut < WorkerSearch.maxTimedOutCandidates, !events.stopRequested() else { return (.rejected, draw) }
             do throws(WorkerError) {
-                let answer = try client.run("r \(sequence)", timeout: candidateTimeout)
+                let answer = try client.run("r \(sequence)", timeout: candidateTimeout, perStep: true)
                 return (interpret(answer, draw: draw), draw)
             } catch {
                 workerError = error
