@@ -199,14 +199,15 @@ public enum ArgumentParser {
 
         USAGE
           graph-fuzz [--target NAME|all] [--seed N] [--runs N] [--steps N] [--time SECONDS] [--mutant NAME]
-                     [--json] [--corpus DIR] [--no-save] [--quiet]
+                     [--json] [--corpus DIR] [--no-save] [--quiet] [--progress]
                      [--jobs N] [--shard I/N] [--case-timeout SECONDS] [--in-process]
-          graph-fuzz replay [FILE|DIR ...] [--case-timeout SECONDS]
-                                                replay corpus cases (default: Corpus/); crash and hang
-                                                cases replay in a worker process
+          graph-fuzz replay [FILE|DIR ...] [--json] [--case-timeout SECONDS]
+                                                replay corpus cases (default: Corpus/, subfolders included);
+                                                crash and hang cases replay in a worker process
           graph-fuzz list [--json|--markdown]   targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
-                                                write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)
+                                                write the corpus as Swift tests (default out: Tests/CorpusRegressionTests);
+                                                replaces only files it exported from the same corpus
           graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]
                                                 throughput, time to failure per mutant, shrink cost, memory
                                                 (best from a release build: swift run -c release graph-fuzz bench)
@@ -215,22 +216,41 @@ public enum ArgumentParser {
         OPTIONS
           --target NAME   a target from `graph-fuzz list`, or all (default)
           --seed N        the run's seed (default: a fresh one, printed first)
-          --runs N        test cases per target (default 2000)
-          --steps N       most steps per case (default: the target's own)
-          --time SECONDS  wall-clock budget per target for the search
+          --runs N        test cases per target (default 2000; at most 10^12)
+          --steps N       most steps per case (default: the target's own; at most 1000000)
+          --time SECONDS  wall-clock budget per target for the search (shrinking not counted)
           --mutant NAME   run against a named faulty variant of the production code
-          --json          JSON Lines on standard output, one object per event
-          --corpus DIR    where failures are saved (default Corpus/)
+          --json          JSON Lines on standard output, one object per event (keys below)
+          --corpus DIR    where failures are saved (default Corpus/); checked before the search
           --no-save       do not save failures
-          --quiet         only failures and the summary
-          --jobs N        worker processes running cases in parallel (default: one per core)
+          --quiet         only failures and the summary (no progress line)
+          --progress      a progress line on standard error every 2 s even when it is not a terminal
+                          (on a terminal one line is kept up to date anyway)
+          --jobs N        worker processes running cases in parallel (default and most: one per core)
           --shard I/N     run only slice I of N of the cases (CI machines split one seed's budget)
           --case-timeout SECONDS
-                          a case running longer is killed and reported as a hang (default 10)
+                          a case running longer is run again in a fresh worker and is a hang only if
+                          one of its steps alone runs longer (default 10; 0.1 to 86400)
           --in-process    run cases in this process: fastest, no crash or hang isolation, stops at
                           the first failure
 
+        JSON LINES (--json)
+          failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts
+                   secondsToFailure counterexample swift corpusFile
+          summary  event target mutant seed cases steps seconds stepsPerSecond failures
+          replay   event file target outcome rule
+          list     {event: target, target} {event: mutant, target, mutant, rule} {event: rule, rule, statement}
+
+        WHAT IS A FAILURE
+          A failure of the code under test is a rule of the specification that broke, a trap the code
+          raised that a fresh worker reproduces, or a step that never finishes. A worker killed from
+          outside (SIGKILL, the OOM killer, CI limits), a slow case that keeps finishing steps, or a
+          fault of graph-fuzz itself is never one: it is a note, or exit 3.
+
         EXIT CODES
-          0 no failure   1 a failure was found (or a replayed case failed)   2 bad usage or bad input file   3 internal error
+          0 no failure   1 a failure was found (or a replayed case failed)
+          2 bad usage or bad input (a flag, a file and line, a corpus folder, too few open files)
+          3 internal or infrastructure error (workers keep dying without a reproducing case)
+          130 / 143 interrupted by SIGINT / SIGTERM (workers stopped, summary so far printed)
         """
 }

@@ -76,3 +76,14 @@ struct SwiftTestOfferTests {
         #expect(SwiftTestRenderer.canFail(["var buffer = PlantedBuffer()", "buffer.rotate(by: 1)"], kind: .hang))
     }
 }
+
+@Suite("harness faults")
+struct HarnessFaultTests {
+    @Test("a trap in the harness's own code is recognised; a trap in production code or the standard library is not")
+    func harnessTrap() {
+        #expect(WorkerProcess.harnessFault(in: "GraphFuzzEngine/MachineRunner.swift:40: Fatal error: too many steps\n") != nil)
+        #expect(WorkerProcess.harnessFault(in: "/src/Sources/GraphFuzzCLI/WorkerCommand.swift:9: Fatal error: x") != nil)
+        #expect(WorkerProcess.harnessFault(in: "GraphStore/ModelContext.swift:12: Fatal error: crossContextRelationship") == nil)
+        #expect(WorkerProcess.harnessFault(in: "Swift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range") == nil)
+    }
+}

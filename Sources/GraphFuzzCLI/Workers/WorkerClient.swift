@@ -52,7 +52,7 @@ final class WorkerClient {
         let clock = ContinuousClock()
         var deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
         var lastStep: Int?
-        guard worker.send(request) else { return (end(worker), lastStep) }
+        guard worker.send(request) else { return (try end(worker), lastStep) }
         while true {
             while let line = worker.nextLine() {
                 if line.hasPrefix("k "), let step = Int(line.dropFirst(2)) {
@@ -74,16 +74,17 @@ final class WorkerClient {
                 process = nil
                 return (.timedOut(seconds: timeout), lastStep)
             }
-            if !worker.fill() { return (end(worker), lastStep) }
+            if !worker.fill() { return (try end(worker), lastStep) }
         }
     }
 
     /// Ends the worker, if one runs (the next request starts a fresh one).
     func stop() { process = nil }
 
-    private func end(_ worker: WorkerProcess) -> WorkerRun {
+    private func end(_ worker: WorkerProcess) throws(WorkerError) -> WorkerRun {
         let termination = worker.wait()
         process = nil
+        if let fault = worker.harnessFault() { throw WorkerError.harness(fault) }
         return .died(termination, trapMessage: worker.trapMessage())
     }
 }

@@ -31,6 +31,11 @@ struct WorkerError: Error, CustomStringConvertible {
     var usage = false
     var description: String { message }
 
+    /// A worker trapped in the harness's own code: an internal error, not a crash of the code under test.
+    static func harness(_ trapLine: String) -> WorkerError {
+        WorkerError(message: "the harness itself trapped in a worker (not a failure of the code under test): \(trapLine)")
+    }
+
     /// The system's reason for `code` (`strerror`), for example "Too many open files".
     static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
@@ -234,6 +239,24 @@ final class WorkerProcess {
             total += count
         }
         return String(decoding: bytes[0..<total], as: UTF8.self)
+    }
+
+    /// The trap line when the worker trapped in the harness itself (a `fatalError` or
+    /// precondition in GraphFuzzEngine or GraphFuzzCLI), nil otherwise: a fault of the harness,
+    /// never a crash of the code under test.
+    func harnessFault() -> String? { WorkerProcess.harnessFault(in: standardError()) }
+
+    static let harnessModules = ["GraphFuzzEngine/", "GraphFuzzCLI/", "GraphFuzzTesting/"]
+
+    static func harnessFault(in text: String) -> String? {
+        for line in text.split(whereSeparator: \.isNewline) {
+            guard let range = line.range(of: "Fatal error") else { continue }
+            let location = line[..<range.lowerBound]
+            if harnessModules.contains(where: { location.hasPrefix($0) || location.contains("/" + $0) }) {
+                return line.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
     }
 
     static func trapMessage(in text: String) -> String {

@@ -261,6 +261,7 @@ struct WorkerSearch {
                 let process = slot.process!
                 guard process.fill() else {
                     let termination = process.wait()
+                    if let fault = process.harnessFault() { throw WorkerError.harness(fault) }
                     try lost(slot, .died(termination, trapMessage: process.trapMessage()))
                     freed = true
                     continue
