@@ -108,7 +108,7 @@ struct RunLifecycleTests {
 
     @Test("a slow case is not a hang: run again, it keeps finishing steps, and the report says it was slow")
     func slowIsNotHung() throws {
-        let result = try graphFuzz(["--target", "queue", "--seed", "1", "--runs", "2", "--steps", "300000", "--case-timeout", "0.1",
+        let result = try graphFuzz(["--target", "queue", "--seed", "1", "--runs", "2", "--steps", "1000000", "--case-timeout", "0.1",
                                     "--jobs", "1", "--no-save"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!result.stdout.contains("hang"))

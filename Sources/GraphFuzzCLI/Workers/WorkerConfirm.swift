@@ -36,12 +36,17 @@ extension WorkerSearch {
     /// or a CI runner, SIGTERM, an exit) comes from outside and never counts as a crash.
     static let trapSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS]
 
-    /// Runs case `index` again in a fresh worker, with a timeout per step (`caseTimeout` for each
-    /// step the case takes), to learn whether the suspicion was the case's doing:
+    /// The longer timeout a suspected hang must exceed again, for one step alone: twice the case
+    /// timeout, and at least half a second, so a machine that stalls a moment under load never
+    /// makes a hang.
+    var confirmStepTimeout: Double { Swift.max(2 * caseTimeout, 0.5) }
+
+    /// Runs case `index` again in a fresh worker, with a timeout per step (`confirmStepTimeout`
+    /// for each step the case takes), to learn whether the suspicion was the case's doing:
     /// - a worker that died is a `crash` only when a fresh one dies again of the same trap signal
     ///   and message; SIGKILL, SIGTERM or an exit never is;
     /// - a timed-out case is a `hang` only when one of its steps alone runs longer than
-    ///   `caseTimeout`; a case that keeps finishing steps is slow, not stuck, and runs to the end.
+    ///   `confirmStepTimeout`; a case that keeps finishing steps is slow, not stuck, and runs to the end.
     /// Throws (exit 3) when fresh workers keep dying without reproducing anything.
     func confirm(case index: Int, _ suspicion: Suspicion, client: WorkerClient) throws(WorkerError) -> Verdict {
         var suspicion = suspicion
@@ -51,7 +56,7 @@ extension WorkerSearch {
         while true {
             client.stop()
             let started = clock.now
-            let answer = try client.run("w \(index)", timeout: caseTimeout, perStep: true)
+            let answer = try client.run("w \(index)", timeout: confirmStepTimeout, perStep: true)
             switch answer.run {
             case .finished(let outcome):
                 let seconds = Format.seconds((clock.now - started).seconds)
@@ -70,7 +75,7 @@ extension WorkerSearch {
                 throw WorkerError(message: "a worker could not run case \(index) of \(target.name): \(error.message)")
             case .timedOut:
                 // One step ran longer than the timeout by itself: stuck, whatever the case's length.
-                return .reproduced(WorkerFailure.hang(seconds: caseTimeout))
+                return .reproduced(WorkerFailure.hang(seconds: caseTimeout))  // the signature names the case timeout
             case .died(let termination, let trap):
                 let failure = WorkerFailure.crash(termination, trapMessage: trap)
                 if case .died(let earlier, let earlierTrap) = suspicion, Self.isTrap(termination),

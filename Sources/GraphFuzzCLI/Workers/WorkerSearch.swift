@@ -94,6 +94,8 @@ struct WorkerSearch {
         var groups = FailureGroups()
         var shrunk: Set<FailureSignature> = []
         var found: [WorkerSearchResult.Found] = []
+        /// Crash or hang signatures that did not come back when shrinking began: not reported.
+        var unconfirmed: Set<FailureSignature> = []
         var interrupted = false
     }
 
@@ -101,7 +103,13 @@ struct WorkerSearch {
     private func shrinkAndReport(_ group: FailureGroups.Group, state: inout SearchState, machine: AnyMachine, client: WorkerClient,
                                  clock: ContinuousClock) throws(WorkerError) {
         let shrinkStart = clock.now
-        let found = try shrink(group, machine: machine, client: client)
+        guard let found = try shrink(group, machine: machine, client: client) else {
+            state.shrunk.insert(group.signature)
+            state.unconfirmed.insert(group.signature)
+            events.note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(target.name) did not happen again when the case "
+                + "was run once more to shrink it: not reported as a failure of the code under test")
+            return
+        }
         let seconds = state.seconds + (clock.now - shrinkStart).seconds
         let failure = FoundFailure(caseIndex: group.firstCase, original: found.original, shrunk: found.shrink.sequence,
                                    failure: found.failure, shrink: found.shrink, seconds: seconds)

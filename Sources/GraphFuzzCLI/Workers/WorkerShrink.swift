@@ -16,7 +16,9 @@ extension WorkerSearch {
     }
 
     /// Shrinks one group from its lowest failing case, running every candidate in a worker.
-    func shrink(_ group: FailureGroups.Group, machine: AnyMachine, client: WorkerClient) throws(WorkerError) -> Shrunk {
+    /// Nil when a crash or hang no longer happens when its case runs again: it was confirmed once,
+    /// but a failure that does not come back is not reported.
+    func shrink(_ group: FailureGroups.Group, machine: AnyMachine, client: WorkerClient) throws(WorkerError) -> Shrunk? {
         let signature = group.signature
         let diedInWorker = signature.kind == .crash || signature.kind == .hang
         let timeout = candidateTimeout
@@ -24,6 +26,8 @@ extension WorkerSearch {
         /// The step each accepted crashing or hanging sequence stopped at.
         var stopSteps: [ChoiceSequence: Int] = [:]
         var workerError: WorkerError?
+        /// The signature came back, but before the case's first step.
+        var reproducedBeforeFirstStep = false
 
         /// What a worker's answer stands for, and the draw holding what the case consumed when it
         /// failed with the signature (the steps before a crash are replayed here: they passed there).
@@ -40,7 +44,10 @@ extension WorkerSearch {
                 failure = WorkerFailure.hang(seconds: seconds)
             }
             guard failure.signature == signature else { return .fail(failure) }
-            guard let step = answer.lastStep else { return .rejected }  // died before its first step: not shrinkable
+            guard let step = answer.lastStep else {  // died before its first step: not shrinkable
+                reproducedBeforeFirstStep = true
+                return .rejected
+            }
             _ = machine.recordPrefix(draw, maxSteps, step)
             stopSteps[draw.sequence] = step
             return .fail(failure)
@@ -54,9 +61,9 @@ extension WorkerSearch {
         } else {
             first = machine.run(original, maxSteps).outcome
         }
+        if diedInWorker && first.failure?.signature != signature && !reproducedBeforeFirstStep { return nil }
         guard first.failure?.signature == signature else {
-            // Not reproducible (a flaky crash or hang, or one before the first step): reported as
-            // found, unshrunk and without steps.
+            // A crash or hang before the first step: reported as found, unshrunk and without steps.
             let shrink = ShrinkResult(sequence: original.sequence, attempts: 1, improvements: 0, budgetExhausted: false, passes: [])
             return Shrunk(original: original.sequence, originalSteps: 0, shrink: shrink, failure: group.failure, record: nil)
         }
