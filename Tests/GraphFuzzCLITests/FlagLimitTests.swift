@@ -30,7 +30,7 @@ struct FlagLimitTests {
 
     @Test("too few open files is exit 2 saying how to fix it, not an internal error")
     func openFileLimit() throws {
-        let result = try shell("ulimit -n 12 && exec \"$GRAPH_FUZZ\" --target queue --seed 1 --runs 30 --jobs 2 --no-save")
+        let result = try shell("ulimit -n 8 && exec \"$GRAPH_FUZZ\" --target queue --seed 1 --runs 30 --jobs 2 --no-save")
         #expect(result.status == 2, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("open files") && result.stderr.contains("ulimit -n"), "stderr: \(result.stderr)")
     }

@@ -87,3 +87,16 @@ struct HarnessFaultTests {
         #expect(WorkerProcess.harnessFault(in: "Swift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range") == nil)
     }
 }
+
+@Suite("worker budget")
+struct WorkerBudgetTests {
+    @Test("--jobs is capped at the cores and at what the open-file limit holds; too few files is a usage error")
+    func plan() throws {
+        let cores = try WorkerBudget.plan(requested: 200, cores: 2, openFileLimit: 256, openFiles: 6)
+        #expect(cores.jobs == 2 && cores.note?.contains("capped at 2, the cores") == true)
+        let files = try WorkerBudget.plan(requested: nil, cores: 64, openFileLimit: 50, openFiles: 6)
+        #expect(files.jobs == 12 && files.note?.contains("open-file limit of 50") == true)
+        #expect(try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 16, openFiles: 6) == WorkerBudget(jobs: 1, note: nil))
+        #expect(throws: UsageError.self) { try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 8, openFiles: 6) }
+    }
+}

@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// How many worker processes a run can really have: no more than the machine has cores, and no
-/// more than its open-file limit leaves room for (each worker holds three descriptors in the parent
-/// and needs three more while it starts).
+/// more than its open-file limit leaves room for (each worker holds three descriptors in the parent,
+/// and one starting needs five).
 struct WorkerBudget: Equatable {
     /// The workers the run will start.
     var jobs: Int
@@ -16,7 +16,7 @@ struct WorkerBudget: Equatable {
 
     /// Descriptors each running worker keeps open in the parent, and the extra ones while one starts.
     static let descriptorsPerWorker = 3
-    static let descriptorsToStart = 3
+    static let descriptorsToStart = 5
 
     /// `requested` workers (nil: one per core) on a machine with `cores` cores, `openFileLimit`
     /// (the soft RLIMIT_NOFILE) and `openFiles` descriptors already in use.
@@ -28,9 +28,9 @@ struct WorkerBudget: Equatable {
             notes.append("--jobs \(jobs): capped at \(cores), the cores of this machine (more workers only share them)")
             jobs = cores
         }
-        // One more worker shrinks failures while the search workers run.
-        let free = openFileLimit - openFiles - descriptorsToStart - 4
-        let fit = free / descriptorsPerWorker - 1
+        // Besides the `jobs` search workers, one more (shrinking or re-running a suspect case)
+        // may be starting; a start briefly needs more descriptors, and reading files a few.
+        let fit = (openFileLimit - openFiles - descriptorsToStart - 2) / descriptorsPerWorker
         guard fit >= 1 else {
             throw UsageError("too many open files: the limit is \(openFileLimit) open files and \(openFiles) are in use, "
                 + "too few for even one worker process; raise the limit (for example `ulimit -n 1024`) or run with --in-process")

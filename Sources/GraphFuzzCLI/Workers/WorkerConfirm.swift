@@ -53,6 +53,7 @@ extension WorkerSearch {
         var deaths: [String] = []
         if case .died(let termination, let trap) = suspicion { deaths.append(Self.describe(termination, trap)) }
         let clock = ContinuousClock()
+        defer { client.stop() }  // no idle worker left between suspects
         while true {
             client.stop()
             let started = clock.now
