@@ -33,10 +33,19 @@ enum Interruption {
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// Installs the handlers (idempotent).
+    /// Installs the handlers (idempotent), except for a signal the process was started ignoring.
     static func install() {
         _ = received.load(ordering: .relaxed)
         for signal in [SIGINT, SIGTERM] {
+            // A signal ignored on start stays ignored (a background job of a script, nohup).
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            #if canImport(Glibc)
+            let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #else
+            let ignored = unsafeBitCast(current.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+            #endif
+            if ignored { continue }
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = { number in
@@ -50,15 +59,6 @@ enum Interruption {
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0  // no SA_RESTART: a blocking poll returns at once with EINTR
             sigaction(signal, &action, nil)
-        }
-    }
-
-    /// Restores the default handlers (an in-process search cannot stop midway: a signal ends it).
-    static func uninstall() {
-        for number in [SIGINT, SIGTERM] {
-            var action = sigaction()
-            sigemptyset(&action.sa_mask)
-            sigaction(number, &action, nil)  // a zeroed handler is SIG_DFL
         }
     }
 }

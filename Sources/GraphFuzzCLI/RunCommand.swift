@@ -102,8 +102,7 @@ struct RunCommand {
     /// each failure is saved and printed as soon as it is shrunk.
     private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
         guard let workerExecutable, !arguments.inProcess else {
-            // In process the search cannot stop midway: SIGINT and SIGTERM end it at once.
-            Interruption.uninstall()
+            // In process the search cannot stop midway: no handler, so SIGINT and SIGTERM end it at once.
             let result = target.search(mutant: mutant, options: options, maxSteps: arguments.steps)
             if result.failure != nil { report(result, target: target, progress: progress) }
             return TargetRun(cases: result.search.cases, steps: result.steps, seconds: result.search.seconds,
