@@ -27,6 +27,8 @@ public struct RunArguments: Equatable {
     public var caseTimeout = 10.0
     /// Run cases in this process, stopping at the first failure (no crash or hang isolation).
     public var inProcess = false
+    /// Print a progress line every few seconds even when standard error is not a terminal.
+    public var progress = false
 }
 
 /// `--shard I/N`: slice I (1-based) of N; case i belongs to slice i % N + 1.
@@ -58,7 +60,7 @@ public enum ArgumentParser {
             var paths: [String] = [], json = false, caseTimeout = 10.0
             while let argument = rest.popFirst() {
                 if argument == "--json" { json = true } else if argument == "--case-timeout" {
-                    caseTimeout = try seconds(argument, try value(for: argument, &rest))
+                    caseTimeout = try caseTimeoutSeconds(try value(for: argument, &rest))
                 } else if argument.hasPrefix("-") {
                     throw UsageError("replay: unknown flag '\(argument)' (replay takes files or folders, --json and --case-timeout SECONDS)")
                 } else { paths.append(argument) }
@@ -74,6 +76,7 @@ public enum ArgumentParser {
                 default: throw UsageError("list: unknown argument '\(argument)' (list takes --json or --markdown)")
                 }
             }
+            if json && markdown { throw UsageError("list: --json and --markdown cannot be combined (choose one)") }
             return .list(json: json, markdown: markdown)
         case "export-tests":
             rest.removeFirst()
@@ -98,8 +101,7 @@ public enum ArgumentParser {
                 case "--target": bench.target = try value(for: argument, &rest)
                 case "--soak":
                     let text = try value(for: argument, &rest)
-                    guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("bench --soak: '\(text)' is not a positive number of seconds") }
-                    bench.soak = seconds
+                    bench.soak = try seconds("bench --soak", text, within: FlagLimits.time)
                 default: throw UsageError("bench: unknown argument '\(argument)' (bench takes --quick, --json, --target NAME, --soak SECONDS)")
                 }
             }
@@ -107,33 +109,38 @@ public enum ArgumentParser {
         default: break
         }
         var run = RunArguments()
+        // --help and --version take nothing else: `--version --bogus` is bad usage, not a version.
+        if let first = rest.first, ["--help", "-h", "--version"].contains(first) {
+            guard rest.count == 1 else {
+                throw UsageError("\(first) takes no other arguments (got '\(rest.dropFirst().joined(separator: " "))')")
+            }
+            return first == "--version" ? .version : .help
+        }
         while let argument = rest.popFirst() {
             switch argument {
-            case "--help", "-h": return .help
-            case "--version": return .version
+            case "--help", "-h", "--version":
+                throw UsageError("\(argument) takes no other arguments (use it alone: graph-fuzz \(argument))")
             case "--target": run.target = try value(for: argument, &rest)
             case "--seed":
                 let text = try value(for: argument, &rest)
                 guard let seed = UInt64(text) else { throw UsageError("--seed: '\(text)' is not a non-negative integer") }
                 run.seed = seed
-            case "--runs": run.runs = try positiveInt(argument, try value(for: argument, &rest))
-            case "--steps": run.steps = try positiveInt(argument, try value(for: argument, &rest))
-            case "--time":
-                let text = try value(for: argument, &rest)
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("--time: '\(text)' is not a positive number of seconds") }
-                run.time = seconds
+            case "--runs": run.runs = try positiveInt(argument, try value(for: argument, &rest), within: FlagLimits.runs)
+            case "--steps": run.steps = try positiveInt(argument, try value(for: argument, &rest), within: FlagLimits.steps)
+            case "--time": run.time = try seconds(argument, try value(for: argument, &rest), within: FlagLimits.time)
             case "--mutant": run.mutant = try value(for: argument, &rest)
             case "--json": run.json = true
             case "--corpus": run.corpus = try value(for: argument, &rest)
             case "--no-save": run.save = false
             case "--quiet": run.quiet = true
-            case "--jobs": run.jobs = try positiveInt(argument, try value(for: argument, &rest))
+            case "--jobs": run.jobs = try positiveInt(argument, try value(for: argument, &rest), within: FlagLimits.jobs)
             case "--shard": run.shard = try shard(try value(for: argument, &rest))
-            case "--case-timeout": run.caseTimeout = try seconds(argument, try value(for: argument, &rest))
+            case "--case-timeout": run.caseTimeout = try caseTimeoutSeconds(try value(for: argument, &rest))
             case "--in-process": run.inProcess = true
+            case "--progress": run.progress = true
             default:
                 if argument.hasPrefix("-") { throw UsageError("unknown flag '\(argument)' (see graph-fuzz --help)") }
-                throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests; see graph-fuzz --help)")
+                throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests, bench; see graph-fuzz --help)")
             }
         }
         return .run(run)
@@ -144,8 +151,24 @@ public enum ArgumentParser {
         return value
     }
 
-    private static func seconds(_ flag: String, _ text: String) throws(UsageError) -> Double {
+    private static func seconds(_ flag: String, _ text: String, within limits: ClosedRange<Double>) throws(UsageError) -> Double {
         guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("\(flag): '\(text)' is not a positive number of seconds") }
+        guard limits.contains(seconds) else {
+            throw UsageError("\(flag): '\(text)' is out of range (\(FlagLimits.text(limits.lowerBound))–\(FlagLimits.text(limits.upperBound)) seconds)")
+        }
+        return seconds
+    }
+
+    /// `--case-timeout`: below `FlagLimits.caseTimeout` a worker cannot even start a case, and every case would be a hang.
+    private static func caseTimeoutSeconds(_ text: String) throws(UsageError) -> Double {
+        let limits = FlagLimits.caseTimeout
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("--case-timeout: '\(text)' is not a positive number of seconds") }
+        guard seconds >= limits.lowerBound else {
+            throw UsageError("--case-timeout: '\(text)' is too short: a case needs at least \(FlagLimits.text(limits.lowerBound)) s to start and run a step (every case would be reported as a hang)")
+        }
+        guard seconds <= limits.upperBound else {
+            throw UsageError("--case-timeout: '\(text)' is out of range (\(FlagLimits.text(limits.lowerBound))–\(FlagLimits.text(limits.upperBound)) seconds)")
+        }
         return seconds
     }
 
@@ -157,8 +180,16 @@ public enum ArgumentParser {
         return Shard(index: index, count: count)
     }
 
-    private static func positiveInt(_ flag: String, _ text: String) throws(UsageError) -> Int {
-        guard let value = Int(text), value > 0 else { throw UsageError("\(flag): '\(text)' is not a positive integer") }
+    private static func positiveInt(_ flag: String, _ text: String, within limits: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let value = Int(text) else {
+            // Digits only but too many for an Int: a number, just far too large.
+            if !text.isEmpty, text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }), text.contains(where: { $0 != "0" }) {
+                throw UsageError("\(flag): '\(text)' is out of range (\(limits.lowerBound)–\(limits.upperBound))")
+            }
+            throw UsageError("\(flag): '\(text)' is not a positive integer")
+        }
+        guard value > 0 else { throw UsageError("\(flag): '\(text)' is not a positive integer") }
+        guard limits.contains(value) else { throw UsageError("\(flag): '\(text)' is out of range (\(limits.lowerBound)–\(limits.upperBound))") }
         return value
     }
 
@@ -168,14 +199,15 @@ public enum ArgumentParser {
 
         USAGE
           graph-fuzz [--target NAME|all] [--seed N] [--runs N] [--steps N] [--time SECONDS] [--mutant NAME]
-                     [--json] [--corpus DIR] [--no-save] [--quiet]
+                     [--json] [--corpus DIR] [--no-save] [--quiet] [--progress]
                      [--jobs N] [--shard I/N] [--case-timeout SECONDS] [--in-process]
-          graph-fuzz replay [FILE|DIR ...] [--case-timeout SECONDS]
-                                                replay corpus cases (default: Corpus/); crash and hang
-                                                cases replay in a worker process
+          graph-fuzz replay [FILE|DIR ...] [--json] [--case-timeout SECONDS]
+                                                replay corpus cases (default: Corpus/, subfolders included);
+                                                crash and hang cases replay in a worker process
           graph-fuzz list [--json|--markdown]   targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
-                                                write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)
+                                                write the corpus as Swift tests (default out: Tests/CorpusRegressionTests);
+                                                replaces only files it exported from the same corpus
           graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]
                                                 throughput, time to failure per mutant, shrink cost, memory
                                                 (best from a release build: swift run -c release graph-fuzz bench)
@@ -184,22 +216,41 @@ public enum ArgumentParser {
         OPTIONS
           --target NAME   a target from `graph-fuzz list`, or all (default)
           --seed N        the run's seed (default: a fresh one, printed first)
-          --runs N        test cases per target (default 2000)
-          --steps N       most steps per case (default: the target's own)
-          --time SECONDS  wall-clock budget per target for the search
+          --runs N        test cases per target (default 2000; at most 10^12)
+          --steps N       most steps per case (default: the target's own; at most 1000000)
+          --time SECONDS  wall-clock budget per target for the search (shrinking not counted)
           --mutant NAME   run against a named faulty variant of the production code
-          --json          JSON Lines on standard output, one object per event
-          --corpus DIR    where failures are saved (default Corpus/)
+          --json          JSON Lines on standard output, one object per event (keys below)
+          --corpus DIR    where failures are saved (default Corpus/); checked before the search
           --no-save       do not save failures
-          --quiet         only failures and the summary
-          --jobs N        worker processes running cases in parallel (default: one per core)
+          --quiet         only failures and the summary (no progress line)
+          --progress      a progress line on standard error every 2 s even when it is not a terminal
+                          (on a terminal one line is kept up to date anyway)
+          --jobs N        worker processes running cases in parallel (default and most: one per core)
           --shard I/N     run only slice I of N of the cases (CI machines split one seed's budget)
           --case-timeout SECONDS
-                          a case running longer is killed and reported as a hang (default 10)
+                          a case running longer is run again in a fresh worker and is a hang only if
+                          one of its steps alone runs longer (default 10; 0.1 to 86400)
           --in-process    run cases in this process: fastest, no crash or hang isolation, stops at
                           the first failure
 
+        JSON LINES (--json)
+          failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts
+                   secondsToFailure counterexample swift corpusFile
+          summary  event target mutant seed cases steps seconds stepsPerSecond failures
+          replay   event file target outcome rule
+          list     {event: target, target} {event: mutant, target, mutant, rule} {event: rule, rule, statement}
+
+        WHAT IS A FAILURE
+          A failure of the code under test is a rule of the specification that broke, a trap the code
+          raised that a fresh worker reproduces, or a step that never finishes. A worker killed from
+          outside (SIGKILL, the OOM killer, CI limits), a slow case that keeps finishing steps, or a
+          fault of graph-fuzz itself is never one: it is a note, or exit 3.
+
         EXIT CODES
-          0 no failure   1 a failure was found (or a replayed case failed)   2 bad usage or bad input file   3 internal error
+          0 no failure   1 a failure was found (or a replayed case failed)
+          2 bad usage or bad input (a flag, a file and line, a corpus folder, too few open files)
+          3 internal or infrastructure error (workers keep dying without a reproducing case)
+          130 / 143 interrupted by SIGINT / SIGTERM (workers stopped, summary so far printed)
         """
 }

@@ -11,10 +11,19 @@ struct RunCommand {
 
     func execute(defaultSeed: () -> UInt64) throws(UsageError) -> Int32 {
         let selected = try selection()
+        if arguments.save {
+            // Found now, not after the whole search: a corpus that cannot take the cases.
+            do { try FileIO.checkWritableFolder(arguments.corpus) } catch {
+                throw UsageError("--corpus: \(error) (use another --corpus, or --no-save)")
+            }
+        }
         let seed = arguments.seed ?? defaultSeed()
         if !arguments.json { console.out("graph-fuzz: seed \(seed)\n") }
+        let progress = ProgressLine(console: console, enabled: !arguments.quiet && (console.isTerminal || arguments.progress),
+                                    rewrite: console.isTerminal)
         var rows = [["target", "mutant", "cases", "steps", "result", "time"]]
         var failures = 0
+        var interrupted = false
         for (target, mutant) in selected {
             if console.isTerminal && !arguments.quiet && !arguments.json {
                 console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(arguments.runs) cases\n")
@@ -22,20 +31,17 @@ struct RunCommand {
             let options = SearchOptions(seed: seed, runs: arguments.runs, timeLimit: arguments.time,
                                         shardIndex: arguments.shard.index - 1, shardCount: arguments.shard.count)
             let run: TargetRun
-            do { run = try search(target, mutant: mutant, options: options) } catch {
-                console.err("graph-fuzz: internal error: \(error.message)\n")
+            do { run = try search(target, mutant: mutant, options: options, progress: progress) } catch {
+                progress.clear()
+                if error.usage {
+                    console.err("graph-fuzz: \(error.message)\n")
+                    return 2
+                }
+                console.err("graph-fuzz: \(error.message.hasPrefix("infrastructure error") ? "" : "internal error: ")\(error.message)\n")
                 return 3
             }
-            for (result, caseCount) in run.found {
-                failures += 1
-                var corpusFile: String?
-                if arguments.save, let corpusCase = Corpus.makeCase(result, target: target) {
-                    do { corpusFile = try Corpus.write(corpusCase, to: arguments.corpus) } catch {
-                        console.err("graph-fuzz: could not save the case: \(error)\n")
-                    }
-                }
-                emitFailure(FailureReport(result: result, corpusFile: corpusFile, caseCount: caseCount))
-            }
+            progress.clear()
+            failures += run.found.count
             let seconds = run.seconds
             let rate = seconds > 0 ? Double(run.steps) / seconds : 0
             if arguments.json {
@@ -46,13 +52,40 @@ struct RunCommand {
                     ("failures", .int(run.found.count)),
                 ]).rendered + "\n")
             }
-            let rules = run.found.compactMap { $0.0.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue)" } }.joined(separator: ", ")
+            let rules = run.found.compactMap { found in
+                found.0.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue)" + (found.1.map { " ×\($0)" } ?? "") }
+            }.joined(separator: ", ")
             rows.append([target.name, mutant ?? "-", String(run.cases), String(run.steps),
-                         run.found.isEmpty ? "pass" : "FAIL \(rules)",
+                         (run.found.isEmpty ? "pass" : "FAIL \(rules)") + (run.interrupted ? " (interrupted)" : ""),
                          "\(Format.seconds(seconds)) (\(Int(rate))/s)"])
+            if run.interrupted {
+                interrupted = true
+                break
+            }
         }
-        if !arguments.json { console.out("\n" + Format.table(rows)) }
+        if !arguments.json {
+            console.out("\n" + Format.table(rows))
+            if rows.contains(where: { $0[4].contains(" ×") }) {
+                console.out("(×N: the number of cases of the run that failed with that signature)\n")
+            }
+        }
+        if interrupted {
+            console.err("graph-fuzz: interrupted by \(Interruption.signal == SIGTERM ? "SIGTERM" : "SIGINT"): workers stopped, the summary above is the run so far\n")
+            return Interruption.exitCode
+        }
         return failures > 0 ? 1 : 0
+    }
+
+    /// Saves a shrunk failure (unless --no-save) and prints it, as soon as it is found.
+    private func report(_ result: TargetSearchResult, target: Target, progress: ProgressLine) {
+        var corpusFile: String?
+        progress.clear()
+        if arguments.save, let corpusCase = Corpus.makeCase(result, target: target) {
+            do { corpusFile = try Corpus.write(corpusCase, to: arguments.corpus) } catch {
+                console.err("graph-fuzz: could not save the case: \(error)\n")
+            }
+        }
+        emitFailure(FailureReport(result: result, corpusFile: corpusFile))
     }
 
     /// What one target's search did: cases, steps and search time, and each failure found with
@@ -62,20 +95,37 @@ struct RunCommand {
         var steps: Int
         var seconds: Double
         var found: [(TargetSearchResult, Int?)]
+        var interrupted = false
     }
 
-    /// Searches in worker processes, or in this process with `--in-process` (or no executable).
-    private func search(_ target: Target, mutant: String?, options: SearchOptions) throws(WorkerError) -> TargetRun {
+    /// Searches in worker processes, or in this process with `--in-process` (or no executable);
+    /// each failure is saved and printed as soon as it is shrunk.
+    private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
         guard let workerExecutable, !arguments.inProcess else {
+            // In process the search cannot stop midway: no handler, so SIGINT and SIGTERM end it at once.
             let result = target.search(mutant: mutant, options: options, maxSteps: arguments.steps)
+            if result.failure != nil { report(result, target: target, progress: progress) }
             return TargetRun(cases: result.search.cases, steps: result.steps, seconds: result.search.seconds,
                              found: result.failure == nil ? [] : [(result, nil)])
         }
-        let jobs = arguments.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        Interruption.install()
+        let budget: WorkerBudget
+        do { budget = try WorkerBudget.current(requested: arguments.jobs) } catch { throw WorkerError(message: error.message, usage: true) }
+        if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
+        var events = WorkerSearchEvents()
+        events.found = { found in report(found.result, target: target, progress: progress) }
+        events.note = { note in
+            progress.clear()
+            console.err("graph-fuzz: note: \(note)\n")
+        }
+        events.progress = { snapshot in progress.show(target: target.name, mutant: mutant, runs: options.runs, snapshot) }
+        events.progressInterval = progress.interval
+        events.stopRequested = { Interruption.signal != nil }
         let result = try WorkerSearch(target: target, mutant: mutant, options: options, maxSteps: arguments.steps ?? target.defaultSteps,
-                                      jobs: jobs, caseTimeout: arguments.caseTimeout, executable: workerExecutable).run()
+                                      jobs: budget.jobs, caseTimeout: arguments.caseTimeout, executable: workerExecutable,
+                                      events: events).run()
         return TargetRun(cases: result.cases, steps: result.steps, seconds: result.seconds,
-                         found: result.found.map { ($0.result, $0.caseCount) })
+                         found: result.found.map { ($0.result, $0.caseCount) }, interrupted: result.interrupted)
     }
 
     /// The (target, mutant) pairs to run.

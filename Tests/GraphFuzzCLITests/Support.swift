@@ -27,12 +27,15 @@ struct ProcessResult {
     var stderr: String
 }
 
-/// Runs the built `graph-fuzz` with `arguments` in `directory`.
-func graphFuzz(_ arguments: [String], in directory: String = Package.root) throws -> ProcessResult {
+/// Runs the built `graph-fuzz` (or `executable`) with `arguments` in `directory`. It runs with
+/// `GRAPH_FUZZ_EXIT_WITH_PARENT=1`, so it never outlives the test process.
+func graphFuzz(_ arguments: [String], in directory: String = Package.root, executable: String = Package.executable,
+               environment extra: [String: String] = [:]) throws -> ProcessResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Package.executable)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    process.environment = ProcessInfo.processInfo.environment.merging(["GRAPH_FUZZ_EXIT_WITH_PARENT": "1"].merging(extra) { $1 }) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -66,4 +69,10 @@ func temporaryFolder() -> String {
     let path = NSTemporaryDirectory() + "graph-fuzz-test-" + UUID().uuidString
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
+}
+
+/// Runs `script` with /bin/sh in the package root; `$GRAPH_FUZZ` is the built executable.
+func shell(_ script: String, environment extra: [String: String] = [:]) throws -> ProcessResult {
+    try graphFuzz(["-c", script], executable: "/bin/sh",
+                  environment: ["GRAPH_FUZZ": Package.executable].merging(extra) { $1 })
 }

@@ -79,8 +79,12 @@ struct WorkerTests {
             #expect(text.stdout.contains("seed 1, case \(failure["case"] as? Int ?? -1): shrunk"))
             for line in failure["counterexample"] as? [String] ?? [] { #expect(text.stdout.contains("    \(line)\n")) }
         }
-        #expect(text.stdout.contains("cases of the run failed this way"))
+        #expect(text.stdout.contains("FAIL hang hang ×") && text.stdout.contains("crash crash ×"))
         #expect(text.stdout.contains("planted  -       40"))
+        // Each reproduction fails on the code that failed, and says how.
+        #expect(text.stdout.contains("// Its last step traps on the code that failed"))
+        #expect(text.stdout.contains("#expect(buffer.element(at: 1) == nil)  // P2"))
+        #expect(text.stdout.contains("// Its last step never returns on the code that failed."))
     }
 
     @Test("worker mode finds and shrinks the queue mutant as in-process does, and goes on to the end")

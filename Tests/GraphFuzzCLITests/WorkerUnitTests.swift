@@ -63,3 +63,40 @@ struct WorkerUnitTests {
         #expect(WorkerFailure.crash(.signaled(4), trapMessage: "Fatal error: x").signature.detail == "SIGILL: Fatal error: x")
     }
 }
+
+@Suite("reproductions")
+struct SwiftTestOfferTests {
+    @Test("a Swift test that cannot fail is never offered as a reproduction")
+    func skeletonIsNoReproduction() {
+        let skeleton = ["// config()", "// push(value: 0)  → expect true"]
+        #expect(!SwiftTestRenderer.canFail(skeleton, kind: .mismatch))
+        #expect(!SwiftTestRenderer.canFail(skeleton, kind: .crash))
+        #expect(!SwiftTestRenderer.canFail(["var queue = BoundedQueue(capacity: 1)", "queue.push(0)"], kind: .mismatch))
+        #expect(SwiftTestRenderer.canFail(["var queue = BoundedQueue(capacity: 1)", "#expect(queue.push(0) == true)"], kind: .mismatch))
+        #expect(SwiftTestRenderer.canFail(["var buffer = PlantedBuffer()", "buffer.rotate(by: 1)"], kind: .hang))
+    }
+}
+
+@Suite("harness faults")
+struct HarnessFaultTests {
+    @Test("a trap in the harness's own code is recognised; a trap in production code or the standard library is not")
+    func harnessTrap() {
+        #expect(WorkerProcess.harnessFault(in: "GraphFuzzEngine/MachineRunner.swift:40: Fatal error: too many steps\n") != nil)
+        #expect(WorkerProcess.harnessFault(in: "/src/Sources/GraphFuzzCLI/WorkerCommand.swift:9: Fatal error: x") != nil)
+        #expect(WorkerProcess.harnessFault(in: "GraphStore/ModelContext.swift:12: Fatal error: crossContextRelationship") == nil)
+        #expect(WorkerProcess.harnessFault(in: "Swift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range") == nil)
+    }
+}
+
+@Suite("worker budget")
+struct WorkerBudgetTests {
+    @Test("--jobs is capped at the cores and at what the open-file limit holds; too few files is a usage error")
+    func plan() throws {
+        let cores = try WorkerBudget.plan(requested: 200, cores: 2, openFileLimit: 256, openFiles: 6)
+        #expect(cores.jobs == 2 && cores.note?.contains("capped at 2, the cores") == true)
+        let files = try WorkerBudget.plan(requested: nil, cores: 64, openFileLimit: 50, openFiles: 6)
+        #expect(files.jobs == 12 && files.note?.contains("open-file limit of 50") == true)
+        #expect(try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 16, openFiles: 6) == WorkerBudget(jobs: 1, note: nil))
+        #expect(throws: UsageError.self) { try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 8, openFiles: 6) }
+    }
+}

@@ -35,7 +35,7 @@ struct QueueTargetTests {
 
     @Test("a Swift Testing check of a mutant records one issue carrying the shrunk report")
     func bridgeRecordsIssue() {
-        withKnownIssue {
+        withKnownIssue("expected: the bridge must record the mutant's failure as an issue (not a bug)") {
             GraphFuzzTest.check(.queue, mutant: "queue-off-by-one", seed: 1)
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("reproduce: graph-fuzz --target queue --seed 1 --mutant queue-off-by-one") }

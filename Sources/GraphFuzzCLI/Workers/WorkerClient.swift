@@ -38,22 +38,26 @@ final class WorkerClient {
         self.arguments = arguments
     }
 
-    /// Sends `request` and waits for its answer or the worker's end, at most `timeout` seconds.
-    /// `lastStep` is the last step the worker announced (`k STEP`), nil if none.
-    func run(_ request: String, timeout: Double) throws(WorkerError) -> (run: WorkerRun, lastStep: Int?) {
+    /// Sends `request` and waits for its answer or the worker's end, at most `timeout` seconds —
+    /// or, with `perStep`, at most `timeout` seconds for each step the worker announces (`k STEP`),
+    /// so a long case that keeps finishing steps is slow, never a hang, and only a step that
+    /// itself runs longer than `timeout` times out. `lastStep` is the last step the worker
+    /// announced, nil if none.
+    func run(_ request: String, timeout: Double, perStep: Bool = false) throws(WorkerError) -> (run: WorkerRun, lastStep: Int?) {
         let worker: WorkerProcess
         if let process { worker = process } else {
             worker = try WorkerProcess(executable: executable, arguments: arguments.commandLine)
             process = worker
         }
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        var deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
         var lastStep: Int?
-        guard worker.send(request) else { return (end(worker), lastStep) }
+        guard worker.send(request) else { return (try end(worker), lastStep) }
         while true {
             while let line = worker.nextLine() {
                 if line.hasPrefix("k "), let step = Int(line.dropFirst(2)) {
                     lastStep = step
+                    if perStep { deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000))) }
                 } else if line.hasPrefix("o "), let outcome = WorkerProtocol.decodeOutcome(line.dropFirst(2)) {
                     return (.finished(outcome), lastStep)
                 } else if line.hasPrefix("e ") {
@@ -70,13 +74,17 @@ final class WorkerClient {
                 process = nil
                 return (.timedOut(seconds: timeout), lastStep)
             }
-            if !worker.fill() { return (end(worker), lastStep) }
+            if !worker.fill() { return (try end(worker), lastStep) }
         }
     }
 
-    private func end(_ worker: WorkerProcess) -> WorkerRun {
+    /// Ends the worker, if one runs (the next request starts a fresh one).
+    func stop() { process = nil }
+
+    private func end(_ worker: WorkerProcess) throws(WorkerError) -> WorkerRun {
         let termination = worker.wait()
         process = nil
+        if let fault = worker.harnessFault() { throw WorkerError.harness(fault) }
         return .died(termination, trapMessage: worker.trapMessage())
     }
 }

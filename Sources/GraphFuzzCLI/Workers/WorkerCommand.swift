@@ -23,7 +23,9 @@ public struct WorkerArguments: Equatable, Sendable {
             case "--target": result.target = value
             case "--mutant": result.mutant = value
             case "--steps":
-                guard let steps = Int(value), steps > 0 else { throw UsageError("worker: --steps: '\(value)' is not a positive integer") }
+                guard let steps = Int(value), FlagLimits.steps.contains(steps) else {
+                    throw UsageError("worker: --steps: '\(value)' is not an integer in \(FlagLimits.steps.lowerBound)–\(FlagLimits.steps.upperBound)")
+                }
                 result.steps = steps
             case "--seed":
                 guard let seed = UInt64(value) else { throw UsageError("worker: --seed: '\(value)' is not a non-negative integer") }
@@ -60,6 +62,17 @@ struct WorkerCommand {
             writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: target '\(target.name)' has no mutant '\(mutant)'\n")
             return 2
         }
+        // Ctrl-C reaches the whole process group: the parent stops its workers itself, so a
+        // worker never dies of SIGINT (it would look like a crash). A worker whose parent is gone
+        // ends, even when stuck in a hang where it never sees its input close.
+        var ignore = sigaction()
+        #if canImport(Glibc)
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        #else
+        ignore.__sigaction_u.__sa_handler = SIG_IGN
+        #endif
+        sigaction(SIGINT, &ignore, nil)
+        ParentWatch.start { _exit(0) }
         let machine = target.machine(mutant: arguments.mutant)
         let maxSteps = arguments.steps ?? target.defaultSteps
         var announcer = Announcer()

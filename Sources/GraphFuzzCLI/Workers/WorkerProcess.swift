@@ -22,10 +22,31 @@ enum WorkerTermination: Equatable {
     }
 }
 
-/// A worker process could not be started. Exit code 3.
+/// A worker process could not be started or misbehaved: a fault of the harness or of the machine,
+/// never of the code under test. Exit code 3, or 2 when the user can fix it (`usage`: too many
+/// open files).
 struct WorkerError: Error, CustomStringConvertible {
     var message: String
+    /// The user can fix it (the message says how): exit 2 rather than 3.
+    var usage = false
     var description: String { message }
+
+    /// A worker trapped in the harness's own code: an internal error, not a crash of the code under test.
+    static func harness(_ trapLine: String) -> WorkerError {
+        WorkerError(message: "the harness itself trapped in a worker (not a failure of the code under test): \(trapLine)")
+    }
+
+    /// The system's reason for `code` (`strerror`), for example "Too many open files".
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// A system call failed with `code`: out of descriptors is the user's to fix (exit 2).
+    static func system(_ what: String, _ code: Int32) -> WorkerError {
+        if code == EMFILE || code == ENFILE {
+            return WorkerError(message: "\(what): \(reason(code)); raise the open-file limit (for example `ulimit -n 1024`) or use fewer --jobs",
+                               usage: true)
+        }
+        return WorkerError(message: "\(what): \(reason(code))")
+    }
 }
 
 /// One running `graph-fuzz worker` process: pipes to its standard input and output, and its
@@ -35,7 +56,9 @@ final class WorkerProcess {
     /// The read end of the worker's standard output (for `poll`).
     let output: Int32
     private let input: Int32
-    private let stderrPath: String
+    /// The worker's standard error: a temporary file removed as soon as the worker has it open,
+    /// so no file is left behind however the run ends; read through this descriptor.
+    private let errorFile: Int32
     private var buffer: [UInt8] = []
     private var lineStart = 0
     private var reaped: WorkerTermination?
@@ -46,15 +69,16 @@ final class WorkerProcess {
         // of raising SIGPIPE, and this process keeps the usual SIGPIPE behaviour for its own output.
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, WorkerProcess.streamSocket, 0, &toChild) == 0 else {
-            throw WorkerError(message: "cannot create a socket pair (errno \(errno))")
+            throw WorkerError.system("cannot create a socket pair for a worker", errno)
         }
         #if canImport(Darwin)
         var on: Int32 = 1
         _ = setsockopt(toChild[1], SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
         guard pipe(&fromChild) == 0 else {
+            let code = errno
             close(toChild[0]); close(toChild[1])
-            throw WorkerError(message: "cannot create a pipe (errno \(errno))")
+            throw WorkerError.system("cannot create a pipe for a worker", code)
         }
         // The parent's ends must not leak into later workers, or a dead worker's output never ends.
         for fd in [toChild[1], fromChild[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -64,10 +88,11 @@ final class WorkerProcess {
         _ = fcntl(fromChild[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
         #endif
         let path = NSTemporaryDirectory() + "graph-fuzz-worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).stderr"
-        let errorFile = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let errorFile = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
         guard errorFile >= 0 else {
+            let code = errno
             for fd in toChild + fromChild { close(fd) }
-            throw WorkerError(message: "cannot create \(path) (errno \(errno))")
+            throw WorkerError.system("cannot create \(path)", code)
         }
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
@@ -88,15 +113,17 @@ final class WorkerProcess {
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-        close(toChild[0]); close(fromChild[1]); close(errorFile)
+        close(toChild[0]); close(fromChild[1])
+        unlink(path)
         guard status == 0 else {
-            close(toChild[1]); close(fromChild[0]); unlink(path)
-            throw WorkerError(message: "cannot start the worker \(executable) (error \(status))")
+            close(toChild[1]); close(fromChild[0]); close(errorFile)
+            throw WorkerError.system("cannot start the worker \(executable)", status)
         }
+        _ = fcntl(errorFile, F_SETFD, FD_CLOEXEC)
         self.pid = pid
         self.input = toChild[1]
         self.output = fromChild[0]
-        self.stderrPath = path
+        self.errorFile = errorFile
     }
 
     #if canImport(Glibc)
@@ -111,7 +138,7 @@ final class WorkerProcess {
         if reaped == nil { _ = kill() }
         close(input)
         close(output)
-        unlink(stderrPath)
+        close(errorFile)
     }
 
     /// Sends one request line; false when the worker is gone.
@@ -198,7 +225,38 @@ final class WorkerProcess {
     /// The first line of the trap message the worker wrote to standard error, from "Fatal error:"
     /// on when present (the file and line before it are dropped), else the first non-empty line.
     func trapMessage() -> String {
-        WorkerProcess.trapMessage(in: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+        WorkerProcess.trapMessage(in: standardError())
+    }
+
+    /// What the worker wrote to standard error so far (at most 64 KiB).
+    func standardError() -> String {
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(errorFile, $0.baseAddress! + total, $0.count - total, off_t(total)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            total += count
+        }
+        return String(decoding: bytes[0..<total], as: UTF8.self)
+    }
+
+    /// The trap line when the worker trapped in the harness itself (a `fatalError` or
+    /// precondition in GraphFuzzEngine or GraphFuzzCLI), nil otherwise: a fault of the harness,
+    /// never a crash of the code under test.
+    func harnessFault() -> String? { WorkerProcess.harnessFault(in: standardError()) }
+
+    static let harnessModules = ["GraphFuzzEngine/", "GraphFuzzCLI/", "GraphFuzzTesting/"]
+
+    static func harnessFault(in text: String) -> String? {
+        for line in text.split(whereSeparator: \.isNewline) {
+            guard let range = line.range(of: "Fatal error") else { continue }
+            let location = line[..<range.lowerBound]
+            if harnessModules.contains(where: { location.hasPrefix($0) || location.contains("/" + $0) }) {
+                return line.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
     }
 
     static func trapMessage(in text: String) -> String {

@@ -1,7 +1,9 @@
 import GraphFuzzEngine
 
 /// Shrinking in worker processes: every candidate runs in a worker, so a candidate that crashes
-/// or hangs costs a worker, never the run. A crash or hang candidate is accepted only with the
+/// or hangs costs a worker, never the run. A candidate hangs when one of its steps runs longer
+/// than `candidateTimeout` (the timeout is per step, so long candidates are never hangs for
+/// their length alone); once the run is interrupted, no new candidate runs. A crash or hang candidate is accepted only with the
 /// same signature; the steps before the one that crashed or hung are then replayed in this
 /// process (they passed in the worker) to learn what the case consumed and to describe it.
 extension WorkerSearch {
@@ -14,7 +16,9 @@ extension WorkerSearch {
     }
 
     /// Shrinks one group from its lowest failing case, running every candidate in a worker.
-    func shrink(_ group: FailureGroups.Group, machine: AnyMachine, client: WorkerClient) throws(WorkerError) -> Shrunk {
+    /// Nil when a crash or hang no longer happens when its case runs again: it was confirmed once,
+    /// but a failure that does not come back is not reported.
+    func shrink(_ group: FailureGroups.Group, machine: AnyMachine, client: WorkerClient) throws(WorkerError) -> Shrunk? {
         let signature = group.signature
         let diedInWorker = signature.kind == .crash || signature.kind == .hang
         let timeout = candidateTimeout
@@ -22,6 +26,8 @@ extension WorkerSearch {
         /// The step each accepted crashing or hanging sequence stopped at.
         var stopSteps: [ChoiceSequence: Int] = [:]
         var workerError: WorkerError?
+        /// The signature came back, but before the case's first step.
+        var reproducedBeforeFirstStep = false
 
         /// What a worker's answer stands for, and the draw holding what the case consumed when it
         /// failed with the signature (the steps before a crash are replayed here: they passed there).
@@ -38,7 +44,10 @@ extension WorkerSearch {
                 failure = WorkerFailure.hang(seconds: seconds)
             }
             guard failure.signature == signature else { return .fail(failure) }
-            guard let step = answer.lastStep else { return .rejected }  // died before its first step: not shrinkable
+            guard let step = answer.lastStep else {  // died before its first step: not shrinkable
+                reproducedBeforeFirstStep = true
+                return .rejected
+            }
             _ = machine.recordPrefix(draw, maxSteps, step)
             stopSteps[draw.sequence] = step
             return .fail(failure)
@@ -48,13 +57,13 @@ extension WorkerSearch {
         let original = Draw(seed: SplitMix64.caseSeed(run: options.seed, case: group.firstCase))
         let first: Outcome
         if diedInWorker {
-            first = interpret(try client.run("w \(group.firstCase)", timeout: timeout), draw: original)
+            first = interpret(try client.run("w \(group.firstCase)", timeout: timeout, perStep: true), draw: original)
         } else {
             first = machine.run(original, maxSteps).outcome
         }
+        if diedInWorker && first.failure?.signature != signature && !reproducedBeforeFirstStep { return nil }
         guard first.failure?.signature == signature else {
-            // Not reproducible (a flaky crash or hang, or one before the first step): reported as
-            // found, unshrunk and without steps.
+            // A crash or hang before the first step: reported as found, unshrunk and without steps.
             let shrink = ShrinkResult(sequence: original.sequence, attempts: 1, improvements: 0, budgetExhausted: false, passes: [])
             return Shrunk(original: original.sequence, originalSteps: 0, shrink: shrink, failure: group.failure, record: nil)
         }
@@ -62,9 +71,9 @@ extension WorkerSearch {
 
         let shrinker = Shrinker(signature: signature, budget: options.shrinkBudget, candidates: { sequence in
             let draw = Draw(replaying: sequence)
-            guard workerError == nil, timedOut < WorkerSearch.maxTimedOutCandidates else { return (.rejected, draw) }
+            guard workerError == nil, timedOut < WorkerSearch.maxTimedOutCandidates, !events.stopRequested() else { return (.rejected, draw) }
             do throws(WorkerError) {
-                let answer = try client.run("r \(sequence)", timeout: candidateTimeout)
+                let answer = try client.run("r \(sequence)", timeout: candidateTimeout, perStep: true)
                 return (interpret(answer, draw: draw), draw)
             } catch {
                 workerError = error

@@ -47,6 +47,13 @@ public struct CorpusCase: Equatable, Sendable {
         return first + index + 1
     }
 
+    /// True when both document the same failure with the same steps (how they were found —
+    /// seed, case, choices, generator fingerprint — aside).
+    public func sameTrace(as other: CorpusCase) -> Bool {
+        target == other.target && mutant == other.mutant && rule == other.rule && kind == other.kind
+            && config == other.config && steps == other.steps
+    }
+
     /// Expected outcomes: production code passes; the mutant (if any) fails with `rule`.
     public var expectations: String {
         mutant == nil ? "pass" : "pass; mutant \(mutant!) fails \(rule)"

@@ -6,7 +6,8 @@ extension CorpusCase {
         var steps: [(TraceStep, Int)] = []
         var config: (TraceStep, Int)?
         var end: (Substring, Int)?
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character: files saved with Windows line ends split on it too.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         for (offset, rawLine) in lines.enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingSpaces

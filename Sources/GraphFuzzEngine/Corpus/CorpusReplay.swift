@@ -16,29 +16,56 @@ public struct ReplayResult: Sendable, Equatable {
 
 /// Reading, writing and replaying corpus cases.
 public enum Corpus {
-    /// The `.case` files under each path (a file or a folder), sorted by path.
+    /// The `.case` files under each path (a file, or a folder searched with its subfolders;
+    /// hidden files and folders are skipped), each folder's sorted by path. A path that does not
+    /// exist, cannot be read, or is a folder holding no case is an error: a mistyped path must
+    /// never pass as "nothing failed".
     public static func files(in paths: [String]) throws(CorpusError) -> [String] {
         var files: [String] = []
         let manager = FileManager.default
         for path in paths {
             var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CorpusError(file: path, line: nil, message: "no such file or folder")
+            guard !path.isEmpty, manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw CorpusError(file: path.isEmpty ? "''" : path, line: nil, message: "no such file or folder")
             }
-            if isDirectory.boolValue {
-                let names = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-                files += names.filter { $0.hasSuffix(".case") }.sorted().map { (path as NSString).appendingPathComponent($0) }
-            } else {
+            guard isDirectory.boolValue else {
                 files.append(path)
+                continue
             }
+            let found: [String]
+            do { found = try caseFiles(under: path) } catch {
+                throw CorpusError(file: path, line: nil, message: "cannot read the folder: \(FileIO.reason(of: error))")
+            }
+            guard !found.isEmpty else {
+                throw CorpusError(file: path, line: nil, message: "no .case file in this folder or its subfolders")
+            }
+            files += found
         }
         return files
     }
 
+    /// The `.case` files under `folder`, recursively, sorted; hidden names skipped.
+    private static func caseFiles(under folder: String) throws -> [String] {
+        let manager = FileManager.default
+        var found: [String] = []
+        for name in try manager.contentsOfDirectory(atPath: folder).sorted() where !name.hasPrefix(".") {
+            let path = (folder as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                found += try caseFiles(under: path)
+            } else if name.hasSuffix(".case") {
+                found.append(path)
+            }
+        }
+        return found
+    }
+
     /// Reads and parses a corpus file.
     public static func read(_ file: String) throws(CorpusError) -> CorpusCase {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CorpusError(file: file, line: nil, message: "cannot read the file")
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
+            throw CorpusError(file: file, line: nil, message: "cannot read the file: \(FileIO.reason(of: error))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw CorpusError(file: file, line: nil, message: "not UTF-8 text")
@@ -47,33 +74,26 @@ public enum Corpus {
     }
 
     /// Writes `corpusCase` into `folder` atomically (temporary file, then rename), never
-    /// overwriting a different case; returns the path written (or already holding the same case).
-    public static func write(_ corpusCase: CorpusCase, to folder: String) throws(CorpusError) -> String {
-        let manager = FileManager.default
-        do {
-            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CorpusError(file: folder, line: nil, message: "cannot create the corpus folder: \(error.localizedDescription)")
-        }
+    /// overwriting a different case; returns the path written, or of the file already holding
+    /// the same trace (a case found again by another seed is not saved twice). An error names the
+    /// file and the system's reason.
+    public static func write(_ corpusCase: CorpusCase, to folder: String) throws(FileError) -> String {
+        try FileIO.createFolder(folder)
         let text = corpusCase.text
         let base = (corpusCase.fileName as NSString).deletingPathExtension
         var attempt = 1
         while true {
             let name = attempt == 1 ? "\(base).case" : "\(base)-\(attempt).case"
             let path = (folder as NSString).appendingPathComponent(name)
-            if let existing = manager.contents(atPath: path) {
-                if String(data: existing, encoding: .utf8) == text { return path }
+            if let existing = FileManager.default.contents(atPath: path) {
+                if let existingText = String(data: existing, encoding: .utf8),
+                   existingText == text || (try? CorpusCase(parsing: existingText, file: path))?.sameTrace(as: corpusCase) == true {
+                    return path
+                }
                 attempt += 1
                 continue
             }
-            let temporary = (folder as NSString).appendingPathComponent(".\(name).\(ProcessInfo.processInfo.processIdentifier).tmp")
-            guard manager.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-                throw CorpusError(file: temporary, line: nil, message: "cannot write the temporary file")
-            }
-            guard rename(temporary, path) == 0 else {
-                try? manager.removeItem(atPath: temporary)
-                throw CorpusError(file: path, line: nil, message: "cannot rename the temporary file into place (errno \(errno))")
-            }
+            try FileIO.writeAtomically(text, to: path)
             return path
         }
     }

@@ -15,13 +15,30 @@ public struct FailureReport: Sendable {
         self.caseCount = caseCount
     }
 
-    /// The Swift Testing source reproducing the shrunk case.
+    /// The Swift Testing source reproducing the shrunk case: a test that fails on the code that
+    /// failed. Empty when none exists (`noSwiftTestReason` says why): never a test that passes.
     public var swiftTest: String {
-        guard let found = result.failure, let record = result.counterexample else { return "" }
+        guard let found = result.failure, let record = result.counterexample,
+              SwiftTestRenderer.canFail(record.swiftLines, kind: found.failure.kind) else { return "" }
         let hash = CaseHash.hex(of: record)
         let name = SwiftTestRenderer.functionName(target: result.target, mutant: result.mutant, rule: found.failure.rule, hash: hash)
         let display = "\(result.target) \(found.failure.rule) \(found.failure.kind.rawValue): seed \(result.options.seed) case \(found.caseIndex)"
-        return SwiftTestRenderer.test(displayName: display, functionName: name, lines: record.swiftLines)
+        var lines = record.swiftLines
+        switch found.failure.kind {
+        case .crash: lines.insert("// Its last step traps on the code that failed, taking the test process down with it.", at: 0)
+        case .hang: lines.insert("// Its last step never returns on the code that failed.", at: 0)
+        default: break
+        }
+        return SwiftTestRenderer.test(displayName: display, functionName: name, lines: lines)
+    }
+
+    /// Why there is no Swift test, when `swiftTest` is empty.
+    public var noSwiftTestReason: String {
+        guard result.counterexample != nil else {
+            return "none: the failure did not happen again when its case was re-run, so there are no steps to turn into a test"
+        }
+        return "none: target \(result.target) renders no Swift code that can fail for these steps "
+            + "(its machine's swiftLines gives no #expect); reproduce it with the command above"
     }
 
     /// Numbered, readable steps: the configuration, then each step with what the specification expected.
@@ -49,8 +66,13 @@ public struct FailureReport: Sendable {
         if let mutant = result.mutant { again += " --mutant \(mutant)" }
         out += "  reproduce: \(again)\n"
         if let corpusFile { out += "  saved: \(corpusFile)\n" }
+        let test = swiftTest
+        guard !test.isEmpty else {
+            out += "  as a Swift test: \(noSwiftTestReason)\n"
+            return out
+        }
         out += "  as a Swift test:\n"
-        for line in swiftTest.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+        for line in test.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
             out += "    \(line)\n"
         }
         return out

@@ -18,6 +18,17 @@ public enum SwiftTestRenderer {
         return name.first.map { $0.isNumber } == true ? "case_" + name : name
     }
 
+    /// True when a test with body `lines` can fail the way a failure of `kind` did: a crash or
+    /// hang needs code to run; any other kind an `#expect`, `#require` or recorded issue. A body of
+    /// comments only (the skeleton a machine without a Swift rendering gets) always passes.
+    public static func canFail(_ lines: [String], kind: FailureKind) -> Bool {
+        let code = lines.map { line in String(line.drop { $0 == " " || $0 == "\t" }) }.filter { !$0.isEmpty && !$0.hasPrefix("//") }
+        switch kind {
+        case .crash, .hang: return !code.isEmpty
+        default: return code.contains { $0.contains("#expect") || $0.contains("#require") || $0.contains("Issue.record") }
+        }
+    }
+
     /// The source of one `@Test` whose body is `lines`.
     public static func test(displayName: String, functionName: String, lines: [String]) -> String {
         var out = "@Test(\(TraceValue.quote(displayName)))\n"

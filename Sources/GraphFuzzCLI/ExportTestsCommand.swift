@@ -1,0 +1,163 @@
+import Foundation
+import GraphFuzzEngine
+
+/// `graph-fuzz export-tests`: the corpus as Swift Testing tests against the production API.
+///
+/// Every file it writes starts with `ExportedTest.header`, naming the corpus folder it came from.
+/// It removes only such files exported from the same corpus, and refuses (exit 2, nothing
+/// written or removed) an `--out` folder holding anything else: a tool never deletes what it did
+/// not write. It prints each file it wrote and removed.
+struct ExportTestsCommand {
+    var corpus: String
+    var output: String
+    var registry: Registry
+    var console: Console
+
+    func execute() -> Int32 {
+        let exported: [ExportedTest]
+        do { exported = try TestExporter(registry: registry).export(corpus: corpus) } catch {
+            console.err("graph-fuzz: \(error)\n")
+            return 2
+        }
+        let plan: ExportPlan
+        do { plan = try ExportPlan.make(output: output, corpusName: ExportedTest.corpusName(corpus), tests: exported) } catch {
+            console.err("graph-fuzz: export-tests: \(error.message)\n")
+            return 2
+        }
+        do {
+            try FileIO.createFolder(output)
+            for test in plan.write {
+                try FileIO.writeAtomically(test.source, to: (output as NSString).appendingPathComponent(test.fileName))
+                console.out("wrote \((output as NSString).appendingPathComponent(test.fileName))\n")
+            }
+            for name in plan.remove {
+                let path = (output as NSString).appendingPathComponent(name)
+                try FileIO.remove(path)
+                console.out("removed \(path) (its corpus case is gone)\n")
+            }
+        } catch {
+            console.err("graph-fuzz: export-tests: \(error)\n")
+            return 2
+        }
+        console.out("\(exported.count) tests in \(output): \(plan.write.count) written, \(plan.unchanged) unchanged, \(plan.remove.count) removed\n")
+        return 0
+    }
+}
+
+/// What an export changes in its output folder, decided before anything is touched.
+struct ExportPlan {
+    /// New or changed files.
+    var write: [ExportedTest]
+    /// Unchanged files.
+    var unchanged: Int
+    /// Files this command exported from the same corpus before whose case is gone.
+    var remove: [String]
+
+    /// Refuses (`UsageError`) a folder holding files not exported from `corpusName`.
+    static func make(output: String, corpusName: String, tests: [ExportedTest]) throws(UsageError) -> ExportPlan {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: output, isDirectory: &isDirectory) else {
+            return ExportPlan(write: tests, unchanged: 0, remove: [])
+        }
+        guard isDirectory.boolValue else { throw UsageError("--out \(output) is a file, not a folder (nothing written)") }
+        let names: [String]
+        do { names = try manager.contentsOfDirectory(atPath: output).filter { !$0.hasPrefix(".") }.sorted() } catch {
+            throw UsageError("cannot list --out \(output): \(FileIO.reason(of: error)) (nothing written)")
+        }
+        var foreign: [String] = [], otherCorpus: [String: String] = [:], ours: [String: String] = [:]
+        for name in names {
+            let path = (output as NSString).appendingPathComponent(name)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let source = ExportedTest.sourceCorpus(of: text) else {
+                foreign.append(name)
+                continue
+            }
+            if source == corpusName || source.isEmpty { ours[name] = text } else { otherCorpus[name] = source }
+        }
+        if !foreign.isEmpty {
+            throw UsageError("--out \(output) holds files graph-fuzz export-tests did not write (\(list(foreign))); "
+                + "it writes only into a folder of its own exports: choose another --out (nothing written or removed)")
+        }
+        if let (name, source) = otherCorpus.sorted(by: { $0.key < $1.key }).first {
+            throw UsageError("--out \(output) holds tests exported from another corpus ('\(source)', for example \(name)), "
+                + "not from '\(corpusName)': choose another --out (nothing written or removed)")
+        }
+        let write = tests.filter { ours[$0.fileName] != $0.source }
+        let remove = ours.keys.filter { name in !tests.contains { $0.fileName == name } }.sorted()
+        return ExportPlan(write: write, unchanged: tests.count - write.count, remove: remove)
+    }
+
+    private static func list(_ names: [String]) -> String {
+        names.prefix(5).joined(separator: ", ") + (names.count > 5 ? ", and \(names.count - 5) more" : "")
+    }
+}
+
+/// One exported test file.
+public struct ExportedTest: Equatable, Sendable {
+    public var fileName: String
+    public var source: String
+
+    /// The first line of every exported file starts with this, followed by `CORPUS/FILE.case`.
+    static let header = "// Generated by `graph-fuzz export-tests` from "
+
+    /// The name an export records for a corpus folder: its last path component.
+    static func corpusName(_ corpus: String) -> String {
+        URL(fileURLWithPath: corpus).standardizedFileURL.lastPathComponent
+    }
+
+    /// The corpus a file was exported from, or nil when this command did not write it. Files
+    /// exported before headers named the corpus (`from FILE.case.`) count as from any corpus: "".
+    static func sourceCorpus(of text: String) -> String? {
+        guard let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first,
+              firstLine.hasPrefix(header) else { return nil }
+        let rest = firstLine.dropFirst(header.count)
+        guard let slash = rest.firstIndex(of: "/") else { return "" }
+        return String(rest[..<slash])
+    }
+}
+
+/// Turns corpus cases into Swift test files.
+public struct TestExporter {
+    public var registry: Registry
+    public init(registry: Registry) { self.registry = registry }
+
+    public func export(corpus: String) throws(CorpusError) -> [ExportedTest] {
+        var tests: [ExportedTest] = []
+        let corpusName = ExportedTest.corpusName(corpus)
+        let prefix = URL(fileURLWithPath: corpus).standardizedFileURL.path + "/"
+        for file in try Corpus.files(in: [corpus]) {
+            let corpusCase = try Corpus.read(file)
+            guard let target = registry.target(named: corpusCase.target) else {
+                throw CorpusError(file: file, line: nil, message: "unknown target '\(corpusCase.target)'")
+            }
+            let record: CaseRecord
+            // A crash or hang case's last step is described, not run: it would take this process down.
+            let diesInProcess = corpusCase.kind == .crash || corpusCase.kind == .hang
+            let machine = target.machine()
+            switch (diesInProcess ? machine.replayPrefix : machine.replay)(corpusCase.config, corpusCase.steps) {
+            case .success(let r): record = r
+            case .failure(let error): throw CorpusError(file: file, line: corpusCase.line(ofStep: error.step), message: error.message)
+            }
+            let base = (corpusCase.fileName as NSString).deletingPathExtension
+            let name = SwiftTestRenderer.functionName(target: corpusCase.target, mutant: corpusCase.mutant, rule: corpusCase.rule,
+                                                      hash: String(base.split(separator: "-").last ?? ""))
+            let standardized = URL(fileURLWithPath: file).standardizedFileURL.path
+            let relative = standardized.hasPrefix(prefix) ? String(standardized.dropFirst(prefix.count)) : (file as NSString).lastPathComponent
+            var source = ExportedTest.header + "\(corpusName)/\(relative). Do not edit:\n"
+            source += "// change the corpus and export again. "
+            if diesInProcess {
+                source += "Its last step \(corpusCase.kind == .crash ? "crashed" : "hung") the process \(corpusCase.mutant.map { "on mutant \($0)" } ?? "once")"
+                source += "; the fixed production code must run it to the end.\n"
+            } else {
+                source += "It passes on production code"
+                source += corpusCase.mutant.map { "; its last #expect fails on mutant \($0) (rule \(corpusCase.rule))" } ?? ""
+                source += ".\n"
+            }
+            for module in ["Testing"] + target.swiftImports { source += "import \(module)\n" }
+            source += "\n"
+            source += SwiftTestRenderer.test(displayName: "\(corpusCase.target) \(corpusCase.rule): \(base)", functionName: name, lines: record.swiftLines)
+            tests.append(ExportedTest(fileName: "\(name).swift", source: source))
+        }
+        return tests
+    }
+}

@@ -1,0 +1,47 @@
+import GraphFuzzEngine
+
+/// The progress of a long search on standard error: on a terminal one line rewritten every
+/// second; with `--progress` and no terminal, a line every two seconds. Cases done, cases per
+/// second, failures so far, and the time left of `--time`.
+final class ProgressLine {
+    let console: Console
+    let enabled: Bool
+    /// Rewrite one line in place (a terminal) rather than print a line each time.
+    let rewrite: Bool
+    private var showing = false
+
+    init(console: Console, enabled: Bool, rewrite: Bool) {
+        self.console = console
+        self.enabled = enabled
+        self.rewrite = rewrite
+    }
+
+    /// Seconds between progress reports.
+    var interval: Double { rewrite ? 1 : 2 }
+
+    func show(target: String, mutant: String?, runs: Int, _ progress: WorkerSearchProgress) {
+        guard enabled else { return }
+        let line = Self.text(target: target, mutant: mutant, runs: runs, progress)
+        if rewrite {
+            console.err("\r\u{1B}[K" + line)
+            showing = true
+        } else {
+            console.err(line + "\n")
+        }
+    }
+
+    /// Erases the rewritten line before other output.
+    func clear() {
+        guard showing else { return }
+        console.err("\r\u{1B}[K")
+        showing = false
+    }
+
+    static func text(target: String, mutant: String?, runs: Int, _ progress: WorkerSearchProgress) -> String {
+        let rate = progress.seconds > 0 ? Int(Double(progress.cases) / progress.seconds) : 0
+        var line = "graph-fuzz: progress: \(target)\(mutant.map { " (\($0))" } ?? ""): \(progress.cases) of \(runs) cases, \(rate) cases/s, "
+        line += "\(progress.failures) \(progress.failures == 1 ? "failure" : "failures") so far"
+        if let left = progress.secondsLeft { line += ", \(Int(left.rounded(.up))) s left" }
+        return line
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@Suite("numeric flags are bounded; usage mistakes exit 2 (built executable)")
+struct FlagLimitTests {
+    @Test("values that cannot work are refused with exit 2 naming the flag, before anything runs", arguments: [
+        (["--case-timeout", "2200000"], "--case-timeout: '2200000' is out of range"),
+        (["--time", "1e300"], "--time: '1e300' is out of range"),
+        (["--jobs", "99999999999"], "--jobs: '99999999999' is out of range"),
+        (["--steps", "9223372036854775807"], "--steps: '9223372036854775807' is out of range"),
+        (["--runs", "99999999999999999999999"], "--runs: '99999999999999999999999' is out of range"),
+        (["--case-timeout", "0.000001"], "--case-timeout: '0.000001' is too short"),
+        (["bench", "--soak", "1e300"], "bench --soak: '1e300' is out of range"),
+        (["replay", "--case-timeout", "0.000001"], "--case-timeout: '0.000001' is too short"),
+    ])
+    func outOfRange(_ arguments: [String], _ message: String) throws {
+        let result = try graphFuzz(arguments + (arguments.first == "bench" || arguments.first == "replay" ? [] : ["--no-save"]))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("--jobs above the cores is capped with a note, and the run works")
+    func jobsCapped() throws {
+        let result = try graphFuzz(["--target", "queue", "--seed", "1", "--runs", "30", "--jobs", "200", "--no-save"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("note: --jobs 200: capped at \(ProcessInfo.processInfo.activeProcessorCount)"))
+    }
+
+    @Test("too few open files is exit 2 saying how to fix it, not an internal error")
+    func openFileLimit() throws {
+        let result = try shell("ulimit -n 8 && exec \"$GRAPH_FUZZ\" --target queue --seed 1 --runs 30 --jobs 2 --no-save")
+        #expect(result.status == 2, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("open files") && result.stderr.contains("ulimit -n"), "stderr: \(result.stderr)")
+    }
+
+    @Test("usage mistakes that were silently accepted are refused", arguments: [
+        (["--version", "--bogus"], "--version takes no other arguments"),
+        (["--help", "--bogus"], "--help takes no other arguments"),
+        (["--seed", "1", "--version"], "--version takes no other arguments"),
+        (["list", "--json", "--markdown"], "--json and --markdown cannot be combined"),
+        (["frobnicate"], "commands: replay, list, export-tests, bench"),
+    ])
+    func refused(_ arguments: [String], _ message: String) throws {
+        let result = try graphFuzz(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `graph-fuzz` process started in the background, with its output collected in files.
+private final class Background {
+    let process = Process()
+    let folder = temporaryFolder()
+    var stdoutPath: String { folder + "/stdout" }
+    var stderrPath: String { folder + "/stderr" }
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: Package.executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: Package.root)
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["GRAPH_FUZZ_EXIT_WITH_PARENT": "1", "TMPDIR": folder + "/tmp/"].merging(environment) { $1 }) { $1 }
+        try FileManager.default.createDirectory(atPath: folder + "/tmp", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The worker processes (children) running now.
+    var workers: [pid_t] { childProcesses(of: process.processIdentifier) }
+
+    /// Waits (at most `seconds`) until `condition` holds.
+    func wait(upTo seconds: Double, until condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    func finish() -> ProcessResult {
+        process.waitUntilExit()
+        return ProcessResult(status: process.terminationStatus,
+                             stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+                             stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+    }
+
+    /// Files left in the run's temporary folder.
+    var temporaryFiles: [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder + "/tmp")) ?? [] }
+}
+
+/// The children of `pid` (from /proc on Linux, `pgrep -P` elsewhere).
+func childProcesses(of pid: pid_t) -> [pid_t] {
+    let path = "/proc/\(pid)/task/\(pid)/children"
+    if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+        return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+    guard let result = try? graphFuzz(["-P", String(pid)], executable: "/usr/bin/pgrep") else { return [] }
+    return result.stdout.split(separator: "\n").compactMap { pid_t($0) }
+}
+
+/// True while `pid` runs (a zombie waiting for its parent to reap it does not run).
+func isRunning(_ pid: pid_t) -> Bool {
+    if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) {
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+    return kill(pid, 0) == 0
+}
+
+@Suite("a run's life: killed workers, slow cases, signals, progress (built executable)")
+struct RunLifecycleTests {
+    @Test("a worker killed from outside is not a crash of the code under test: its case runs again, the run passes")
+    func externalKill() throws {
+        let run = try Background(["--target", "queue", "--seed", "1", "--runs", "100000000", "--time", "2", "--jobs", "2", "--no-save"])
+        #expect(run.wait(upTo: 10) { !run.workers.isEmpty })
+        usleep(300_000)
+        let victim = try #require(run.workers.first)
+        kill(victim, SIGKILL)
+        let result = run.finish()
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("FAILURE"))
+        #expect(result.stderr.contains("a worker died of SIGKILL"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("not a failure of the code under test"))
+    }
+
+    @Test("workers that keep dying without a reproducing case are an infrastructure error, exit 3")
+    func workersKeepDying() throws {
+        let run = try Background(["--target", "queue", "--seed", "1", "--runs", "100000000", "--time", "30", "--jobs", "2", "--no-save"])
+        #expect(run.wait(upTo: 10) { !run.workers.isEmpty })
+        let deadline = Date().addingTimeInterval(30)
+        while run.process.isRunning && Date() < deadline {
+            for worker in run.workers { kill(worker, SIGKILL) }
+        }
+        let result = run.finish()
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("infrastructure error: workers keep dying without a reproducing case")
+                || result.stderr.contains("died in a row"), "stderr: \(result.stderr)")
+        #expect(!result.stdout.contains("FAILURE"))
+    }
+
+    @Test("a slow case is not a hang: run again, it keeps finishing steps, and the report says it was slow")
+    func slowIsNotHung() throws {
+        let result = try graphFuzz(["--target", "queue", "--seed", "1", "--runs", "2", "--steps", "1000000", "--case-timeout", "0.1",
+                                    "--jobs", "1", "--no-save"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("hang"))
+        #expect(result.stderr.contains("is slow, not stuck"), "stderr: \(result.stderr)")
+    }
+
+    @Test("SIGINT stops the workers, leaves no temporary file, prints the summary so far and exits 130")
+    func interrupt() throws {
+        let run = try Background(["--target", "queue", "--seed", "1", "--runs", "100000000", "--jobs", "2", "--no-save"])
+        #expect(run.wait(upTo: 10) { run.workers.count == 2 })
+        usleep(300_000)
+        let workers = run.workers
+        // Ctrl-C on a terminal reaches the whole process group: the workers too.
+        kill(run.process.processIdentifier, SIGINT)
+        for worker in workers { kill(worker, SIGINT) }
+        let result = run.finish()
+        #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("queue   -") && result.stdout.contains("(interrupted)"), "stdout: \(result.stdout)")
+        #expect(!result.stdout.contains("FAILURE"))
+        #expect(run.temporaryFiles.isEmpty, "left behind: \(run.temporaryFiles)")
+        #expect(workers.allSatisfy { !isRunning($0) })
+    }
+
+    @Test("a graph-fuzz whose parent dies (swift test, say) does not outlive it, nor do its workers")
+    func diesWithParent() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let parent = Process()
+        parent.executableURL = URL(fileURLWithPath: "/bin/sh")
+        parent.arguments = ["-c", "\"$GRAPH_FUZZ\" --target queue --seed 1 --runs 100000000 --jobs 2 --no-save >/dev/null 2>&1 & echo $! > \"$PID_FILE\"; wait"]
+        parent.environment = ProcessInfo.processInfo.environment.merging(
+            ["GRAPH_FUZZ": Package.executable, "PID_FILE": folder + "/pid", "GRAPH_FUZZ_EXIT_WITH_PARENT": "1"]) { $1 }
+        try parent.run()
+        var pid: pid_t?
+        let start = Date()
+        while pid == nil && Date().timeIntervalSince(start) < 10 {
+            pid = (try? String(contentsOfFile: folder + "/pid", encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            usleep(10_000)
+        }
+        let graphFuzz = try #require(pid)
+        while childProcesses(of: graphFuzz).count < 2 && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
+        let workers = childProcesses(of: graphFuzz)
+        #expect(workers.count == 2)
+        kill(parent.processIdentifier, SIGKILL)
+        parent.waitUntilExit()
+        let end = Date().addingTimeInterval(5)
+        while (isRunning(graphFuzz) || workers.contains(where: isRunning)) && Date() < end { usleep(20_000) }
+        #expect(!isRunning(graphFuzz), "graph-fuzz outlived its parent")
+        #expect(!workers.contains(where: isRunning), "a worker outlived graph-fuzz")
+    }
+
+    @Test("--progress prints progress lines without a terminal, and a failure is printed as soon as it is shrunk")
+    func progressAndEarlyFailures() throws {
+        let result = try shell("exec \"$GRAPH_FUZZ\" --mutant queue-off-by-one --seed 1 --runs 100000000 --time 2.5 --jobs 2 --no-save --progress 2>&1")
+        #expect(result.status == 1)
+        let text = result.stdout
+        let failure = try #require(text.range(of: "FAILURE queue (mutant queue-off-by-one)"))
+        let lastProgress = try #require(text.range(of: "graph-fuzz: progress: queue (queue-off-by-one): ", options: .backwards))
+        #expect(failure.lowerBound < lastProgress.lowerBound, "the failure came after the search: \(text)")
+        #expect(text.contains(" cases/s, 1 failure so far, "))
+        #expect(text.contains(" s left"))
+    }
+}
