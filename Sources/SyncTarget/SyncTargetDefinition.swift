@@ -12,7 +12,7 @@ extension Target {
             rules: SyncRules.all,
             mutants: SyncMutants.all.map(\.mutant),
             defaultSteps: 30,
-            generatorVersion: "1"
+            generatorVersion: "2"
         ) { mutant in
             SyncMachine(strategy: SyncMutants.strategy(for: mutant))
         }
