@@ -25,13 +25,13 @@ public struct QueueMachine: StateMachine, Sendable {
     public typealias Observation = String
 
     let fullCheck: BoundedQueue.FullCheck
-    let weights: [UInt32]
+    let commandWeights: [UInt32]
 
-    /// - Parameter weights: how often push, pop and count are chosen; corpus cases replay whatever
+    /// - Parameter commandWeights: how often push, pop and count are chosen; corpus cases replay whatever
     ///   the weights (they store traces), which the tests demonstrate by changing them.
-    public init(mutant: String?, weights: [UInt32] = [4, 3, 1]) {
+    public init(mutant: String?, commandWeights: [UInt32] = [4, 3, 1]) {
         fullCheck = mutant == "queue-off-by-one" ? .offByOne : .correct
-        self.weights = weights
+        self.commandWeights = commandWeights
     }
 
     public func makeConfig(_ draw: Draw) -> Config { Config(capacity: draw.int(in: 1...4)) }
@@ -39,17 +39,17 @@ public struct QueueMachine: StateMachine, Sendable {
     public func makeSystem(_ config: Config) -> BoundedQueue { BoundedQueue(capacity: config.capacity, fullCheck: fullCheck) }
 
     public var actions: [Action<Self>] {
-        [Action("push", weight: weights[0], arguments: { args, _ in args.int("value", in: 0...99) },
+        [Action("push", weight: commandWeights[0], arguments: { args, _ in args.int("value", in: 0...99) },
                 predict: { value, model in
                     guard model.values.count < model.capacity else { return Prediction("\(false)", rule: "Q1") }
                     model.values.append(value)
                     return Prediction("\(true)", rule: "Q1")
                 },
                 perform: { value, queue in "\(queue.push(value))" }),
-         Action("pop", weight: weights[1],
+         Action("pop", weight: commandWeights[1],
                 predict: { model in Prediction(model.values.isEmpty ? "nil" : "\(model.values.removeFirst())", rule: "Q2") },
                 perform: { queue in queue.pop().map(String.init) ?? "nil" }),
-         Action("count", weight: weights[2],
+         Action("count", weight: commandWeights[2],
                 predict: { model in Prediction("\(model.values.count)", rule: "Q3") },
                 perform: { queue in "\(queue.count)" })]
     }

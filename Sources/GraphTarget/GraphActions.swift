@@ -7,7 +7,8 @@ import GraphSpec
 extension GraphMachine {
     public var actions: [Action<GraphMachine>] {
         [
-            action("create", 8) { args, model in
+            // Creates dominate while there is little to act on (as the other actions' preconditions fail).
+            action("create", weights: { $0.refs.count < 3 ? 24 : 8 }) { args, model in
                 let result = args.result()
                 return .create(result: result, entity: args.name("entity", from: BooksEntities.names, weights: [4, 3, 2, 1]),
                                variant: args.int("variant", in: 0...2) { $0.chooseWeighted([6, 2, 2]) },
@@ -99,7 +100,12 @@ extension GraphMachine {
     /// Every graph action: no step after the store crashed; the specification predicts, the system performs.
     private func action(_ name: String, _ weight: UInt32, when precondition: @escaping (GraphModel) -> Bool = { _ in true },
                         _ arguments: @escaping (inout Arguments, GraphModel) -> GraphCommand?) -> Action<GraphMachine> {
-        Action(name, weight: weight, when: { !$0.crashed && precondition($0) }, arguments: arguments,
+        action(name, weights: { _ in weight }, when: precondition, arguments)
+    }
+
+    private func action(_ name: String, weights: @escaping (GraphModel) -> UInt32, when precondition: @escaping (GraphModel) -> Bool = { _ in true },
+                        _ arguments: @escaping (inout Arguments, GraphModel) -> GraphCommand?) -> Action<GraphMachine> {
+        Action(name, weights: weights, when: { !$0.crashed && precondition($0) }, arguments: arguments,
                predict: { command, model in
                    let (value, rule) = model.step(command)
                    return Prediction(value, rule: rule)

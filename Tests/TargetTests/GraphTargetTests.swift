@@ -48,9 +48,17 @@ struct GraphTargetTests {
         #expect(record.swiftLines.contains { $0.contains("#expect(saveCode == 1600)") })
     }
 
-    @Test("An unknown command names itself")
-    func unknownCommand() {
-        #expect(throws: TraceError.self) { try GraphCommand(trace: TraceStep("teleport")) }
+    @Test("An unknown step and an argument out of range are named with their step")
+    func unknownCommand() throws {
+        let machine = Target.graph.machine()
+        let config = try TraceStep(parsing: "config(schema: \"local\", newModelLink: \"autoInsert\", temporaryIDAfterSave: \"resolves\", registeredAfterForeignDelete: \"none\")")
+        let unknown = try #require(throws: TraceReplayError.self) { try machine.replay(config, [TraceStep("teleport")]).get() }
+        #expect(unknown.step == 0)
+        #expect(unknown.message.hasPrefix("step 1 'teleport()': unknown step 'teleport' (expected one of create, insert, relate"))
+        let create = try TraceStep(parsing: "v1 = create(entity: \"Work\", variant: 7, context: 0)")
+        #expect(throws: TraceReplayError(step: 0, message: "step 1 '\(create)': argument 'variant' of 'create' is 7, outside 0...2")) {
+            try machine.replay(config, [create]).get()
+        }
     }
 
     @Test("The rule list has every rule a mutant names, and the CloudKit prediction (B7) names deny only for local")

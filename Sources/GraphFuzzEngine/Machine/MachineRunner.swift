@@ -103,7 +103,7 @@ public struct MachineRunner<M: StateMachine> {
     /// each action out with probability 1/2, so some cases never dilute a rare action's effect.
     @inlinable
     func swarm(_ draw: Draw) -> [Bool] {
-        guard actions.count > 1, draw.chooseBool() else { return Array(repeating: true, count: actions.count) }
+        guard actions.count > 1, draw.chooseBool(probability: 0.25) else { return Array(repeating: true, count: actions.count) }
         return actions.map { _ in !draw.chooseBool() }
     }
 
@@ -126,8 +126,11 @@ public struct MachineRunner<M: StateMachine> {
         }
     }
 
-    /// Chooses actions: among the enabled ones whose precondition holds, by weight; when none is,
-    /// among all whose precondition holds. Counts precondition checks.
+    /// Chooses actions like Hypothesis' `sampled_from(rules).filter(valid)`: an action index is
+    /// drawn by weight over all enabled actions (so a recorded choice keeps naming the same action
+    /// when shrinking removes earlier steps); if its precondition fails, up to two more draws; then
+    /// a draw among the enabled actions whose precondition holds, and if none, among all whose
+    /// precondition holds. Only the drawn action's precondition is evaluated; checks are counted.
     @usableFromInline
     struct Chooser {
         @usableFromInline let actions: [Action<M>]
@@ -147,27 +150,48 @@ public struct MachineRunner<M: StateMachine> {
         }
 
         @inlinable
+        mutating func applicable(_ a: Int, _ model: M.Model) -> Bool {
+            if actions[a].precondition(model) {
+                held[a] += 1
+                return true
+            }
+            failed[a] += 1
+            return false
+        }
+
+        @inlinable
         mutating func choose(_ model: M.Model, excluded: [Int], _ draw: Draw) -> Int? {
+            weights.removeAll(keepingCapacity: true)
+            var total: UInt64 = 0
+            for a in actions.indices {
+                let weight = enabled[a] && !excluded.contains(a) ? actions[a].weight(model) : 0
+                weights.append(weight)
+                total += UInt64(weight)
+            }
+            if total > 0 {
+                for _ in 0..<3 {
+                    let a = draw.chooseWeighted(weights)
+                    if weights[a] > 0, applicable(a, model) { return a }
+                    weights[a] = 0
+                    if !weights.contains(where: { $0 > 0 }) { break }
+                }
+            }
             collect(model, excluded: excluded, swarm: true)
             if candidates.isEmpty { collect(model, excluded: excluded, swarm: false) }
             guard !candidates.isEmpty else { return nil }
             return candidates[draw.chooseWeighted(weights)]
         }
 
+        /// The applicable actions (enabled ones when `swarm`) in `candidates`, their weights in `weights`.
         @inlinable
         mutating func collect(_ model: M.Model, excluded: [Int], swarm: Bool) {
             candidates.removeAll(keepingCapacity: true)
             weights.removeAll(keepingCapacity: true)
-            for a in actions.indices where enabled[a] == swarm && !excluded.contains(a) {
+            for a in actions.indices where (enabled[a] || !swarm) && !excluded.contains(a) {
                 let weight = actions[a].weight(model)
-                guard weight > 0 else { continue }
-                if actions[a].precondition(model) {
-                    held[a] += 1
-                    candidates.append(a)
-                    weights.append(weight)
-                } else {
-                    failed[a] += 1
-                }
+                guard weight > 0, applicable(a, model) else { continue }
+                candidates.append(a)
+                weights.append(weight)
             }
         }
     }
