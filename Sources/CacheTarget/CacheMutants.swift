@@ -29,7 +29,7 @@ public enum CacheMutants {
     }
 
     /// The strategy a mutant selects (nil: the shipped design).
-    public static func strategy(for mutant: String?) -> CacheStrategy {
+    package static func strategy(for mutant: String?) -> CacheStrategy {
         var strategy = CacheStrategy.shipped
         switch mutant {
         case "seed-torn-write": strategy.writeMode = .inPlace

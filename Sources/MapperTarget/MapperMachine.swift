@@ -18,9 +18,9 @@ public struct MapperMachine: StateMachine, Sendable {
     public typealias Command = MapperCommand
     public typealias Observation = MapperObservation
 
-    public let strategy: MapperStrategy
+    package let strategy: MapperStrategy
 
-    public init(strategy: MapperStrategy = .shipped) { self.strategy = strategy }
+    package init(strategy: MapperStrategy = .shipped) { self.strategy = strategy }
 
     public func makeConfig(_ draw: Draw) -> MapperConfig { MapperConfig.draw(draw) }
     public func makeModel(_ config: MapperConfig) -> MapperState { MapperState() }

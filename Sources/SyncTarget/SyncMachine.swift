@@ -10,10 +10,10 @@ public struct SyncMachine: StateMachine, Sendable {
     public typealias Command = SyncCommand
     public typealias Observation = SyncObservation
 
-    public let strategy: SyncStrategy
+    package let strategy: SyncStrategy
     static let deviceCount = 2
 
-    public init(strategy: SyncStrategy = .production) { self.strategy = strategy }
+    package init(strategy: SyncStrategy = .production) { self.strategy = strategy }
 
     public func makeConfig(_ draw: Draw) -> SyncConfig {
         SyncConfig(granularity: SpecGranularity.allCases[Int(draw.choose(upTo: 1))])
