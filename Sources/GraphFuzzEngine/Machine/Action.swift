@@ -6,6 +6,8 @@ public struct Action<M: StateMachine> {
     /// Relative frequency among the applicable actions; a function of the model for machines
     /// whose mix changes with the state (0 makes the action inapplicable).
     @usableFromInline let weight: (M.Model) -> UInt32
+    /// The weight when it does not depend on the model (chosen without calling `weight`).
+    @usableFromInline let fixedWeight: UInt32?
     /// Whether the action may be chosen in this state. Never rejects a case: the engine only
     /// chooses among actions whose precondition holds.
     @usableFromInline let precondition: (M.Model) -> Bool
@@ -29,6 +31,7 @@ public struct Action<M: StateMachine> {
                 perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
         self.name = name
         self.weight = { _ in weight }
+        self.fixedWeight = weight
         self.precondition = precondition
         self.arguments = arguments
         self.predict = predict
@@ -42,6 +45,7 @@ public struct Action<M: StateMachine> {
                 perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
         self.name = name
         self.weight = weights
+        self.fixedWeight = nil
         self.precondition = precondition
         self.arguments = arguments
         self.predict = predict

@@ -140,6 +140,10 @@ public struct MachineRunner<M: StateMachine> {
         @usableFromInline var failed: [Int]
         @usableFromInline var candidates: [Int] = []
         @usableFromInline var weights: [UInt32] = []
+        /// Fixed weights of the enabled actions (0 for disabled ones), and the enabled actions whose
+        /// weight depends on the model.
+        @usableFromInline var fixedWeights: [UInt32]
+        @usableFromInline var modelWeighted: [Int]
 
         @inlinable
         init(actions: [Action<M>], enabled: [Bool]) {
@@ -147,6 +151,8 @@ public struct MachineRunner<M: StateMachine> {
             self.enabled = enabled
             held = Array(repeating: 0, count: actions.count)
             failed = held
+            fixedWeights = actions.indices.map { enabled[$0] ? actions[$0].fixedWeight ?? 0 : 0 }
+            modelWeighted = actions.indices.filter { enabled[$0] && actions[$0].fixedWeight == nil }
         }
 
         @inlinable
@@ -161,14 +167,10 @@ public struct MachineRunner<M: StateMachine> {
 
         @inlinable
         mutating func choose(_ model: M.Model, excluded: [Int], _ draw: Draw) -> Int? {
-            weights.removeAll(keepingCapacity: true)
-            var total: UInt64 = 0
-            for a in actions.indices {
-                let weight = enabled[a] && !excluded.contains(a) ? actions[a].weight(model) : 0
-                weights.append(weight)
-                total += UInt64(weight)
-            }
-            if total > 0 {
+            weights = fixedWeights
+            for a in modelWeighted { weights[a] = actions[a].weight(model) }
+            for a in excluded { weights[a] = 0 }
+            if weights.contains(where: { $0 > 0 }) {
                 for _ in 0..<3 {
                     let a = draw.chooseWeighted(weights)
                     if weights[a] > 0, applicable(a, model) { return a }
@@ -255,7 +257,9 @@ public struct MachineRunner<M: StateMachine> {
         var model = machine.makeModel(config)
         var system: M.System
         var invariantChecks = [Int](repeating: 0, count: invariants.count)
+        var rules = RuleCounts()
         func finish(_ outcome: Outcome) -> MachineRun<M> {
+            for (rule, count) in zip(rules.rules, rules.counts) { coverage.predictions[rule, default: 0] += count }
             for (i, invariant) in invariants.enumerated() where invariantChecks[i] > 0 {
                 coverage.invariants[invariant.rule, default: 0] += invariantChecks[i]
             }
@@ -281,7 +285,7 @@ public struct MachineRunner<M: StateMachine> {
             let action = actions[step.action]
             let predicted = action.predict(step.command, &model)
             coverage.actions[step.action].ran += 1
-            coverage.predictions[predicted.rule, default: 0] += 1
+            rules.count(predicted.rule)
             if keepSteps { steps.append(ExecutedStep(step: step, predicted: predicted)) }
             if index >= systemSteps { return finish(.pass) }
             willRunStep?(index)
@@ -306,6 +310,33 @@ public struct MachineRunner<M: StateMachine> {
                 return finish(.fail(failure))
             }
             index += 1
+        }
+    }
+}
+
+/// Predictions per rule id within one case: a short list searched from the last hit (a case names few
+/// rules), so counting costs no hashing per step.
+@usableFromInline
+struct RuleCounts {
+    @usableFromInline var rules: [String] = []
+    @usableFromInline var counts: [Int] = []
+    @usableFromInline var last = 0
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func count(_ rule: String) {
+        if last < rules.count, rules[last] == rule {
+            counts[last] += 1
+            return
+        }
+        if let i = rules.firstIndex(of: rule) {
+            counts[i] += 1
+            last = i
+        } else {
+            rules.append(rule)
+            counts.append(1)
+            last = rules.count - 1
         }
     }
 }
