@@ -70,36 +70,36 @@ public struct CacheModel: Sendable {
     // MARK: Commands
 
     /// A set that reaches the disk (C1, C3), and the periodic cleanup it may trigger (C9).
-    public mutating func set(instance: Int, key: Int, value: CacheValueSpec) -> Expectation<CacheObservation> {
+    public mutating func set(instance: Int, key: Int, value: CacheValueSpec) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         memory[identifier][key] = Held(value: value, writtenAt: now, by: instance)
         disk[identifier][key] = File(value: value, writtenAt: now, corrupt: false)
         fileRule[identifier][key] = "C3"
         touched = (identifier, key)
         countWrite(instance)
-        return Expectation(.done, rule: "C1")
+        return Prediction(.done, rule: "C1")
     }
 
     /// A set whose write fails (failed write, full disk): memory keeps the value, the older disk copy goes (C8).
-    public mutating func failedSet(instance: Int, key: Int, value: CacheValueSpec) -> Expectation<CacheObservation> {
+    public mutating func failedSet(instance: Int, key: Int, value: CacheValueSpec) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         memory[identifier][key] = Held(value: value, writtenAt: now, by: instance)
         disk[identifier][key] = nil
         fileRule[identifier][key] = "C8"
         touched = (identifier, key)
         countWrite(instance)
-        return Expectation(.done, rule: "C8")
+        return Prediction(.done, rule: "C8")
     }
 
     /// A set during which the process crashes (torn write, crash between write and rename), then
     /// the restart: the crash interrupts the set (observed `true`: a write has a separate commit
     /// point, the rename) and the key's file holds what it held before (C5).
-    public mutating func crashingSet(instance: Int, key: Int) -> Expectation<CacheObservation> {
+    public mutating func crashingSet(instance: Int, key: Int) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         _ = restart(clean: false)
         fileRule[identifier][key] = "C5"
         touched = (identifier, key)
-        return Expectation(.flag(true), rule: "C5")
+        return Prediction(.flag(true), rule: "C5")
     }
 
     private mutating func countWrite(_ instance: Int) {
@@ -108,86 +108,86 @@ public struct CacheModel: Sendable {
     }
 
     /// A read: memory (C1), else disk (C3), never expired (C4) or corrupt (C6) values.
-    public mutating func get(instance: Int, key: Int) -> Expectation<CacheObservation> {
+    public mutating func get(instance: Int, key: Int) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         touched = (identifier, key)
         if let held = memory[identifier][key] {
-            if !isExpired(held.writtenAt) { return Expectation(.value(held.value), rule: "C1") }
+            if !isExpired(held.writtenAt) { return Prediction(.value(held.value), rule: "C1") }
             memory[identifier][key] = nil
             if disk[identifier][key] != nil {
                 disk[identifier][key] = nil
                 fileRule[identifier][key] = "C4"
             }
-            return Expectation(.value(nil), rule: "C4")
+            return Prediction(.value(nil), rule: "C4")
         }
         if let file = disk[identifier][key] {
             let rule = fileRule[identifier][key]
             if file.corrupt {
                 disk[identifier][key] = nil
                 fileRule[identifier][key] = "C6"
-                return Expectation(.value(nil), rule: "C6")
+                return Prediction(.value(nil), rule: "C6")
             }
             if isExpired(file.writtenAt) {
                 disk[identifier][key] = nil
                 fileRule[identifier][key] = "C4"
-                return Expectation(.value(nil), rule: "C4")
+                return Prediction(.value(nil), rule: "C4")
             }
             memory[identifier][key] = Held(value: file.value, writtenAt: file.writtenAt, by: instance)
-            return Expectation(.value(file.value), rule: rule)
+            return Prediction(.value(file.value), rule: rule)
         }
         let twin = CacheModel.twin(of: key)
         if twin < keyCount, memory[identifier][twin] != nil || disk[identifier][twin] != nil {
-            return Expectation(.value(nil), rule: "C2")
+            return Prediction(.value(nil), rule: "C2")
         }
-        return Expectation(.value(nil), rule: fileRule[identifier][key])
+        return Prediction(.value(nil), rule: fileRule[identifier][key])
     }
 
     /// contains: memory only (C7); a value another instance put in the shared memory counts (C1).
-    public func contains(instance: Int, key: Int) -> Expectation<CacheObservation> {
+    public func contains(instance: Int, key: Int) -> Prediction<CacheObservation> {
         guard let held = memory[instances[instance]][key], !isExpired(held.writtenAt) else {
-            return Expectation(.flag(false), rule: "C7")
+            return Prediction(.flag(false), rule: "C7")
         }
-        return Expectation(.flag(true), rule: held.by == instance ? "C7" : "C1")
+        return Prediction(.flag(true), rule: held.by == instance ? "C7" : "C1")
     }
 
-    public mutating func advance(seconds: Int) -> Expectation<CacheObservation> {
+    public mutating func advance(seconds: Int) -> Prediction<CacheObservation> {
         now += seconds
-        return Expectation(.done, rule: "C4")
+        return Prediction(.done, rule: "C4")
     }
 
     /// Memory pressure evicts `key` (nil: everything) from every memory tier.
-    public mutating func evict(key: Int?) -> Expectation<CacheObservation> {
+    public mutating func evict(key: Int?) -> Prediction<CacheObservation> {
         for identifier in 0..<identifierCount {
             for slot in 0..<keyCount where key == nil || key == slot { memory[identifier][slot] = nil }
         }
-        return Expectation(.done, rule: "C3")
+        return Prediction(.done, rule: "C3")
     }
 
     /// Another instance opens (its start-up cleanup runs, C9).
-    public mutating func open(identifier: Int) -> Expectation<CacheObservation> {
+    public mutating func open(identifier: Int) -> Prediction<CacheObservation> {
         instances.append(identifier)
         writes.append(0)
         cleanUp(identifier: identifier)
-        return Expectation(.done, rule: "C9")
+        return Prediction(.done, rule: "C9")
     }
 
     /// The identifier's folder vanishes with every file in it; memory stays (C8).
-    public mutating func removeFolder(identifier: Int) -> Expectation<CacheObservation> {
+    public mutating func removeFolder(identifier: Int) -> Prediction<CacheObservation> {
         for key in 0..<keyCount where disk[identifier][key] != nil {
             disk[identifier][key] = nil
             fileRule[identifier][key] = "C8"
         }
-        return Expectation(.done, rule: "C8")
+        return Prediction(.done, rule: "C8")
     }
 
     /// A bit flips in the key's intact file at rest (a second flip could undo the first, so a
     /// corrupt file is not flipped again).
-    public mutating func flipBit(identifier: Int, key: Int) -> Expectation<CacheObservation> {
+    public mutating func flipBit(identifier: Int, key: Int) -> Prediction<CacheObservation> {
         let rule = fileRule[identifier][key]
-        guard disk[identifier][key]?.corrupt == false else { return Expectation(.flag(false), rule: rule) }
+        guard disk[identifier][key]?.corrupt == false else { return Prediction(.flag(false), rule: rule) }
         disk[identifier][key]?.corrupt = true
         touched = (identifier, key)
-        return Expectation(.flag(true), rule: rule)
+        return Prediction(.flag(true), rule: rule)
     }
 
     /// Whether `flipBit` applies: the file exists and is intact.
@@ -195,18 +195,18 @@ public struct CacheModel: Sendable {
 
     /// The process restarts: memory is gone, every instance reopens and cleans its folder (C9).
     /// A clean restart also runs each instance's shutdown cleanup first (same time, same effect).
-    public mutating func restart(clean: Bool) -> Expectation<CacheObservation> {
+    public mutating func restart(clean: Bool) -> Prediction<CacheObservation> {
         for identifier in 0..<identifierCount {
             for key in 0..<keyCount { memory[identifier][key] = nil }
         }
         writes = Array(repeating: 0, count: instances.count)
         for identifier in Set(instances).sorted() { cleanUp(identifier: identifier) }
-        return Expectation(.done, rule: "C9")
+        return Prediction(.done, rule: "C9")
     }
 
-    public mutating func cleanUp(instance: Int) -> Expectation<CacheObservation> {
+    public mutating func cleanUp(instance: Int) -> Prediction<CacheObservation> {
         cleanUp(identifier: instances[instance])
-        return Expectation(.done, rule: "C9")
+        return Prediction(.done, rule: "C9")
     }
 
     /// Deletes expired files; marks the files it keeps as kept by cleanup (C9).
@@ -219,18 +219,18 @@ public struct CacheModel: Sendable {
     }
 
     /// Whether the key's entry file exists.
-    public func hasFile(identifier: Int, key: Int) -> Expectation<CacheObservation> {
-        Expectation(.flag(disk[identifier][key] != nil), rule: fileRule[identifier][key])
+    public func hasFile(identifier: Int, key: Int) -> Prediction<CacheObservation> {
+        Prediction(.flag(disk[identifier][key] != nil), rule: fileRule[identifier][key])
     }
 
     /// Files in the folder that name no key: cleanup at every restart leaves none (C9).
-    public func strayFiles(identifier: Int) -> Expectation<CacheObservation> {
-        Expectation(.count(0), rule: "C9")
+    public func strayFiles(identifier: Int) -> Prediction<CacheObservation> {
+        Prediction(.count(0), rule: "C9")
     }
 
     /// A burst through a fresh actor instance of identifier 0: it opens (cleanup), sets `values[0]`,
     /// then sets `values[1...]` while as many gets run, reads the key, sets `final` and shuts down (cleanup).
-    public mutating func burst(key: Int, values: [CacheValueSpec], final: CacheValueSpec) -> Expectation<CacheObservation> {
+    public mutating func burst(key: Int, values: [CacheValueSpec], final: CacheValueSpec) -> Prediction<CacheObservation> {
         cleanUp(identifier: 0)
         memory[0][key] = Held(value: final, writtenAt: now, by: -1)
         disk[0][key] = File(value: final, writtenAt: now, corrupt: false)
@@ -238,7 +238,7 @@ public struct CacheModel: Sendable {
         fileRule[0][key] = "C10"
         let concurrent = values.dropFirst()
         let allowed = concurrent.map { CacheObservation.burst(allGetsAllowed: true, after: $0) }
-        return Expectation(allowed.first ?? .burst(allGetsAllowed: true, after: values.first), rule: "C10",
+        return Prediction(allowed.first ?? .burst(allGetsAllowed: true, after: values.first), rule: "C10",
                            alternatives: Array(allowed.dropFirst()))
     }
 

@@ -4,7 +4,7 @@ import GraphFuzzEngine
 import PersistentCache
 
 /// The `cache` state machine: the specification (`CacheModel`) and the production cache stepped side by side.
-public struct CacheMachine: StateMachine, Sendable {
+public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     public typealias Config = CacheConfig
     public typealias Model = CacheModel
     public typealias Command = CacheCommand
@@ -45,58 +45,66 @@ public struct CacheMachine: StateMachine, Sendable {
 
     // MARK: Generation
 
-    public func nextCommand(_ model: CacheModel, _ draw: Draw) -> CacheCommand? {
-        func cache() -> Ref { Ref(Int(draw.choose(upTo: UInt64(model.instances.count - 1)))) }
-        func key() -> Int { Int(draw.choose(upTo: UInt64(CacheMachine.keyCount - 1))) }
-        func identifier() -> CacheIdentifier { draw.chooseBool(probability: 0.25) ? .other : .main }
-        func value() -> CacheValueSpec {
-            let length: Int
-            switch draw.chooseWeighted(CacheMachine.valueSizeWeights) {
-            case 0: length = 0
-            case 1: length = draw.int(in: 1...16)
-            case 2: length = draw.int(in: 17...300)
-            default: length = (1 << 20) + draw.int(in: 1...4096)
-            }
-            return CacheValueSpec(tag: model.nextTag, length: length)
+    /// The actions, in the order of the old positional weights (get is the simplest).
+    public var actions: [Action<CacheMachine>] {
+        func coded(_ name: String, _ weight: UInt32, when: @escaping (CacheModel) -> Bool = { _ in true },
+                   _ draw: @escaping (CacheModel, Draw) -> CacheCommand?) -> Action<CacheMachine> {
+            Action(coded: name, weight: weight, when: when, draw: draw, predict: predict, perform: perform)
         }
-        let files = model.intactFiles
-        //           get set contains hasFile advance evict faulty flip restart open cleanUp removeFolder stray burst
-        let weights: [UInt32] = [24, 24, 8, 8, 6, 6, 6, files.isEmpty ? 0 : 6, 3,
-                                 model.instances.count < CacheMachine.maxInstances ? 2 : 0, 2, 1, 2, 1]
-        switch draw.chooseWeighted(weights) {
-        case 0: return .get(cache: cache(), key: key())
-        case 1: return .set(cache: cache(), key: key(), value: value())
-        case 2: return .contains(cache: cache(), key: key())
-        case 3:
-            if draw.chooseBool(probability: 0.6) {
-                return .hasFile(identifier: CacheIdentifier(index: model.touched.identifier), key: model.touched.key)
-            }
-            return .hasFile(identifier: identifier(), key: key())
-        case 4:
-            switch draw.chooseWeighted([4, 3, 2]) {
-            case 0: return .advance(seconds: 60 * draw.int(in: 1...59))
-            case 1: return .advance(seconds: [3600, 3540, 3660][Int(draw.choose(upTo: 2))])
-            default: return .advance(seconds: 3600 * draw.int(in: 1...6))
-            }
-        case 5:
-            if draw.chooseBool(probability: 0.2) { return .evict(key: nil) }
-            return .evict(key: draw.chooseBool(probability: 0.5) ? model.touched.key : key())
-        case 6:
-            let fault = FileSystemFault.allCases[Int(draw.choose(upTo: UInt64(FileSystemFault.allCases.count - 1)))]
-            return .faultySet(cache: cache(), key: key(), value: value(), fault: fault,
-                              tornLength: fault == .tornWrite ? draw.int(in: 0...200) : 0)
-        case 7:
-            // A replayed choice can pick this branch even when its weight is 0 now.
-            guard !files.isEmpty else { return .hasFile(identifier: identifier(), key: key()) }
-            let file = files[Int(draw.choose(upTo: UInt64(files.count - 1)))]
-            return .flipBit(identifier: CacheIdentifier(index: file.identifier), key: file.key, bit: draw.int(in: 0...4095))
-        case 8: return .restart(clean: draw.chooseBool())
-        case 9: return .open(result: Ref(model.instances.count), identifier: identifier())
-        case 10: return .cleanUp(cache: cache())
-        case 11: return .removeFolder(identifier: identifier())
-        case 12: return .strayFiles(identifier: identifier())
-        default: return .burst(key: key(), count: draw.int(in: 2...CacheMachine.maxBurst), tag: model.nextTag)
+        return [
+            coded("get", 24) { m, d in .get(cache: Self.cache(m, d), key: Self.key(d)) },
+            coded("set", 24) { m, d in .set(cache: Self.cache(m, d), key: Self.key(d), value: Self.value(m, d)) },
+            coded("contains", 8) { m, d in .contains(cache: Self.cache(m, d), key: Self.key(d)) },
+            coded("hasFile", 8) { m, d in
+                if d.chooseBool(probability: 0.6) {
+                    return .hasFile(identifier: CacheIdentifier(index: m.touched.identifier), key: m.touched.key)
+                }
+                return .hasFile(identifier: Self.identifier(d), key: Self.key(d))
+            },
+            coded("advance", 6) { _, d in
+                switch d.chooseWeighted([4, 3, 2]) {
+                case 0: return .advance(seconds: 60 * d.int(in: 1...59))
+                case 1: return .advance(seconds: [3600, 3540, 3660][Int(d.choose(upTo: 2))])
+                default: return .advance(seconds: 3600 * d.int(in: 1...6))
+                }
+            },
+            coded("evict", 6) { m, d in
+                if d.chooseBool(probability: 0.2) { return .evict(key: nil) }
+                return .evict(key: d.chooseBool(probability: 0.5) ? m.touched.key : Self.key(d))
+            },
+            coded("faultySet", 6) { m, d in
+                let fault = FileSystemFault.allCases[Int(d.choose(upTo: UInt64(FileSystemFault.allCases.count - 1)))]
+                return .faultySet(cache: Self.cache(m, d), key: Self.key(d), value: Self.value(m, d), fault: fault,
+                                  tornLength: fault == .tornWrite ? d.int(in: 0...200) : 0)
+            },
+            coded("flipBit", 6, when: { !$0.intactFiles.isEmpty }) { m, d in
+                let files = m.intactFiles
+                let file = files[Int(d.choose(upTo: UInt64(files.count - 1)))]
+                return .flipBit(identifier: CacheIdentifier(index: file.identifier), key: file.key, bit: d.int(in: 0...4095))
+            },
+            coded("restart", 3) { _, d in .restart(clean: d.chooseBool()) },
+            coded("open", 2, when: { $0.instances.count < CacheMachine.maxInstances }) { m, d in
+                .open(result: Ref(m.instances.count), identifier: Self.identifier(d))
+            },
+            coded("cleanUp", 2) { m, d in .cleanUp(cache: Self.cache(m, d)) },
+            coded("removeFolder", 1) { _, d in .removeFolder(identifier: Self.identifier(d)) },
+            coded("strayFiles", 2) { _, d in .strayFiles(identifier: Self.identifier(d)) },
+            coded("burst", 1) { m, d in .burst(key: Self.key(d), count: d.int(in: 2...CacheMachine.maxBurst), tag: m.nextTag) },
+        ]
+    }
+
+    static func cache(_ model: CacheModel, _ draw: Draw) -> Ref { Ref(Int(draw.choose(upTo: UInt64(model.instances.count - 1)))) }
+    static func key(_ draw: Draw) -> Int { Int(draw.choose(upTo: UInt64(CacheMachine.keyCount - 1))) }
+    static func identifier(_ draw: Draw) -> CacheIdentifier { draw.chooseBool(probability: 0.25) ? .other : .main }
+    static func value(_ model: CacheModel, _ draw: Draw) -> CacheValueSpec {
+        let length: Int
+        switch draw.chooseWeighted(CacheMachine.valueSizeWeights) {
+        case 0: length = 0
+        case 1: length = draw.int(in: 1...16)
+        case 2: length = draw.int(in: 17...300)
+        default: length = (1 << 20) + draw.int(in: 1...4096)
         }
+        return CacheValueSpec(tag: model.nextTag, length: length)
     }
 
     public func precondition(_ command: CacheCommand, _ model: CacheModel) -> Bool {
@@ -112,7 +120,7 @@ public struct CacheMachine: StateMachine, Sendable {
 
     // MARK: Stepping
 
-    public func expect(_ command: CacheCommand, _ model: inout CacheModel) -> Expectation<CacheObservation> {
+    func predict(_ command: CacheCommand, _ model: inout CacheModel) -> Prediction<CacheObservation> {
         switch command {
         case .get(let cache, let key): return model.get(instance: cache.index, key: key)
         case .set(let cache, let key, let value):
@@ -145,7 +153,7 @@ public struct CacheMachine: StateMachine, Sendable {
         return (Array(specs.dropLast()), specs.last!)
     }
 
-    public func run(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
+    func perform(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
         switch command {
         case .get(let cache, let key):
             return CacheTargetValue.observe(system.caches[cache.index].value(for: CacheTargetKey(key)))

@@ -29,7 +29,7 @@ public enum CacheMutants {
     }
 
     /// The strategy a mutant selects (nil: the shipped design).
-    public static func strategy(for mutant: String?) -> CacheStrategy {
+    package static func strategy(for mutant: String?) -> CacheStrategy {
         var strategy = CacheStrategy.shipped
         switch mutant {
         case "seed-torn-write": strategy.writeMode = .inPlace
@@ -49,7 +49,7 @@ extension Target {
     public static var cache: Target {
         Target(name: "cache",
                summary: "PersistentCache: memory and disk tiers, several instances, expiry, cleanup and injected disk faults",
-               rules: CacheRulesExport.rules, mutants: CacheMutants.all, defaultSteps: 30, generatorVersion: "1") { mutant in
+               rules: CacheRulesExport.rules, mutants: CacheMutants.all, defaultSteps: 30, generatorVersion: "2") { mutant in
             CacheMachine(mutant: mutant)
         }
     }

@@ -3,7 +3,7 @@ import GraphFuzzEngine
 import PersistentCache
 
 /// Swift Testing source that replays a case against the production API directly (an `async` test body).
-extension CacheMachine {
+extension CacheMachine: SwiftExportable {
     /// Reproductions drive the production `CacheCore` directly; the key type with equal descriptions
     /// and the value encoding come from the target and the specification.
     public static var swiftImports: [String] { ["Foundation", "PersistentCache", "CacheSpec", "CacheTarget"] }
@@ -45,7 +45,7 @@ extension CacheMachine {
         return lines
     }
 
-    public func swiftLines(_ command: CacheCommand, expected: Expectation<CacheObservation>, isLast: Bool) -> [String] {
+    public func swiftLines(_ command: CacheCommand, _ step: TraceStep, predicted expected: Prediction<CacheObservation>, isLast: Bool) -> [String] {
         let comment = "// \(command.trace)"
         func check(_ observed: String) -> [String] {
             guard isLast else { return ["_ = \(observed)"] }

@@ -43,27 +43,10 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
         Rule(id: "P3", statement: "rotate(by:) moves the first amount % count values to the back", source: "test-only", confidence: "design"),
     ]
 
-    public enum Command: TraceCodable, Sendable, Equatable {
+    public enum Command: Sendable, Equatable {
         case append(Int)
         case element(Int)
         case rotate(Int)
-
-        public var trace: TraceStep {
-            switch self {
-            case .append(let value): return TraceStep("append", [.init("value", .int(value))])
-            case .element(let index): return TraceStep("element", [.init("at", .int(index))])
-            case .rotate(let amount): return TraceStep("rotate", [.init("by", .int(amount))])
-            }
-        }
-
-        public init(trace: TraceStep) throws(TraceError) {
-            switch trace.name {
-            case "append": self = .append(try trace.int("value", in: 0...9))
-            case "element": self = .element(try trace.int("at", in: 0...99))
-            case "rotate": self = .rotate(try trace.int("by", in: 0...9))
-            default: throw TraceError("unknown command '\(trace.name)' (expected append, element or rotate)")
-            }
-        }
     }
 
     public enum Observation: Equatable, Sendable, CustomStringConvertible {
@@ -83,12 +66,12 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
     public func makeModel(_ config: NoConfig) -> [Int] { [] }
     public func makeSystem(_ config: NoConfig) -> PlantedBuffer { PlantedBuffer() }
 
-    public func nextCommand(_ model: [Int], _ draw: Draw) -> Command? {
-        switch draw.chooseWeighted([24, 6, 1]) {
-        case 0: return .append(draw.int(in: 0...9))
-        case 1: return model.isEmpty ? .append(draw.int(in: 0...9)) : .element(draw.int(in: 0...model.count))
-        default: return .rotate(draw.int(in: 0...9))
-        }
+    public var actions: [Action<Self>] {
+        [Action("append", weight: 24, arguments: { args, _ in .append(args.int("value", in: 0...9)) }, predict: predict, perform: perform),
+         Action("element", weight: 6, when: { !$0.isEmpty },
+                arguments: { args, model in .element(args.int("at", in: 0...99) { $0.int(in: 0...model.count) }) },
+                predict: predict, perform: perform),
+         Action("rotate", weight: 1, arguments: { args, _ in .rotate(args.int("by", in: 0...9)) }, predict: predict, perform: perform)]
     }
 
     public func precondition(_ command: Command, _ model: [Int]) -> Bool {
@@ -96,23 +79,23 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
         return true
     }
 
-    public func expect(_ command: Command, _ model: inout [Int]) -> Expectation<Observation> {
+    func predict(_ command: Command, _ model: inout [Int]) -> Prediction<Observation> {
         switch command {
         case .append(let value):
             model.append(value)
-            return Expectation(.done, rule: "P1")
+            return Prediction(.done, rule: "P1")
         case .element(let index):
-            return Expectation(.element(index < model.count ? model[index] : nil), rule: "P2")
+            return Prediction(.element(index < model.count ? model[index] : nil), rule: "P2")
         case .rotate(let amount):
             if !model.isEmpty {
                 let shift = amount % model.count
                 model = Array(model[shift...] + model[..<shift])
             }
-            return Expectation(.done, rule: "P3")
+            return Prediction(.done, rule: "P3")
         }
     }
 
-    public func run(_ command: Command, _ system: inout PlantedBuffer) -> Observation {
+    func perform(_ command: Command, _ system: inout PlantedBuffer) -> Observation {
         switch command {
         case .append(let value):
             system.append(value)
@@ -123,18 +106,20 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
             return .done
         }
     }
+}
 
+extension PlantedFaultsMachine: SwiftExportable {
     public static var swiftImports: [String] { ["ExampleTargets"] }
 
     public func swiftSetup(_ config: NoConfig) -> [String] { ["var buffer = PlantedBuffer()"] }
 
-    public func swiftLines(_ command: Command, expected: Expectation<Observation>, isLast: Bool) -> [String] {
+    public func swiftLines(_ command: Command, _ step: TraceStep, predicted: Prediction<Observation>, isLast: Bool) -> [String] {
         switch command {
         case .append(let value): return ["buffer.append(\(value))"]
         case .rotate(let amount): return ["buffer.rotate(by: \(amount))"]
         case .element(let index):
-            guard isLast, case .element(let value) = expected.value else { return [] }
-            return ["#expect(buffer.element(at: \(index)) == \(value.map(String.init) ?? "nil"))  // \(expected.rule)"]
+            guard isLast, case .element(let value) = predicted.value else { return [] }
+            return ["#expect(buffer.element(at: \(index)) == \(value.map(String.init) ?? "nil"))  // \(predicted.rule)"]
         }
     }
 }
@@ -143,7 +128,7 @@ extension Target {
     /// The test-only target with a planted trap and a planted infinite loop.
     public static var planted: Target {
         Target(name: "planted", summary: "test-only: a buffer with a planted trap and a planted infinite loop",
-               rules: PlantedFaultsMachine.rules, mutants: [], defaultSteps: 20, generatorVersion: "1") { _ in
+               rules: PlantedFaultsMachine.rules, mutants: [], defaultSteps: 20, generatorVersion: "2") { _ in
             PlantedFaultsMachine()
         }
     }

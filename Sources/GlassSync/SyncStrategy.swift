@@ -9,9 +9,9 @@ public enum ConflictGranularity: String, Sendable, CaseIterable {
 
 /// Strategy points of the production code. `.production` is the design the seed proposes; every
 /// other value is a documented faulty variant that a mutant selects.
-public struct SyncStrategy: Sendable, Equatable {
+package struct SyncStrategy: Sendable, Equatable {
     /// Where arrays live.
-    public enum Storage: Sendable, Equatable {
+    package enum Storage: Sendable, Equatable {
         /// The seed's proposal: relationship entities, migrated in three phases.
         case entities
         /// The seed's current design: transformable blobs in every phase (phase changes do nothing).
@@ -19,14 +19,14 @@ public struct SyncStrategy: Sendable, Equatable {
     }
 
     /// Which edit paths write the entities during dual-write.
-    public enum DualWrite: Sendable, Equatable {
+    package enum DualWrite: Sendable, Equatable {
         case allPaths
         /// The quantity edit path writes the blob only.
         case quantityWritesBlobOnly
     }
 
     /// How the phase-1 migration numbers positions.
-    public enum MigrationOrder: Sendable, Equatable {
+    package enum MigrationOrder: Sendable, Equatable {
         /// Positions follow the blob's array order.
         case arrayOrder
         /// Entries go through a set sorted by catalogue code first, losing the user's order.
@@ -34,7 +34,7 @@ public struct SyncStrategy: Sendable, Equatable {
     }
 
     /// What a fetch does with a relationship record whose parent has not arrived (R31).
-    public enum Orphans: Sendable, Equatable {
+    package enum Orphans: Sendable, Equatable {
         /// Keep it (persisted) until the parent arrives.
         case waitForParent
         /// Drop it.
@@ -42,15 +42,15 @@ public struct SyncStrategy: Sendable, Equatable {
     }
 
     /// Where arrays live (`blob-storage` selects `.blobsOnly`).
-    public var storage: Storage
+    package var storage: Storage
     /// Which edit paths write the entities (`dual-write-misses-entities`).
-    public var dualWrite: DualWrite
+    package var dualWrite: DualWrite
     /// How phase 1 numbers positions (`migration-loses-order`).
-    public var migrationOrder: MigrationOrder
+    package var migrationOrder: MigrationOrder
     /// What happens to a row fetched before its project (`link-before-parent`).
-    public var orphans: Orphans
+    package var orphans: Orphans
 
-    public init(storage: Storage = .entities, dualWrite: DualWrite = .allPaths,
+    package init(storage: Storage = .entities, dualWrite: DualWrite = .allPaths,
                 migrationOrder: MigrationOrder = .arrayOrder, orphans: Orphans = .waitForParent) {
         self.storage = storage
         self.dualWrite = dualWrite
@@ -59,5 +59,5 @@ public struct SyncStrategy: Sendable, Equatable {
     }
 
     /// The design the seed proposes, without faults.
-    public static let production = SyncStrategy()
+    package static let production = SyncStrategy()
 }

@@ -42,7 +42,7 @@ public struct SyncWorld: Sendable {
     /// How last-writer-wins resolves concurrent saves of one record (R30).
     public let granularity: ConflictGranularity
     /// The design and its strategy points (mutants select faulty ones).
-    public let strategy: SyncStrategy
+    package let strategy: SyncStrategy
     /// The migration phase of the app on every device.
     public internal(set) var phase: MigrationPhase = .blobsOnly
     /// Projects present on the server and on every device at the start.
@@ -53,8 +53,14 @@ public struct SyncWorld: Sendable {
     var devices: [DeviceStore]
 
     /// A world of `deviceCount` devices that all hold the projects of `initialProjects`, synced.
-    public init(deviceCount: Int = 2, granularity: ConflictGranularity = .record, strategy: SyncStrategy = .production,
+    public init(deviceCount: Int = 2, granularity: ConflictGranularity = .record,
                 initialProjects kinds: [ProjectKind] = ProjectKind.allCases) {
+        self.init(deviceCount: deviceCount, granularity: granularity, strategy: .production, initialProjects: kinds)
+    }
+
+    /// With a strategy (a mutant): for this package's targets and tests only.
+    package init(deviceCount: Int = 2, granularity: ConflictGranularity = .record, strategy: SyncStrategy,
+                 initialProjects kinds: [ProjectKind] = ProjectKind.allCases) {
         self.granularity = granularity
         self.strategy = strategy
         devices = (0..<deviceCount).map { DeviceStore(origin: UInt16($0 + 1)) }

@@ -11,7 +11,9 @@ public enum LookupMethod: String, Sendable, CaseIterable {
 }
 
 /// One step of the `graph` target. Contexts are 0 (main) and 1 (second); `-1` is "not inserted".
-public enum GraphCommand: TraceCodable, Sendable, Equatable {
+/// Its trace (`v3 = create(entity: "Work", variant: 0, context: 0)`) is derived from how the graph
+/// target's actions draw it.
+public enum GraphCommand: Sendable, Equatable {
     /// A new model of `entity` with the `variant`-th value of its create pool, inserted into `context` unless -1.
     case create(result: Ref, entity: Int, variant: Int, context: Int)
     case insert(Ref, context: Int)
@@ -43,71 +45,6 @@ public enum GraphCommand: TraceCodable, Sendable, Equatable {
         switch self {
         case .create(let r, _, _, _), .lookup(let r, _, _, _), .wishlist(let r, _, _), .owned(let r, _, _, _): return r
         default: return nil
-        }
-    }
-
-    public var trace: TraceStep {
-        switch self {
-        case let .create(r, entity, variant, context):
-            return TraceStep("create", result: r, [.init("entity", .string(BooksEntities.names[entity])), .init("variant", .int(variant)), .init("context", .int(context))])
-        case let .insert(ref, context):
-            return TraceStep("insert", [.init("model", .ref(ref)), .init("context", .int(context))])
-        case let .relate(ref, relationship, target):
-            return TraceStep("relate", [.init("model", .ref(ref)), .init("relationship", .int(relationship)), .init("target", .ref(target))])
-        case let .unrelate(ref, relationship, target):
-            return TraceStep("unrelate", [.init("model", .ref(ref)), .init("relationship", .int(relationship)), .init("target", .ref(target))])
-        case let .set(ref, slot, variant):
-            return TraceStep("set", [.init("model", .ref(ref)), .init("slot", .int(slot)), .init("variant", .int(variant))])
-        case let .delete(ref): return TraceStep("delete", [.init("model", .ref(ref))])
-        case let .save(context): return TraceStep("save", [.init("context", .int(context))])
-        case let .rollback(context): return TraceStep("rollback", [.init("context", .int(context))])
-        case let .holdID(ref): return TraceStep("holdID", [.init("model", .ref(ref))])
-        case let .lookup(r, held, context, method):
-            return TraceStep("lookup", result: r, [.init("held", .int(held)), .init("context", .int(context)), .init("method", .string(method.rawValue))])
-        case let .read(ref, property): return TraceStep("read", [.init("model", .ref(ref)), .init("property", .int(property))])
-        case let .state(ref): return TraceStep("state", [.init("model", .ref(ref))])
-        case let .fetchTitle(context, variant): return TraceStep("fetchTitle", [.init("context", .int(context)), .init("variant", .int(variant))])
-        case let .wishlist(r, work, context):
-            return TraceStep("wishlist", result: r, [.init("work", .ref(work)), .init("context", .int(context))])
-        case let .owned(r, work, edition, context):
-            return TraceStep("owned", result: r, [.init("work", .ref(work)), .init("edition", .ref(edition)), .init("context", .int(context))])
-        case let .acquire(ref, edition): return TraceStep("acquire", [.init("entry", .ref(ref)), .init("edition", .ref(edition))])
-        case let .userEntry(ref): return TraceStep("userEntry", [.init("work", .ref(ref))])
-        case let .validate(ref): return TraceStep("validate", [.init("entry", .ref(ref))])
-        }
-    }
-
-    public init(trace step: TraceStep) throws(TraceError) {
-        switch step.name {
-        case "create":
-            let name = try step.string("entity")
-            guard let entity = BooksEntities.names.firstIndex(of: name) else {
-                throw TraceError("argument 'entity' of 'create' is \"\(name)\"; expected one of \(BooksEntities.names.joined(separator: ", "))")
-            }
-            self = .create(result: try step.requireResult(), entity: entity, variant: try step.int("variant", in: 0...2),
-                           context: try step.int("context", in: -1...1))
-        case "insert": self = .insert(try step.ref("model"), context: try step.int("context", in: 0...1))
-        case "relate": self = .relate(try step.ref("model"), relationship: try step.int("relationship", in: 0...2), target: try step.ref("target"))
-        case "unrelate": self = .unrelate(try step.ref("model"), relationship: try step.int("relationship", in: 0...2), target: try step.ref("target"))
-        case "set": self = .set(try step.ref("model"), slot: try step.int("slot", in: 0...1), variant: try step.int("variant", in: 0...2))
-        case "delete": self = .delete(try step.ref("model"))
-        case "save": self = .save(context: try step.int("context", in: 0...1))
-        case "rollback": self = .rollback(context: try step.int("context", in: 0...1))
-        case "holdID": self = .holdID(try step.ref("model"))
-        case "lookup":
-            self = .lookup(result: try step.requireResult(), held: try step.int("held", in: 0...10_000),
-                           context: try step.int("context", in: 0...1), method: try step.enumeration("method", LookupMethod.self))
-        case "read": self = .read(try step.ref("model"), property: try step.int("property", in: 0...10))
-        case "state": self = .state(try step.ref("model"))
-        case "fetchTitle": self = .fetchTitle(context: try step.int("context", in: 0...1), variant: try step.int("variant", in: 0...2))
-        case "wishlist": self = .wishlist(result: try step.requireResult(), work: try step.ref("work"), context: try step.int("context", in: 0...1))
-        case "owned":
-            self = .owned(result: try step.requireResult(), work: try step.ref("work"), edition: try step.ref("edition"),
-                          context: try step.int("context", in: 0...1))
-        case "acquire": self = .acquire(try step.ref("entry"), edition: try step.ref("edition"))
-        case "userEntry": self = .userEntry(try step.ref("work"))
-        case "validate": self = .validate(try step.ref("entry"))
-        default: throw TraceError("unknown command '\(step.name)' for target graph")
         }
     }
 }

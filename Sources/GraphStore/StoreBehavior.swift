@@ -1,5 +1,6 @@
 /// How the store behaves where the evidence is unknown or conflicting (a parameter, fuzzed both ways by
 /// the harness), and the store's strategy points (production keeps the defaults; a mutant selects another).
+/// The strategy points have `package` access: an app cannot select a faulty one, only this package's targets.
 public struct StoreBehavior: Sendable, Equatable {
     /// R10: linking a new (un-inserted) model to a registered one.
     public enum NewModelLink: String, Sendable, CaseIterable {
@@ -23,23 +24,30 @@ public struct StoreBehavior: Sendable, Equatable {
         case none
     }
     /// When identifiers become permanent.
-    public enum IdentifierTiming: String, Sendable, CaseIterable { case atSave, atInsert }
+    package enum IdentifierTiming: String, Sendable, CaseIterable { case atSave, atInsert }
     /// When delete rules (cascade, nullify) run.
-    public enum DeleteRuleTiming: String, Sendable, CaseIterable { case atSave, atDelete }
+    package enum DeleteRuleTiming: String, Sendable, CaseIterable { case atSave, atDelete }
     /// What a failed save leaves in the container.
-    public enum FailedSave: String, Sendable, CaseIterable { case atomic, partial }
+    package enum FailedSave: String, Sendable, CaseIterable { case atomic, partial }
     /// Whether setting one side of a relationship updates its inverse.
-    public enum InverseMaintenance: String, Sendable, CaseIterable { case maintained, none }
+    package enum InverseMaintenance: String, Sendable, CaseIterable { case maintained, none }
 
     public var newModelLink: NewModelLink
     public var temporaryIDAfterSave: TemporaryIDAfterSave
     public var registeredAfterForeignDelete: RegisteredAfterForeignDelete
-    public var identifierTiming: IdentifierTiming
-    public var deleteRuleTiming: DeleteRuleTiming
-    public var failedSave: FailedSave
-    public var inverseMaintenance: InverseMaintenance
+    package var identifierTiming: IdentifierTiming
+    package var deleteRuleTiming: DeleteRuleTiming
+    package var failedSave: FailedSave
+    package var inverseMaintenance: InverseMaintenance
 
     public init(newModelLink: NewModelLink = .autoInsert, temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
+                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale) {
+        self.init(newModelLink: newModelLink, temporaryIDAfterSave: temporaryIDAfterSave,
+                  registeredAfterForeignDelete: registeredAfterForeignDelete, identifierTiming: .atSave)
+    }
+
+    /// With strategy points: for this package's targets and tests only.
+    package init(newModelLink: NewModelLink = .autoInsert, temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
                 registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale,
                 identifierTiming: IdentifierTiming = .atSave, deleteRuleTiming: DeleteRuleTiming = .atSave,
                 failedSave: FailedSave = .atomic, inverseMaintenance: InverseMaintenance = .maintained) {

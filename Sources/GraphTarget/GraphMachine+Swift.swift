@@ -23,7 +23,7 @@ extension GraphMachine {
     }
 
     /// Each step is one `do { … }` block, so its local names never clash with another step's.
-    public func swiftLines(_ command: GraphCommand, expected: Expectation<GraphObservation>, isLast: Bool) -> [String] {
+    public func swiftLines(_ command: GraphCommand, _ step: TraceStep, predicted expected: Prediction<GraphObservation>, isLast: Bool) -> [String] {
         var body: [String] = []
         /// The last step binds what its `#expect` reads; a trap's `#expect` reads only the container.
         let binds = isLast && !expected.value.isTrap
@@ -97,7 +97,7 @@ extension GraphMachine {
             }
         }
         if isLast { body += Self.expectation(command, expected.value) }
-        return ["// \(command.trace)", "do {"] + body.map { "    " + $0 } + ["}"]
+        return ["// \(step)", "do {"] + body.map { "    " + $0 } + ["}"]
     }
 
     static func storeLiteral(_ value: SpecValue) -> String {

@@ -4,7 +4,7 @@ import GraphSpec
 import GraphStore
 
 /// The `graph` target: the object-graph specification stepped beside the store and the BooksTracker models.
-public struct GraphMachine: StateMachine, Sendable {
+public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
     public typealias Config = GraphConfig
     public typealias Model = GraphModel
     public typealias System = GraphSystem
@@ -25,60 +25,51 @@ public struct GraphMachine: StateMachine, Sendable {
     public func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(config: config) }
     public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { GraphSystem(config: config, mutant: mutant) }
 
-    public func nextCommand(_ model: GraphModel, _ draw: Draw) -> GraphCommand? {
-        if model.crashed { return nil }
-        return GraphGenerator(model: model, draw: draw).next()
-    }
-
     public func precondition(_ command: GraphCommand, _ model: GraphModel) -> Bool { model.allows(command) }
 
-    public func expect(_ command: GraphCommand, _ model: inout GraphModel) -> Expectation<GraphObservation> {
-        let (value, rule) = model.step(command)
-        return Expectation(value, rule: rule)
-    }
-
-    public func run(_ command: GraphCommand, _ system: inout GraphSystem) throws -> GraphObservation {
-        system.run(command)
-    }
-
-    public func compare(_ expected: Expectation<GraphObservation>, _ observed: GraphObservation, _ command: GraphCommand) -> Failure? {
+    public func compare(_ expected: Prediction<GraphObservation>, _ observed: GraphObservation, _ step: TraceStep) -> Failure? {
         if expected.allows(observed) { return nil }
         if GraphObservation.inverseOnlyMismatch(expected.value, observed) {
             return Failure(rule: "G7", kind: .mismatch,
-                           message: "\(command.trace): expected \(expected.value), observed \(observed) (the inverse side differs)")
+                           message: "\(step): expected \(expected.value), observed \(observed) (the inverse side differs)")
         }
         if case .trap(let code) = observed, !expected.value.isTrap {
             return Failure(rule: expected.rule, kind: .trap,
-                           message: "\(command.trace): the store trapped (\(code)) where the specification expects \(expected.value)",
+                           message: "\(step): the store trapped (\(code)) where the specification expects \(expected.value)",
                            detail: code)
         }
-        return Failure(rule: expected.rule, kind: .mismatch, message: "\(command.trace): expected \(expected.value), observed \(observed)")
+        return Failure(rule: expected.rule, kind: .mismatch, message: "\(step): expected \(expected.value), observed \(observed)")
     }
 
     /// After a save step: the shipped schema configuration passes or fails the CloudKit check as predicted (B7),
     /// the check lists what the specification derives from the container's schema (G21), and the container's rows
-    /// equal the specification's saved state (sorted, so order-independent).
-    public func checkInvariants(_ model: GraphModel, _ system: GraphSystem) -> Failure? {
-        guard model.checkRows else { return nil }
-        let shipped = BooksEntities.cloudKitViolations(model.config.schema)
-        if shipped != system.cloudKit.shippedViolations {
-            return Failure(rule: "B7", kind: .invariant,
-                           message: "CloudKit check of the shipped \(model.config.schema) schema: expected \(shipped), found \(system.cloudKit.shippedViolations)")
-        }
-        if !system.containerViolationsAgree {
-            let predicted = system.cloudKit.predictedContainerViolations
-            let found = system.cloudKit.containerViolations
-            return Failure(rule: "G21", kind: .invariant, message: "CloudKit check: expected \(predicted), found \(found)")
-        }
-        if system.rowsMatch(model) { return nil }
-        let expected = model.canonicalRows()
-        let observed = system.canonicalRows()
-        guard expected != observed else { return nil }
-        let rule = model.lastSave == .failed ? "G12" : (model.cascadedFromWork ? "B6" : "G19")
-        let missing = expected.filter { !observed.contains($0) }.map(\.description)
-        let extra = observed.filter { !expected.contains($0) }.map(\.description)
-        return Failure(rule: rule, kind: .invariant,
-                       message: "saved rows differ: missing \(missing), unexpected \(extra)")
+    /// equal the specification's saved state (sorted, so order-independent; G19, or G12/B6 for what broke them).
+    public var invariants: [Invariant<GraphMachine>] {
+        [
+            Invariant("B7") { model, system in
+                guard model.checkRows else { return nil }
+                let shipped = BooksEntities.cloudKitViolations(model.config.schema)
+                guard shipped != system.cloudKit.shippedViolations else { return nil }
+                return Failure(rule: "B7", kind: .invariant,
+                               message: "CloudKit check of the shipped \(model.config.schema) schema: expected \(shipped), found \(system.cloudKit.shippedViolations)")
+            },
+            Invariant("G21") { model, system in
+                guard model.checkRows, !system.containerViolationsAgree else { return nil }
+                let predicted = system.cloudKit.predictedContainerViolations
+                let found = system.cloudKit.containerViolations
+                return Failure(rule: "G21", kind: .invariant, message: "CloudKit check: expected \(predicted), found \(found)")
+            },
+            Invariant("G19") { model, system in
+                guard model.checkRows, !system.rowsMatch(model) else { return nil }
+                let expected = model.canonicalRows()
+                let observed = system.canonicalRows()
+                guard expected != observed else { return nil }
+                let rule = model.lastSave == .failed ? "G12" : (model.cascadedFromWork ? "B6" : "G19")
+                let missing = expected.filter { !observed.contains($0) }.map(\.description)
+                let extra = observed.filter { !expected.contains($0) }.map(\.description)
+                return Failure(rule: rule, kind: .invariant, message: "saved rows differ: missing \(missing), unexpected \(extra)")
+            },
+        ]
     }
 
     public func tearDown(_ system: inout GraphSystem) {
@@ -93,7 +84,7 @@ extension Target {
     public static var graph: Target {
         Target(name: "graph",
                summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G21, B1–B7)",
-               rules: GraphRules.all, mutants: GraphMutant.all, defaultSteps: 30, generatorVersion: "1") { mutant in
+               rules: GraphRules.all, mutants: GraphMutant.all, defaultSteps: 30, generatorVersion: "2") { mutant in
             GraphMachine(mutant: mutant.flatMap(GraphMutant.init(rawValue:)))
         }
     }

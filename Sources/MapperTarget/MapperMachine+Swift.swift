@@ -3,7 +3,7 @@ import GraphFuzzEngine
 import MapperSpec
 
 /// Swift Testing source reproducing a case against the production API directly.
-extension MapperMachine {
+extension MapperMachine: SwiftExportable {
     public static var swiftImports: [String] { ["GraphStore", "BooksTracker"] }
 
     public func swiftSetup(_ config: MapperConfig) -> [String] {
@@ -20,7 +20,7 @@ extension MapperMachine {
         ]
     }
 
-    public func swiftLines(_ command: MapperCommand, expected: Expectation<MapperObservation>, isLast: Bool) -> [String] {
+    public func swiftLines(_ command: MapperCommand, _ step: TraceStep, predicted expected: Prediction<MapperObservation>, isLast: Bool) -> [String] {
         var lines: [String]
         switch command {
         case .map(let response, let result):

@@ -18,9 +18,9 @@ public struct MapperMachine: StateMachine, Sendable {
     public typealias Command = MapperCommand
     public typealias Observation = MapperObservation
 
-    public let strategy: MapperStrategy
+    package let strategy: MapperStrategy
 
-    public init(strategy: MapperStrategy = .shipped) { self.strategy = strategy }
+    package init(strategy: MapperStrategy = .shipped) { self.strategy = strategy }
 
     public func makeConfig(_ draw: Draw) -> MapperConfig { MapperConfig.draw(draw) }
     public func makeModel(_ config: MapperConfig) -> MapperState { MapperState() }
@@ -29,30 +29,32 @@ public struct MapperMachine: StateMachine, Sendable {
 
     // MARK: Generation
 
-    /// Step kinds, simplest first: map, save, rollback, delete here, delete elsewhere, clear the cache,
-    /// a fresh context, map an earlier response again.
-    private static let weights: [UInt32] = [36, 16, 7, 10, 8, 4, 6, 13]
-
-    public func nextCommand(_ model: MapperState, _ draw: Draw) -> MapperCommand? {
-        switch draw.chooseWeighted(Self.weights) {
-        case 0: return mapCommand(ResponseGenerator.response(draw), model)
-        case 1: return .save
-        case 2: return .rollback
-        case 3:
-            let live = model.spec.works.indices.filter { model.spec.isLive($0) }
-            guard !live.isEmpty else { return .save }
-            let ref = live[Int(draw.choose(upTo: UInt64(live.count - 1)))]
-            return .deleteWork(Ref(ref), evict: !draw.chooseBool(probability: 0.5))
-        case 4:
-            let saved = model.spec.works.indices.filter { model.spec.isDeletableElsewhere($0) }
-            guard !saved.isEmpty else { return .save }
-            return .deleteElsewhere(Ref(saved[Int(draw.choose(upTo: UInt64(saved.count - 1)))]))
-        case 5: return .clearCache
-        case 6: return .newContext
-        default:
-            guard !model.responses.isEmpty else { return mapCommand(ResponseGenerator.response(draw), model) }
-            return mapCommand(model.responses[Int(draw.choose(upTo: UInt64(model.responses.count - 1)))], model)
+    /// The actions, simplest first: map, save, rollback, delete here, delete elsewhere, clear the
+    /// cache, a fresh context, map an earlier response again (its trace is a `map` step).
+    public var actions: [Action<MapperMachine>] {
+        func coded(_ name: String, _ weight: UInt32, when: @escaping (MapperState) -> Bool = { _ in true },
+                   _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
+            Action(coded: name, weight: weight, when: when, draw: draw, predict: predict, perform: perform)
         }
+        return [
+            coded("map", 36) { m, d in mapCommand(ResponseGenerator.response(d), m) },
+            coded("save", 16) { _, _ in .save },
+            coded("rollback", 7) { _, _ in .rollback },
+            coded("deleteWork", 10, when: { m in m.spec.works.indices.contains { m.spec.isLive($0) } }) { m, d in
+                let live = m.spec.works.indices.filter { m.spec.isLive($0) }
+                let ref = live[Int(d.choose(upTo: UInt64(live.count - 1)))]
+                return .deleteWork(Ref(ref), evict: !d.chooseBool(probability: 0.5))
+            },
+            coded("deleteElsewhere", 8, when: { m in m.spec.works.indices.contains { m.spec.isDeletableElsewhere($0) } }) { m, d in
+                let saved = m.spec.works.indices.filter { m.spec.isDeletableElsewhere($0) }
+                return .deleteElsewhere(Ref(saved[Int(d.choose(upTo: UInt64(saved.count - 1)))]))
+            },
+            coded("clearCache", 4) { _, _ in .clearCache },
+            coded("newContext", 6) { _, _ in .newContext },
+            coded("mapAgain", 13, when: { !$0.responses.isEmpty }) { m, d in
+                mapCommand(m.responses[Int(d.choose(upTo: UInt64(m.responses.count - 1)))], m)
+            },
+        ]
     }
 
     private func mapCommand(_ response: SpecResponse, _ model: MapperState) -> MapperCommand {
@@ -73,13 +75,13 @@ public struct MapperMachine: StateMachine, Sendable {
 
     // MARK: Specification
 
-    public func expect(_ command: MapperCommand, _ model: inout MapperState) -> Expectation<MapperObservation> {
+    func predict(_ command: MapperCommand, _ model: inout MapperState) -> Prediction<MapperObservation> {
         switch command {
         case .map(let response, _):
             if model.responses.count < 8, !model.responses.contains(response) { model.responses.append(response) }
             let refs = model.spec.map(response)
             let works = refs.map { MappedWork(ref: $0, work: model.spec.works[$0].current.canonical) }
-            return Expectation(.mapped(works), rule: MapperRules.knownVolumeReused)
+            return Prediction(.mapped(works), rule: MapperRules.knownVolumeReused)
         case .save:
             model.spec.save()
         case .rollback, .newContext:
@@ -89,12 +91,12 @@ public struct MapperMachine: StateMachine, Sendable {
         case .deleteElsewhere(let ref):
             model.spec.deleteElsewhere(ref.index)
         case .clearCache:
-            return Expectation(.done, rule: MapperRules.knownVolumeReused)
+            return Prediction(.done, rule: MapperRules.knownVolumeReused)
         }
-        return Expectation(.done, rule: MapperRules.storeMatches)
+        return Prediction(.done, rule: MapperRules.storeMatches)
     }
 
-    public func run(_ command: MapperCommand, _ system: inout MapperSystem) throws -> MapperObservation {
+    func perform(_ command: MapperCommand, _ system: inout MapperSystem) throws -> MapperObservation {
         switch command {
         case .map(let response, _): return system.map(response)
         case .save: return system.save()
@@ -106,14 +108,14 @@ public struct MapperMachine: StateMachine, Sendable {
         }
     }
 
-    public func compare(_ expected: Expectation<MapperObservation>, _ observed: MapperObservation,
-                        _ command: MapperCommand) -> Failure? {
+    public func compare(_ expected: Prediction<MapperObservation>, _ observed: MapperObservation, _ step: TraceStep) -> Failure? {
         if expected.allows(observed) { return nil }
-        let message = "\(command.trace): expected \(expected.value), observed \(observed)"
+        let message = "\(step): expected \(expected.value), observed \(observed)"
+        let command = try? MapperCommand(trace: step)
         switch (expected.value, observed, command) {
         case (_, .trap, _):
             return Failure(rule: MapperRules.noStaleRead, kind: .trap, message: message)
-        case (.mapped(let want), .mapped(let got), .map(let response, let result)):
+        case (.mapped(let want), .mapped(let got), .map(let response, let result)?):
             let rule = MappingDiagnosis.rule(response: response, expected: want, observed: got,
                                              firstNewRef: result?.index ?? Int.max)
             return Failure(rule: rule, kind: .mismatch, message: message)
@@ -122,7 +124,10 @@ public struct MapperMachine: StateMachine, Sendable {
         }
     }
 
-    public func checkInvariants(_ model: MapperState, _ system: MapperSystem) -> Failure? {
+    public var invariants: [Invariant<MapperMachine>] { [Invariant(MapperRules.storeMatches, storeMatches)] }
+
+    /// After a step that changed the store: the saved works, editions and authors are the specification's.
+    func storeMatches(_ model: MapperState, _ system: MapperSystem) -> Failure? {
         guard system.storeChanged else { return nil }
         system.storeChanged = false
         let store = system.storeSnapshot()

@@ -10,7 +10,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     public let identifier: String
     /// This identifier's folder.
     public let folder: String
-    public let strategy: CacheStrategy
+    package let strategy: CacheStrategy
     private let environment: CacheEnvironment
     private let fileSystem: any CacheFileSystem
     private let memory: any MemoryTier
@@ -21,7 +21,12 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     private static var maxRecords: Int { 4096 }
 
     /// Opens the cache of `identifier` in `environment` (creating its folder) and cleans it up.
-    public init(identifier: String, environment: CacheEnvironment, strategy: CacheStrategy = .shipped) {
+    public convenience init(identifier: String, environment: CacheEnvironment) {
+        self.init(identifier: identifier, environment: environment, strategy: .shipped)
+    }
+
+    /// With a strategy (a mutant): for this package's targets and tests only.
+    package init(identifier: String, environment: CacheEnvironment, strategy: CacheStrategy) {
         self.identifier = identifier
         self.environment = environment
         self.strategy = strategy

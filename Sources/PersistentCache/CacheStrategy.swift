@@ -1,8 +1,9 @@
 /// The cache's strategy points: the shipped design, and the alternatives it replaced (the seed's
-/// choices among them) so that a test harness can select a weaker variant as a mutant.
-public struct CacheStrategy: Sendable, Equatable {
+/// choices among them) so that a test harness can select a weaker variant as a mutant (`package` access:
+/// only this package's targets can).
+package struct CacheStrategy: Sendable, Equatable {
     /// How a value reaches its file.
-    public enum WriteMode: String, Sendable {
+    package enum WriteMode: String, Sendable {
         /// Write a temporary file, make it durable, rename it over the entry (shipped).
         case atomicRename
         /// Overwrite the entry's file in place, as the seed does: a torn write leaves a prefix.
@@ -10,7 +11,7 @@ public struct CacheStrategy: Sendable, Equatable {
     }
 
     /// What distinguishes two keys.
-    public enum KeyIdentity: String, Sendable {
+    package enum KeyIdentity: String, Sendable {
         /// Memory by the key itself; disk by its type, description and stored structure (shipped).
         case typeAndStructure
         /// Both tiers by the key's description alone, as the seed does.
@@ -18,7 +19,7 @@ public struct CacheStrategy: Sendable, Equatable {
     }
 
     /// Which instances share a memory tier.
-    public enum MemorySharing: String, Sendable {
+    package enum MemorySharing: String, Sendable {
         /// Every instance of one identifier in one environment shares one tier (shipped).
         case perIdentifier
         /// Each instance has its own tier, as the seed does.
@@ -26,13 +27,13 @@ public struct CacheStrategy: Sendable, Equatable {
     }
 
     /// What happens to a file that fails its checksum or does not decode.
-    public enum CorruptFiles: String, Sendable {
+    package enum CorruptFiles: String, Sendable {
         case delete
         case keep
     }
 
     /// Which files a cleanup removes.
-    public enum CleanupSelection: String, Sendable {
+    package enum CleanupSelection: String, Sendable {
         /// Expired entries and files no key names (shipped).
         case expiredAndStray
         /// Every file in the folder.
@@ -40,21 +41,21 @@ public struct CacheStrategy: Sendable, Equatable {
     }
 
     /// Where `contains` looks.
-    public enum ContainsLookup: String, Sendable {
+    package enum ContainsLookup: String, Sendable {
         /// The memory tier only (shipped, as the seed).
         case memoryOnly
         /// The memory tier, then the disk.
         case memoryThenDisk
     }
 
-    public var writeMode: WriteMode
-    public var keyIdentity: KeyIdentity
-    public var memorySharing: MemorySharing
-    public var corruptFiles: CorruptFiles
-    public var cleanupSelection: CleanupSelection
-    public var containsLookup: ContainsLookup
+    package var writeMode: WriteMode
+    package var keyIdentity: KeyIdentity
+    package var memorySharing: MemorySharing
+    package var corruptFiles: CorruptFiles
+    package var cleanupSelection: CleanupSelection
+    package var containsLookup: ContainsLookup
 
-    public init(writeMode: WriteMode = .atomicRename, keyIdentity: KeyIdentity = .typeAndStructure,
+    package init(writeMode: WriteMode = .atomicRename, keyIdentity: KeyIdentity = .typeAndStructure,
                 memorySharing: MemorySharing = .perIdentifier, corruptFiles: CorruptFiles = .delete,
                 cleanupSelection: CleanupSelection = .expiredAndStray, containsLookup: ContainsLookup = .memoryOnly) {
         self.writeMode = writeMode
@@ -66,5 +67,5 @@ public struct CacheStrategy: Sendable, Equatable {
     }
 
     /// The shipped design.
-    public static let shipped = CacheStrategy()
+    package static let shipped = CacheStrategy()
 }

@@ -8,7 +8,12 @@ public actor MemoryCache<Key: Hashable & CustomStringConvertible & Sendable, Val
 
     /// Opens the cache of `identifier`. Instances that share an identifier and `environment` share
     /// their memory tier and disk folder.
-    public init(identifier: String, environment: CacheEnvironment, strategy: CacheStrategy = .shipped) {
+    public init(identifier: String, environment: CacheEnvironment) {
+        core = CacheCore(identifier: identifier, environment: environment)
+    }
+
+    /// With a strategy (a mutant): for this package's targets and tests only.
+    package init(identifier: String, environment: CacheEnvironment, strategy: CacheStrategy) {
         core = CacheCore(identifier: identifier, environment: environment, strategy: strategy)
     }
 

@@ -11,12 +11,12 @@ extension SyncMachine {
         devices.flatMap { model.readAll($0) }
     }
 
-    public func expect(_ command: SyncCommand, _ model: inout SyncSpecModel) -> Expectation<SyncObservation> {
+    func predict(_ command: SyncCommand, _ model: inout SyncSpecModel) -> Prediction<SyncObservation> {
         let editRule = model.isDualWrite ? SyncRules.dualWriteAgreement : SyncRules.localEditsPersist
         switch command {
         case .addItem(let d, let project, let collection, let code, _):
             _ = model.addItem(d.index, project: project.index, collection, code: code)
-            return Expectation(observe(model, [model.read(d.index, project.index, collection)]), rule: editRule)
+            return Prediction(observe(model, [model.read(d.index, project.index, collection)]), rule: editRule)
         case .removeItem(let d, let item), .moveItem(let d, let item, _), .setQuantity(let d, let item, _):
             let object = model.objects[item.index]
             switch command {
@@ -25,13 +25,13 @@ extension SyncMachine {
             case .setQuantity(_, _, let quantity): model.setQuantity(d.index, item: item.index, quantity)
             default: break
             }
-            return Expectation(observe(model, [model.read(d.index, Int(object.owner), object.collection)]), rule: editRule)
+            return Prediction(observe(model, [model.read(d.index, Int(object.owner), object.collection)]), rule: editRule)
         case .createProject(let d, let kind, _):
             let p = model.createProject(d.index, kind: kind)
-            return Expectation(observe(model, kind.collections.map { model.read(d.index, p, $0) }), rule: editRule)
+            return Prediction(observe(model, kind.collections.map { model.read(d.index, p, $0) }), rule: editRule)
         case .push(let d):
             model.push(d.index)
-            return Expectation(SyncObservation(reads: [], mirrors: nil), rule: SyncRules.lastWriterWins)
+            return Prediction(SyncObservation(reads: [], mirrors: nil), rule: SyncRules.lastWriterWins)
         case .fetch(let d, let deliver):
             let effects = model.fetch(d.index, deliver: deliver?.map(\.index))
             let rule: String
@@ -40,19 +40,19 @@ extension SyncMachine {
             else if effects.deletion { rule = SyncRules.deletionWins }
             else if effects.overwrite { rule = SyncRules.lastWriterWins }
             else { rule = SyncRules.concurrentAdditionsSurvive }
-            return Expectation(observe(model, model.readAll(d.index)), rule: rule)
+            return Prediction(observe(model, model.readAll(d.index)), rule: rule)
         case .migrate:
             model.rollOutNextPhase()
-            return Expectation(observe(model, all(model, Array(0..<model.deviceCount))), rule: SyncRules.migrationKeepsItems)
+            return Prediction(observe(model, all(model, Array(0..<model.deviceCount))), rule: SyncRules.migrationKeepsItems)
         case .rollbackReads:
             model.rollbackReads()
-            return Expectation(observe(model, all(model, Array(0..<model.deviceCount))), rule: SyncRules.rollbackLosesNothing)
+            return Prediction(observe(model, all(model, Array(0..<model.deviceCount))), rule: SyncRules.rollbackLosesNothing)
         case .restart(let d):
-            return Expectation(observe(model, model.readAll(d.index)), rule: SyncRules.localEditsPersist)
+            return Prediction(observe(model, model.readAll(d.index)), rule: SyncRules.localEditsPersist)
         }
     }
 
-    public func run(_ command: SyncCommand, _ system: inout SyncSystem) throws -> SyncObservation {
+    func perform(_ command: SyncCommand, _ system: inout SyncSystem) throws -> SyncObservation {
         var reads: [SpecCollectionRead] = []
         var mirrors: [SpecCollectionRead]?
         switch command {
@@ -100,8 +100,7 @@ extension SyncMachine {
         return origin
     }
 
-    public func compare(_ expected: Expectation<SyncObservation>, _ observed: SyncObservation,
-                        _ command: SyncCommand) -> Failure? {
+    public func compare(_ expected: Prediction<SyncObservation>, _ observed: SyncObservation, _ step: TraceStep) -> Failure? {
         if expected.allows(observed) { return nil }
         let mirrorOnly = observed.reads == expected.value.reads
         var rule = mirrorOnly && expected.rule != SyncRules.migrationKeepsItems && expected.rule != SyncRules.rollbackLosesNothing
@@ -110,7 +109,7 @@ extension SyncMachine {
             rule = Self.mergeRule(expected: expected.value.reads, observed: observed.reads)
         }
         return Failure(rule: rule, kind: .mismatch,
-                       message: "\(command.trace): expected \(expected.value), observed \(observed)")
+                       message: "\(step): expected \(expected.value), observed \(observed)")
     }
 }
 

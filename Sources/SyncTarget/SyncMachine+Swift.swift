@@ -1,7 +1,7 @@
 import GraphFuzzEngine
 import SyncSpec
 
-extension SyncMachine {
+extension SyncMachine: SwiftExportable {
     /// Modules an exported reproduction imports.
     public static var swiftImports: [String] { ["GlassSync"] }
 
@@ -21,7 +21,7 @@ extension SyncMachine {
     }
 
     /// Swift source for one step; the last step ends in the `#expect`s of what the specification predicts.
-    public func swiftLines(_ command: SyncCommand, expected: Expectation<SyncObservation>, isLast: Bool) -> [String] {
+    public func swiftLines(_ command: SyncCommand, _ step: TraceStep, predicted expected: Prediction<SyncObservation>, isLast: Bool) -> [String] {
         var lines: [String]
         switch command {
         case .addItem(let d, let project, let collection, let code, let result):

@@ -10,10 +10,10 @@ public struct SyncMachine: StateMachine, Sendable {
     public typealias Command = SyncCommand
     public typealias Observation = SyncObservation
 
-    public let strategy: SyncStrategy
+    package let strategy: SyncStrategy
     static let deviceCount = 2
 
-    public init(strategy: SyncStrategy = .production) { self.strategy = strategy }
+    package init(strategy: SyncStrategy = .production) { self.strategy = strategy }
 
     public func makeConfig(_ draw: Draw) -> SyncConfig {
         SyncConfig(granularity: SpecGranularity.allCases[Int(draw.choose(upTo: 1))])
@@ -33,39 +33,50 @@ public struct SyncMachine: StateMachine, Sendable {
 
     private enum Kind: Int { case add, push, fetch, migrate, remove, move, quantity, create, rollback, restart }
 
-    public func nextCommand(_ model: SyncSpecModel, _ draw: Draw) -> SyncCommand? {
-        // Phase changes come early (most steps run with entities) and phase 3, which is final, comes late.
-        let kind = Kind(rawValue: draw.chooseWeighted(Self.weightsByPhase[model.phase]))!
-        switch kind {
-        case .migrate: if model.phase < 3 { return .migrate }
-        case .rollback: if model.phase == 2 { return .rollbackReads }
-        default: break
+    /// The actions. Phase changes come early (most steps run with entities) and phase 3, which is
+    /// final, comes late: the migrate weight falls with the phase; rolling reads back exists only in phase 2.
+    public var actions: [Action<SyncMachine>] {
+        func coded(_ name: String, _ weight: UInt32, when: @escaping (SyncSpecModel) -> Bool = { _ in true },
+                   _ draw: @escaping (SyncSpecModel, Draw) -> SyncCommand?) -> Action<SyncMachine> {
+            Action(coded: name, weight: weight, when: when, draw: draw, predict: predict, perform: perform)
         }
-        let d = Int(draw.choose(upTo: UInt64(Self.deviceCount - 1)))
-        let device = DeviceName(d)
-        switch kind {
-        case .push: return .push(device)
-        case .fetch: return .fetch(device, deliver: drawDelivery(model, d, draw))
-        case .restart: return .restart(device)
-        case .create:
-            let projectKind = SpecProjectKind(rawValue: Int(draw.choose(upTo: 2)))!
-            return .createProject(device, projectKind, result: Ref(model.objects.count))
-        case .remove, .move, .quantity:
-            guard let item = pickCandidate(model, d, kind, draw) else { break }
-            switch kind {
-            case .remove: return .removeItem(device, item: Ref(item))
-            case .move:
-                let to = Int(draw.choose(upTo: UInt64(model.arrayCount(d, of: item) - 1)))
-                return .moveItem(device, item: Ref(item), to: to)
-            default: return .setQuantity(device, item: Ref(item), quantity: 2 + Int(draw.choose(upTo: 3)))
-            }
-        default: break
+        func device(_ draw: Draw) -> Int { Int(draw.choose(upTo: UInt64(Self.deviceCount - 1))) }
+        func item(_ kind: Kind, _ model: SyncSpecModel, _ draw: Draw, _ make: (DeviceName, Ref) -> SyncCommand) -> SyncCommand? {
+            let d = device(draw)
+            return pickCandidate(model, d, kind, draw).map { make(DeviceName(d), Ref($0)) }
         }
-        // Oldest first (stable when shrinking deletes a later creation), or the newest project, so
-        // that items often go to projects created during the case. The present projects are counted and the
-        // chosen one found by a second pass (no list per step; same choices as indexing `model.projects(on:)`).
+        return [
+            coded("addItem", 8) { m, d in addItem(m, device(d), d) },
+            coded("push", 5) { _, d in .push(DeviceName(device(d))) },
+            coded("fetch", 5) { m, d in
+                let device = device(d)
+                return .fetch(DeviceName(device), deliver: drawDelivery(m, device, d))
+            },
+            Action(coded: "migrate", weights: { [4, 2, 1, 0][$0.phase] }, when: { $0.phase < 3 }, draw: { _, _ in .migrate },
+                   predict: predict, perform: perform),
+            coded("removeItem", 2) { m, d in item(.remove, m, d) { .removeItem($0, item: $1) } },
+            coded("moveItem", 3) { m, d in
+                item(.move, m, d) { device, item in
+                    .moveItem(device, item: item, to: Int(d.choose(upTo: UInt64(m.arrayCount(device.index, of: item.index) - 1))))
+                }
+            },
+            coded("setQuantity", 3) { m, d in item(.quantity, m, d) { .setQuantity($0, item: $1, quantity: 2 + Int(d.choose(upTo: 3))) } },
+            coded("createProject", 3) { m, d in
+                let device = DeviceName(device(d))
+                return .createProject(device, SpecProjectKind(rawValue: Int(d.choose(upTo: 2)))!, result: Ref(m.objects.count))
+            },
+            coded("rollbackReads", 2, when: { $0.phase == 2 }) { _, _ in .rollbackReads },
+            coded("restart", 1) { _, d in .restart(DeviceName(device(d))) },
+        ]
+    }
+
+    /// An item added to a project present on device `d`: oldest first (stable when shrinking deletes a later
+    /// creation), or the newest project, so that items often go to projects created during the case. The present
+    /// projects are counted and the chosen one found by a second pass (no list per step).
+    private func addItem(_ model: SyncSpecModel, _ d: Int, _ draw: Draw) -> SyncCommand? {
         var present = 0
         for p in model.projectIndexes where model.isPresent(p, on: d) { present += 1 }
+        guard present > 0 else { return nil }
         var k = draw.chooseBool(probability: 0.3) ? present - 1 : Int(draw.choose(upTo: UInt64(present - 1)))
         var project = -1
         for p in model.projectIndexes where model.isPresent(p, on: d) {
@@ -74,16 +85,11 @@ public struct SyncMachine: StateMachine, Sendable {
         }
         let collections = model.objects[project].kind.collections
         let collection = collections[Int(draw.choose(upTo: UInt64(collections.count - 1)))]
-        return .addItem(device, project: Ref(project), collection, code: Int(draw.choose(upTo: 3)),
+        return .addItem(DeviceName(d), project: Ref(project), collection, code: Int(draw.choose(upTo: 3)),
                         result: Ref(model.objects.count))
     }
 
     private static let deliveryWeights: [UInt32] = [5, 2, 2, 1]
-
-    /// The migrate weight falls with the phase (3 is final); rolling reads back exists only in phase 2.
-    private static let weightsByPhase: [[UInt32]] = (0...3).map { phase in
-        [8, 5, 5, [4, 2, 1, 0][phase], 2, 3, 3, 3, phase == 2 ? 2 : 0, 1]
-    }
 
     /// The items a `kind` step may name on `device`, in index order.
     private func isCandidate(_ model: SyncSpecModel, _ i: Int, _ device: Int, _ kind: Kind) -> Bool {

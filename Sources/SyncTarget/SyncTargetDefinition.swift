@@ -12,7 +12,7 @@ extension Target {
             rules: SyncRules.all,
             mutants: SyncMutants.all.map(\.mutant),
             defaultSteps: 30,
-            generatorVersion: "1"
+            generatorVersion: "2"
         ) { mutant in
             SyncMachine(strategy: SyncMutants.strategy(for: mutant))
         }
@@ -23,7 +23,7 @@ extension Target {
 public enum SyncMutants {
     public struct Entry: Sendable {
         public var mutant: Mutant
-        public var strategy: SyncStrategy
+        package var strategy: SyncStrategy
     }
 
     public static let all: [Entry] = [
@@ -42,7 +42,7 @@ public enum SyncMutants {
     ]
 
     /// The strategy a mutant selects (production for nil or an unknown name).
-    public static func strategy(for mutant: String?) -> SyncStrategy {
+    package static func strategy(for mutant: String?) -> SyncStrategy {
         all.first { $0.mutant.name == mutant }?.strategy ?? .production
     }
 }

@@ -17,13 +17,13 @@ struct CommandLineTests {
         let result = try graphFuzz(["--mutant", "queue-off-by-one", "--seed", "1", "--no-save"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAILURE queue (mutant queue-off-by-one) — rule Q1, mismatch"))
-        #expect(result.stdout.contains("shrunk 20 → 2 steps"))
+        #expect(result.stdout.contains("shrunk 3 → 2 steps"))
         #expect(result.stdout.contains("#expect(queue.push(0) == false)"))
     }
 
     @Test("JSON Lines carry exactly the documented keys, in order")
     func jsonKeys() throws {
-        // In process the search stops at the first failure (one case); worker mode goes on (WorkerTests).
+        // In process the search stops at the first failure (case 1, the second); worker mode goes on (WorkerTests).
         let result = try graphFuzz(["--mutant", "queue-off-by-one", "--seed", "1", "--json", "--no-save", "--in-process"])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
@@ -36,7 +36,7 @@ struct CommandLineTests {
         #expect(failure["steps"] as? Int == 2)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(Set(summary.keys) == ["event", "target", "mutant", "seed", "cases", "steps", "seconds", "stepsPerSecond", "failures"])
-        #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":1,"#))
+        #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":2,"#))
     }
 
     @Test("the same seed twice prints byte-identical reports apart from timings")

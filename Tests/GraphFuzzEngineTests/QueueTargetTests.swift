@@ -50,6 +50,6 @@ struct QueueTargetTests {
         let record = try machine.replay(config, steps).get()
         #expect(record.outcome.failure?.rule == "Q1")
         let bad = machine.replay(config, [try TraceStep(parsing: "shove(value: 1)")])
-        #expect(throws: TraceReplayError(step: 0, message: "step 1 'shove(value: 1)': unknown command 'shove' (expected push, pop or count)")) { try bad.get() }
+        #expect(throws: TraceReplayError(step: 0, message: "step 1 'shove(value: 1)': unknown step 'shove' (expected one of push, pop, count)")) { try bad.get() }
     }
 }

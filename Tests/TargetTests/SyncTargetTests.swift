@@ -25,14 +25,14 @@ import Testing
     static let minima: [Minimum] = [
         Minimum(mutant: "blob-storage", rule: "S4", steps: [
             "migrate()",
-            "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
-            "v5 = addItem(device: \"B\", project: v1, collection: \"glassItems\", code: 0)",
+            "v4 = addItem(device: \"A\", project: v2, collection: \"glassItems\", code: 0)",
             "push(device: \"A\")",
+            "v5 = addItem(device: \"B\", project: v2, collection: \"glassItems\", code: 0)",
             "fetch(device: \"B\", deliver: nil)",
         ]),
         Minimum(mutant: "dual-write-misses-entities", rule: "S1", steps: [
-            "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
             "migrate()",
+            "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
             "setQuantity(device: \"A\", item: v4, quantity: 2)",
         ]),
         Minimum(mutant: "migration-loses-order", rule: "S2", steps: [

@@ -16,10 +16,13 @@ import GraphStore
 /// here or by another context (R15, R28), and `model(for:)` never returns nil (R14). See `liveWork`.
 public final class DTOMapper {
     /// The strategy points (production: `.shipped`).
-    public let strategy: MapperStrategy
+    package let strategy: MapperStrategy
     private var cache = WorkCache()
 
-    public init(strategy: MapperStrategy = .shipped) {
+    public convenience init() { self.init(strategy: .shipped) }
+
+    /// With a strategy (a mutant): for this package's targets and tests only.
+    package init(strategy: MapperStrategy) {
         self.strategy = strategy
     }
 

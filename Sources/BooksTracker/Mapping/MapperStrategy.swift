@@ -1,8 +1,9 @@
 /// The mapper's strategy points. Production uses `.shipped`; every other value is a faulty design
-/// from the seeds' history, selectable as a mutant by the `mapper` target.
-public struct MapperStrategy: Sendable, Equatable {
+/// from the seeds' history, selectable as a mutant by the `mapper` target (`package` access: not part of
+/// the library's public API).
+package struct MapperStrategy: Sendable, Equatable {
     /// How the volume ID → work cache holds and looks up works.
-    public enum Cache: String, Sendable, CaseIterable {
+    package enum Cache: String, Sendable, CaseIterable {
         /// Persistent identifiers; a safe lookup (registered pending insert, else a fetch by identifier,
         /// then not deleted and still holding the volume ID); re-keys identifiers that changed at save;
         /// on a miss, searches the context's live works by volume ID.
@@ -21,7 +22,7 @@ public struct MapperStrategy: Sendable, Equatable {
     }
 
     /// How synthetic works are grouped by ISBN.
-    public enum Deduplication: String, Sendable, CaseIterable {
+    package enum Deduplication: String, Sendable, CaseIterable {
         /// Synthetic works sharing an ISBN merge (transitively); every other work stays alone.
         case sharedISBN
         /// Seed 002 as printed: a synthetic work whose ISBN no other shares is dropped.
@@ -31,7 +32,7 @@ public struct MapperStrategy: Sendable, Equatable {
     }
 
     /// Which editions and authors a work gets.
-    public enum Relations: String, Sendable, CaseIterable {
+    package enum Relations: String, Sendable, CaseIterable {
         /// The ones naming the work (or a member of its group) by work id.
         case byWorkID
         /// Seed 002: `insertEditions(data.editions, …)` for every work.
@@ -41,19 +42,19 @@ public struct MapperStrategy: Sendable, Equatable {
     }
 
     /// What happens to subject tags.
-    public enum Tags: String, Sendable, CaseIterable {
+    package enum Tags: String, Sendable, CaseIterable {
         /// Applied as the backend sent them (it normalises them).
         case passThrough
         /// The client normalises them again (capitalised, sorted, without repeats).
         case renormalized
     }
 
-    public var cache: Cache
-    public var deduplication: Deduplication
-    public var relations: Relations
-    public var tags: Tags
+    package var cache: Cache
+    package var deduplication: Deduplication
+    package var relations: Relations
+    package var tags: Tags
 
-    public init(cache: Cache = .persistentIdentifiers, deduplication: Deduplication = .sharedISBN,
+    package init(cache: Cache = .persistentIdentifiers, deduplication: Deduplication = .sharedISBN,
                 relations: Relations = .byWorkID, tags: Tags = .passThrough) {
         self.cache = cache
         self.deduplication = deduplication
@@ -62,5 +63,5 @@ public struct MapperStrategy: Sendable, Equatable {
     }
 
     /// What production uses.
-    public static let shipped = MapperStrategy()
+    package static let shipped = MapperStrategy()
 }

@@ -1,34 +1,39 @@
 import GraphStore
 
 /// The strategies of the library's domain operations. Production uses the defaults; each other value is a
-/// faulty variant from seed 004's history, selectable as a mutant.
+/// faulty variant from seed 004's history, selectable as a mutant by this package's targets only (`package` access).
 public struct LibraryPolicy: Sendable, Equatable {
     /// How the entry factories build an entry.
-    public enum EntryCreation: String, Sendable, CaseIterable {
+    package enum EntryCreation: String, Sendable, CaseIterable {
         /// Insert the entry, then relate it (seed 004's fix).
         case insertThenRelate
         /// Relate it in the initializer, then insert (seed 004 before its fix: the temporary-identifier crash class).
         case relateBeforeInsert
     }
     /// Which entry `Work.userEntry` returns.
-    public enum UserEntrySelection: String, Sendable, CaseIterable {
+    package enum UserEntrySelection: String, Sendable, CaseIterable {
         /// An owned entry, else a wishlist entry (seed 004, Phase 3).
         case ownedFirst
         /// The first entry (seed 004 before Phase 3).
         case first
     }
     /// Whether `Library.save()` validates pending entries.
-    public enum SaveValidation: String, Sendable, CaseIterable {
+    package enum SaveValidation: String, Sendable, CaseIterable {
         case validateEntries
         case skip
     }
 
     public var configuration: BooksConfiguration
-    public var entryCreation: EntryCreation
-    public var userEntrySelection: UserEntrySelection
-    public var saveValidation: SaveValidation
+    package var entryCreation: EntryCreation
+    package var userEntrySelection: UserEntrySelection
+    package var saveValidation: SaveValidation
 
-    public init(configuration: BooksConfiguration = .local, entryCreation: EntryCreation = .insertThenRelate,
+    public init(configuration: BooksConfiguration = .local) {
+        self.init(configuration: configuration, entryCreation: .insertThenRelate)
+    }
+
+    /// With strategy points: for this package's targets and tests only.
+    package init(configuration: BooksConfiguration = .local, entryCreation: EntryCreation = .insertThenRelate,
                 userEntrySelection: UserEntrySelection = .ownedFirst, saveValidation: SaveValidation = .validateEntries) {
         self.configuration = configuration
         self.entryCreation = entryCreation

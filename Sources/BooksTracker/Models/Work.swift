@@ -99,7 +99,7 @@ public final class Work: PersistentModel {
     public var userEntry: UserLibraryEntry? { userEntry(selection: .ownedFirst) }
 
     /// The reader's entry for this work under a selection strategy.
-    public func userEntry(selection: LibraryPolicy.UserEntrySelection) -> UserLibraryEntry? {
+    package func userEntry(selection: LibraryPolicy.UserEntrySelection) -> UserLibraryEntry? {
         let entries = userLibraryEntries
         switch selection {
         case .ownedFirst:

@@ -1,8 +1,8 @@
 /// Steps per second of one target, measured three ways on the same generated cases.
 public struct Throughput: Sendable, Equatable {
-    /// The specification alone: `makeModel` + `expect` over pre-generated commands.
+    /// The specification alone: `makeModel` + `predict` over pre-generated commands.
     public var specStepsPerSecond: Double
-    /// The system alone: `makeSystem` + `run` over the same commands.
+    /// The system alone: `makeSystem` + `perform` over the same commands.
     public var systemStepsPerSecond: Double
     /// The full differential run: generation, both sides, comparison and invariants.
     public var differentialStepsPerSecond: Double
@@ -28,7 +28,7 @@ extension MachineRunner {
     /// runs are not dominated by timer noise.
     @inlinable
     public func measureThroughput(seed: UInt64, cases: Int, minimumSeconds: Double) -> Throughput {
-        var generated: [(M.Config, [M.Command])] = []
+        var generated: [(M.Config, [PlannedStep<M>])] = []
         var seeds: [UInt64] = []
         var totalSteps = 0
         var index = 0
@@ -37,7 +37,7 @@ extension MachineRunner {
             index += 1
             let draw = Draw(seed: caseSeed)
             let config = machine.makeConfig(draw)
-            guard machine.isBenchmarked(config) else { continue }
+            guard Self.isBenchmarked(machine, config) else { continue }
             let result = run(Draw(seed: caseSeed))
             generated.append((result.config, result.commands))
             seeds.append(caseSeed)
@@ -54,7 +54,7 @@ extension MachineRunner {
             var steps = 0
             for (config, commands) in generated {
                 var model = machine.makeModel(config)
-                for command in commands { blackHole(machine.expect(command, &model)) }
+                for step in commands { blackHole(actions[step.action].predict(step.command, &model)) }
                 steps += commands.count
             }
             return steps
@@ -63,7 +63,7 @@ extension MachineRunner {
             var steps = 0
             for (config, commands) in generated {
                 guard var system = try? machine.makeSystem(config) else { continue }
-                for command in commands { blackHole(try? machine.run(command, &system)) }
+                for step in commands { blackHole(try? actions[step.action].perform(step.command, &system)) }
                 machine.tearDown(&system)
                 steps += commands.count
             }
@@ -78,6 +78,16 @@ extension MachineRunner {
         }
         return Throughput(specStepsPerSecond: spec, systemStepsPerSecond: system,
                           differentialStepsPerSecond: differential, steps: totalSteps)
+    }
+}
+
+extension MachineRunner {
+    /// Whether `machine` benchmarks `config` (every configuration unless it is `Benchmarkable`).
+    @usableFromInline
+    static func isBenchmarked(_ machine: M, _ config: M.Config) -> Bool {
+        func check<B: Benchmarkable>(_ machine: B) -> Bool { machine.isBenchmarked(config as! B.Config) }
+        if let benchmarkable = machine as? any Benchmarkable { return check(benchmarkable) }
+        return true
     }
 }
 

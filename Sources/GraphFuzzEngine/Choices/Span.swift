@@ -12,6 +12,10 @@ public struct Span: Sendable, Equatable {
         public static let bind = Label(rawValue: 5)
         public static let config = Label(rawValue: 6)
         public static let oneOf = Label(rawValue: 7)
+        /// The choice of a step's action (its index among the enabled actions whose precondition holds).
+        public static let command = Label(rawValue: 8)
+        /// Swarm testing: which actions a case may use, drawn once per case (all enabled is the zero value).
+        public static let swarm = Label(rawValue: 9)
     }
 
     public let label: Label

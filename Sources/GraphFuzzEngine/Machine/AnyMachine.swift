@@ -2,7 +2,7 @@
 public struct CaseRecord: Sendable, Equatable {
     public var config: TraceStep
     public var steps: [TraceStep]
-    /// What the specification expected at each step, in the same order.
+    /// What the specification predicted at each step, in the same order.
     public var expectations: [String]
     public var outcome: Outcome
     /// A Swift Testing test body reproducing the case against the production API.
@@ -14,6 +14,11 @@ public struct CaseRecord: Sendable, Equatable {
 public struct AnyMachine {
     /// Runs one case from `draw`; returns the outcome and the number of steps run.
     public let run: (Draw, Int) -> (outcome: Outcome, steps: Int)
+    /// Runs one case from `draw` like `run` and also returns what it exercised (merge the
+    /// coverage of many cases for a coverage table).
+    public let runCovered: (Draw, Int) -> (outcome: Outcome, steps: Int, coverage: Coverage)
+    /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`).
+    public let swiftImports: [String]
     /// Re-runs a recorded sequence and describes it.
     public let record: (ChoiceSequence, Int) -> CaseRecord
     /// Replays a trace (corpus); errors name the step that cannot be read or applied.
@@ -41,6 +46,11 @@ public struct AnyMachine {
             let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
             return (result.outcome, result.commands.count)
         }
+        runCovered = { draw, maxSteps in
+            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
+            return (result.outcome, result.commands.count, result.coverage)
+        }
+        swiftImports = AnyMachine.swiftImports(machine)
         measureThroughput = { seed, cases, maxSteps, seconds in
             MachineRunner(machine, maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
         }
@@ -73,14 +83,8 @@ public struct AnyMachine {
         do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
             return .failure(TraceReplayError(step: nil, message: error.message))
         }
-        var commands: [M.Command] = []
-        for (index, step) in traceSteps.enumerated() {
-            do throws(TraceError) { commands.append(try M.Command(trace: step)) } catch {
-                return .failure(TraceReplayError(step: index, message: "step \(index + 1) '\(step)': \(error.message)"))
-            }
-        }
-        let runner = MachineRunner(machine, maxSteps: Swift.max(1, commands.count))
-        switch runner.replay(config: config, commands: commands, systemSteps: systemSteps) {
+        let runner = MachineRunner(machine, maxSteps: Swift.max(1, traceSteps.count))
+        switch runner.replay(config: config, traces: traceSteps, systemSteps: systemSteps) {
         case .success(let result): return .success(AnyMachine.describe(machine, result))
         case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
         }
@@ -88,14 +92,35 @@ public struct AnyMachine {
 
     @usableFromInline
     static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
-        var swift = machine.swiftSetup(result.config)
-        for (index, step) in result.steps.enumerated() {
-            swift += machine.swiftLines(step.command, expected: step.expected, isLast: index == result.steps.count - 1)
+        CaseRecord(
+            config: result.config.trace, steps: result.steps.map(\.step.trace),
+            expectations: result.steps.map { "\($0.predicted.value) [\($0.predicted.rule)]" },
+            outcome: result.outcome, swiftLines: swiftLines(machine, result))
+    }
+
+    /// The reproduction as Swift lines: the machine's own when it is `SwiftExportable`, else comments.
+    @usableFromInline
+    static func swiftLines<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> [String] {
+        if let exporter = machine as? any SwiftExportable { return exported(exporter, result) }
+        return ["// \(result.config.trace)"] + result.steps.map { "// \($0.step.trace)  → expect \($0.predicted.value)" }
+    }
+
+    static func exported<E: SwiftExportable, M: StateMachine>(_ machine: E, _ result: MachineRun<M>) -> [String] {
+        var swift = machine.swiftSetup(result.config as! E.Config)
+        for (index, executed) in result.steps.enumerated() {
+            let predicted = Prediction(executed.predicted.value as! E.Observation, rule: executed.predicted.rule,
+                                       alternatives: executed.predicted.alternatives.map { $0 as! E.Observation })
+            swift += machine.swiftLines(executed.step.command as! E.Command, executed.step.trace, predicted: predicted,
+                                        isLast: index == result.steps.count - 1)
         }
-        return CaseRecord(
-            config: result.config.trace, steps: result.steps.map(\.command.trace),
-            expectations: result.steps.map { "\($0.expected.value) [\($0.expected.rule)]" },
-            outcome: result.outcome, swiftLines: swift)
+        return swift
+    }
+
+    @usableFromInline
+    static func swiftImports<M: StateMachine>(_ machine: M) -> [String] {
+        func imports<E: SwiftExportable>(_ machine: E) -> [String] { E.swiftImports }
+        if let exporter = machine as? any SwiftExportable { return imports(exporter) }
+        return []
     }
 }
 

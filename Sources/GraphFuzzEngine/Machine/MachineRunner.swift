@@ -1,12 +1,27 @@
-/// One executed step, kept for reports.
-public struct ExecutedStep<M: StateMachine> {
+/// One step of a case: which action, its command and its trace.
+public struct PlannedStep<M: StateMachine> {
+    /// Index into the machine's actions.
+    public var action: Int
     public var command: M.Command
-    public var expected: Expectation<M.Observation>
+    public var trace: TraceStep
 
     @inlinable
-    public init(command: M.Command, expected: Expectation<M.Observation>) {
+    public init(action: Int, command: M.Command, trace: TraceStep) {
+        self.action = action
         self.command = command
-        self.expected = expected
+        self.trace = trace
+    }
+}
+
+/// One executed step with its prediction, kept for reports.
+public struct ExecutedStep<M: StateMachine> {
+    public var step: PlannedStep<M>
+    public var predicted: Prediction<M.Observation>
+
+    @inlinable
+    public init(step: PlannedStep<M>, predicted: Prediction<M.Observation>) {
+        self.step = step
+        self.predicted = predicted
     }
 }
 
@@ -14,29 +29,42 @@ public struct ExecutedStep<M: StateMachine> {
 public struct MachineRun<M: StateMachine> {
     public var outcome: Outcome
     public var config: M.Config
-    /// Steps run, up to and including a failing one. Expectations are kept only when asked for.
-    public var commands: [M.Command]
+    /// Steps run, up to and including a failing one.
+    public var commands: [PlannedStep<M>]
+    /// The same steps with their predictions, kept only when asked for.
     public var steps: [ExecutedStep<M>]
+    /// What the case exercised.
+    public var coverage: Coverage
 
     @inlinable
-    public init(outcome: Outcome, config: M.Config, commands: [M.Command], steps: [ExecutedStep<M>]) {
+    public init(outcome: Outcome, config: M.Config, commands: [PlannedStep<M>], steps: [ExecutedStep<M>], coverage: Coverage) {
         self.outcome = outcome
         self.config = config
         self.commands = commands
         self.steps = steps
+        self.coverage = coverage
     }
 }
 
 /// Runs cases of a state machine, from choices (search, shrinking, fuzzing) or from a trace (corpus replay).
+///
+/// A generated case draws, in order: the configuration (span `.config`); which actions the case
+/// may use (span `.swarm`, swarm testing: zero means all); then each step in a `.step` span — a
+/// continue flag, the action among the enabled ones whose precondition holds (span `.command`),
+/// and the action's arguments.
 public struct MachineRunner<M: StateMachine> {
     public let machine: M
     /// The most steps a generated case takes.
     public let maxSteps: Int
+    @usableFromInline let actions: [Action<M>]
+    @usableFromInline let invariants: [Invariant<M>]
 
     @inlinable
     public init(_ machine: M, maxSteps: Int) {
         self.machine = machine
         self.maxSteps = Swift.max(1, maxSteps)
+        actions = machine.actions
+        invariants = machine.invariants
     }
 
     /// Probability of drawing another step: the expected length is about `maxSteps` before the cap.
@@ -53,112 +81,262 @@ public struct MachineRunner<M: StateMachine> {
     ///
     /// - Parameters:
     ///   - systemSteps: steps from this index on are not run on the system: the step at this index
-    ///     is generated and expected (and kept), then the run ends with `.pass`. Used to describe a
+    ///     is generated and predicted (and kept), then the run ends with `.pass`. Used to describe a
     ///     case that crashed or hung at that step in a worker process without running it again.
     ///   - willRunStep: called with a step's 0-based index just before the system runs it, so a
     ///     worker process can tell its parent which step was running when it died.
     @inlinable
     public func run(_ draw: Draw, keepSteps: Bool = false, systemSteps: Int, willRunStep: ((Int) -> Void)? = nil) -> MachineRun<M> {
         let config = draw.span(.config) { machine.makeConfig(draw) }
-        var commands: [M.Command] = []
-        return execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: willRunStep,
-                       commands: &commands) { model, index in nextStep(model, index, draw) }
+        var chooser = Chooser(actions: actions, enabled: draw.span(.swarm) { swarm(draw) })
+        var result = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: willRunStep) { model, index, refs in
+            nextStep(model, index, refs, draw, &chooser)
+        }
+        for a in actions.indices {
+            result.coverage.actions[a].held = chooser.held[a]
+            result.coverage.actions[a].failed = chooser.failed[a]
+        }
+        return result
     }
 
-    /// Draws step `index` in its own span: the continue flag, then the command for this model state.
+    /// Swarm testing (Groce et al., ISSTA 2012): half the cases use every action; the others leave
+    /// each action out with probability 1/2, so some cases never dilute a rare action's effect.
     @inlinable
-    func nextStep(_ model: M.Model, _ index: Int, _ draw: Draw) -> Next {
+    func swarm(_ draw: Draw) -> [Bool] {
+        guard actions.count > 1, draw.chooseBool(probability: 0.25) else { return Array(repeating: true, count: actions.count) }
+        return actions.map { _ in !draw.chooseBool() }
+    }
+
+    /// Draws step `index` in its own span: the continue flag, the action, its arguments.
+    @inlinable
+    func nextStep(_ model: M.Model, _ index: Int, _ refs: Int, _ draw: Draw, _ chooser: inout Chooser) -> Next {
         guard index < maxSteps else { return .stop }
         draw.beginSpan(.step)
         defer { draw.endSpan() }
         guard draw.chooseBool(probability: continueProbability) else { return .stop }
-        guard let command = machine.nextCommand(model, draw) else { return .stop }
-        if draw.isRejected || !machine.precondition(command, model) { return .reject }
-        return .command(command)
+        var excluded: [Int] = []
+        while true {
+            guard let a = draw.span(.command, { chooser.choose(model, excluded: excluded, draw) }) else { return .stop }
+            var arguments = Arguments(.drawing(draw), nextRef: Ref(refs))
+            if let command = actions[a].arguments(&arguments, model) {
+                if draw.isRejected { return .reject }
+                return .step(PlannedStep(action: a, command: command, trace: arguments.trace(arguments.codedName ?? actions[a].name)))
+            }
+            excluded.append(a)
+        }
+    }
+
+    /// Chooses actions like Hypothesis' `sampled_from(rules).filter(valid)`: an action index is
+    /// drawn by weight over all enabled actions (so a recorded choice keeps naming the same action
+    /// when shrinking removes earlier steps); if its precondition fails, up to two more draws; then
+    /// a draw among the enabled actions whose precondition holds, and if none, among all whose
+    /// precondition holds. Only the drawn action's precondition is evaluated; checks are counted.
+    @usableFromInline
+    struct Chooser {
+        @usableFromInline let actions: [Action<M>]
+        @usableFromInline let enabled: [Bool]
+        /// Per action: precondition checks that held, and that failed.
+        @usableFromInline var held: [Int]
+        @usableFromInline var failed: [Int]
+        @usableFromInline var candidates: [Int] = []
+        @usableFromInline var weights: [UInt32] = []
+        /// Fixed weights of the enabled actions (0 for disabled ones), and the enabled actions whose
+        /// weight depends on the model.
+        @usableFromInline var fixedWeights: [UInt32]
+        @usableFromInline var modelWeighted: [Int]
+
+        @inlinable
+        init(actions: [Action<M>], enabled: [Bool]) {
+            self.actions = actions
+            self.enabled = enabled
+            held = Array(repeating: 0, count: actions.count)
+            failed = held
+            fixedWeights = actions.indices.map { enabled[$0] ? actions[$0].fixedWeight ?? 0 : 0 }
+            modelWeighted = actions.indices.filter { enabled[$0] && actions[$0].fixedWeight == nil }
+        }
+
+        @inlinable
+        mutating func applicable(_ a: Int, _ model: M.Model) -> Bool {
+            if actions[a].precondition(model) {
+                held[a] += 1
+                return true
+            }
+            failed[a] += 1
+            return false
+        }
+
+        @inlinable
+        mutating func choose(_ model: M.Model, excluded: [Int], _ draw: Draw) -> Int? {
+            weights = fixedWeights
+            for a in modelWeighted { weights[a] = actions[a].weight(model) }
+            for a in excluded { weights[a] = 0 }
+            if weights.contains(where: { $0 > 0 }) {
+                for _ in 0..<3 {
+                    let a = draw.chooseWeighted(weights)
+                    if weights[a] > 0, applicable(a, model) { return a }
+                    weights[a] = 0
+                    if !weights.contains(where: { $0 > 0 }) { break }
+                }
+            }
+            collect(model, excluded: excluded, swarm: true)
+            if candidates.isEmpty { collect(model, excluded: excluded, swarm: false) }
+            guard !candidates.isEmpty else { return nil }
+            return candidates[draw.chooseWeighted(weights)]
+        }
+
+        /// The applicable actions (enabled ones when `swarm`) in `candidates`, their weights in `weights`.
+        @inlinable
+        mutating func collect(_ model: M.Model, excluded: [Int], swarm: Bool) {
+            candidates.removeAll(keepingCapacity: true)
+            weights.removeAll(keepingCapacity: true)
+            for a in actions.indices where (enabled[a] || !swarm) && !excluded.contains(a) {
+                let weight = actions[a].weight(model)
+                guard weight > 0, applicable(a, model) else { continue }
+                candidates.append(a)
+                weights.append(weight)
+            }
+        }
     }
 
     /// Generates a case against the model alone — the system is never made or run — and returns
-    /// the configuration and the commands a passing run would take. Fingerprints of the
+    /// the configuration and the steps a passing run would take. Fingerprints of the
     /// generators use it, so a system that crashes or hangs cannot take them down.
-    public func generate(_ draw: Draw) -> (config: M.Config, commands: [M.Command]) {
+    public func generate(_ draw: Draw) -> (config: M.Config, commands: [PlannedStep<M>]) {
         let config = draw.span(.config) { machine.makeConfig(draw) }
+        var chooser = Chooser(actions: actions, enabled: draw.span(.swarm) { swarm(draw) })
         var model = machine.makeModel(config)
-        var commands: [M.Command] = []
-        while case .command(let command) = nextStep(model, commands.count, draw) {
-            commands.append(command)
-            _ = machine.expect(command, &model)
+        var commands: [PlannedStep<M>] = []
+        var refs = 0
+        while case .step(let step) = nextStep(model, commands.count, refs, draw, &chooser) {
+            commands.append(step)
+            if step.trace.result != nil { refs += 1 }
+            _ = actions[step.action].predict(step.command, &model)
         }
         return (config, commands)
     }
 
-    /// Replays a fixed list of commands. A command whose precondition fails is reported by index.
+    /// Replays recorded steps: each is read by the action of its name. A step that cannot be read
+    /// or whose command precondition fails is reported by index.
     @inlinable
-    public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true) -> Result<MachineRun<M>, ReplayError> {
-        replay(config: config, commands: fixed, keepSteps: keepSteps, systemSteps: .max)
-    }
-
-    /// Replays a fixed list of commands; `systemSteps` is as in `run(_:keepSteps:systemSteps:willRunStep:)`.
-    @inlinable
-    public func replay(config: M.Config, commands fixed: [M.Command], keepSteps: Bool = true,
-                       systemSteps: Int) -> Result<MachineRun<M>, ReplayError> {
-        var commands: [M.Command] = []
-        var refused: Int?
-        let run = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: nil,
-                          commands: &commands) { model, index in
-            guard index < fixed.count else { return .stop }
-            guard machine.precondition(fixed[index], model) else {
-                refused = index
+    public func replay(config: M.Config, traces: [TraceStep], keepSteps: Bool = true,
+                       systemSteps: Int = .max) -> Result<MachineRun<M>, ReplayError> {
+        var refused: ReplayError?
+        let run = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: nil) { model, index, refs in
+            guard index < traces.count else { return .stop }
+            let trace = traces[index]
+            guard let a = actions.firstIndex(where: { $0.name == trace.name }) else {
+                let names = actions.map(\.name).joined(separator: ", ")
+                refused = ReplayError(step: index, message: "step \(index + 1) '\(trace)': unknown step '\(trace.name)' (expected one of \(names))")
                 return .reject
             }
-            return .command(fixed[index])
+            var arguments = Arguments(.reading(trace), nextRef: Ref(refs))
+            let command = actions[a].arguments(&arguments, model)
+            if let error = arguments.error {
+                refused = ReplayError(step: index, message: "step \(index + 1) '\(trace)': \(error.message)")
+                return .reject
+            }
+            guard let command, machine.precondition(command, model) else {
+                refused = ReplayError(step: index, message: "step \(index + 1) '\(trace)' cannot be applied in the state the earlier steps leave (a reference or precondition no longer holds)")
+                return .reject
+            }
+            return .step(PlannedStep(action: a, command: command, trace: trace))
         }
-        if let refused {
-            return .failure(ReplayError(step: refused, message: "step \(refused + 1) '\(fixed[refused].trace)' cannot be applied in the state the earlier steps leave (a reference or precondition no longer holds)"))
-        }
+        if let refused { return .failure(refused) }
         return .success(run)
     }
 
     @usableFromInline
-    enum Next { case command(M.Command), stop, reject }
+    enum Next { case step(PlannedStep<M>), stop, reject }
 
     @inlinable
     func execute(config: M.Config, keepSteps: Bool, systemSteps: Int, willRunStep: ((Int) -> Void)?,
-                 commands: inout [M.Command], next: (M.Model, Int) -> Next) -> MachineRun<M> {
+                 next: (M.Model, Int, Int) -> Next) -> MachineRun<M> {
+        var coverage = Coverage(actions: actions.map { Coverage.ActionCount(name: $0.name) }, cases: 1)
         var steps: [ExecutedStep<M>] = []
+        var commands: [PlannedStep<M>] = []
         var model = machine.makeModel(config)
         var system: M.System
+        var invariantChecks = [Int](repeating: 0, count: invariants.count)
+        var rules = RuleCounts()
+        func finish(_ outcome: Outcome) -> MachineRun<M> {
+            for (rule, count) in zip(rules.rules, rules.counts) { coverage.predictions[rule, default: 0] += count }
+            for (i, invariant) in invariants.enumerated() where invariantChecks[i] > 0 {
+                coverage.invariants[invariant.rule, default: 0] += invariantChecks[i]
+            }
+            return MachineRun(outcome: outcome, config: config, commands: commands, steps: steps, coverage: coverage)
+        }
         do {
             system = try machine.makeSystem(config)
         } catch {
-            let failure = Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)")
-            return MachineRun(outcome: .fail(failure), config: config, commands: [], steps: [])
+            return finish(.fail(Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)")))
         }
         defer { machine.tearDown(&system) }
         var index = 0
+        var refs = 0
         while true {
-            let command: M.Command
-            switch next(model, index) {
-            case .stop: return MachineRun(outcome: .pass, config: config, commands: commands, steps: steps)
-            case .reject: return MachineRun(outcome: .rejected, config: config, commands: commands, steps: steps)
-            case .command(let c): command = c
+            let step: PlannedStep<M>
+            switch next(model, index, refs) {
+            case .stop: return finish(.pass)
+            case .reject: return finish(.rejected)
+            case .step(let s): step = s
             }
-            commands.append(command)
-            let expected = machine.expect(command, &model)
-            if keepSteps { steps.append(ExecutedStep(command: command, expected: expected)) }
-            if index >= systemSteps { return MachineRun(outcome: .pass, config: config, commands: commands, steps: steps) }
+            commands.append(step)
+            if step.trace.result != nil { refs += 1 }
+            let action = actions[step.action]
+            let predicted = action.predict(step.command, &model)
+            coverage.actions[step.action].ran += 1
+            rules.count(predicted.rule)
+            if keepSteps { steps.append(ExecutedStep(step: step, predicted: predicted)) }
+            if index >= systemSteps { return finish(.pass) }
             willRunStep?(index)
             var failure: Failure?
             do {
-                let observed = try machine.run(command, &system)
-                failure = machine.compare(expected, observed, command) ?? machine.checkInvariants(model, system)
+                let observed = try action.perform(step.command, &system)
+                failure = machine.compare(predicted, observed, step.trace)
+                if failure == nil {
+                    for i in invariants.indices {
+                        invariantChecks[i] += 1
+                        if let broken = invariants[i].check(model, system) {
+                            failure = broken
+                            break
+                        }
+                    }
+                }
             } catch {
-                failure = Failure(rule: expected.rule, kind: .thrown, message: "\(command.trace) threw \(error)")
+                failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(step.trace) threw \(error)")
             }
             if var failure {
                 failure.step = index
-                return MachineRun(outcome: .fail(failure), config: config, commands: commands, steps: steps)
+                return finish(.fail(failure))
             }
             index += 1
+        }
+    }
+}
+
+/// Predictions per rule id within one case: a short list searched from the last hit (a case names few
+/// rules), so counting costs no hashing per step.
+@usableFromInline
+struct RuleCounts {
+    @usableFromInline var rules: [String] = []
+    @usableFromInline var counts: [Int] = []
+    @usableFromInline var last = 0
+
+    @inlinable init() {}
+
+    @inlinable
+    mutating func count(_ rule: String) {
+        if last < rules.count, rules[last] == rule {
+            counts[last] += 1
+            return
+        }
+        if let i = rules.firstIndex(of: rule) {
+            counts[i] += 1
+            last = i
+        } else {
+            rules.append(rule)
+            counts.append(1)
+            last = rules.count - 1
         }
     }
 }

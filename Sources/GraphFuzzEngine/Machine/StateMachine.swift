@@ -1,32 +1,15 @@
-/// What the specification predicts a command observes, and the rule that decides it.
-public struct Expectation<Observation: Equatable>: Equatable {
-    /// The predicted observation.
-    public var value: Observation
-    /// Other observations the rule also allows (a concurrent step may see either of two values).
-    public var alternatives: [Observation]
-    /// The rule id that determines the observation; a mismatch is reported against it.
-    public var rule: String
-
-    @inlinable
-    public init(_ value: Observation, rule: String, alternatives: [Observation] = []) {
-        self.value = value
-        self.rule = rule
-        self.alternatives = alternatives
-    }
-
-    @inlinable
-    public func allows(_ observed: Observation) -> Bool {
-        observed == value || alternatives.contains(observed)
-    }
-}
-
-/// A stateful test: a specification (the model) and a system under test stepped side by side.
+/// A stateful test: a specification (the model) and a system under test stepped side by side,
+/// declared as a list of actions (Hypothesis' `RuleBasedStateMachine`, proptest's
+/// `ReferenceStateMachine` + `StateMachineTest`).
 ///
-/// Commands are generated from the current model state, so every generated command is meaningful
-/// in the state it is applied to; objects created by earlier steps are referred to symbolically
-/// (`Ref`). After each step the system's observation must be allowed by the model's expectation,
-/// and the invariants must hold. The engine drives this protocol and knows nothing of what the
-/// models are.
+/// Required: `actions`, `makeModel`, `makeSystem`. Everything else has a default: `makeConfig`
+/// (when `Config` is `NoConfig`), `invariants` (none), `precondition` (every replayed command is
+/// allowed), `compare` (a mismatch against the prediction's rule) and `tearDown` (nothing).
+/// Swift export (`SwiftExportable`) and benchmark filtering (`Benchmarkable`) are separate protocols.
+///
+/// Each step, the engine chooses among the actions enabled for the case (swarm testing) whose
+/// precondition holds on the model — a failed precondition never rejects a case — draws the
+/// action's arguments from the model, and checks the system's observation against the prediction.
 public protocol StateMachine {
     /// Per-case parameters (unknown evidence fuzzed both ways). Drawn first, printed in reports.
     associatedtype Config: TraceCodable = NoConfig
@@ -34,39 +17,27 @@ public protocol StateMachine {
     associatedtype Model
     /// The system under test for one case.
     associatedtype System
-    associatedtype Command: TraceCodable
+    /// One step's arguments; its trace is derived from how the action drew it (see `Arguments`).
+    /// Left at `Any`, each action takes arguments of its own type.
+    associatedtype Command = Any
     associatedtype Observation: Equatable & CustomStringConvertible
+
+    /// The actions, in a fixed order (the first is the simplest: shrinking moves towards it).
+    var actions: [Action<Self>] { get }
+    /// Checks over both states after every step, each under its rule id.
+    var invariants: [Invariant<Self>] { get }
 
     func makeConfig(_ draw: Draw) -> Config
     func makeModel(_ config: Config) -> Model
     func makeSystem(_ config: Config) throws -> System
 
-    /// The next command for this model state, or nil when none applies (the case ends).
-    func nextCommand(_ model: Model, _ draw: Draw) -> Command?
-    /// Whether `command` may run in this state. Re-checked when shrinking or replaying a trace,
-    /// where a step can lose the state it relied on.
+    /// Whether a command read from a trace (corpus replay) may run in this state; a generated
+    /// command always may. The default allows every command.
     func precondition(_ command: Command, _ model: Model) -> Bool
-    /// Steps the specification: what `command` should observe. Mutates the model.
-    func expect(_ command: Command, _ model: inout Model) -> Expectation<Observation>
-    /// Runs `command` on the system and returns what it observed.
-    func run(_ command: Command, _ system: inout System) throws -> Observation
-    /// Compares the two observations. The default reports a mismatch against the expectation's rule.
-    func compare(_ expected: Expectation<Observation>, _ observed: Observation, _ command: Command) -> Failure?
-    /// Invariants over both states after every step.
-    func checkInvariants(_ model: Model, _ system: System) -> Failure?
+    /// Compares the two observations. The default reports a mismatch against the prediction's rule.
+    func compare(_ predicted: Prediction<Observation>, _ observed: Observation, _ step: TraceStep) -> Failure?
     /// Releases what the system holds (temporary folders, for example).
     func tearDown(_ system: inout System)
-
-    /// Whether throughput benchmarks measure cases with this configuration. A target returns false
-    /// for configurations that are I/O-bound by design (the cache's real-file-system cases), so the
-    /// figures measure the harness and the code, not the disk. Searches always run every configuration.
-    func isBenchmarked(_ config: Config) -> Bool
-    /// The modules a reproduction imports (besides Testing).
-    static var swiftImports: [String] { get }
-    /// Swift source lines that set up a reproduction against the production API.
-    func swiftSetup(_ config: Config) -> [String]
-    /// Swift source lines that perform `command` against the production API.
-    func swiftLines(_ command: Command, expected: Expectation<Observation>, isLast: Bool) -> [String]
 }
 
 extension StateMachine where Config == NoConfig {
@@ -74,27 +45,34 @@ extension StateMachine where Config == NoConfig {
 }
 
 extension StateMachine {
+    public var invariants: [Invariant<Self>] { [] }
+
     @inlinable
     public func precondition(_ command: Command, _ model: Model) -> Bool { true }
 
     @inlinable
-    public func compare(_ expected: Expectation<Observation>, _ observed: Observation, _ command: Command) -> Failure? {
-        if expected.allows(observed) { return nil }
-        return Failure(
-            rule: expected.rule, kind: .mismatch,
-            message: "\(command.trace): expected \(expected.value), observed \(observed)")
+    public func compare(_ predicted: Prediction<Observation>, _ observed: Observation, _ step: TraceStep) -> Failure? {
+        if predicted.allows(observed) { return nil }
+        return Failure(rule: predicted.rule, kind: .mismatch, message: "\(step): expected \(predicted.value), observed \(observed)")
     }
 
-    @inlinable
-    public func isBenchmarked(_ config: Config) -> Bool { true }
-
-    @inlinable
-    public func checkInvariants(_ model: Model, _ system: System) -> Failure? { nil }
     @inlinable
     public func tearDown(_ system: inout System) {}
-    public static var swiftImports: [String] { [] }
-    public func swiftSetup(_ config: Config) -> [String] { ["// \(config.trace)"] }
-    public func swiftLines(_ command: Command, expected: Expectation<Observation>, isLast: Bool) -> [String] {
-        ["// \(command.trace)  → expect \(expected.value)"]
-    }
+}
+
+/// A machine whose failing cases can be printed as Swift tests against the production API.
+public protocol SwiftExportable: StateMachine {
+    /// The modules a reproduction imports (besides Testing).
+    static var swiftImports: [String] { get }
+    /// Swift source lines that set up a reproduction.
+    func swiftSetup(_ config: Config) -> [String]
+    /// Swift source lines that perform `command` (written `step` in the trace); the last step
+    /// asserts the prediction.
+    func swiftLines(_ command: Command, _ step: TraceStep, predicted: Prediction<Observation>, isLast: Bool) -> [String]
+}
+
+/// A machine that leaves some configurations out of throughput benchmarks (I/O-bound by design),
+/// so the figures measure the harness and the code, not the disk. Searches run every configuration.
+public protocol Benchmarkable: StateMachine {
+    func isBenchmarked(_ config: Config) -> Bool
 }

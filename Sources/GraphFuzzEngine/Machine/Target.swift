@@ -23,7 +23,7 @@ public struct Target: Sendable {
         self.mutants = mutants
         self.defaultSteps = defaultSteps
         self.generatorVersion = generatorVersion
-        self.swiftImports = M.swiftImports
+        self.swiftImports = AnyMachine(machine(nil)).swiftImports
         self.make = { AnyMachine(machine($0)) }
     }
 

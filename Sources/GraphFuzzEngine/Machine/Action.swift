@@ -1,0 +1,109 @@
+/// One kind of step of a machine: its name (the trace name), weight, precondition on the model,
+/// how it draws its arguments from the model, what the specification predicts and what the
+/// system does. Hypothesis' `@rule` with `@precondition`.
+public struct Action<M: StateMachine> {
+    public let name: String
+    /// Relative frequency among the applicable actions; a function of the model for machines
+    /// whose mix changes with the state (0 makes the action inapplicable).
+    @usableFromInline let weight: (M.Model) -> UInt32
+    /// The weight when it does not depend on the model (chosen without calling `weight`).
+    @usableFromInline let fixedWeight: UInt32?
+    /// Whether the action may be chosen in this state. Never rejects a case: the engine only
+    /// chooses among actions whose precondition holds.
+    @usableFromInline let precondition: (M.Model) -> Bool
+    /// Draws (or, replaying a trace, reads) the arguments; nil when no arguments fit after all.
+    @usableFromInline let arguments: (inout Arguments, M.Model) -> M.Command?
+    /// Steps the specification: what the command should observe. Mutates the model.
+    @usableFromInline let predict: (M.Command, inout M.Model) -> Prediction<M.Observation>
+    /// Runs the command on the system and returns what it observed.
+    @usableFromInline let perform: (M.Command, inout M.System) throws -> M.Observation
+
+    /// - Parameters:
+    ///   - name: the step's name in traces, reports and coverage tables.
+    ///   - weight: how often it is chosen relative to the other applicable actions.
+    ///   - when: the precondition on the model (default: always).
+    ///   - arguments: draws the arguments through `Arguments`, which also derives the trace.
+    ///   - predict: the specification's step.
+    ///   - perform: the system's step.
+    public init(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
+                predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
+                perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
+        self.name = name
+        self.weight = { _ in weight }
+        self.fixedWeight = weight
+        self.precondition = precondition
+        self.arguments = arguments
+        self.predict = predict
+        self.perform = perform
+    }
+
+    /// An action whose weight depends on the model.
+    public init(_ name: String, weights: @escaping (M.Model) -> UInt32, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
+                predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
+                perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
+        self.name = name
+        self.weight = weights
+        self.fixedWeight = nil
+        self.precondition = precondition
+        self.arguments = arguments
+        self.predict = predict
+        self.perform = perform
+    }
+}
+
+extension Action where M.Command == Any {
+    /// An action with arguments of its own type `A`, for machines whose actions each take
+    /// different arguments (`Command` left at its default, `Any`).
+    public init<A>(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                   arguments: @escaping (inout Arguments, M.Model) -> A?,
+                   predict: @escaping (A, inout M.Model) -> Prediction<M.Observation>,
+                   perform: @escaping (A, inout M.System) throws -> M.Observation) {
+        self.init(name, weight: weight, when: precondition, arguments: { args, model in arguments(&args, model).map { $0 as Any } },
+                  predict: { command, model in predict(command as! A, &model) },
+                  perform: { command, system in try perform(command as! A, &system) })
+    }
+
+    /// An action without arguments.
+    public init(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                predict: @escaping (inout M.Model) -> Prediction<M.Observation>,
+                perform: @escaping (inout M.System) throws -> M.Observation) {
+        self.init(name, weight: weight, when: precondition, arguments: { _, _ in () as Any },
+                  predict: { _, model in predict(&model) }, perform: { _, system in try perform(&system) })
+    }
+}
+
+/// A check over both states after every step (Hypothesis' `@invariant`), counted under `rule`.
+public struct Invariant<M: StateMachine> {
+    public let rule: String
+    /// Returns a failure when the invariant breaks; its rule may be more specific than `rule`.
+    @usableFromInline let check: (M.Model, M.System) -> Failure?
+
+    public init(_ rule: String, _ check: @escaping (M.Model, M.System) -> Failure?) {
+        self.rule = rule
+        self.check = check
+    }
+}
+
+extension Action where M.Command: TraceCodable {
+    /// An action whose command writes and reads its own trace (a hand-written `TraceCodable`, for
+    /// machines that keep one). `draw` returns nil when no command fits after all; the command's
+    /// trace name must be the action's name so a replayed step finds its action.
+    public init(coded name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                draw: @escaping (M.Model, Draw) -> M.Command?,
+                predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
+                perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
+        self.init(name, weight: weight, when: precondition, arguments: { args, model in args.coded { draw(model, $0) } },
+                  predict: predict, perform: perform)
+    }
+
+    /// A coded action whose weight depends on the model.
+    public init(coded name: String, weights: @escaping (M.Model) -> UInt32, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                draw: @escaping (M.Model, Draw) -> M.Command?,
+                predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
+                perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
+        self.init(name, weights: weights, when: precondition, arguments: { args, model in args.coded { draw(model, $0) } },
+                  predict: predict, perform: perform)
+    }
+}
