@@ -137,45 +137,33 @@ public struct MapperModel: Sendable, Equatable {
     public mutating func map(_ response: SpecResponse) -> [Int] {
         var returned: [Int] = []
         for group in response.groups {
-            let first = response.works[group.members[0]]
-            var target: Int?
-            for volume in group.volumes {
-                if let ref = holder(of: volume) {
-                    target = ref
-                    break
-                }
-            }
-            if let ref = target {
-                var values = works[ref].current
-                values.title = first.title
-                values.tags = first.tags
-                values.provider = first.provider
-                for volume in group.volumes where holder(of: volume) == nil {
-                    values.volumes.append(volume)
-                }
-                let knownISBNs = values.editions
-                for e in group.editions {
-                    if let isbn = response.editions[e].isbn, !knownISBNs.contains(isbn) { values.editions.append(isbn) }
-                }
-                let knownNames = values.authors
-                for a in group.authors where !knownNames.contains(response.authors[a].name) {
-                    values.authors.append(response.authors[a].name)
-                    pendingAuthors += 1
-                }
-                works[ref].current = values
-                if works[ref].lifecycle == .saved { works[ref].changed = true }
-                if !returned.contains(ref) { returned.append(ref) }
-            } else {
-                let values = Values(
-                    title: first.title, tags: first.tags, provider: first.provider, volumes: group.volumes,
-                    editions: group.editions.map { response.editions[$0].isbn },
-                    authors: group.authors.map { response.authors[$0].name })
-                pendingAuthors += group.authors.count
-                works.append(Work(lifecycle: .inserted, current: values, changed: false))
-                returned.append(works.count - 1)
-            }
+            // M9, M10: a volume ID a live work holds yields that work (the holder of the first such volume).
+            let known = group.volumes.lazy.compactMap(holder(of:)).first
+            let ref = known ?? newWork()
+            works[ref].current = mapped(group, response, onto: works[ref].current, isNew: known == nil)
+            if works[ref].lifecycle == .saved { works[ref].changed = true }
+            if !returned.contains(ref) { returned.append(ref) }
         }
         return returned
+    }
+
+    /// A new, empty pending work; returns its reference.
+    private mutating func newWork() -> Int {
+        works.append(Work(lifecycle: .inserted, current: Values(title: 0, tags: [], provider: nil, volumes: [], editions: [], authors: [])))
+        return works.count - 1
+    }
+
+    /// M2, M5–M9: a work's values after mapping `group` onto `old`: the first member's title, tags (M7) and
+    /// provider (M8); the volume IDs no live work holds; the group's editions whose ISBN `old` lacks (all of them,
+    /// ISBN or not, for a new work, M5) and its authors whose name `old` lacks (M6), each a model of its own.
+    private mutating func mapped(_ group: MappingGroup, _ response: SpecResponse, onto old: Values, isNew: Bool) -> Values {
+        let first = response.works[group.members[0]]
+        let editions = group.editions.map { response.editions[$0].isbn }.filter { isNew || ($0 != nil && !old.editions.contains($0)) }
+        let authors = group.authors.map { response.authors[$0].name }.filter { !old.authors.contains($0) }
+        pendingAuthors += authors.count
+        return Values(title: first.title, tags: first.tags, provider: first.provider,
+                      volumes: old.volumes + group.volumes.filter { holder(of: $0) == nil },
+                      editions: old.editions + editions, authors: old.authors + authors)
     }
 
     /// The mapper's context saves: pending inserts and changes are written, pending deletes removed.
