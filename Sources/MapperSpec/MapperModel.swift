@@ -41,11 +41,7 @@ public struct MapperModel: Sendable, Equatable {
         public var lifecycle: Lifecycle
         public var current: Values
         /// The saved values; nil until the first save.
-        public var committed: Values? {
-            didSet { if committed != oldValue { committedCanonical = committed?.canonical } }
-        }
-        /// `committed` in canonical form, kept with it (made when the saved values change, not at every comparison).
-        public private(set) var committedCanonical: CanonicalWork?
+        public var committed: Values?
         /// Changed in the mapper's context since the last save.
         public var changed: Bool
 
@@ -87,7 +83,7 @@ public struct MapperModel: Sendable, Equatable {
     public var storeWorks: [CanonicalWork] {
         works.compactMap { work in
             guard work.lifecycle == .saved || work.lifecycle == .deletedPending else { return nil }
-            return work.committedCanonical
+            return work.committed?.canonical
         }.sorted()
     }
 
@@ -107,29 +103,10 @@ public struct MapperModel: Sendable, Equatable {
         return nil
     }
 
-    /// How many works mapping `response` would create, without changing the model: as `map` walks the
-    /// groups, a group creates a work exactly when no live work holds any of its volume IDs, and afterwards
-    /// every one of its volume IDs is held (by the work it reused or created, or by the work that already
-    /// held it). So only the set of held volume IDs is followed, as a bit set over the vocabulary.
+    /// How many works mapping `response` would create: the mapping run on a copy of the model.
     public func createdCount(mapping response: SpecResponse) -> Int {
-        var held: UInt64 = 0
-        for work in works where work.lifecycle == .inserted || work.lifecycle == .saved {
-            for volume in work.current.volumes { held |= Self.bit(volume) }
-        }
-        var created = 0
-        for group in response.groups {
-            var volumes: UInt64 = 0
-            for volume in group.volumes { volumes |= Self.bit(volume) }
-            if volumes & held == 0 { created += 1 }
-            held |= volumes
-        }
-        return created
-    }
-
-    /// The bit of a volume ID index (the vocabulary has far fewer than 64).
-    private static func bit(_ volume: Int) -> UInt64 {
-        assert(volume >= 0 && volume < 64, "volume ID index \(volume) out of the bit set")
-        return UInt64(1) << UInt64(volume)
+        var copy = self
+        return copy.map(response).filter { $0 >= works.count }.count
     }
 
     /// Maps `response` in the mapper's context (M1–M10); returns the references of the returned
