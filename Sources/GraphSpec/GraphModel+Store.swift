@@ -18,11 +18,7 @@ extension GraphModel {
     /// G17, G18 (R28, R27): a model whose row another context deleted cannot change; one whose deletion was saved
     /// must not.
     func changeTrap(_ o: Int) -> TrapCode? {
-        switch objects[o].lifecycle {
-        case .invalidated: return .invalidatedBackingData
-        case .detached: return .mutatingDeletedModel
-        case .new, .registered: return nil
-        }
+        objects[o].lifecycle == .detached ? .mutatingDeletedModel : readTrap(o)
     }
 
     /// G17, G14 (R28, R14): reading a model whose backing data is gone traps.
@@ -36,10 +32,8 @@ extension GraphModel {
     /// G20 (R25): an attribute holds what was last set.
     mutating func setValue(_ o: Int, _ attribute: Int, _ value: SpecValue) -> TrapCode? {
         if let trap = changeTrap(o) { return trap }
-        if objects[o].values[attribute] != value {
-            noteChange(o)
-            objects[o].values[attribute] = value
-        }
+        if objects[o].values[attribute] != value { noteChange(o) }
+        objects[o].values[attribute] = value
         return nil
     }
 
@@ -101,13 +95,10 @@ extension GraphModel {
 
     /// G5 (R9): a registered model cannot be inserted again, here or in the other context.
     mutating func insert(_ o: Int, _ c: Int) -> TrapCode? {
-        switch objects[o].lifecycle {
-        case .registered: return objects[o].context == c ? .duplicateRegistration : .insertIntoSecondContext
-        case .invalidated, .detached: return changeTrap(o)
-        case .new:
-            insertGraph(o, c)
-            return nil
-        }
+        if objects[o].lifecycle == .registered { return objects[o].context == c ? .duplicateRegistration : .insertIntoSecondContext }
+        if let trap = changeTrap(o) { return trap }
+        insertGraph(o, c)
+        return nil
     }
 
     /// G4 (R8): the new models `o` reaches through relationships (itself included), found as a fixpoint.
@@ -125,9 +116,7 @@ extension GraphModel {
         for n in newGraph(from: o) {
             temporaryCount += 1
             objects[n].id = SpecID(permanent: false, number: temporaryCount, entity: objects[n].entity)
-            objects[n].context = c
-            objects[n].lifecycle = .registered
-            objects[n].inserted = true
+            (objects[n].context, objects[n].lifecycle, objects[n].inserted) = (c, .registered, true)
         }
     }
 
@@ -261,15 +250,11 @@ extension GraphModel {
         for o in objects(in: c, where: { $0.deleted }) {
             if objects[o].inserted {
                 discard(o)
-                continue
+            } else {
+                if let id = objects[o].id, rowExists(id) { (rows[id.number], removed) = (nil, removed + [id]) }
+                (objects[o].context, objects[o].lifecycle) = (-1, .detached)
+                (objects[o].deleted, objects[o].changed, objects[o].committed) = (false, false, nil)
             }
-            if let id = objects[o].id, rowExists(id) {
-                rows[id.number] = nil
-                removed.append(id)
-            }
-            objects[o].context = -1
-            objects[o].lifecycle = .detached
-            (objects[o].deleted, objects[o].changed, objects[o].committed) = (false, false, nil)
         }
         // G19 (R2, R22): each written model's row is its values and relationships, by identifier.
         for o in objects(in: c, where: { $0.inserted || $0.changed }) {
@@ -358,8 +343,7 @@ extension GraphModel {
     /// G14 (R14): a placeholder for an identifier without a row: no context, reads trap.
     mutating func placeholder(_ id: SpecID) -> Int {
         let o = newObject(id.entity)
-        objects[o].id = id
-        objects[o].lifecycle = .invalidated
+        (objects[o].id, objects[o].lifecycle) = (id, .invalidated)
         return o
     }
 }
