@@ -101,14 +101,20 @@ extension GraphModel {
         return nil
     }
 
-    /// G4 (R8): the new models `o` reaches through relationships (itself included), found as a fixpoint.
-    func newGraph(from o: Int) -> [Int] {
-        var reached: Set<Int> = [o]
-        while true {
-            let next = reached.union(reached.flatMap { objects[$0].links.joined() }.filter { objects[$0].lifecycle == .new })
-            if next == reached { return reached.sorted() }
-            reached = next
+    /// The models reachable from `start` along `next` (each once), in creation order.
+    func reachable(from start: [Int], _ next: (Int) -> [Int]) -> [Int] {
+        var reached = start
+        var i = 0
+        while i < reached.count {
+            for t in next(reached[i]) where !reached.contains(t) { reached.append(t) }
+            i += 1
         }
+        return reached.sorted()
+    }
+
+    /// G4 (R8): the new models `o` reaches through relationships, itself included.
+    func newGraph(from o: Int) -> [Int] {
+        reachable(from: [o]) { objects[$0].links.joined().filter { objects[$0].lifecycle == .new } }
     }
 
     /// G4, G2 (R8, R2): inserting registers every new model `o` reaches, each under a new temporary identifier.
@@ -130,17 +136,11 @@ extension GraphModel {
     }
 
     /// G9 (R19): the models a save of context `c` deletes: the pending deletes and every registered model of `c`
-    /// they reach through cascade relationships (a fixpoint), in creation order.
+    /// they reach through cascade relationships, in creation order.
     func deletionClosure(_ c: Int) -> [Int] {
-        var closure = Set(objects(in: c) { $0.deleted })
-        while true {
-            let reached = closure.flatMap { o in
-                entities[objects[o].entity].relationships.indices.filter { relationship(o, $0).deleteRule == .cascade }
-                    .flatMap { objects[o].links[$0] }
-            }.filter { objects[$0].context == c && objects[$0].lifecycle == .registered }
-            let next = closure.union(reached)
-            if next == closure { return closure.sorted() }
-            closure = next
+        reachable(from: objects(in: c) { $0.deleted }) { o in
+            entities[objects[o].entity].relationships.indices.filter { relationship(o, $0).deleteRule == .cascade }
+                .flatMap { objects[o].links[$0] }.filter { objects[$0].context == c && objects[$0].lifecycle == .registered }
         }
     }
 
