@@ -1,19 +1,17 @@
-/// An attribute value in the specification (mirrors the store's values without importing it).
+/// An attribute value in the specification (the store's values, as the observations compare them).
 public enum SpecValue: Hashable, Sendable, CustomStringConvertible {
-    case null
-    case bool(Bool)
-    case int(Int)
-    case string(String)
+    case null, bool(Bool), int(Int), string(String)
     /// A list of strings, one value (R31): equal element by element, order included.
     case strings([String])
 
+    private static func quoted(_ text: String) -> String { "\"" + text + "\"" }
+
+    /// As reports print it: `nil`, `true`, `320`, `"Dune"`, `["a", "b"]`.
     public var description: String {
-        switch self {
-        case .null: return "nil"
-        case .bool(let value): return value ? "true" : "false"
-        case .int(let value): return String(value)
-        case .string(let value): return "\"\(value)\""
-        case .strings(let values): return "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
-        }
+        if case .string(let text) = self { return Self.quoted(text) }
+        if case .strings(let list) = self { return "[" + list.map(Self.quoted).joined(separator: ", ") + "]" }
+        if case .bool(let flag) = self { return String(flag) }
+        if case .int(let number) = self { return String(number) }
+        return "nil"
     }
 }
