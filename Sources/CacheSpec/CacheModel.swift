@@ -52,7 +52,7 @@ public struct CacheModel: Sendable {
         self.cleanupInterval = cleanupInterval
         memory = Array(repeating: Array(repeating: nil, count: keyCount), count: identifierCount)
         disk = Array(repeating: Array(repeating: nil, count: keyCount), count: identifierCount)
-        fileRule = Array(repeating: Array(repeating: "C1", count: keyCount), count: identifierCount)
+        fileRule = Array(repeating: Array(repeating: CacheRules.lastValueRead, count: keyCount), count: identifierCount)
     }
 
     /// The key whose description equals `key`'s.
@@ -74,10 +74,10 @@ public struct CacheModel: Sendable {
         let identifier = instances[instance]
         memory[identifier][key] = Held(value: value, writtenAt: now, by: instance)
         disk[identifier][key] = File(value: value, writtenAt: now, corrupt: false)
-        fileRule[identifier][key] = "C3"
+        fileRule[identifier][key] = CacheRules.diskReadBack
         touched = (identifier, key)
         countWrite(instance)
-        return Prediction(.done, rule: "C1")
+        return Prediction(.done, rule: CacheRules.lastValueRead)
     }
 
     /// A set whose write fails (failed write, full disk): memory keeps the value, the older disk copy goes (C8).
@@ -85,10 +85,10 @@ public struct CacheModel: Sendable {
         let identifier = instances[instance]
         memory[identifier][key] = Held(value: value, writtenAt: now, by: instance)
         disk[identifier][key] = nil
-        fileRule[identifier][key] = "C8"
+        fileRule[identifier][key] = CacheRules.diskFaultsHidden
         touched = (identifier, key)
         countWrite(instance)
-        return Prediction(.done, rule: "C8")
+        return Prediction(.done, rule: CacheRules.diskFaultsHidden)
     }
 
     /// A set during which the process crashes (torn write, crash between write and rename), then
@@ -97,9 +97,9 @@ public struct CacheModel: Sendable {
     public mutating func crashingSet(instance: Int, key: Int) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         _ = restart(clean: false)
-        fileRule[identifier][key] = "C5"
+        fileRule[identifier][key] = CacheRules.atomicWrites
         touched = (identifier, key)
-        return Prediction(.flag(true), rule: "C5")
+        return Prediction(.flag(true), rule: CacheRules.atomicWrites)
     }
 
     private mutating func countWrite(_ instance: Int) {
@@ -112,32 +112,32 @@ public struct CacheModel: Sendable {
         let identifier = instances[instance]
         touched = (identifier, key)
         if let held = memory[identifier][key] {
-            if !isExpired(held.writtenAt) { return Prediction(.value(held.value), rule: "C1") }
+            if !isExpired(held.writtenAt) { return Prediction(.value(held.value), rule: CacheRules.lastValueRead) }
             memory[identifier][key] = nil
             if disk[identifier][key] != nil {
                 disk[identifier][key] = nil
-                fileRule[identifier][key] = "C4"
+                fileRule[identifier][key] = CacheRules.expiredNeverReturned
             }
-            return Prediction(.value(nil), rule: "C4")
+            return Prediction(.value(nil), rule: CacheRules.expiredNeverReturned)
         }
         if let file = disk[identifier][key] {
             let rule = fileRule[identifier][key]
             if file.corrupt {
                 disk[identifier][key] = nil
-                fileRule[identifier][key] = "C6"
-                return Prediction(.value(nil), rule: "C6")
+                fileRule[identifier][key] = CacheRules.corruptFileDeleted
+                return Prediction(.value(nil), rule: CacheRules.corruptFileDeleted)
             }
             if isExpired(file.writtenAt) {
                 disk[identifier][key] = nil
-                fileRule[identifier][key] = "C4"
-                return Prediction(.value(nil), rule: "C4")
+                fileRule[identifier][key] = CacheRules.expiredNeverReturned
+                return Prediction(.value(nil), rule: CacheRules.expiredNeverReturned)
             }
             memory[identifier][key] = Held(value: file.value, writtenAt: file.writtenAt, by: instance)
             return Prediction(.value(file.value), rule: rule)
         }
         let twin = CacheModel.twin(of: key)
         if twin < keyCount, memory[identifier][twin] != nil || disk[identifier][twin] != nil {
-            return Prediction(.value(nil), rule: "C2")
+            return Prediction(.value(nil), rule: CacheRules.keyIdentity)
         }
         return Prediction(.value(nil), rule: fileRule[identifier][key])
     }
@@ -145,14 +145,14 @@ public struct CacheModel: Sendable {
     /// contains: memory only (C7); a value another instance put in the shared memory counts (C1).
     public func contains(instance: Int, key: Int) -> Prediction<CacheObservation> {
         guard let held = memory[instances[instance]][key], !isExpired(held.writtenAt) else {
-            return Prediction(.flag(false), rule: "C7")
+            return Prediction(.flag(false), rule: CacheRules.containsMemoryOnly)
         }
-        return Prediction(.flag(true), rule: held.by == instance ? "C7" : "C1")
+        return Prediction(.flag(true), rule: held.by == instance ? CacheRules.containsMemoryOnly : CacheRules.lastValueRead)
     }
 
     public mutating func advance(seconds: Int) -> Prediction<CacheObservation> {
         now += seconds
-        return Prediction(.done, rule: "C4")
+        return Prediction(.done, rule: CacheRules.expiredNeverReturned)
     }
 
     /// Memory pressure evicts `key` (nil: everything) from every memory tier.
@@ -160,7 +160,7 @@ public struct CacheModel: Sendable {
         for identifier in 0..<identifierCount {
             for slot in 0..<keyCount where key == nil || key == slot { memory[identifier][slot] = nil }
         }
-        return Prediction(.done, rule: "C3")
+        return Prediction(.done, rule: CacheRules.diskReadBack)
     }
 
     /// Another instance opens (its start-up cleanup runs, C9).
@@ -168,16 +168,16 @@ public struct CacheModel: Sendable {
         instances.append(identifier)
         writes.append(0)
         cleanUp(identifier: identifier)
-        return Prediction(.done, rule: "C9")
+        return Prediction(.done, rule: CacheRules.cleanupExact)
     }
 
     /// The identifier's folder vanishes with every file in it; memory stays (C8).
     public mutating func removeFolder(identifier: Int) -> Prediction<CacheObservation> {
         for key in 0..<keyCount where disk[identifier][key] != nil {
             disk[identifier][key] = nil
-            fileRule[identifier][key] = "C8"
+            fileRule[identifier][key] = CacheRules.diskFaultsHidden
         }
-        return Prediction(.done, rule: "C8")
+        return Prediction(.done, rule: CacheRules.diskFaultsHidden)
     }
 
     /// A bit flips in the key's intact file at rest (a second flip could undo the first, so a
@@ -201,12 +201,12 @@ public struct CacheModel: Sendable {
         }
         writes = Array(repeating: 0, count: instances.count)
         for identifier in Set(instances).sorted() { cleanUp(identifier: identifier) }
-        return Prediction(.done, rule: "C9")
+        return Prediction(.done, rule: CacheRules.cleanupExact)
     }
 
     public mutating func cleanUp(instance: Int) -> Prediction<CacheObservation> {
         cleanUp(identifier: instances[instance])
-        return Prediction(.done, rule: "C9")
+        return Prediction(.done, rule: CacheRules.cleanupExact)
     }
 
     /// Deletes expired files; marks the files it keeps as kept by cleanup (C9).
@@ -214,7 +214,7 @@ public struct CacheModel: Sendable {
         for key in 0..<keyCount {
             guard let file = disk[identifier][key] else { continue }
             if isExpired(file.writtenAt) { disk[identifier][key] = nil }
-            fileRule[identifier][key] = "C9"
+            fileRule[identifier][key] = CacheRules.cleanupExact
         }
     }
 
@@ -225,7 +225,7 @@ public struct CacheModel: Sendable {
 
     /// Files in the folder that name no key: cleanup at every restart leaves none (C9).
     public func strayFiles(identifier: Int) -> Prediction<CacheObservation> {
-        Prediction(.count(0), rule: "C9")
+        Prediction(.count(0), rule: CacheRules.cleanupExact)
     }
 
     /// A burst through a fresh actor instance of identifier 0: it opens (cleanup), sets `values[0]`,
@@ -235,10 +235,10 @@ public struct CacheModel: Sendable {
         memory[0][key] = Held(value: final, writtenAt: now, by: -1)
         disk[0][key] = File(value: final, writtenAt: now, corrupt: false)
         cleanUp(identifier: 0)
-        fileRule[0][key] = "C10"
+        fileRule[0][key] = CacheRules.concurrentSets
         let concurrent = values.dropFirst()
         let allowed = concurrent.map { CacheObservation.burst(allGetsAllowed: true, after: $0) }
-        return Prediction(allowed.first ?? .burst(allGetsAllowed: true, after: values.first), rule: "C10",
+        return Prediction(allowed.first ?? .burst(allGetsAllowed: true, after: values.first), rule: CacheRules.concurrentSets,
                            alternatives: Array(allowed.dropFirst()))
     }
 

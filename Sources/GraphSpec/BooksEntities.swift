@@ -43,22 +43,13 @@ public struct SpecRelationship: Sendable {
 
 public struct SpecEntity: Sendable {
     public var name: String
-    public var attributes: [SpecAttribute] {
-        didSet { defaultValues = attributes.map(\.defaultValue) }
-    }
-    public var relationships: [SpecRelationship] {
-        didSet { emptyLinks = Array(repeating: [], count: relationships.count) }
-    }
-    /// A new object's values and relationships (G1), made once per entity and shared until changed.
-    public private(set) var defaultValues: [SpecValue]
-    public private(set) var emptyLinks: [[Int]]
+    public var attributes: [SpecAttribute]
+    public var relationships: [SpecRelationship]
 
     public init(name: String, attributes: [SpecAttribute], relationships: [SpecRelationship]) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
-        self.defaultValues = attributes.map(\.defaultValue)
-        self.emptyLinks = Array(repeating: [], count: relationships.count)
     }
 }
 
@@ -81,16 +72,6 @@ public enum BooksEntities {
     /// The entities for `schema`: local has `.deny` on Edition.userLibraryEntries and a required
     /// UserLibraryEntry.work; CloudKit has `.nullify` and every relationship optional.
     public static func entities(_ schema: SchemaConfiguration) -> [SpecEntity] {
-        schema == .local ? localEntities : cloudKitEntities
-    }
-
-    /// Both configurations' entities and CloudKit predictions, derived once (they are constants).
-    private static let localEntities = makeEntities(.local)
-    private static let cloudKitEntities = makeEntities(.cloudKit)
-    private static let localViolations = cloudKitViolations(of: localEntities)
-    private static let cloudKitConfigurationViolations = cloudKitViolations(of: cloudKitEntities)
-
-    private static func makeEntities(_ schema: SchemaConfiguration) -> [SpecEntity] {
         let local = schema == .local
         return [
             SpecEntity(name: "Work", attributes: [
@@ -135,7 +116,7 @@ public enum BooksEntities {
 
     /// The CloudKit violations (R23, R24) the specification predicts for `schema` (B7).
     public static func cloudKitViolations(_ schema: SchemaConfiguration) -> [String] {
-        schema == .local ? localViolations : cloudKitConfigurationViolations
+        cloudKitViolations(of: entities(schema))
     }
 
     /// G21: every deny rule, required or inverse-less relationship, unique attribute and required attribute
@@ -177,16 +158,10 @@ public enum BooksEntities {
     /// Settable attributes per entity and their pools.
     public static func settable(_ entity: Int) -> [(attribute: Int, pool: [SpecValue])] {
         switch entity {
-        case work: return settableWork
-        case edition: return settableEdition
-        case author: return settableAuthor
-        default: return settableEntry
+        case work: return [(workTitle, titles)]
+        case edition: return [(editionPageCount, pageCounts), (editionFormat, formats)]
+        case author: return [(authorName, authorNames)]
+        default: return [(entryStatus, statuses), (entryRating, ratings)]
         }
     }
-
-    /// The lists `settable` returns, made once (constants; a step asks for one up to four times).
-    private static let settableWork: [(attribute: Int, pool: [SpecValue])] = [(workTitle, titles)]
-    private static let settableEdition: [(attribute: Int, pool: [SpecValue])] = [(editionPageCount, pageCounts), (editionFormat, formats)]
-    private static let settableAuthor: [(attribute: Int, pool: [SpecValue])] = [(authorName, authorNames)]
-    private static let settableEntry: [(attribute: Int, pool: [SpecValue])] = [(entryStatus, statuses), (entryRating, ratings)]
 }

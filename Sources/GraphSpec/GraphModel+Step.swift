@@ -54,32 +54,47 @@ extension GraphModel {
         return (observation, rule)
     }
 
-    /// How many models the target's inverse of relationship `r` holds (-1 without an inverse).
+    /// G7: how many models the target's inverse of relationship `r` holds (-1 without an inverse).
     func inverseCount(_ o: Int, _ r: Int, _ t: Int) -> Int {
-        guard let inverse = entities[objects[o].entity].relationships[r].inverse else { return -1 }
-        return objects[t].links[inverse].count
+        relationship(o, r).inverse.map { objects[t].links[$0].count } ?? -1
     }
 
-    /// How many of `o`'s related models (with backing data) hold `o` in the inverse relationship.
+    /// G8: how many of `o`'s partners (with backing data) still hold the pair back to `o`.
     func referencedBy(_ o: Int) -> Int {
-        var count = 0
-        for (r, relationship) in entities[objects[o].entity].relationships.enumerated() {
-            guard let inverse = relationship.inverse else { continue }
-            for p in objects[o].links[r] where objects[p].lifecycle != .invalidated && objects[p].links[inverse].contains(o) { count += 1 }
+        objects[o].links.indices.reduce(0) { count, r in
+            guard let inverse = relationship(o, r).inverse else { return count }
+            return count + objects[o].links[r].filter { objects[$0].lifecycle != .invalidated && objects[$0].links[inverse].contains(o) }.count
         }
-        return count
     }
 
-    private static func trapRule(_ code: TrapCode) -> String {
+    /// The rule a trap breaks: G5 a second insert, G6 a cross-context relationship, G17 a lost row, G18 a change
+    /// to a model whose deletion was saved.
+    private static func trapped(_ code: TrapCode) -> (GraphObservation, String) {
         switch code {
-        case .duplicateRegistration, .insertIntoSecondContext: return "G5"
-        case .crossContextRelationship: return "G6"
-        case .invalidatedBackingData: return "G17"
-        case .mutatingDeletedModel: return "G18"
+        case .duplicateRegistration, .insertIntoSecondContext: return (.trap(code.rawValue), GraphRules.duplicateInsert)
+        case .crossContextRelationship: return (.trap(code.rawValue), GraphRules.crossContextLink)
+        case .invalidatedBackingData: return (.trap(code.rawValue), GraphRules.foreignDeleteInvalidates)
+        case .mutatingDeletedModel: return (.trap(code.rawValue), GraphRules.savedDeleteDetaches)
         }
     }
 
-    private static func trapped(_ code: TrapCode) -> (GraphObservation, String) { (.trap(code.rawValue), trapRule(code)) }
+    /// The rule a save step's outcome is decided by.
+    private mutating func saveRule(_ observation: GraphObservation) -> String {
+        switch observation {
+        case .trap: return GraphRules.foreignDeleteInvalidates
+        case .refused(let issues):
+            (lastSave, checkRows) = (.failed, true)
+            return issues.contains("editionInUse") ? GraphRules.ownedKeepsEdition : GraphRules.libraryValidates
+        case .saveFailed(_, let issues):
+            (lastSave, checkRows) = (.failed, true)
+            let denied = issues.filter { $0.code == 1600 }
+            if denied.contains(where: { $0.entity == "Edition" && $0.key == "userLibraryEntries" }) { return GraphRules.ownedKeepsEdition }
+            return denied.isEmpty ? GraphRules.validation : GraphRules.denyDelete
+        default:
+            (lastSave, checkRows) = (.saved, true)
+            return GraphRules.savedSnapshot
+        }
+    }
 
     private mutating func predict(_ command: GraphCommand) -> (GraphObservation, String) {
         switch command {
@@ -88,104 +103,77 @@ extension GraphModel {
             let pool = BooksEntities.createPool(entity)
             objects[o].values[pool.attribute] = pool.pool[variant]
             bind(result.index, o)
-            if context >= 0 { insertGraph(o, context) }
-            return (.identifier(kind(objects[o].id)), context >= 0 ? "G2" : "G1")
+            if context < 0 { return (.identifier(kind(objects[o].id)), GraphRules.newModel) }
+            insertGraph(o, context)
+            return (.identifier(kind(objects[o].id)), GraphRules.temporaryID)
         case let .insert(ref, context):
-            let o = refs[ref.index]
-            if let trap = insert(o, context) { return Self.trapped(trap) }
-            return (.identifier(kind(objects[o].id)), "G2")
+            if let trap = insert(refs[ref.index], context) { return Self.trapped(trap) }
+            return (.identifier(kind(objects[refs[ref.index]].id)), GraphRules.temporaryID)
         case let .relate(ref, r, target):
             if let trap = relate(refs[ref.index], r, refs[target.index]) { return Self.trapped(trap) }
-            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), "G7")
+            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), GraphRules.inverses)
         case let .unrelate(ref, r, target):
             if let trap = unrelate(refs[ref.index], r, refs[target.index]) { return Self.trapped(trap) }
-            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), "G7")
+            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), GraphRules.inverses)
         case let .set(ref, slot, variant):
             let o = refs[ref.index]
             let settable = BooksEntities.settable(objects[o].entity)[slot]
             if let trap = setValue(o, settable.attribute, settable.pool[variant]) { return Self.trapped(trap) }
-            return (.none, "G20")
+            return (.none, GraphRules.attributeReadBack)
         case let .delete(ref):
-            let o = refs[ref.index]
-            let c = objects[o].context
+            let o = refs[ref.index], c = objects[o].context
             if let trap = delete(o) { return Self.trapped(trap) }
-            return (.deleted(pending: contexts[c].deleted.count, referencedBy: referencedBy(o)), "G8")
+            return (.deleted(pending: objects(in: c) { $0.deleted }.count, referencedBy: referencedBy(o)), GraphRules.deleteMarks)
         case let .save(c):
             let observation = librarySave(c)
-            switch observation {
-            case .trap:
-                return (observation, "G17")
-            case .refused(let issues):
-                lastSave = .failed
-                checkRows = true
-                return (observation, issues.contains("editionInUse") ? "B4" : "B5")
-            case .saveFailed(_, let issues):
-                lastSave = .failed
-                checkRows = true
-                if issues.contains(where: { $0.code == 1600 && $0.entity == "Edition" && $0.key == "userLibraryEntries" }) {
-                    return (observation, "B4")
-                }
-                return (observation, issues.contains(where: { $0.code == 1600 }) ? "G11" : "G10")
-            default:
-                lastSave = .saved
-                checkRows = true
-                return (observation, "G19")
-            }
+            return (observation, saveRule(observation))
         case let .rollback(c):
             rollback(c)
-            return (.none, "G13")
+            return (.none, GraphRules.rollback)
         case let .holdID(ref):
             let id = objects[refs[ref.index]].id
             held.append(id)
-            return (.identifier(kind(id)), "G2")
+            return (.identifier(kind(id)), GraphRules.temporaryID)
         case let .lookup(result, h, c, method):
             let id = held[h]!
-            let found: Int?
-            let rule: String
+            let (found, rule): (Int?, String)
             switch method {
-            case .model:
-                found = modelFor(id, c)
-                rule = "G14"
-            case .registered:
-                found = registeredModel(id, c)
-                rule = "G15"
-            case .fetch:
-                found = fetchByID(id, c)
-                rule = "G16"
+            case .model: (found, rule) = (modelFor(id, c), GraphRules.modelForNeverNil)
+            case .registered: (found, rule) = (registeredModel(id, c), GraphRules.registeredModel)
+            case .fetch: (found, rule) = (fetchByID(id, c), GraphRules.fetchReadsStore)
             }
-            let ruleForID = id.permanent ? rule : "G3"
-            guard let o = found else {
-                bind(result.index, -1)
-                return (.notFound, ruleForID)
-            }
-            let same = firstRef(to: o)
-            bind(result.index, o)
-            return (.found(name(o), sameAs: same, context: objects[o].context, lifecycle: objects[o].lifecycle.rawValue), ruleForID)
+            let decidedBy = id.permanent ? rule : GraphRules.heldTemporaryID
+            let same = found.flatMap { o in refs.firstIndex(of: o) } ?? -1
+            bind(result.index, found ?? -1)
+            guard let o = found else { return (.notFound, decidedBy) }
+            return (.found(name(o), sameAs: same, context: objects[o].context, lifecycle: objects[o].lifecycle.rawValue), decidedBy)
         case let .read(ref, p):
             let o = refs[ref.index]
-            if let trap = readable(o) { return (.trap(trap.rawValue), objects[o].context < 0 ? "G14" : "G17") }
+            if let trap = readTrap(o) {
+                return (.trap(trap.rawValue), objects[o].context < 0 ? GraphRules.modelForNeverNil : GraphRules.foreignDeleteInvalidates)
+            }
             let attributeCount = entities[objects[o].entity].attributes.count
-            if p < attributeCount { return (.value(objects[o].values[p]), "G20") }
-            return (.objects(objects[o].links[p - attributeCount].map { name($0) }.sorted()), "G7")
+            if p < attributeCount { return (.value(objects[o].values[p]), GraphRules.attributeReadBack) }
+            return (.objects(objects[o].links[p - attributeCount].map(name).sorted()), GraphRules.inverses)
         case let .state(ref):
             let object = objects[refs[ref.index]]
-            return (.state(context: object.context, lifecycle: object.lifecycle.rawValue, deleted: object.pendingDelete,
-                           changes: object.hasChanges), "G8")
+            return (.state(context: object.context, lifecycle: object.lifecycle.rawValue, deleted: object.deleted,
+                           changes: object.hasChanges), GraphRules.deleteMarks)
         case let .fetchTitle(c, v):
             let found = fetch(entity: BooksEntities.work, attribute: BooksEntities.workTitle, equals: BooksEntities.titles[v], c)
-            return (.objects(found.map { name($0) }.sorted()), "G16")
+            return (.objects(found.map(name).sorted()), GraphRules.fetchReadsStore)
         case let .wishlist(result, w, c):
-            return (createEntry(result: result.index, work: refs[w.index], edition: nil, context: c), "B1")
+            return (createEntry(result: result.index, work: refs[w.index], edition: nil, context: c), GraphRules.insertBeforeRelate)
         case let .owned(result, w, ed, c):
-            return (createEntry(result: result.index, work: refs[w.index], edition: refs[ed.index], context: c), "B1")
+            return (createEntry(result: result.index, work: refs[w.index], edition: refs[ed.index], context: c), GraphRules.insertBeforeRelate)
         case let .acquire(e, ed):
-            return (acquire(refs[e.index], refs[ed.index]), "B2")
+            return (acquire(refs[e.index], refs[ed.index]), GraphRules.acquire)
         case let .userEntry(w):
-            return (userEntry(refs[w.index]), "B3")
+            return (userEntry(refs[w.index]), GraphRules.userEntry)
         case let .validate(e):
             switch validateEntry(refs[e.index]) {
-            case .failure(let trap): return (.trap(trap.rawValue), "B5")
-            case .success(let issue): return (.validation(issue), "B5")
+            case .failure(let trap): return (.trap(trap.rawValue), GraphRules.libraryValidates)
+            case .success(let issue): return (.validation(issue), GraphRules.libraryValidates)
             }
         }
     }

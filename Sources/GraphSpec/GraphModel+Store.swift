@@ -3,444 +3,347 @@ public enum TrapCode: String, Error, Sendable {
     case duplicateRegistration, crossContextRelationship, insertIntoSecondContext, invalidatedBackingData, mutatingDeletedModel
 }
 
-/// The store semantics (rules G1–G20), step by step. A function returning a `TrapCode` changed nothing.
+/// The store's rules G1–G20 (`GraphRules`), each decided by the function that names it, written from R1–R33 of
+/// swiftdata-semantics.md. A function returning a `TrapCode` changed nothing.
 extension GraphModel {
-    // MARK: Objects
+    // MARK: Models and attributes
 
-    /// G1: a new model has no context and no identifier; its attributes start at their defaults.
+    /// G1 (R1): a new model has no context and no identifier; its attributes hold their defaults.
     mutating func newObject(_ entity: Int) -> Int {
-        objects.append(SpecObject(entity: entity, values: entities[entity].defaultValues, links: entities[entity].emptyLinks))
+        objects.append(SpecObject(entity: entity, values: entities[entity].attributes.map(\.defaultValue),
+                                  links: entities[entity].relationships.map { _ in [] }))
         return objects.count - 1
     }
 
-    func writable(_ o: Int) -> TrapCode? {
-        switch objects[o].lifecycle {
-        case .invalidated: return .invalidatedBackingData
-        case .detached: return .mutatingDeletedModel
-        case .new, .registered: return nil
-        }
+    /// G17, G18 (R28, R27): a model whose row another context deleted cannot change; one whose deletion was saved
+    /// must not.
+    func changeTrap(_ o: Int) -> TrapCode? {
+        objects[o].lifecycle == .detached ? .mutatingDeletedModel : readTrap(o)
     }
 
-    /// G17/G14: reading an invalidated model traps.
-    func readable(_ o: Int) -> TrapCode? { objects[o].lifecycle == .invalidated ? .invalidatedBackingData : nil }
+    /// G17, G14 (R28, R14): reading a model whose backing data is gone traps.
+    func readTrap(_ o: Int) -> TrapCode? { objects[o].lifecycle == .invalidated ? .invalidatedBackingData : nil }
 
-    mutating func willChange(_ o: Int) {
-        let object = objects[o]
-        guard object.context >= 0, !object.pendingInsert, !object.changeTracked else { return }
-        objects[o].committed = (object.values, object.links)
-        objects[o].changeTracked = true
-        contexts[object.context].changed.append(o)
+    /// A model of a context that is not a pending insert becomes a pending change.
+    mutating func noteChange(_ o: Int) {
+        if objects[o].context >= 0 && !objects[o].inserted { objects[o].changed = true }
     }
 
-    /// G20: setting an attribute.
+    /// G20 (R25): an attribute holds what was last set.
     mutating func setValue(_ o: Int, _ attribute: Int, _ value: SpecValue) -> TrapCode? {
-        if let trap = writable(o) { return trap }
-        if objects[o].values[attribute] == value { return nil }
-        willChange(o)
+        if let trap = changeTrap(o) { return trap }
+        if objects[o].values[attribute] != value { noteChange(o) }
         objects[o].values[attribute] = value
         return nil
     }
 
-    // MARK: Relationships (G6, G7)
+    // MARK: Relationships as pairs (G6, G7)
 
-    mutating func addLink(_ o: Int, _ r: Int, _ t: Int) {
-        if objects[o].links[r].contains(t) { return }
-        willChange(o)
-        if entities[objects[o].entity].relationships[r].toMany {
-            objects[o].links[r].append(t)
-        } else {
-            objects[o].links[r] = [t]
-        }
+    func relationship(_ o: Int, _ r: Int) -> SpecRelationship { entities[objects[o].entity].relationships[r] }
+
+    mutating func addPair(_ o: Int, _ r: Int, _ t: Int) {
+        guard !objects[o].links[r].contains(t) else { return }
+        noteChange(o)
+        objects[o].links[r].append(t)
     }
 
-    mutating func removeLink(_ o: Int, _ r: Int, _ t: Int) {
-        guard let position = objects[o].links[r].firstIndex(of: t) else { return }
-        willChange(o)
-        objects[o].links[r].remove(at: position)
+    mutating func removePair(_ o: Int, _ r: Int, _ t: Int) {
+        guard objects[o].links[r].contains(t) else { return }
+        noteChange(o)
+        objects[o].links[r].removeAll { $0 == t }
     }
 
-    /// G7: links and maintains the inverse (a to-one moves: its old partner loses it).
+    /// G7 (R11): removing the pair (o, r, t) removes its inverse (t, r⁻¹, o).
+    mutating func unlink(_ o: Int, _ r: Int, _ t: Int) {
+        removePair(o, r, t)
+        if let inverse = relationship(o, r).inverse { removePair(t, inverse, o) }
+    }
+
+    /// G7 (R11): relating adds the pair and its inverse; a to-one side holds one partner, so its other pairs go.
     mutating func link(_ o: Int, _ r: Int, _ t: Int) {
-        let relationship = entities[objects[o].entity].relationships[r]
-        if relationship.toMany {
-            if objects[o].links[r].contains(t) { return }
-        } else if let old = objects[o].links[r].first {
-            if old == t { return }
-            removeLink(o, r, old)
-            if let inverse = relationship.inverse { removeLink(old, inverse, o) }
+        guard !objects[o].links[r].contains(t) else { return }
+        let inverse = relationship(o, r).inverse
+        if !relationship(o, r).toMany { for old in objects[o].links[r] { unlink(o, r, old) } }
+        if let inverse, !relationship(t, inverse).toMany {
+            for old in objects[t].links[inverse] where old != o { unlink(t, inverse, old) }
         }
-        addLink(o, r, t)
-        guard let inverse = relationship.inverse else { return }
-        if !entities[objects[t].entity].relationships[inverse].toMany, let previous = objects[t].links[inverse].first, previous != o {
-            removeLink(t, inverse, previous)
-            removeLink(previous, r, t)
-        }
-        addLink(t, inverse, o)
+        addPair(o, r, t)
+        if let inverse { addPair(t, inverse, o) }
     }
 
-    /// G6: models of two contexts cannot be linked; a new model linked to a registered one traps or is
-    /// inserted (R10, a parameter).
+    /// G6 (R10): models of two contexts are never related; relating a new model to a registered one traps, or
+    /// inserts the new one (`newModelLink`).
     mutating func relate(_ o: Int, _ r: Int, _ t: Int) -> TrapCode? {
-        if let trap = writable(o) ?? writable(t) { return trap }
-        let source = objects[o].context, destination = objects[t].context
-        switch (source >= 0, destination >= 0) {
-        case (false, false):
-            link(o, r, t)
-        case (true, true):
-            guard source == destination else { return .crossContextRelationship }
-            link(o, r, t)
-        default:
-            guard config.newModelLink == .autoInsert else { return .crossContextRelationship }
-            let context = max(source, destination)
-            let newObject = source >= 0 ? t : o
-            link(o, r, t)
-            insertGraph(newObject, context)
-        }
+        if let trap = changeTrap(o) ?? changeTrap(t) { return trap }
+        let a = objects[o].context, b = objects[t].context
+        if a >= 0 && b >= 0 && a != b { return .crossContextRelationship }
+        if (a >= 0) != (b >= 0) && config.newModelLink == .trap { return .crossContextRelationship }
+        link(o, r, t)
+        if a >= 0 && b < 0 { insertGraph(t, a) }
+        if b >= 0 && a < 0 { insertGraph(o, b) }
         return nil
     }
 
+    /// G7: unrelating removes the pair and its inverse.
     mutating func unrelate(_ o: Int, _ r: Int, _ t: Int) -> TrapCode? {
-        if let trap = writable(o) ?? writable(t) { return trap }
-        guard objects[o].links[r].contains(t) else { return nil }
-        removeLink(o, r, t)
-        if let inverse = entities[objects[o].entity].relationships[r].inverse { removeLink(t, inverse, o) }
+        if let trap = changeTrap(o) ?? changeTrap(t) { return trap }
+        if objects[o].links[r].contains(t) { unlink(o, r, t) }
         return nil
     }
 
     // MARK: Insert (G2, G4, G5)
 
+    /// G5 (R9): a registered model cannot be inserted again, here or in the other context.
     mutating func insert(_ o: Int, _ c: Int) -> TrapCode? {
-        switch objects[o].lifecycle {
-        case .invalidated: return .invalidatedBackingData
-        case .detached: return .mutatingDeletedModel
-        case .registered: return objects[o].context == c ? .duplicateRegistration : .insertIntoSecondContext
-        case .new:
-            insertGraph(o, c)
-            return nil
-        }
+        if objects[o].lifecycle == .registered { return objects[o].context == c ? .duplicateRegistration : .insertIntoSecondContext }
+        if let trap = changeTrap(o) { return trap }
+        insertGraph(o, c)
+        return nil
     }
 
-    /// G4: inserting a model inserts every new model it links to; each gets a temporary identifier (G2).
+    /// The models reachable from `start` along `next` (each once), in creation order.
+    func reachable(from start: [Int], _ next: (Int) -> [Int]) -> [Int] {
+        var reached = start
+        var i = 0
+        while i < reached.count {
+            for t in next(reached[i]) where !reached.contains(t) { reached.append(t) }
+            i += 1
+        }
+        return reached.sorted()
+    }
+
+    /// G4 (R8): the new models `o` reaches through relationships, itself included.
+    func newGraph(from o: Int) -> [Int] {
+        reachable(from: [o]) { objects[$0].links.joined().filter { objects[$0].lifecycle == .new } }
+    }
+
+    /// G4, G2 (R8, R2): inserting registers every new model `o` reaches, each under a new temporary identifier.
     mutating func insertGraph(_ o: Int, _ c: Int) {
-        guard objects[o].lifecycle == .new else { return }
-        nextTemporary += 1
-        let id = SpecID(permanent: false, number: nextTemporary, entity: objects[o].entity)
-        objects[o].context = c
-        objects[o].lifecycle = .registered
-        objects[o].pendingInsert = true
-        objects[o].id = id
-        contexts[c].registry[id] = o
-        contexts[c].inserted.append(o)
-        for relationship in objects[o].links {
-            for t in relationship where objects[t].lifecycle == .new { insertGraph(t, c) }
+        for n in newGraph(from: o) {
+            temporaryCount += 1
+            objects[n].id = SpecID(permanent: false, number: temporaryCount, entity: objects[n].entity)
+            (objects[n].context, objects[n].lifecycle, objects[n].inserted) = (c, .registered, true)
         }
     }
 
     // MARK: Delete (G8, G9)
 
-    /// G8: delete only marks.
+    /// G8 (R18, R19): delete only marks the model; its delete rules wait for the save.
     mutating func delete(_ o: Int) -> TrapCode? {
-        let c = objects[o].context
-        guard c >= 0 else { return nil }
-        if objects[o].lifecycle == .invalidated { return .invalidatedBackingData }
-        guard objects[o].lifecycle == .registered, !objects[o].pendingDelete else { return nil }
-        markDeleted(o, c)
+        if objects[o].lifecycle == .invalidated && objects[o].context >= 0 { return .invalidatedBackingData }
+        if objects[o].lifecycle == .registered { objects[o].deleted = true }
         return nil
     }
 
-    mutating func markDeleted(_ o: Int, _ c: Int) {
-        objects[o].pendingDelete = true
-        contexts[c].deleted.append(o)
+    /// G9 (R19): the models a save of context `c` deletes: the pending deletes and every registered model of `c`
+    /// they reach through cascade relationships, in creation order.
+    func deletionClosure(_ c: Int) -> [Int] {
+        reachable(from: objects(in: c) { $0.deleted }) { o in
+            entities[objects[o].entity].relationships.indices.filter { relationship(o, $0).deleteRule == .cascade }
+                .flatMap { objects[o].links[$0] }.filter { objects[$0].context == c && objects[$0].lifecycle == .registered }
+        }
     }
 
-    /// G9: at save, cascade marks destinations deleted and nullify removes the model from inverses.
-    mutating func propagateDeletes(_ c: Int) {
-        var index = 0
-        while index < contexts[c].deleted.count {
-            let o = contexts[c].deleted[index]
-            index += 1
-            for (r, relationship) in entities[objects[o].entity].relationships.enumerated() {
-                let targets = objects[o].links[r]
-                switch relationship.deleteRule {
-                case .cascade:
-                    for t in targets where objects[t].context == c && objects[t].lifecycle == .registered && !objects[t].pendingDelete {
-                        if objects[o].entity == BooksEntities.work { cascadedFromWork = true }
-                        markDeleted(t, c)
-                    }
-                case .nullify:
-                    guard let inverse = relationship.inverse else { continue }
-                    for t in targets where objects[t].lifecycle == .registered { removeLink(t, inverse, o) }
-                case .deny, .noAction:
-                    continue
-                }
+    /// G9 (R20): the pairs nullify removes: (partner, inverse, deleted) for each nullify relationship of each
+    /// deleted model, taken from the pending graph before any is removed.
+    func nullifiedPairs(_ closure: [Int]) -> [(Int, Int, Int)] {
+        closure.flatMap { o in
+            entities[objects[o].entity].relationships.indices.flatMap { r -> [(Int, Int, Int)] in
+                guard relationship(o, r).deleteRule == .nullify, let inverse = relationship(o, r).inverse else { return [] }
+                return objects[o].links[r].filter { objects[$0].lifecycle == .registered }.map { ($0, inverse, o) }
             }
         }
     }
 
-    /// The objects the pending deletes remove once cascades have run, without running them.
-    func pendingDeletionClosure(_ c: Int) -> [Int] {
-        var result = contexts[c].deleted
-        var index = 0
-        while index < result.count {
-            let o = result[index]
-            index += 1
-            for (r, relationship) in entities[objects[o].entity].relationships.enumerated() where relationship.deleteRule == .cascade {
-                // The closure is short (pending deletes and their cascades): a linear search instead of a set.
-                for t in objects[o].links[r] where objects[t].context == c && objects[t].lifecycle == .registered {
-                    if !result.contains(t) { result.append(t) }
-                }
-            }
-        }
-        return result
+    /// G9 (R19, R20): at save, cascade deletes the closure and nullify removes each deleted model from its
+    /// partners. The deleted models keep their own pairs.
+    mutating func applyDeleteRules(_ c: Int) {
+        let closure = deletionClosure(c)
+        // Only Work's relationships cascade here: a model the closure adds was reached from a deleted work (B6).
+        cascadedFromWork = closure.contains { !objects[$0].deleted }
+        for o in closure { objects[o].deleted = true }
+        for (t, inverse, o) in nullifiedPairs(closure) { removePair(t, inverse, o) }
     }
 
-    // MARK: Save (G10–G12, G19)
+    // MARK: Save (G10–G12, G17–G19)
 
-    /// G17: a save stops the process when a pending model, or a model a pending model links to, lost its row.
-    func saveTraps(_ c: Int) -> TrapCode? {
-        let context = contexts[c]
-        // The three pending lists in turn (no array of arrays built per save).
-        func pendingLost(_ list: [Int]) -> Bool { list.contains { objects[$0].lifecycle == .invalidated } }
-        func linkedLost(_ list: [Int]) -> Bool {
-            list.contains { o in objects[o].links.contains { $0.contains { objects[$0].lifecycle == .invalidated } } }
+    /// G17 (R28, R14): a save traps when a model it writes, or a model such a model relates to, lost its row.
+    func saveTrap(_ c: Int) -> TrapCode? {
+        let lost = objects(in: c) { $0.hasChanges }.contains { o in
+            objects[o].lifecycle == .invalidated || objects[o].links.joined().contains { objects[$0].lifecycle == .invalidated }
         }
-        if pendingLost(context.inserted) || pendingLost(context.changed) || pendingLost(context.deleted) { return .invalidatedBackingData }
-        if linkedLost(context.inserted) || linkedLost(context.changed) || linkedLost(context.deleted) { return .invalidatedBackingData }
-        return nil
+        return lost ? .invalidatedBackingData : nil
     }
 
-    /// G10, G11: every validation failure of the pending changes.
+    /// G11 (R21): a deleted model whose deny relationship still holds a model that is not deleted.
+    func denyIssues(_ c: Int) -> [IssueName] {
+        objects(in: c) { $0.deleted }.flatMap { o in
+            entities[objects[o].entity].relationships.indices.filter { r in
+                relationship(o, r).deleteRule == .deny && objects[o].links[r].contains { !objects[$0].deleted }
+            }.map { IssueName(code: 1600, entity: entities[objects[o].entity].name, key: relationship(o, $0).name, object: name(o)) }
+        }
+    }
+
+    /// G10 (R25): the Core Data code of each constraint `value` breaks.
+    static func attributeCodes(_ attribute: SpecAttribute, _ value: SpecValue) -> [Int] {
+        func outside(_ n: Int, _ bounds: ClosedRange<Int>?, above: Int, below: Int) -> [Int] {
+            guard let bounds else { return [] }
+            return n > bounds.upperBound ? [above] : n < bounds.lowerBound ? [below] : []
+        }
+        switch value {
+        case .null: return attribute.optional ? [] : [1570]
+        case .bool: return []
+        case .int(let n): return outside(n, attribute.range, above: 1610, below: 1620)
+        case .string(let text): return outside(text.count, attribute.length, above: 1660, below: 1670)
+        case .strings(let list): return outside(list.count, attribute.length, above: 1660, below: 1670)
+        }
+    }
+
+    /// G10 (R25): a relationship holding too many models (1590), or a required to-one holding none (1570).
+    static func relationshipCodes(_ relationship: SpecRelationship, count: Int) -> [Int] {
+        if relationship.toMany { return count > (relationship.maxCount ?? .max) ? [1590] : [] }
+        return count == 0 && !relationship.optional ? [1570] : []
+    }
+
+    /// G10 (R25): every constraint model `o` breaks.
+    func issues(of o: Int) -> [IssueName] {
+        let entity = entities[objects[o].entity]
+        func issue(_ code: Int, _ key: String) -> IssueName { IssueName(code: code, entity: entity.name, key: key, object: name(o)) }
+        let attributes = entity.attributes.indices.flatMap { a in
+            Self.attributeCodes(entity.attributes[a], objects[o].values[a]).map { issue($0, entity.attributes[a].name) }
+        }
+        let relationships = entity.relationships.indices.flatMap { r in
+            Self.relationshipCodes(entity.relationships[r], count: objects[o].links[r].count).map { issue($0, entity.relationships[r].name) }
+        }
+        return attributes + relationships
+    }
+
+    /// G10, G11 (R25, R21): a save validates the whole pending graph: deny rules of the deleted models and every
+    /// constraint of the inserted and changed models that stay, all failures together.
     func validationIssues(_ c: Int) -> [IssueName] {
-        var issues: [IssueName] = []
-        let context = contexts[c]
-        for o in context.deleted {
-            let entity = entities[objects[o].entity]
-            for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .deny {
-                if objects[o].links[r].contains(where: { !objects[$0].pendingDelete }) {
-                    issues.append(IssueName(code: 1600, entity: entity.name, key: relationship.name, object: name(o)))
-                }
-            }
-        }
-        for o in context.inserted where !objects[o].pendingDelete { validate(o, into: &issues) }
-        for o in context.changed where !objects[o].pendingDelete && !objects[o].pendingInsert { validate(o, into: &issues) }
-        return issues.sorted()
+        (denyIssues(c) + objects(in: c) { ($0.inserted || $0.changed) && !$0.deleted }.flatMap(issues(of:))).sorted()
     }
 
-    private func validate(_ o: Int, into issues: inout [IssueName]) {
-        // The entity's attributes and relationships are read in place, field by field (no copy of the entity or of
-        // each attribute per validated object); names are read only for an issue.
-        let e = objects[o].entity
-        func add(_ code: Int, _ key: String) {
-            issues.append(IssueName(code: code, entity: entities[e].name, key: key, object: name(o)))
-        }
-        for a in entities[e].attributes.indices {
-            switch objects[o].values[a] {
-            case .null:
-                if !entities[e].attributes[a].optional { add(1570, entities[e].attributes[a].name) }
-            case .int(let value):
-                if let range = entities[e].attributes[a].range {
-                    if value > range.upperBound { add(1610, entities[e].attributes[a].name) }
-                    if value < range.lowerBound { add(1620, entities[e].attributes[a].name) }
-                }
-            case .string(let value):
-                if let length = entities[e].attributes[a].length {
-                    let count = value.count
-                    if count > length.upperBound { add(1660, entities[e].attributes[a].name) }
-                    if count < length.lowerBound { add(1670, entities[e].attributes[a].name) }
-                }
-            case .strings(let values):
-                if let length = entities[e].attributes[a].length {
-                    if values.count > length.upperBound { add(1660, entities[e].attributes[a].name) }
-                    if values.count < length.lowerBound { add(1670, entities[e].attributes[a].name) }
-                }
-            case .bool:
-                break
-            }
-        }
-        for r in entities[e].relationships.indices {
-            let count = objects[o].links[r].count
-            if entities[e].relationships[r].toMany {
-                if let max = entities[e].relationships[r].maxCount, count > max { add(1590, entities[e].relationships[r].name) }
-            } else if count == 0, !entities[e].relationships[r].optional {
-                add(1570, entities[e].relationships[r].name)
-            }
-        }
-    }
-
-    /// The store's save. G12: a failed save writes nothing and keeps the pending changes (delete rules'
-    /// effects included). G19: a successful one writes the rows and makes identifiers permanent (G2).
+    /// G12, G19 (R22): the store's save. The pending graph (delete rules applied) becomes the new snapshot, or, when
+    /// it is invalid, nothing changes in the container and everything stays pending.
     mutating func storeSave(_ c: Int) -> GraphObservation {
-        guard contexts[c].hasChanges else { return .saved }
-        if let trap = saveTraps(c) { return .trap(trap.rawValue) }
-        propagateDeletes(c)
+        guard objects.contains(where: { $0.context == c && $0.hasChanges }) else { return .saved }
+        if let trap = saveTrap(c) { return .trap(trap.rawValue) }
+        applyDeleteRules(c)
         let issues = validationIssues(c)
-        if !issues.isEmpty {
-            return .saveFailed(code: issues.count == 1 ? issues[0].code : 1560, issues: issues)
-        }
+        if !issues.isEmpty { return .saveFailed(code: issues.count == 1 ? issues[0].code : 1560, issues: issues) }
         commit(c)
         return .saved
     }
 
+    /// G2, G18, G19, G17: a successful save of context `c`.
     mutating func commit(_ c: Int) {
-        var written: [Int] = []
-        for o in contexts[c].inserted where !objects[o].pendingDelete {
-            if let old = objects[o].id, !old.permanent {
-                rows.append(nil)
-                let id = SpecID(permanent: true, number: rows.count - 1, entity: objects[o].entity)
-                contexts[c].registry[old] = nil
-                contexts[c].registry[id] = o
-                if config.temporaryIDAfterSave == .resolves {
-                    if old.number >= remapped.count {
-                        remapped.append(contentsOf: repeatElement(-1, count: old.number + 1 - remapped.count))
-                    }
-                    remapped[old.number] = id.number
-                }
-                objects[o].id = id
-            }
-            written.append(o)
+        // G2 (R2, R3): each saved insert's temporary identifier becomes a new row's permanent one.
+        for o in objects(in: c, where: { $0.inserted && !$0.deleted }) {
+            rows.append(nil)
+            let id = SpecID(permanent: true, number: rows.count - 1, entity: objects[o].entity)
+            if config.temporaryIDAfterSave == .resolves, let temporary = objects[o].id { savedAs[temporary] = id }
+            objects[o].id = id
         }
-        for o in contexts[c].changed where !objects[o].pendingDelete && !objects[o].pendingInsert { written.append(o) }
+        // G18 (R18): a deleted model leaves its context and its row goes; a deleted pending insert is discarded.
         var removed: [SpecID] = []
-        for o in contexts[c].deleted {
-            if objects[o].pendingInsert {
-                discard(o, c)
-                continue
+        for o in objects(in: c, where: { $0.deleted }) {
+            if objects[o].inserted {
+                discard(o)
+            } else {
+                if let id = objects[o].id, rowExists(id) { (rows[id.number], removed) = (nil, removed + [id]) }
+                (objects[o].context, objects[o].lifecycle) = (-1, .detached)
+                (objects[o].deleted, objects[o].changed, objects[o].committed) = (false, false, nil)
             }
-            if let id = objects[o].id {
-                if id.permanent, rows[id.number] != nil {
-                    rows[id.number] = nil
-                    removed.append(id)
-                }
-                contexts[c].registry[id] = nil
-            }
-            objects[o].context = -1
-            objects[o].lifecycle = .detached
-            objects[o].pendingDelete = false
-            objects[o].changeTracked = false
-            objects[o].committed = nil
         }
-        for o in written {
-            guard let id = objects[o].id, id.permanent else { continue }
-            rows[id.number] = SpecRow(entity: objects[o].entity, values: objects[o].values,
-                                      links: objects[o].links.map { $0.compactMap { objects[$0].id } })
+        // G19 (R2, R22): each written model's row is its values and relationships, by identifier.
+        for o in objects(in: c, where: { $0.inserted || $0.changed }) {
+            let links = objects[o].links.map { $0.compactMap { objects[$0].id } }
+            rows[objects[o].id!.number] = SpecRow(entity: objects[o].entity, values: objects[o].values, links: links)
+            (objects[o].inserted, objects[o].changed) = (false, false)
+            objects[o].committed = (objects[o].values, objects[o].links)
         }
-        for o in written {
-            objects[o].pendingInsert = false
-            objects[o].changeTracked = false
-            objects[o].committed = nil
-        }
-        contexts[c].inserted.removeAll(keepingCapacity: true)
-        contexts[c].changed.removeAll(keepingCapacity: true)
-        contexts[c].deleted.removeAll(keepingCapacity: true)
-        // G17: other contexts' models of deleted rows lose their backing data.
-        for other in contexts.indices where other != c {
-            for id in removed {
-                if let o = contexts[other].registry[id] { objects[o].lifecycle = .invalidated }
-            }
+        // G17 (R28): the other context's models of the removed rows lose their backing data.
+        for o in objects.indices where objects[o].context >= 0 && objects[o].context != c {
+            if let id = objects[o].id, removed.contains(id) { objects[o].lifecycle = .invalidated }
         }
     }
 
-    /// G13: a discarded pending insert is new again: no context, no identifier, no relationships.
-    mutating func discard(_ o: Int, _ c: Int) {
-        if let id = objects[o].id { contexts[c].registry[id] = nil }
-        objects[o].id = nil
-        objects[o].context = -1
-        objects[o].lifecycle = .new
-        objects[o].pendingInsert = false
-        objects[o].pendingDelete = false
-        objects[o].changeTracked = false
-        objects[o].committed = nil
-        objects[o].links = objects[o].links.map { _ in [] }
+    /// G13 (R32): a discarded insert is new again: no context, no identifier, no relationships.
+    mutating func discard(_ o: Int) {
+        objects[o] = SpecObject(entity: objects[o].entity, values: objects[o].values, links: objects[o].links.map { _ in [] })
     }
 
-    /// G13 (R32): rollback discards inserts, restores deletes and changed values.
+    /// G13 (R32): rollback returns changed models to their committed values, restores pending deletes and discards
+    /// pending inserts.
     mutating func rollback(_ c: Int) {
-        for o in contexts[c].changed where objects[o].changeTracked {
-            if let committed = objects[o].committed {
-                objects[o].values = committed.values
-                objects[o].links = committed.links
-            }
-            objects[o].committed = nil
-            objects[o].changeTracked = false
+        for o in objects(in: c, where: { $0.changed }) {
+            if let committed = objects[o].committed { (objects[o].values, objects[o].links) = committed }
+            objects[o].changed = false
         }
-        for o in contexts[c].deleted { objects[o].pendingDelete = false }
-        for o in contexts[c].inserted { discard(o, c) }
-        contexts[c].inserted.removeAll(keepingCapacity: true)
-        contexts[c].changed.removeAll(keepingCapacity: true)
-        contexts[c].deleted.removeAll(keepingCapacity: true)
+        for o in objects(in: c, where: { $0.deleted }) { objects[o].deleted = false }
+        for o in objects(in: c, where: { $0.inserted }) { discard(o) }
     }
 
     // MARK: Lookups (G3, G14–G16)
 
-    /// G3: a held temporary identifier after its save resolves to the permanent one, or stays unknown (R4).
-    func resolve(_ id: SpecID) -> SpecID {
-        guard !id.permanent, config.temporaryIDAfterSave == .resolves, id.number >= 0, id.number < remapped.count,
-              remapped[id.number] >= 0 else { return id }
-        let row = remapped[id.number]
-        return SpecID(permanent: true, number: row, entity: id.entity)
-    }
+    /// G3 (R4): a held temporary identifier names, after its save, the saved row or nothing (`temporaryIDAfterSave`).
+    func resolve(_ id: SpecID) -> SpecID { savedAs[id] ?? id }
 
-    func rowExists(_ id: SpecID) -> Bool { id.permanent && rows[id.number] != nil }
+    func rowExists(_ id: SpecID) -> Bool { id.permanent && id.number < rows.count && rows[id.number]?.entity == id.entity }
 
-    /// G14: never nil — the registered model, the row's model, or a placeholder whose reads trap.
+    /// G14 (R14): never nil: the registered model, the saved row's model, or a placeholder whose reads trap.
     mutating func modelFor(_ id: SpecID, _ c: Int) -> Int {
-        let resolved = resolve(id)
-        if let o = contexts[c].registry[resolved] { return o }
-        if rowExists(resolved) { return materialize(resolved, c) }
-        return placeholder(resolved)
+        let id = resolve(id)
+        if let o = registered(id, c) { return o }
+        return rowExists(id) ? materialize(id, c) : placeholder(id)
     }
 
-    /// G15: the context's own model, never reading the store; a stale one follows R15.
+    /// G15 (R15): only the context's own model, never the store's; a stale one follows `registeredAfterForeignDelete`.
     func registeredModel(_ id: SpecID, _ c: Int) -> Int? {
-        guard let o = contexts[c].registry[resolve(id)] else { return nil }
-        if objects[o].lifecycle == .invalidated, config.registeredAfterForeignDelete == .none { return nil }
-        return o
+        guard let o = registered(resolve(id), c) else { return nil }
+        return objects[o].lifecycle == .invalidated && config.registeredAfterForeignDelete == .none ? nil : o
     }
 
-    /// G16: a fetch by identifier reads the store (pending inserts of the context included).
+    /// G16 (R16): a fetch by identifier reads the store, and sees the context's pending inserts.
     mutating func fetchByID(_ id: SpecID, _ c: Int) -> Int? {
-        let resolved = resolve(id)
-        if let o = contexts[c].registry[resolved], objects[o].pendingInsert { return o }
-        guard rowExists(resolved) else { return nil }
-        return materialize(resolved, c)
+        let id = resolve(id)
+        if let o = registered(id, c), objects[o].inserted { return o }
+        return rowExists(id) ? materialize(id, c) : nil
     }
 
-    /// G16: a fetch by attribute: pending inserts, then saved rows overlaid with the context's models.
+    /// G16 (R16, R18): a fetch by attribute: the context's pending inserts, and the saved rows as the context's
+    /// models show them (a model of the context keeps its own values).
     mutating func fetch(entity: Int, attribute: Int, equals value: SpecValue, _ c: Int) -> [Int] {
-        var result = contexts[c].inserted.filter { objects[$0].entity == entity && objects[$0].values[attribute] == value }
+        var found = objects(in: c) { $0.inserted && $0.entity == entity && $0.values[attribute] == value }
         for number in rows.indices {
             guard let row = rows[number], row.entity == entity else { continue }
             let id = SpecID(permanent: true, number: number, entity: entity)
-            if let o = contexts[c].registry[id] {
-                if objects[o].values[attribute] == value { result.append(o) }
+            if let o = registered(id, c) {
+                if objects[o].values[attribute] == value { found.append(o) }
             } else if row.values[attribute] == value {
-                result.append(materialize(id, c))
+                found.append(materialize(id, c))
             }
         }
-        return result
+        return found
     }
 
-    /// A row's model in context `c`, and eagerly the models of every row it links to.
+    /// G14, G16: the context's model of a saved row; the models of the rows it relates to are registered with it.
     mutating func materialize(_ id: SpecID, _ c: Int) -> Int {
-        if let o = contexts[c].registry[id] { return o }
+        if let o = registered(id, c) { return o }
         guard rowExists(id), let row = rows[id.number] else { return placeholder(id) }
-        objects.append(SpecObject(entity: row.entity, values: row.values, links: [], lifecycle: .registered, context: c, id: id))
+        objects.append(SpecObject(entity: row.entity, values: row.values, links: row.links.map { _ in [] },
+                                  lifecycle: .registered, context: c, id: id))
         let o = objects.count - 1
-        contexts[c].registry[id] = o
-        var links: [[Int]] = []
-        for targets in row.links {
-            var list: [Int] = []
-            for target in targets { list.append(materialize(target, c)) }
-            links.append(list)
-        }
-        objects[o].links = links
+        objects[o].links = row.links.map { $0.map { materialize($0, c) } }
+        objects[o].committed = (row.values, objects[o].links)
         return o
     }
 
+    /// G14 (R14): a placeholder for an identifier without a row: no context, reads trap.
     mutating func placeholder(_ id: SpecID) -> Int {
         let o = newObject(id.entity)
-        objects[o].id = id
-        objects[o].lifecycle = .invalidated
+        (objects[o].id, objects[o].lifecycle) = (id, .invalidated)
         return o
     }
 }

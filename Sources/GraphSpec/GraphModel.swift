@@ -1,38 +1,29 @@
 /// A model's lifecycle in the specification (raw values match the store's names).
 public enum SpecLifecycle: String, Sendable { case new, registered, detached, invalidated }
 
-/// An identifier: temporary (a counter) or permanent (a row), with its entity.
+/// An identifier: temporary (a counter) or permanent (a row number), with its entity.
 public struct SpecID: Hashable, Sendable {
     public var permanent: Bool
     public var number: Int
     public var entity: Int
 }
 
-/// One model object (one per context for a row) in the specification.
+/// One model object (a context holds one per row it has seen). Its relationships are the pairs
+/// (self, relationship, target), kept as one list of targets per relationship in the order they were related.
 public struct SpecObject: Sendable {
     public var entity: Int
     public var values: [SpecValue]
-    /// Relationship contents as object indexes, in order.
     public var links: [[Int]]
-    var committed: (values: [SpecValue], links: [[Int]])?
     public var lifecycle: SpecLifecycle = .new
-    /// -1 when the object has no context.
+    /// The context holding the object, -1 for none.
     public var context = -1
     public var id: SpecID?
-    public var pendingInsert = false
-    public var pendingDelete = false
-    public var changeTracked = false
+    /// What the context will do with the object at its next save.
+    public var inserted = false, deleted = false, changed = false
+    /// Values and relationships as of the object's last save or fetch (what rollback returns to, R32).
+    var committed: (values: [SpecValue], links: [[Int]])?
 
-    public var hasChanges: Bool { pendingInsert || pendingDelete || changeTracked }
-}
-
-/// A context: registered objects by identifier and the pending lists, in order.
-public struct SpecContext: Sendable {
-    var registry = SpecRegistry()
-    public var inserted: [Int] = []
-    public var changed: [Int] = []
-    public var deleted: [Int] = []
-    public var hasChanges: Bool { !inserted.isEmpty || !changed.isEmpty || !deleted.isEmpty }
+    public var hasChanges: Bool { inserted || deleted || changed }
 }
 
 /// A saved row: entity, values, relationships by identifier.
@@ -45,39 +36,33 @@ public struct SpecRow: Equatable, Sendable {
 /// How the last save step ended (decides which rule the saved-rows comparison reports).
 public enum SaveOutcome: Sendable { case none, saved, failed }
 
-/// The executable specification's state: objects by symbolic reference, two contexts over one container,
-/// the saved rows, held identifiers. Pure values.
+/// The executable specification's state: every model object, two contexts (0 and 1) over one container whose
+/// saved snapshot is `rows`, the references the steps bound and the identifiers they held. Pure values.
 public struct GraphModel: Sendable {
     public let config: GraphConfig
     public let entities: [SpecEntity]
     public internal(set) var objects: [SpecObject] = []
     /// Object index per reference; -1 for a lookup that found nothing.
     public internal(set) var refs: [Int] = []
-    public internal(set) var contexts: [SpecContext] = [SpecContext(), SpecContext()]
-    /// Saved rows by row number (nil once deleted).
+    /// The saved snapshot: rows by row number (nil once deleted).
     public internal(set) var rows: [SpecRow?] = []
     /// Identifiers held by `holdID` steps.
     public internal(set) var held: [SpecID?] = []
-    /// Per temporary number: the row it became at its save (-1: not saved, or R4 says it stays unknown).
-    var remapped: [Int] = []
-    var nextTemporary = 0
+    /// R4: the permanent identifier each saved temporary one became (only when `temporaryIDAfterSave` resolves).
+    var savedAs: [SpecID: SpecID] = [:]
+    var temporaryCount = 0
     /// Set once a step trapped: the process would have stopped, so the case ends.
     public internal(set) var crashed = false
     /// Set by a save step: the saved rows are compared after it.
     public internal(set) var checkRows = false
     public internal(set) var lastSave: SaveOutcome = .none
-    /// Set when a save's delete rules cascaded from a deleted work (B6 decides its saved rows).
+    /// Set when a save's cascade ran from a deleted work (B6 decides the saved rows after it).
     public internal(set) var cascadedFromWork = false
 
     public init(config: GraphConfig) {
         self.config = config
         self.entities = BooksEntities.entities(config.schema)
-        // Room for a typical case (the default is 30 steps), so the lists are not regrown step by step.
-        objects.reserveCapacity(Self.typicalObjects)
-        refs.reserveCapacity(Self.typicalObjects)
     }
-
-    static let typicalObjects = 16
 
     /// The object a reference names, if any.
     public func object(_ ref: Int) -> Int? {
@@ -85,59 +70,52 @@ public struct GraphModel: Sendable {
         return refs[ref]
     }
 
-    /// The first reference bound to object `o`.
-    func firstRef(to o: Int) -> Int {
-        refs.firstIndex(of: o) ?? -1
+    /// The objects of context `c` that satisfy `include`, in creation order.
+    func objects(in c: Int, where include: (SpecObject) -> Bool) -> [Int] {
+        objects.indices.filter { objects[$0].context == c && include(objects[$0]) }
+    }
+
+    /// The model context `c` has registered under `id` (G5, G14–G16): one per identifier.
+    func registered(_ id: SpecID, _ c: Int) -> Int? {
+        objects.indices.first { objects[$0].context == c && objects[$0].id == id }
     }
 
     /// The observation's name of object `o` (see `ObjectName`).
     public func name(_ o: Int) -> ObjectName {
         if let id = objects[o].id, id.permanent { return rowName(id) }
-        return ObjectName(row: false, ref: firstRef(to: o))
+        return ObjectName(row: false, ref: refs.firstIndex(of: o) ?? -1)
     }
 
     /// The name of a saved row (or of a permanent identifier): the first reference whose object has it.
     public func rowName(_ id: SpecID) -> ObjectName {
-        for (r, o) in refs.enumerated() where o >= 0 && objects[o].id == id { return ObjectName(row: true, ref: r) }
-        return ObjectName(row: true, ref: -1)
+        ObjectName(row: true, ref: refs.firstIndex { $0 >= 0 && objects[$0].id == id } ?? -1)
     }
 
     /// The saved rows as observations name them, sorted: the order-independent saved state.
     public func canonicalRows() -> [CanonicalRow] {
-        let names = savedRowNames()
-        var result: [CanonicalRow] = []
-        for (number, row) in rows.enumerated() {
-            guard let row else { continue }
-            result.append(CanonicalRow(name: ObjectName(row: true, ref: names.firstRef[number]), entity: row.entity, values: row.values,
-                                       links: row.links.map { CanonicalRow.sortedNames($0.map { names.name($0, self) }) }))
-        }
-        return result.sorted()
+        rows.indices.compactMap { number in
+            rows[number].map { row in
+                CanonicalRow(name: rowName(SpecID(permanent: true, number: number, entity: row.entity)), entity: row.entity,
+                             values: row.values, links: row.links.map { CanonicalRow.sortedNames($0.map(rowName)) })
+            }
+        }.sorted()
     }
 
     /// The names of the saved rows (see `SavedRowNames`).
     public func savedRowNames() -> SavedRowNames {
-        // The first reference of each row (as `rowName` finds it), in one pass over the references.
-        var firstRef = Array(repeating: -1, count: rows.count)
-        for (r, o) in refs.enumerated() where o >= 0 {
-            guard let id = objects[o].id, id.permanent, id.number < rows.count, firstRef[id.number] < 0,
-                  rows[id.number]?.entity == id.entity else { continue }
-            firstRef[id.number] = r
-        }
-        return SavedRowNames(firstRef: firstRef)
+        SavedRowNames(firstRef: rows.indices.map { number in
+            rows[number].map { rowName(SpecID(permanent: true, number: number, entity: $0.entity)).ref } ?? -1
+        })
     }
 }
 
-/// How observations name saved rows and the identifiers their relationships hold, as `canonicalRows` names them:
-/// by the first reference whose object has the row's identifier.
+/// How observations name saved rows: by the first reference whose object has the row's identifier.
 public struct SavedRowNames: Sendable {
     /// Per row number: the first reference to the row (-1: none, or no such row).
     public let firstRef: [Int]
 
     /// The name of identifier `id` of `model` (the model these names were taken from).
-    public func name(_ id: SpecID, _ model: GraphModel) -> ObjectName {
-        ObjectName(row: true, ref: id.number < model.rows.count && model.rows[id.number]?.entity == id.entity
-                   ? firstRef[id.number] : model.rowName(id).ref)
-    }
+    public func name(_ id: SpecID, _ model: GraphModel) -> ObjectName { model.rowName(id) }
 }
 
 /// A saved row named for comparison: relationship contents sorted.
@@ -154,13 +132,10 @@ public struct CanonicalRow: Equatable, Comparable, Sendable, CustomStringConvert
         self.links = links
     }
 
-    /// Relationship contents in canonical order (a list of zero or one name is kept as it is, without a copy).
-    public static func sortedNames(_ names: [ObjectName]) -> [ObjectName] { names.count < 2 ? names : names.sorted() }
+    /// Relationship contents in canonical order.
+    public static func sortedNames(_ names: [ObjectName]) -> [ObjectName] { names.sorted() }
 
-    public static func < (lhs: CanonicalRow, rhs: CanonicalRow) -> Bool {
-        if lhs.name != rhs.name { return lhs.name < rhs.name }
-        return lhs.entity < rhs.entity
-    }
+    public static func < (lhs: CanonicalRow, rhs: CanonicalRow) -> Bool { (lhs.name, lhs.entity) < (rhs.name, rhs.entity) }
 
     public var description: String {
         "\(name) \(BooksEntities.names[entity]) \(values.map(\.description).joined(separator: ",")) "

@@ -81,27 +81,29 @@ public final class ModelContext {
         deleted.append(model)
     }
 
-    /// Runs delete rules for `deleted[start...]`, growing the list with cascaded models.
+    /// Runs delete rules for `deleted[start...]`, growing the list with cascaded models. Nullify (G9, R20) removes
+    /// every deleted model from its partners: the pairs are taken before any is removed, so two deleted models that
+    /// nullify each other both lose the other whatever order they were deleted in.
     func propagateDeletes(from start: Int) {
         var index = start
         while index < deleted.count {
             let model = deleted[index]
             index += 1
-            let schema = container.schema.entities[model.entityIndex]
-            for (r, relationship) in schema.relationships.enumerated() {
-                switch relationship.deleteRule {
-                case .cascade:
-                    for target in model.links[r] where target.modelContext === self && target.lifecycle == .registered && !target.isPendingDelete {
-                        markDeleted(target)
-                    }
-                case .nullify:
-                    guard let inverse = schema.inverseIndex[r], model.maintainsInverses else { continue }
-                    for target in model.links[r] where target.lifecycle == .registered { target.removeLink(inverse, model) }
-                case .deny, .noAction:
-                    continue
+            for (r, relationship) in container.schema.entities[model.entityIndex].relationships.enumerated() where relationship.deleteRule == .cascade {
+                for target in model.links[r] where target.modelContext === self && target.lifecycle == .registered && !target.isPendingDelete {
+                    markDeleted(target)
                 }
             }
         }
+        var nullified: [(target: PersistentModel, inverse: Int, model: PersistentModel)] = []
+        for model in deleted[start...] where model.maintainsInverses {
+            let schema = container.schema.entities[model.entityIndex]
+            for (r, relationship) in schema.relationships.enumerated() where relationship.deleteRule == .nullify {
+                guard let inverse = schema.inverseIndex[r] else { continue }
+                for target in model.links[r] where target.lifecycle == .registered { nullified.append((target, inverse, model)) }
+            }
+        }
+        for pair in nullified { pair.target.removeLink(pair.inverse, pair.model) }
     }
 
     // MARK: Rollback

@@ -41,11 +41,7 @@ public struct MapperModel: Sendable, Equatable {
         public var lifecycle: Lifecycle
         public var current: Values
         /// The saved values; nil until the first save.
-        public var committed: Values? {
-            didSet { if committed != oldValue { committedCanonical = committed?.canonical } }
-        }
-        /// `committed` in canonical form, kept with it (made when the saved values change, not at every comparison).
-        public private(set) var committedCanonical: CanonicalWork?
+        public var committed: Values?
         /// Changed in the mapper's context since the last save.
         public var changed: Bool
 
@@ -87,7 +83,7 @@ public struct MapperModel: Sendable, Equatable {
     public var storeWorks: [CanonicalWork] {
         works.compactMap { work in
             guard work.lifecycle == .saved || work.lifecycle == .deletedPending else { return nil }
-            return work.committedCanonical
+            return work.committed?.canonical
         }.sorted()
     }
 
@@ -107,29 +103,10 @@ public struct MapperModel: Sendable, Equatable {
         return nil
     }
 
-    /// How many works mapping `response` would create, without changing the model: as `map` walks the
-    /// groups, a group creates a work exactly when no live work holds any of its volume IDs, and afterwards
-    /// every one of its volume IDs is held (by the work it reused or created, or by the work that already
-    /// held it). So only the set of held volume IDs is followed, as a bit set over the vocabulary.
+    /// How many works mapping `response` would create: the mapping run on a copy of the model.
     public func createdCount(mapping response: SpecResponse) -> Int {
-        var held: UInt64 = 0
-        for work in works where work.lifecycle == .inserted || work.lifecycle == .saved {
-            for volume in work.current.volumes { held |= Self.bit(volume) }
-        }
-        var created = 0
-        for group in response.groups {
-            var volumes: UInt64 = 0
-            for volume in group.volumes { volumes |= Self.bit(volume) }
-            if volumes & held == 0 { created += 1 }
-            held |= volumes
-        }
-        return created
-    }
-
-    /// The bit of a volume ID index (the vocabulary has far fewer than 64).
-    private static func bit(_ volume: Int) -> UInt64 {
-        assert(volume >= 0 && volume < 64, "volume ID index \(volume) out of the bit set")
-        return UInt64(1) << UInt64(volume)
+        var copy = self
+        return copy.map(response).filter { $0 >= works.count }.count
     }
 
     /// Maps `response` in the mapper's context (M1–M10); returns the references of the returned
@@ -137,45 +114,33 @@ public struct MapperModel: Sendable, Equatable {
     public mutating func map(_ response: SpecResponse) -> [Int] {
         var returned: [Int] = []
         for group in response.groups {
-            let first = response.works[group.members[0]]
-            var target: Int?
-            for volume in group.volumes {
-                if let ref = holder(of: volume) {
-                    target = ref
-                    break
-                }
-            }
-            if let ref = target {
-                var values = works[ref].current
-                values.title = first.title
-                values.tags = first.tags
-                values.provider = first.provider
-                for volume in group.volumes where holder(of: volume) == nil {
-                    values.volumes.append(volume)
-                }
-                let knownISBNs = values.editions
-                for e in group.editions {
-                    if let isbn = response.editions[e].isbn, !knownISBNs.contains(isbn) { values.editions.append(isbn) }
-                }
-                let knownNames = values.authors
-                for a in group.authors where !knownNames.contains(response.authors[a].name) {
-                    values.authors.append(response.authors[a].name)
-                    pendingAuthors += 1
-                }
-                works[ref].current = values
-                if works[ref].lifecycle == .saved { works[ref].changed = true }
-                if !returned.contains(ref) { returned.append(ref) }
-            } else {
-                let values = Values(
-                    title: first.title, tags: first.tags, provider: first.provider, volumes: group.volumes,
-                    editions: group.editions.map { response.editions[$0].isbn },
-                    authors: group.authors.map { response.authors[$0].name })
-                pendingAuthors += group.authors.count
-                works.append(Work(lifecycle: .inserted, current: values, changed: false))
-                returned.append(works.count - 1)
-            }
+            // M9, M10: a volume ID a live work holds yields that work (the holder of the first such volume).
+            let known = group.volumes.lazy.compactMap(holder(of:)).first
+            let ref = known ?? newWork()
+            works[ref].current = mapped(group, response, onto: works[ref].current, isNew: known == nil)
+            if works[ref].lifecycle == .saved { works[ref].changed = true }
+            if !returned.contains(ref) { returned.append(ref) }
         }
         return returned
+    }
+
+    /// A new, empty pending work; returns its reference.
+    private mutating func newWork() -> Int {
+        works.append(Work(lifecycle: .inserted, current: Values(title: 0, tags: [], provider: nil, volumes: [], editions: [], authors: [])))
+        return works.count - 1
+    }
+
+    /// M2, M5–M9: a work's values after mapping `group` onto `old`: the first member's title, tags (M7) and
+    /// provider (M8); the volume IDs no live work holds; the group's editions whose ISBN `old` lacks (all of them,
+    /// ISBN or not, for a new work, M5) and its authors whose name `old` lacks (M6), each a model of its own.
+    private mutating func mapped(_ group: MappingGroup, _ response: SpecResponse, onto old: Values, isNew: Bool) -> Values {
+        let first = response.works[group.members[0]]
+        let editions = group.editions.map { response.editions[$0].isbn }.filter { isNew || ($0 != nil && !old.editions.contains($0)) }
+        let authors = group.authors.map { response.authors[$0].name }.filter { !old.authors.contains($0) }
+        pendingAuthors += authors.count
+        return Values(title: first.title, tags: first.tags, provider: first.provider,
+                      volumes: old.volumes + group.volumes.filter { holder(of: $0) == nil },
+                      editions: old.editions + editions, authors: old.authors + authors)
     }
 
     /// The mapper's context saves: pending inserts and changes are written, pending deletes removed.

@@ -27,54 +27,33 @@ extension SpecResponse {
         return result
     }
 
-    /// The groups in the order of their first member (`groups` holds them).
+    /// M2, M4 (seed 002 US-2): whether the works at `a` and `b` share an ISBN and both are synthetic.
+    static func shareISBN(_ a: Int, _ b: Int, _ works: [Work], _ editions: [Edition]) -> Bool {
+        works[a].synthetic && works[b].synthetic && !Set(isbns(ofWork: a, editions)).isDisjoint(with: isbns(ofWork: b, editions))
+    }
+
+    /// M1–M4: the works that become one work with the work at `position`: the smallest set holding it and every
+    /// work sharing an ISBN with a member (a fixpoint). A non-synthetic work, or one without an ISBN, stays alone.
+    static func component(of position: Int, _ works: [Work], _ editions: [Edition]) -> [Int] {
+        var members: Set<Int> = [position]
+        while true {
+            let next = members.union(works.indices.filter { j in members.contains { shareISBN($0, j, works, editions) } })
+            if next == members { return members.sorted() }
+            members = next
+        }
+    }
+
+    /// The groups in the order of their first member (`groups` holds them); each gathers its members' volume IDs
+    /// (first appearance), the editions naming a member (M5) and the authors who wrote one (M6), in response order.
     static func grouping(works: [Work], editions: [Edition], authors: [Author]) -> [MappingGroup] {
-        let count = works.count
-        var parent = Array(0..<count)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i { i = parent[i] }
-            return i
-        }
-        // Synthetic works with an ISBN are joined to the first synthetic work holding the same ISBN.
-        var firstHolder = Array(repeating: -1, count: MapperVocabulary.isbns.count)
-        for position in 0..<count where works[position].synthetic {
-            for isbn in isbns(ofWork: position, editions) {
-                if firstHolder[isbn] < 0 {
-                    firstHolder[isbn] = position
-                } else {
-                    let a = root(firstHolder[isbn]), b = root(position)
-                    if a != b { parent[max(a, b)] = min(a, b) }
-                }
+        works.indices.map { component(of: $0, works, editions) }.enumerated()
+            .filter { position, members in members[0] == position }
+            .map { _, members in
+                var volumes: [Int] = []
+                for volume in members.flatMap({ works[$0].volumes }) where !volumes.contains(volume) { volumes.append(volume) }
+                return MappingGroup(members: members, volumes: volumes,
+                                    editions: editions.indices.filter { members.contains(editions[$0].work) },
+                                    authors: authors.indices.filter { a in authors[a].works.contains(where: members.contains) })
             }
-        }
-        var groupOfRoot = Array(repeating: -1, count: count)
-        var groups: [MappingGroup] = []
-        for position in 0..<count {
-            let r = root(position)
-            if groupOfRoot[r] < 0 {
-                groupOfRoot[r] = groups.count
-                groups.append(MappingGroup(members: [], volumes: [], editions: [], authors: []))
-            }
-            let g = groupOfRoot[r]
-            groups[g].members.append(position)
-            for volume in works[position].volumes where !groups[g].volumes.contains(volume) {
-                groups[g].volumes.append(volume)
-            }
-        }
-        for (e, edition) in editions.enumerated() where edition.work < count {
-            groups[groupOfRoot[root(edition.work)]].editions.append(e)
-        }
-        for (a, author) in authors.enumerated() {
-            var added: [Int] = []
-            for work in author.works where work < count {
-                let g = groupOfRoot[root(work)]
-                if !added.contains(g) {
-                    added.append(g)
-                    groups[g].authors.append(a)
-                }
-            }
-        }
-        return groups
     }
 }

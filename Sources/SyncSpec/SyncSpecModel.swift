@@ -71,7 +71,6 @@ public struct SyncSpecModel: Sendable {
     /// instead of every object.
     var members: [[Int]] = []
     static let arraysPerProject = SpecCollection.allCases.count
-    static let typicalObjects = 24
     /// The projects' indexes, ascending.
     public private(set) var projectIndexes: [Int] = []
 
@@ -79,12 +78,6 @@ public struct SyncSpecModel: Sendable {
         self.granularity = granularity
         locals = Array(repeating: [], count: deviceCount)
         nextSerial = Array(repeating: 1, count: deviceCount + 1)
-        // Room for a typical case's objects (the default is 30 steps), so the per-object lists are not regrown
-        // step by step.
-        objects.reserveCapacity(Self.typicalObjects)
-        server.reserveCapacity(Self.typicalObjects)
-        for d in locals.indices { locals[d].reserveCapacity(Self.typicalObjects) }
-        members.reserveCapacity(Self.typicalObjects * Self.arraysPerProject)
         for kind in initialProjects {
             let index = append(SpecObject(isProject: true, kind: kind, owner: -1, collection: .glassItems, code: 0,
                                           sortKey: takeID(origin: 0)))
@@ -169,7 +162,6 @@ public struct SyncSpecModel: Sendable {
     /// Every array of every project present on a device, projects by index.
     public func readAll(_ device: Int) -> [SpecCollectionRead] {
         var result: [SpecCollectionRead] = []
-        result.reserveCapacity(3 * projectCount)
         for p in projectIndexes where locals[device][p].state == .present {
             for collection in objects[p].kind.collections { result.append(read(device, p, collection)) }
         }
@@ -205,7 +197,6 @@ public struct SyncSpecModel: Sendable {
     /// Projects present on a device, by index.
     public func projects(on device: Int) -> [Int] {
         var result: [Int] = []
-        result.reserveCapacity(projectCount)
         for p in projectIndexes where locals[device][p].state == .present { result.append(p) }
         return result
     }
