@@ -1,0 +1,39 @@
+/// The rows one save changes, before they are grouped into transactions.
+struct SavePlan {
+    /// Rows to remove (each with its entity).
+    var deletions: [(PersistentIdentifier, Int)] = []
+    /// Rows to write: identifier, entity, values and relationship targets.
+    var rows: [(id: PersistentIdentifier, entity: Int, values: [AttributeValue], links: [[PersistentIdentifier]])] = []
+    /// The counters to record, when they changed.
+    var counters: [Int]?
+
+    var isEmpty: Bool { deletions.isEmpty && rows.isEmpty && counters == nil }
+
+    /// The write operations of this plan under `grouping`.
+    func operations(_ grouping: SaveTransactions) -> [WriteOperation] {
+        let deletes = deletions.map { WriteOperation.deleteRow($0.0, entity: $0.1) }
+        let counter = counters.map { [WriteOperation.setCounters($0)] } ?? []
+        func put(_ row: (id: PersistentIdentifier, entity: Int, values: [AttributeValue], links: [[PersistentIdentifier]])) -> WriteOperation {
+            .putRow(row.id, entity: row.entity, values: row.values)
+        }
+        func links(_ row: (id: PersistentIdentifier, entity: Int, values: [AttributeValue], links: [[PersistentIdentifier]])) -> [WriteOperation] {
+            row.links.enumerated().map { .putLinks(row.id, entity: row.entity, relationship: $0.offset, targets: $0.element) }
+        }
+        switch grouping {
+        case .single:
+            var operations: [WriteOperation] = [.begin] + deletes
+            for row in rows { operations += [put(row)] + links(row) }
+            return operations + counter + [.commit]
+        case .perRow:
+            var operations: [WriteOperation] = []
+            for delete in deletes { operations += [.begin, delete, .commit] }
+            for row in rows { operations += [.begin, put(row)] + links(row) + [.commit] }
+            if !counter.isEmpty { operations += [.begin] + counter + [.commit] }
+            return operations
+        case .rowsThenRelationships:
+            let first: [WriteOperation] = [.begin] + deletes + rows.map(put) + counter + [.commit]
+            let second = rows.flatMap(links)
+            return second.isEmpty ? first : first + [.begin] + second + [.commit]
+        }
+    }
+}
