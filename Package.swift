@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(name: "graph-fuzz", dependencies: ["GraphFuzzCLI"], swiftSettings: strict),
 
         .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
-        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "graph-store-crasher"], swiftSettings: strict),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "graph-store-crasher"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
         .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync", "GraphStore"], swiftSettings: strict),
         .testTarget(name: "BooksTrackerTests", dependencies: ["BooksTracker", "GraphStore"], resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -6,7 +6,8 @@ extension ModelContainer {
             model.lifecycle = .invalidated
         }
         tearDown()
-        storage.close()
+        if !isClosed { storage.close() }
+        isClosed = true
     }
 
     /// An app relaunch: closes this container (`close()`) and opens a new one on the same store — the same

@@ -29,6 +29,8 @@ public final class ModelContainer {
     package var writeInterruption: WriteInterruption?
     /// Write operations performed since this container was opened.
     package private(set) var writeOperations = 0
+    /// Set by `close()` and by an interrupted save; the storage may live on in a relaunched container.
+    var isClosed = false
 
     /// A container over new, empty rows in memory.
     public convenience init(schema: Schema, configuration: ModelConfiguration = ModelConfiguration()) {
@@ -59,23 +61,23 @@ public final class ModelContainer {
     /// How many times the store has been opened, this container's opening included (1 for a new store).
     public var launch: Int { storage.launch }
     /// Whether the container can still read and save (false after `close()`, `relaunch()` or an interrupted save).
-    public var isOpen: Bool { storage.isOpen }
+    public var isOpen: Bool { !isClosed && storage.isOpen }
 
     /// The saved rows by permanent identifier (read from the file on the SQLite backend; empty once closed).
     public var rows: [PersistentIdentifier: Row] {
-        guard storage.isOpen else { return [:] }
+        guard isOpen else { return [:] }
         return readOrStop { () throws(StoreError) in try storage.allRows() }
     }
 
     /// The saved row of `id`.
     func row(_ id: PersistentIdentifier) -> Row? {
-        guard storage.isOpen else { return nil }
+        guard isOpen else { return nil }
         return readOrStop { () throws(StoreError) in try storage.row(id) }
     }
 
     /// The identifiers of an entity's saved rows, in ascending number: fetches scan one entity.
     func rowIDs(_ entity: Int) -> [PersistentIdentifier] {
-        guard storage.isOpen else { return [] }
+        guard isOpen else { return [] }
         return readOrStop { () throws(StoreError) in try storage.rowIDs(entity) }
     }
 
@@ -93,12 +95,13 @@ public final class ModelContainer {
     /// On an interruption or a failure the storage is left as the failed operation found it; on an
     /// interruption the container is closed.
     func write(_ plan: SavePlan) throws(StoreError) {
-        guard storage.isOpen else { throw StoreError(.closed, path: storage.location, message: "the container is closed") }
+        guard isOpen else { throw StoreError(.closed, path: storage.location, message: "the container is closed") }
         for operation in plan.operations(saveTransactions) {
             if let interruption = writeInterruption, writeOperations >= interruption.afterOperations {
                 switch interruption.action {
                 case .abandon:
                     storage.abandon()
+                    isClosed = true
                     throw StoreError(.interrupted, path: storage.location,
                                      message: "the save was interrupted after \(writeOperations) write operations")
                 case .perform(let action):
