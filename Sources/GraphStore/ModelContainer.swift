@@ -96,6 +96,12 @@ public final class ModelContainer {
     /// interruption the container is closed.
     func write(_ plan: SavePlan) throws(StoreError) {
         guard isOpen else { throw StoreError(.closed, path: storage.location, message: "the container is closed") }
+        if writeInterruption == nil, let memory = storage as? MemoryRowStorage {
+            // Nothing can stop a save in memory part-way: write the plan's end state directly (the hot path).
+            try memory.write(plan)
+            writeOperations += plan.operationCount(saveTransactions)
+            return
+        }
         for operation in plan.operations(saveTransactions) {
             if let interruption = writeInterruption, writeOperations >= interruption.afterOperations {
                 switch interruption.action {

@@ -129,30 +129,29 @@ extension ModelContext {
     private func commit() throws(SaveError) {
         // Plan first: the identifiers the inserts take, the rows to remove and to write.
         let countersBefore = container.nextPermanent
-        var newIDs: [ObjectIdentifier: PersistentIdentifier] = [:]
         var written: [PersistentModel] = []
+        var planned: [PersistentModel] = []
         for model in inserted where !model.isPendingDelete {
             if let old = model.identifier, old.isTemporary {
-                newIDs[ObjectIdentifier(model)] = upsertTarget(model) ?? container.permanentID(model.entityIndex)
+                model.plannedIdentifier = upsertTarget(model) ?? container.permanentID(model.entityIndex)
+                planned.append(model)
             }
             written.append(model)
         }
+        defer { for model in planned { model.plannedIdentifier = nil } }
         for model in changed where !model.isPendingDelete && !model.isPendingInsert { written.append(model) }
-        var discarded: Set<ObjectIdentifier> = []
         var plan = SavePlan()
         var removed: [PersistentIdentifier] = []
-        for model in deleted {
-            if model.isPendingInsert {
-                discarded.insert(ObjectIdentifier(model))
-            } else if let id = model.identifier, !id.isTemporary, container.row(id) != nil {
+        for model in deleted where !model.isPendingInsert {
+            if let id = model.identifier, !id.isTemporary, container.row(id) != nil {
                 plan.deletions.append((id, model.entityIndex))
                 removed.append(id)
             }
         }
+        // A deleted pending insert of this context is discarded by the save: links to it are not written.
         func identifier(_ model: PersistentModel) -> PersistentIdentifier? {
-            let key = ObjectIdentifier(model)
-            if discarded.contains(key) { return nil }
-            return newIDs[key] ?? model.identifier
+            if model.isPendingInsert, model.isPendingDelete, model.modelContext === self { return nil }
+            return model.plannedIdentifier ?? model.identifier
         }
         for model in written {
             guard let id = identifier(model), !id.isTemporary else { continue }
@@ -168,7 +167,7 @@ extension ModelContext {
 
         // The store holds the save: update the models.
         for model in inserted where !model.isPendingDelete {
-            if let old = model.identifier, old.isTemporary, let id = newIDs[ObjectIdentifier(model)] {
+            if let old = model.identifier, old.isTemporary, let id = model.plannedIdentifier {
                 registry[old] = nil
                 registry[id] = model
                 if behavior.temporaryIDAfterSave == .resolves { container.remapped[old] = id }

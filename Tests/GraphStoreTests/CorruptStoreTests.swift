@@ -29,7 +29,7 @@ struct CorruptStoreTests {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let path = scratch.file("empty.sqlite")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let error = try #require(refusal(path))
         #expect(error.kind == .emptyFile)
         #expect(error.path == path)
@@ -59,7 +59,7 @@ struct CorruptStoreTests {
         let scratch = ScratchDirectory()
         defer { scratch.remove() }
         let path = scratch.file("garbage.sqlite")
-        FileManager.default.createFile(atPath: path, contents: Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })))
         #expect(refusal(path)?.kind == .notADatabase)
     }
 

@@ -135,6 +135,22 @@ struct SQLiteStoreTests {
         #expect(partial["memory"] == partial["sqlite"])
     }
 
+    @Test("The memory backend's direct write counts the operations the plan would perform, in every grouping")
+    func operationCounts() throws {
+        let id = { (n: Int) in PersistentIdentifier(entityName: "Work", kind: .permanent, storeIdentifier: "store", number: n) }
+        let plans = [
+            SavePlan(),
+            SavePlan(deletions: [(id(1), 0)], rows: [], counters: nil),
+            SavePlan(deletions: [], rows: [(id(2), 0, [], [[], [id(3)], []])], counters: [2, 0, 0, 0]),
+            SavePlan(deletions: [(id(1), 0), (id(4), 0)], rows: [(id(2), 0, [], [[], [], []]), (id(5), 2, [], [[id(2)]])], counters: [5, 0, 0, 0]),
+        ]
+        for plan in plans {
+            for grouping in SaveTransactions.allCases {
+                #expect(plan.operationCount(grouping) == plan.operations(grouping).count, "\(grouping)")
+            }
+        }
+    }
+
     @Test("Permanent numbers continue across a relaunch; the store identifier is the file's")
     func countersSurviveRelaunch() throws {
         let scratch = ScratchDirectory()

@@ -59,6 +59,31 @@ final class MemoryRowStorage: RowStorage {
         isOpen = false
     }
 
+    /// Writes a whole save at once: the state its operations reach when none is interrupted.
+    func write(_ plan: SavePlan) throws(StoreError) {
+        guard isOpen else { throw StoreError(.closed, path: location, message: "the storage is closed") }
+        for (id, entity) in plan.deletions { write(.deleteRow(id, entity: entity)) }
+        for row in plan.rows {
+            if rows[row.id] == nil {
+                rows[row.id] = Row(entity: row.entity, values: row.values, links: row.links)
+                insertID(row.id, row.entity)
+            } else {
+                rows[row.id]!.values = row.values
+                rows[row.id]!.links = row.links
+            }
+        }
+        if let counters = plan.counters { self.counters = counters }
+    }
+
+    private func insertID(_ id: PersistentIdentifier, _ entity: Int) {
+        if let last = ids[entity].last, last.number > id.number {
+            let position = ids[entity].firstIndex { $0.number > id.number } ?? ids[entity].endIndex
+            ids[entity].insert(id, at: position)
+        } else {
+            ids[entity].append(id)
+        }
+    }
+
     private func write(_ operation: WriteOperation) {
         switch operation {
         case .begin, .commit:
@@ -72,12 +97,7 @@ final class MemoryRowStorage: RowStorage {
                 return
             }
             rows[id] = Row(entity: entity, values: values, links: Array(repeating: [], count: schema.entities[entity].relationships.count))
-            if let last = ids[entity].last, last.number > id.number {
-                let position = ids[entity].firstIndex { $0.number > id.number } ?? ids[entity].endIndex
-                ids[entity].insert(id, at: position)
-            } else {
-                ids[entity].append(id)
-            }
+            insertID(id, entity)
         case .putLinks(let id, _, let relationship, let targets):
             if rows[id] != nil { rows[id]!.links[relationship] = targets }
         case .setCounters(let values):

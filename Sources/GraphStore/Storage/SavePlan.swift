@@ -9,6 +9,17 @@ struct SavePlan {
 
     var isEmpty: Bool { deletions.isEmpty && rows.isEmpty && counters == nil }
 
+    /// How many operations `operations(grouping)` holds, without building them.
+    func operationCount(_ grouping: SaveTransactions) -> Int {
+        let links = rows.reduce(0) { $0 + $1.links.count }
+        let counter = counters == nil ? 0 : 1
+        switch grouping {
+        case .single: return 2 + deletions.count + rows.count + links + counter
+        case .perRow: return 3 * deletions.count + 3 * rows.count + links + 3 * counter
+        case .rowsThenRelationships: return 2 + deletions.count + rows.count + counter + (links > 0 ? 2 + links : 0)
+        }
+    }
+
     /// The write operations of this plan under `grouping`.
     func operations(_ grouping: SaveTransactions) -> [WriteOperation] {
         let deletes = deletions.map { WriteOperation.deleteRow($0.0, entity: $0.1) }
