@@ -63,14 +63,8 @@ final class MemoryRowStorage: RowStorage {
     func write(_ plan: SavePlan) throws(StoreError) {
         guard isOpen else { throw StoreError(.closed, path: location, message: "the storage is closed") }
         for (id, entity) in plan.deletions { write(.deleteRow(id, entity: entity)) }
-        for row in plan.rows {
-            if rows[row.id] == nil {
-                rows[row.id] = Row(entity: row.entity, values: row.values, links: row.links)
-                insertID(row.id, row.entity)
-            } else {
-                rows[row.id]!.values = row.values
-                rows[row.id]!.links = row.links
-            }
+        for row in plan.rows where rows.updateValue(Row(entity: row.entity, values: row.values, links: row.links), forKey: row.id) == nil {
+            insertID(row.id, row.entity)
         }
         if let counters = plan.counters { self.counters = counters }
     }
