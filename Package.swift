@@ -24,7 +24,11 @@ let package = Package(
         .target(name: "GraphFuzzTesting", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
 
         // Layer 2: production code (the systems under test). No test-only branches, only strategy points.
-        .target(name: "GraphStore", swiftSettings: strict),
+        // The system's SQLite 3 (libsqlite3-dev on Linux, the SDK's on macOS): GraphStore's on-disk backend.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "GraphStore", dependencies: ["CSQLite"], swiftSettings: strict),
+        // Performs saves on an SQLite store and kills itself at a chosen write operation (the kill tests).
+        .executableTarget(name: "graph-store-crasher", dependencies: ["GraphStore", "BooksTracker"], swiftSettings: strict),
         .target(name: "BooksTracker", dependencies: ["GraphStore"], swiftSettings: strict),
         .target(name: "PersistentCache", swiftSettings: strict),
         .target(name: "GlassSync", dependencies: ["GraphStore"], swiftSettings: strict),
@@ -49,7 +53,7 @@ let package = Package(
         .executableTarget(name: "graph-fuzz", dependencies: ["GraphFuzzCLI"], swiftSettings: strict),
 
         .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
-        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker"], swiftSettings: strict),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "graph-store-crasher"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
         .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync", "GraphStore"], swiftSettings: strict),
         .testTarget(name: "BooksTrackerTests", dependencies: ["BooksTracker", "GraphStore"], resources: [.copy("Fixtures")], swiftSettings: strict),

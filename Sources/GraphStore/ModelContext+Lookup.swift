@@ -23,7 +23,7 @@ extension ModelContext {
     public func model(for id: PersistentIdentifier) -> PersistentModel {
         let resolved = container.resolve(id)
         if let model = registry[resolved] { return model }
-        if !resolved.isTemporary, container.rows[resolved] != nil { return materialize(resolved) }
+        if !resolved.isTemporary, container.row(resolved) != nil { return materialize(resolved) }
         return placeholder(for: resolved)
     }
 
@@ -41,7 +41,7 @@ extension ModelContext {
         case .identifier(let id):
             let resolved = container.resolve(id)
             if let model = registry[resolved], model.isPendingInsert { return [model] }
-            guard !resolved.isTemporary, container.rows[resolved] != nil else { return [] }
+            guard !resolved.isTemporary, container.row(resolved) != nil else { return [] }
             return [materialize(resolved)]
         case .attribute(let entityName, let attributeName, let value):
             return fetch(entityName, attributeName) { $0 == value }
@@ -63,10 +63,10 @@ extension ModelContext {
         }
         func test(_ values: [AttributeValue]) -> Bool { attribute < 0 || matches(values[attribute]) }
         var results = inserted.filter { $0.entityIndex == entity && test($0.values) }
-        for id in container.rowIDs[entity] {
+        for id in container.rowIDs(entity) {
             if let model = registry[id] {
                 if test(model.values) { results.append(model) }
-            } else if let row = container.rows[id], test(row.values) {
+            } else if let row = container.row(id), test(row.values) {
                 results.append(materialize(id))
             }
         }
@@ -76,7 +76,7 @@ extension ModelContext {
     /// Registers the model of a saved row and, eagerly, of every row it links to.
     func materialize(_ id: PersistentIdentifier) -> PersistentModel {
         if let model = registry[id] { return model }
-        guard let row = container.rows[id] else { return placeholder(for: id) }
+        guard let row = container.row(id) else { return placeholder(for: id) }
         let model = container.schema.types[row.entity].type.init(backingData: BackingData(entity: container.schema.entities[row.entity]))
         model.entityIndex = row.entity
         model.container = container

@@ -11,7 +11,7 @@ extension ModelContext {
             if behavior.failedSave == .partial { writePartially() }
             throw SaveError(issues: issues)
         }
-        commit()
+        try commit()
     }
 
     /// Conditions under which the save stops the process: a pending model or a link whose backing data is
@@ -112,52 +112,80 @@ extension ModelContext {
 
     /// The `.partial` strategy: updates and deletes of saved models reach the container although the save fails.
     private func writePartially() {
-        writeRows(of: changed.filter { !$0.isPendingDelete && !$0.isPendingInsert })
+        var plan = SavePlan()
         for model in deleted where !model.isPendingInsert {
-            if let id = model.identifier { container.removeRow(id) }
+            if let id = model.identifier, !id.isTemporary { plan.deletions.append((id, model.entityIndex)) }
         }
-    }
-
-    /// Writes the rows of `models` (which must have permanent identifiers to be written).
-    private func writeRows(of models: [PersistentModel]) {
-        for model in models {
+        for model in changed where !model.isPendingDelete && !model.isPendingInsert {
             guard let id = model.identifier, !id.isTemporary else { continue }
-            container.setRow(id, Row(entity: model.entityIndex, values: model.values,
-                                     links: model.links.map { $0.compactMap(\.identifier) }))
+            plan.rows.append((id, model.entityIndex, model.values, model.links.map { $0.compactMap(\.identifier) }))
         }
+        if !plan.isEmpty { try? container.write(plan) }
     }
 
-    private func commit() {
-        // Identifiers first, so rows can refer to each other.
+    /// Writes the save to the store in one transaction (or the container's faulty grouping), then makes
+    /// identifiers permanent, detaches deleted models and clears the pending lists. When the store cannot
+    /// write, no model changes and every pending change stays.
+    private func commit() throws(SaveError) {
+        // Plan first: the identifiers the inserts take, the rows to remove and to write.
+        let countersBefore = container.nextPermanent
         var written: [PersistentModel] = []
+        var planned: [PersistentModel] = []
         for model in inserted where !model.isPendingDelete {
             if let old = model.identifier, old.isTemporary {
-                let id = upsertTarget(model) ?? container.permanentID(model.entityIndex)
+                model.plannedIdentifier = upsertTarget(model) ?? container.permanentID(model.entityIndex)
+                planned.append(model)
+            }
+            written.append(model)
+        }
+        defer { for model in planned { model.plannedIdentifier = nil } }
+        for model in changed where !model.isPendingDelete && !model.isPendingInsert { written.append(model) }
+        var plan = SavePlan()
+        var removed: [PersistentIdentifier] = []
+        for model in deleted where !model.isPendingInsert {
+            if let id = model.identifier, !id.isTemporary, container.row(id) != nil {
+                plan.deletions.append((id, model.entityIndex))
+                removed.append(id)
+            }
+        }
+        // A deleted pending insert of this context is discarded by the save: links to it are not written.
+        func identifier(_ model: PersistentModel) -> PersistentIdentifier? {
+            if model.isPendingInsert, model.isPendingDelete, model.modelContext === self { return nil }
+            return model.plannedIdentifier ?? model.identifier
+        }
+        for model in written {
+            guard let id = identifier(model), !id.isTemporary else { continue }
+            plan.rows.append((id, model.entityIndex, model.values, model.links.map { $0.compactMap(identifier) }))
+        }
+        if container.nextPermanent != container.storage.counters { plan.counters = container.nextPermanent }
+        do {
+            try container.write(plan)
+        } catch {
+            container.nextPermanent = countersBefore
+            throw SaveError(storeFailure: error)
+        }
+
+        // The store holds the save: update the models.
+        for model in inserted where !model.isPendingDelete {
+            if let old = model.identifier, old.isTemporary, let id = model.plannedIdentifier {
                 registry[old] = nil
                 registry[id] = model
                 if behavior.temporaryIDAfterSave == .resolves { container.remapped[old] = id }
                 model.identifier = id
             }
-            written.append(model)
         }
-        for model in changed where !model.isPendingDelete && !model.isPendingInsert { written.append(model) }
-        var removed: [PersistentIdentifier] = []
         for model in deleted {
             if model.isPendingInsert {
                 discard(model)
                 continue
             }
-            if let id = model.identifier {
-                if container.removeRow(id) { removed.append(id) }
-                registry[id] = nil
-            }
+            if let id = model.identifier { registry[id] = nil }
             model.modelContext = nil
             model.lifecycle = .detached
             model.isPendingDelete = false
             model.isChangeTracked = false
             model.committed = nil
         }
-        writeRows(of: written)
         for model in written {
             model.isPendingInsert = false
             model.isChangeTracked = false
@@ -173,7 +201,7 @@ extension ModelContext {
     private func upsertTarget(_ model: PersistentModel) -> PersistentIdentifier? {
         let schema = container.schema.entities[model.entityIndex]
         for (a, attribute) in schema.attributes.enumerated() where attribute.isUnique && !model.values[a].isNull {
-            let match = container.rowIDs[model.entityIndex].first { container.rows[$0]?.values[a] == model.values[a] }
+            let match = container.rowIDs(model.entityIndex).first { container.row($0)?.values[a] == model.values[a] }
             if let match { return match }
         }
         return nil

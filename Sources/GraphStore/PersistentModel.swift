@@ -35,6 +35,8 @@ open class PersistentModel {
     /// The container whose traps this model raises (kept after the model leaves its context).
     final var container: ModelContainer?
     final var identifier: PersistentIdentifier?
+    /// The permanent identifier a save in progress gives this pending insert (set while the save is planned).
+    final var plannedIdentifier: PersistentIdentifier?
     /// The entity's index in the container's schema, set at registration.
     final var entityIndex = -1
     final var isPendingInsert = false

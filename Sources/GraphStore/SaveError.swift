@@ -22,16 +22,30 @@ public struct ValidationIssue: Hashable, Sendable, Comparable, CustomStringConve
     }
 }
 
-/// A failed save: a single issue's code, or 1560 aggregating several (`NSDetailedErrorsKey`).
+/// A failed save: a single issue's code, or 1560 aggregating several (`NSDetailedErrorsKey`), or 134030
+/// (`NSPersistentStoreSaveError`) when the store could not write.
 public struct SaveError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: Int
     /// Every failure, sorted.
     public var issues: [ValidationIssue]
+    /// Why the store could not write the save (nothing of it was committed in one transaction).
+    public var storeFailure: StoreError?
 
     public init(issues: [ValidationIssue]) {
         self.issues = issues.sorted()
         self.code = issues.count == 1 ? issues[0].code : 1560
+        self.storeFailure = nil
     }
 
-    public var description: String { "NSCocoaErrorDomain \(code): " + issues.map(\.description).joined(separator: ", ") }
+    /// A save the store could not write.
+    public init(storeFailure: StoreError) {
+        self.issues = []
+        self.code = 134_030
+        self.storeFailure = storeFailure
+    }
+
+    public var description: String {
+        if let storeFailure { return "NSCocoaErrorDomain \(code): \(storeFailure)" }
+        return "NSCocoaErrorDomain \(code): " + issues.map(\.description).joined(separator: ", ")
+    }
 }
