@@ -41,6 +41,8 @@ public enum Invocation: Equatable {
     case replay(paths: [String], json: Bool, caseTimeout: Double)
     case list(json: Bool, markdown: Bool)
     case exportTests(corpus: String, output: String)
+    case importCrash(ImportCrashArguments)
+    case exportSeeds(ExportSeedsArguments)
     case bench(BenchArguments)
     /// The hidden `worker` subcommand: a worker process of a run (see `WorkerProtocol`).
     case worker(WorkerArguments)
@@ -86,6 +88,8 @@ public enum ArgumentParser {
                 }
             }
             return .exportTests(corpus: corpus, output: output)
+        case "import-crash": return .importCrash(try ImportCrashArguments.parse(rest.dropFirst()))
+        case "export-seeds": return .exportSeeds(try ExportSeedsArguments.parse(rest.dropFirst()))
         case "worker":
             return .worker(try WorkerArguments.parse(rest.dropFirst()))
         case "bench":
@@ -176,6 +180,10 @@ public enum ArgumentParser {
           graph-fuzz list [--json|--markdown]   targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
                                                 write the corpus as Swift tests (default out: Tests/CorpusRegressionTests)
+          graph-fuzz import-crash FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR]
+                                                a libFuzzer input (crash-* file) as a shrunk corpus case
+          graph-fuzz export-seeds [--corpus DIR] [--out DIR] [--target NAME]
+                                                the corpus as libFuzzer seed inputs, OUT/<target>/ (default out: fuzz-seeds)
           graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]
                                                 throughput, time to failure per mutant, shrink cost, memory
                                                 (best from a release build: swift run -c release graph-fuzz bench)
