@@ -13,6 +13,7 @@ nonisolated(unsafe) private var session: FuzzSession!
 @_cdecl("graph_fuzz_libfuzzer_main")
 public func libFuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     let arguments = (0..<Int(argc)).map { argv[$0].map { String(cString: $0) } ?? "" }
+    if let code = exportSeedsIfAsked(arguments: arguments) { return code }
     do throws(FuzzSelectionError) { session = try FuzzSession.make(arguments: arguments) } catch {
         log(error.message)
         return 2
@@ -59,6 +60,7 @@ public func LLVMFuzzerCustomMutator(_ data: UnsafeMutablePointer<UInt8>?, _ size
 enum StandaloneMain {
     static func main() {
         let arguments = CommandLine.arguments
+        if let code = exportSeedsIfAsked(arguments: arguments) { exit(code) }
         let session: FuzzSession
         do throws(FuzzSelectionError) { session = try FuzzSession.make(arguments: arguments) } catch {
             log(error.message)

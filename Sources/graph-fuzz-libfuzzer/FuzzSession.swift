@@ -91,3 +91,12 @@ func randomSearchIfAsked(_ session: FuzzSession, arguments: [String]) -> Int32? 
     log("random search: \(session.banner), seed \(seed), at most \(text) s")
     return session.randomSearch(seconds: limit, seed: seed)
 }
+
+/// `--export-seeds=DIR [--corpus=DIR]`: the corpus as seed inputs, `DIR/<target>/`, as
+/// `graph-fuzz export-seeds` writes them (a fuzzing cluster's build script has only this binary).
+func exportSeedsIfAsked(arguments: [String]) -> Int32? {
+    guard let output = option("export-seeds", in: arguments) else { return nil }
+    var command = ["export-seeds", "--out", output]
+    if let corpus = option("corpus", in: arguments) { command += ["--corpus", corpus] }
+    return GraphFuzzCommand().run(command)
+}
