@@ -11,7 +11,7 @@
 BIN=$1; CAP=$2; SEEDS=$3; shift 3
 MUTANTS=("$@")
 if [ ${#MUTANTS[@]} -eq 0 ]; then
-  mapfile -t MUTANTS < <(swift run -c release graph-fuzz list --json 2>/dev/null | sed -n 's/.*"event":"mutant".*"mutant":"\([^"]*\)".*/\1/p')
+  mapfile -t MUTANTS < <(swift run graph-fuzz list --json 2>/dev/null | sed -n 's/.*"event":"mutant".*"mutant":"\([^"]*\)".*/\1/p')
 fi
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
