@@ -48,8 +48,8 @@ let package = Package(
             "GraphFuzzEngine", "ExampleTargets", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget",
         ], swiftSettings: strict),
         .executableTarget(name: "graph-fuzz", dependencies: ["GraphFuzzCLI"], swiftSettings: strict),
-        // Coverage-guided fuzzing: every target under libFuzzer. A plain build replays inputs; the
-        // libFuzzer build is `swift build -c release -Xswiftc -sanitize=fuzzer -Xswiftc -DGRAPHFUZZ_LIBFUZZER`.
+        // Coverage-guided fuzzing: every target under libFuzzer. A plain build replays inputs; the libFuzzer
+        // build adds `-Xswiftc -sanitize=fuzzer -Xswiftc -DGRAPHFUZZ_LIBFUZZER` (README; .clusterfuzzlite/build.sh).
         .target(name: "CLibFuzzer"),
         .executableTarget(name: "graph-fuzz-libfuzzer", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "CLibFuzzer"],
                           swiftSettings: strict),
