@@ -2,7 +2,7 @@
 # Time to the first failure of each named mutant: the engine's random search against libFuzzer
 # (byte mutations, and byte plus step mutations), on the same libFuzzer build, one after the other.
 #
-#     scripts/libfuzzer-vs-random.sh BINARY CAP_SECONDS SEEDS [MUTANT ...]
+#     scripts/libfuzzer-vs-random.sh BINARY CAP_SECONDS SEEDS [MUTANT ...]     (SEEDS: 1 or 1,2,3)
 #
 # BINARY is graph-fuzz-libfuzzer built as in the README; every search stops at its first failure or
 # after CAP_SECONDS. libFuzzer starts from an empty corpus (seeds from Corpus/ would already hold
@@ -30,7 +30,7 @@ parse() {
 
 printf '%-28s %4s  %-18s %-18s %-18s\n' mutant seed random libfuzzer-bytes libfuzzer-steps
 for mutant in "${MUTANTS[@]}"; do
-  for seed in $(seq 1 "$SEEDS"); do
+  for seed in ${SEEDS//,/ }; do
     "$BIN" --mutant="$mutant" --random-search="$CAP" --seed="$seed" 2> "$WORK/random" > /dev/null
     random=$(parse "$WORK/random")
     results=()
