@@ -52,6 +52,20 @@ struct ImportCrashTests {
         #expect(replay.passed, "\(replay.message)")
     }
 
+    @Test("a crash file libFuzzer wrote for queue-off-by-one imports as the two-push case")
+    func libFuzzerCrashFile() throws {
+        // The bytes of a crash-* file from `graph-fuzz-libfuzzer --mutant=queue-off-by-one -seed=1`.
+        let bytes = [UInt8](repeating: 0xFF, count: 117) + [0x02, 0x22]
+        let target = try #require(Registry.standard.target(named: "queue"))
+        let harness = FuzzHarness(target: target, mutant: "queue-off-by-one")
+        #expect(harness.run(bytes).steps == 5)
+        let imported = try ImportedCrash(bytes: bytes, harness: harness)
+        #expect(imported.failure.rule == "Q1")
+        #expect(imported.record.config.description == "config(capacity: 1)")
+        #expect(imported.record.steps.map(\.description) == ["push(value: 0)", "push(value: 0)"])
+        #expect(imported.corpusCase.kind == .mismatch && imported.corpusCase.mutant == "queue-off-by-one")
+    }
+
     @Test("an input that passes is not imported: exit 2 and a message naming the file")
     func passingInput() throws {
         let folder = try temporaryFolder()
