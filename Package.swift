@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "graph-fuzz", targets: ["graph-fuzz"]),
+        .executable(name: "graph-fuzz-libfuzzer", targets: ["graph-fuzz-libfuzzer"]),
         .library(name: "GraphFuzzEngine", targets: ["GraphFuzzEngine"]),
         .library(name: "GraphFuzzTesting", targets: ["GraphFuzzTesting"]),
         .library(name: "GraphStore", targets: ["GraphStore"]),
@@ -51,6 +52,11 @@ let package = Package(
             "GraphFuzzEngine", "ExampleTargets", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget",
         ], swiftSettings: strict),
         .executableTarget(name: "graph-fuzz", dependencies: ["GraphFuzzCLI"], swiftSettings: strict),
+        // Coverage-guided fuzzing: every target under libFuzzer. A plain build replays inputs; the libFuzzer
+        // build adds `-Xswiftc -sanitize=fuzzer -Xswiftc -DGRAPHFUZZ_LIBFUZZER` (README; .clusterfuzzlite/build.sh).
+        .target(name: "CLibFuzzer"),
+        .executableTarget(name: "graph-fuzz-libfuzzer", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "CLibFuzzer"],
+                          swiftSettings: strict),
 
         .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "graph-store-crasher"], swiftSettings: strict),
@@ -60,6 +66,7 @@ let package = Package(
         .testTarget(name: "TargetTests", dependencies: [
             "GraphFuzzEngine", "GraphFuzzTesting", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget", "ExampleTargets",
         ], swiftSettings: strict),
+        .testTarget(name: "FuzzingTests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets"], swiftSettings: strict),
         .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "graph-fuzz"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).

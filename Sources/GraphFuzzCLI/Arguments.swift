@@ -43,6 +43,8 @@ public enum Invocation: Equatable {
     case replay(paths: [String], json: Bool, caseTimeout: Double)
     case list(json: Bool, markdown: Bool)
     case exportTests(corpus: String, output: String)
+    case importCrash(ImportCrashArguments)
+    case exportSeeds(ExportSeedsArguments)
     case bench(BenchArguments)
     /// The hidden `worker` subcommand: a worker process of a run (see `WorkerProtocol`).
     case worker(WorkerArguments)
@@ -89,6 +91,8 @@ public enum ArgumentParser {
                 }
             }
             return .exportTests(corpus: corpus, output: output)
+        case "import-crash": return .importCrash(try ImportCrashArguments.parse(rest.dropFirst()))
+        case "export-seeds": return .exportSeeds(try ExportSeedsArguments.parse(rest.dropFirst()))
         case "worker":
             return .worker(try WorkerArguments.parse(rest.dropFirst()))
         case "bench":
@@ -140,7 +144,7 @@ public enum ArgumentParser {
             case "--progress": run.progress = true
             default:
                 if argument.hasPrefix("-") { throw UsageError("unknown flag '\(argument)' (see graph-fuzz --help)") }
-                throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests, bench; see graph-fuzz --help)")
+                throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests, import-crash, export-seeds, bench; see graph-fuzz --help)")
             }
         }
         return .run(run)
@@ -208,6 +212,10 @@ public enum ArgumentParser {
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
                                                 write the corpus as Swift tests (default out: Tests/CorpusRegressionTests);
                                                 replaces only files it exported from the same corpus
+          graph-fuzz import-crash FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR]
+                                                a libFuzzer input (crash-* file) as a shrunk corpus case
+          graph-fuzz export-seeds [--corpus DIR] [--out DIR] [--target NAME]
+                                                the corpus as libFuzzer seed inputs, OUT/<target>/ (default out: fuzz-seeds)
           graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]
                                                 throughput, time to failure per mutant, shrink cost, memory
                                                 (best from a release build: swift run -c release graph-fuzz bench)

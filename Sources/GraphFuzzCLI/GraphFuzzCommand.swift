@@ -42,6 +42,10 @@ public struct GraphFuzzCommand {
                                      workerExecutable: workerExecutable, caseTimeout: caseTimeout).execute()
             case .exportTests(let corpus, let output):
                 return ExportTestsCommand(corpus: corpus, output: output, registry: registry, console: console).execute()
+            case .importCrash(let arguments):
+                return try ImportCrashCommand(arguments: arguments, registry: registry, console: console).execute()
+            case .exportSeeds(let arguments):
+                return try ExportSeedsCommand(arguments: arguments, registry: registry, console: console).execute()
             case .bench(let arguments):
                 return try BenchCommand(arguments: arguments, registry: registry, console: console,
                                         workerExecutable: workerExecutable).execute()

@@ -40,7 +40,7 @@ struct FlagLimitTests {
         (["--help", "--bogus"], "--help takes no other arguments"),
         (["--seed", "1", "--version"], "--version takes no other arguments"),
         (["list", "--json", "--markdown"], "--json and --markdown cannot be combined"),
-        (["frobnicate"], "commands: replay, list, export-tests, bench"),
+        (["frobnicate"], "commands: replay, list, export-tests, import-crash, export-seeds, bench"),
     ])
     func refused(_ arguments: [String], _ message: String) throws {
         let result = try graphFuzz(arguments)

@@ -17,6 +17,11 @@ public final class Draw {
 
     @exclusivity(unchecked) public private(set) var choices: [UInt64] = []
     @exclusivity(unchecked) public private(set) var spans: [Span] = []
+    /// The bound of each choice, in order, when `recordsBounds` is set: converting choices to the
+    /// bytes a fuzzer mutates (`ChoiceBytes`) needs them.
+    @exclusivity(unchecked) public private(set) var bounds: [UInt64] = []
+    /// Record each choice's bound in `bounds` (off by default: searching and shrinking need no bounds).
+    public var recordsBounds = false
     /// Set by `reject()` or a filter that ran out of tries: the case is discarded, not failed.
     public private(set) var isRejected = false
 
@@ -105,7 +110,7 @@ public final class Draw {
             cursor += 1
         case .bytes(let bytes):
             var raw: UInt64 = 0
-            var needed = (64 - bound.leadingZeroBitCount + 7) / 8
+            var needed = ChoiceBytes.width(of: bound)
             while needed > 0 {
                 raw = (raw << 8) | UInt64(cursor < bytes.count ? bytes[cursor] : 0)
                 cursor += 1
@@ -114,6 +119,7 @@ public final class Draw {
             value = bound == .max ? raw : raw % (bound &+ 1)
         }
         choices.append(value)
+        if recordsBounds { bounds.append(bound) }
         return value
     }
 

@@ -1,0 +1,125 @@
+import Foundation
+import GraphFuzzEngine
+
+/// `graph-fuzz import-crash FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR]`.
+public struct ImportCrashArguments: Equatable, Sendable {
+    public var file: String
+    public var target: String?
+    public var mutant: String?
+    public var steps: Int?
+    public var corpus = "Corpus"
+
+    static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ImportCrashArguments {
+        var rest = arguments
+        var file: String?
+        var result = ImportCrashArguments(file: "")
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--target", "--mutant", "--steps", "--corpus":
+                guard let value = rest.popFirst() else { throw UsageError("import-crash: \(argument) needs a value") }
+                switch argument {
+                case "--target": result.target = value
+                case "--mutant": result.mutant = value
+                case "--corpus": result.corpus = value
+                default:
+                    guard let steps = Int(value), steps > 0 else { throw UsageError("import-crash: --steps: '\(value)' is not a positive integer") }
+                    result.steps = steps
+                }
+            default:
+                if argument.hasPrefix("-") || file != nil {
+                    throw UsageError("import-crash: unexpected argument '\(argument)' (import-crash takes FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR])")
+                }
+                file = argument
+            }
+        }
+        guard let file else { throw UsageError("import-crash: no input file (a libFuzzer crash-* file)") }
+        result.file = file
+        return result
+    }
+}
+
+/// Turns a libFuzzer input into a corpus case: replays its bytes as choices, shrinks them as a
+/// search's failure is shrunk, and saves the shrunk case. Exit 0 when saved, 2 when the file
+/// cannot be read, the selection is wrong, or the input does not fail.
+struct ImportCrashCommand {
+    var arguments: ImportCrashArguments
+    var registry: Registry
+    var console: Console
+
+    func execute() throws(UsageError) -> Int32 {
+        let harness = try selection()
+        guard let data = FileManager.default.contents(atPath: arguments.file) else {
+            throw UsageError("import-crash: \(arguments.file): cannot read the file")
+        }
+        let imported: ImportedCrash
+        do throws(ImportCrashError) { imported = try ImportedCrash(bytes: Array(data), harness: harness) } catch {
+            throw UsageError("import-crash: \(arguments.file): \(error.message)")
+        }
+        let path: String
+        do { path = try Corpus.write(imported.corpusCase, to: arguments.corpus) } catch {
+            console.err("graph-fuzz: could not save the case: \(error)\n")
+            return 2
+        }
+        let failure = imported.failure
+        var out = "IMPORTED \(harness.target.name)\(harness.mutant.map { " (mutant \($0))" } ?? "") — rule \(failure.rule), \(failure.kind.rawValue)\n"
+        out += "  \(failure.message)\n"
+        out += "  \(arguments.file): \(data.count) bytes, \(imported.originalSteps) steps; shrunk to \(imported.record.steps.count) steps in \(imported.shrink.attempts) attempts\n"
+        out += "    \(imported.record.config)\n"
+        for (index, step) in imported.record.steps.enumerated() {
+            out += "    \(index + 1). \(step)    // \(imported.record.expectations[index])\n"
+        }
+        out += "  saved: \(path)  (graph-fuzz replay \(path))\n"
+        console.out(out)
+        return 0
+    }
+
+    /// The target and mutant: `--mutant` alone names its target.
+    private func selection() throws(UsageError) -> FuzzHarness {
+        if arguments.target == nil && arguments.mutant == nil {
+            throw UsageError("import-crash: --target is required (known: \(registry.targets.map(\.name).joined(separator: ", ")))")
+        }
+        let flags = [arguments.target.map { "--target=\($0)" }, arguments.mutant.map { "--mutant=\($0)" }, arguments.steps.map { "--steps=\($0)" }].compactMap { $0 }
+        do throws(FuzzSelectionError) {
+            return try FuzzSelection.parse(arguments: flags, environment: [:], executableName: "", targets: registry.targets)
+        } catch {
+            throw UsageError("import-crash: \(error.message)")
+        }
+    }
+}
+
+/// A fuzzer input replayed and shrunk: the failure, the shrink, and the corpus case to save.
+public struct ImportedCrash {
+    public var failure: Failure
+    public var originalSteps: Int
+    public var shrink: ShrinkResult
+    public var record: CaseRecord
+    public var corpusCase: CorpusCase
+
+    /// Replays `bytes` on the harness's target; a failing case is shrunk (the same signature only)
+    /// and described. Throws when the input passes or is rejected.
+    public init(bytes: [UInt8], harness: FuzzHarness, budget: ShrinkBudget = ShrinkBudget()) throws(ImportCrashError) {
+        let draw = Draw(.bytes(bytes))
+        let (outcome, steps) = harness.run(draw)
+        guard let found = outcome.failure else {
+            let selected = "target \(harness.target.name)\(harness.mutant.map { " with mutant \($0)" } ?? "")"
+            throw ImportCrashError(message: "the input \(outcome == .rejected ? "is rejected (its assumptions do not hold)" : "passes") on \(selected): nothing to import (was it found on another target or mutant?)")
+        }
+        let shrinker = Shrinker(signature: found.signature, budget: budget, test: harness.test)
+        let shrink = shrinker.shrink(draw.sequence)
+        let machine = harness.target.machine(mutant: harness.mutant)
+        let record = machine.record(shrink.sequence, harness.maxSteps)
+        failure = record.outcome.failure ?? found
+        originalSteps = steps
+        self.shrink = shrink
+        self.record = record
+        // An imported case has no seed: seed and case number are 0; its choices and trace replay it.
+        corpusCase = CorpusCase(target: harness.target.name, mutant: harness.mutant, rule: failure.rule, kind: failure.kind,
+                                seed: 0, caseIndex: 0, fingerprint: harness.target.generatorFingerprint,
+                                choices: shrink.sequence, config: record.config, steps: record.steps)
+    }
+}
+
+/// A fuzzer input that cannot be imported.
+public struct ImportCrashError: Error, Equatable, Sendable {
+    public var message: String
+}
