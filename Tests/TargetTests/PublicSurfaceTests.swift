@@ -42,7 +42,10 @@ struct PublicSurfaceTests {
         try (imports + body + "\n").write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, file.path]
+        // GraphStore imports the CSQLite system module; an app finds its module map the same way.
+        let csqlite = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/CSQLite").standardized
+        process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, "-I", csqlite.path, file.path]
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe
