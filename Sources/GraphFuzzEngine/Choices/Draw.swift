@@ -92,6 +92,12 @@ public final class Draw {
     @inline(__always)
     private func choose(upTo bound: UInt64, random: (inout SplitMix64) -> UInt64) -> UInt64 {
         let value: UInt64
+        if bound == 0 {
+            // A forced choice (such as the sign of a non-negative range): recorded, never random.
+            if case .replay = source { cursor += 1 }
+            choices.append(0)
+            return 0
+        }
         switch source {
         case .random(var rng):
             if choices.count >= maxChoices {

@@ -12,6 +12,9 @@ public struct Span: Sendable, Equatable {
         public static let bind = Label(rawValue: 5)
         public static let config = Label(rawValue: 6)
         public static let oneOf = Label(rawValue: 7)
+        /// The command (action) choice of a state-machine step: the shrinker lowers its first
+        /// choice when a deleted step leaves the next one without what it needed.
+        public static let command = Label(rawValue: 8)
     }
 
     public let label: Label

@@ -72,7 +72,7 @@ public struct MachineRunner<M: StateMachine> {
         draw.beginSpan(.step)
         defer { draw.endSpan() }
         guard draw.chooseBool(probability: continueProbability) else { return .stop }
-        guard let command = machine.nextCommand(model, draw) else { return .stop }
+        guard let command = draw.span(.command, { machine.nextCommand(model, draw) }) else { return .stop }
         if draw.isRejected || !machine.precondition(command, model) { return .reject }
         return .command(command)
     }
