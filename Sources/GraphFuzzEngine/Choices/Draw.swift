@@ -16,6 +16,9 @@ public final class Draw {
     }
 
     @exclusivity(unchecked) public private(set) var choices: [UInt64] = []
+    /// The bound of each recorded choice (`choices[i]` is in `0...bounds[i]`): the shrinker skips
+    /// choices that cannot move (bound 0) and flags (bound 1) where only larger values matter.
+    @exclusivity(unchecked) public private(set) var bounds: [UInt64] = []
     @exclusivity(unchecked) public private(set) var spans: [Span] = []
     /// Set by `reject()` or a filter that ran out of tries: the case is discarded, not failed.
     public private(set) var isRejected = false
@@ -30,6 +33,7 @@ public final class Draw {
         self.source = source
         self.maxChoices = maxChoices
         choices.reserveCapacity(64)
+        bounds.reserveCapacity(64)
     }
 
     public convenience init(seed: UInt64, maxChoices: Int = 1 << 16) {
@@ -96,6 +100,7 @@ public final class Draw {
             // A forced choice (such as the sign of a non-negative range): recorded, never random.
             if case .replay = source { cursor += 1 }
             choices.append(0)
+            bounds.append(0)
             return 0
         }
         switch source {
@@ -120,6 +125,7 @@ public final class Draw {
             value = bound == .max ? raw : raw % (bound &+ 1)
         }
         choices.append(value)
+        bounds.append(bound)
         return value
     }
 

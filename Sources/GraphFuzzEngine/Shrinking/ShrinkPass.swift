@@ -34,6 +34,8 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     public static let replaceWithDescendant = ShrinkPass("replace-with-descendant", .cheap) { $0.replaceWithDescendants() }
     /// Lowers each choice as far as it goes (0, 1, then binary search).
     public static let minimiseChoices = ShrinkPass("minimise-choices", .cheap) { $0.minimiseChoices() }
+    /// Lowers choices holding the same value together (values that must stay equal).
+    public static let lowerDuplicates = ShrinkPass("lower-duplicates", .cheap) { $0.lowerDuplicates() }
     /// Swaps adjacent sibling spans that are out of order.
     public static let sortSiblings = ShrinkPass("sort-siblings", .cheap) { $0.sortSiblings() }
     /// Deletes blocks of two and one choices (joins lists, drops stray flags).
@@ -51,7 +53,7 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
 
     /// Every pass, in the order a shrink starts with.
     public static let standard: [ShrinkPass] = [
-        deleteSteps, deleteElements, zeroSpans, replaceWithDescendant, minimiseChoices, sortSiblings,
+        deleteSteps, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute,
     ]
 

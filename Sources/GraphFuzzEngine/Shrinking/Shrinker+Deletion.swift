@@ -59,13 +59,15 @@ extension Shrinker {
         return list.start - 2
     }
 
-    /// Deletes blocks of two and one choices: this joins neighbouring lists and drops stray flags.
+    /// Deletes blocks of two and one choices that start a span: this joins neighbouring lists
+    /// (a list's end flag and the next list's start) and drops stray flags.
     func deleteBlocks() -> Bool {
         var progress = false
         for size in [2, 1] {
             var i = raw.count - size
             while i >= 0 && !outOfBudget {
-                if i + size <= raw.count, consider(removing(i..<(i + size))) { progress = true }
+                if i + size <= raw.count, spans.contains(where: { $0.start == i && $0.count > 0 }),
+                   consider(removing(i..<(i + size))) { progress = true }
                 i -= 1
             }
         }
@@ -78,8 +80,9 @@ extension Shrinker {
     ///   goes to each smaller value, with up to two of that step's last choices dropped, so a later
     ///   step that needed the deleted one's object can become a simpler command that does not;
     /// - an element whose deletion alone was discarded (an assumption tied it to other values):
-    ///   each non-zero choice within `window` choices either side goes to 0 and to one less —
-    ///   a size drawn after the list, an index that pointed at the last element.
+    ///   all values (bound above 1) within `window` choices either side go one lower at once (indices
+    ///   past the deleted element), then each non-zero choice there goes to 0 and to one less — a
+    ///   size drawn after the list, an index that pointed at the last element.
     func deleteSpanLoweringNeighbour() -> Bool {
         if deleteStepLoweringNextCommand() { return true }
         let window = 8
@@ -96,6 +99,10 @@ extension Shrinker {
                 if !discarded.contains(ChoiceSequence(deleted)) { continue }
             }
             let neighbours = Array(Swift.max(0, span.start - window)..<span.start) + Array(span.end..<Swift.min(raw.count, span.end + window))
+            // First every value near it one lower at once (indices past a deleted element shift down).
+            var shifted = deleted
+            for j in neighbours where raw[j] > 0 && bounds[j] > 1 { shifted[j < span.start ? j : j - span.count] -= 1 }
+            if shifted != deleted, consider(shifted) { return true }
             for j in neighbours where raw[j] > 0 && !outOfBudget {
                 let position = j < span.start ? j : j - span.count
                 for value in Set([0, raw[j] - 1]).sorted() {

@@ -45,8 +45,10 @@ extension Shrinker {
         return progress
     }
 
-    /// Lowers each choice as far as it will go: 0, then binary search between the last value that
-    /// passed and the smallest that failed.
+    /// Lowers each choice as far as it will go: 0, then 1, then binary search between the last
+    /// value that passed and the smallest that failed. A choice whose full search already found
+    /// nothing at its current value is only re-checked at 0 and one below; a full search follows
+    /// if either fails.
     func minimiseChoices() -> Bool {
         var progress = false
         var i = 0
@@ -64,6 +66,11 @@ extension Shrinker {
             candidate[i] = value
             return consider(candidate)
         }
+        let start = raw[i]
+        if exhausted[i] == start {
+            if attempt(0) || (start > 1 && attempt(start - 1)) { return true }
+            return false
+        }
         if attempt(0) { return true }
         guard i < raw.count else { return false }
         if raw[i] > 1 && attempt(1) { return true }
@@ -77,6 +84,32 @@ extension Shrinker {
                 high = i < raw.count ? Swift.min(mid, raw[i]) : mid
             } else {
                 low = mid
+            }
+        }
+        if !progress && !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
+        return progress
+    }
+
+    /// Lowers choices that hold the same value together (bounded choices above 1 only): two values
+    /// that must stay equal cannot be lowered one at a time. 0, 1, then binary search.
+    func lowerDuplicates() -> Bool {
+        var positions: [UInt64: [Int]] = [:]
+        for i in raw.indices where raw[i] > 1 && bounds[i] > 1 { positions[raw[i], default: []].append(i) }
+        var progress = false
+        for value in positions.keys.sorted() where !outOfBudget {
+            let group = positions[value]!
+            guard group.count > 1 else { continue }
+            func attempt(_ target: UInt64) -> Bool {
+                guard group.allSatisfy({ $0 < raw.count && raw[$0] >= target }) else { return false }
+                var candidate = raw
+                for i in group { candidate[i] = target }
+                return consider(candidate)
+            }
+            if attempt(0) || attempt(1) { progress = true; continue }
+            var low: UInt64 = 1, high = value
+            while low + 1 < high && !outOfBudget {
+                let mid = low + (high - low) / 2
+                if attempt(mid) { progress = true; high = mid } else { low = mid }
             }
         }
         return progress
@@ -110,7 +143,7 @@ extension Shrinker {
             defer { i -= 1 }
             guard i < spans.count else { continue }
             let span = spans[i]
-            guard span.count > 1, span.end <= raw.count, raw[span.start] > 0,
+            guard Self.realignable(span.label), span.count > 1, span.end <= raw.count, raw[span.start] > 0,
                   !spans[..<i].contains(where: { $0.start == span.start }) else { continue }
             for value in Set([0, raw[span.start] - 1]).sorted() where !outOfBudget {
                 var lowered = raw
@@ -125,6 +158,12 @@ extension Shrinker {
             }
         }
         return false
+    }
+
+    /// Spans whose first choice decides how much the span reads: a branch, a bind, or a label of
+    /// the user's own (lists, elements, steps and integers have passes of their own).
+    static func realignable(_ label: Span.Label) -> Bool {
+        ![Span.Label.element, .list, .step, .value, .config, .command].contains(label)
     }
 
     /// Runs `candidate` only to see what it consumes (never adopted; counts as an attempt).
@@ -142,9 +181,10 @@ extension Shrinker {
         while i < raw.count && !outOfBudget {
             var j = i + 1
             while j < Swift.min(raw.count, i + window) && !outOfBudget {
-                if raw[i] > 0 {
-                    if raw[j] > 0, pairSearch(i, j, together: true) { progress = true }
-                    if i < raw.count, j < raw.count, raw[i] > 0, raw[j] > 0 || j == i + 1,
+                // Flags and signs (bound 1) only as the receiving side just after a value: its sign.
+                if raw[i] > 0, bounds[i] > 1, bounds[j] > 1 || j == i + 1 {
+                    if raw[j] > 0, bounds[j] > 1, pairSearch(i, j, together: true) { progress = true }
+                    if i < raw.count, j < raw.count, raw[i] > 0, raw[j] > 0 || j == i + 1, raw[j] < bounds[j],
                        pairSearch(i, j, together: false) { progress = true }
                 }
                 j += 1
@@ -170,7 +210,7 @@ extension Shrinker {
             }
             return consider(candidate)
         }
-        let limit = together ? Swift.min(raw[i], raw[j]) : raw[i]
+        let limit = together ? Swift.min(raw[i], raw[j]) : Swift.min(raw[i], bounds[j] - raw[j])
         if attempt(limit) { return true }
         if !attempt(1) { return false }
         // raw has moved by 1; search the rest of the way.

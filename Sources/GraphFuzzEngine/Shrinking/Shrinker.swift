@@ -25,6 +25,11 @@ public final class Shrinker {
     private(set) var raw: [UInt64] = []
     private(set) var best: ChoiceSequence
     private(set) var spans: [Span] = []
+    /// The bound of each choice of `raw`.
+    private(set) var bounds: [UInt64] = []
+    /// Positions whose full downward search found nothing, with the value they then held; a
+    /// later round only re-checks them cheaply. Cleared when the sequence's length changes.
+    var exhausted: [Int: UInt64] = [:]
     private var seen: Set<ChoiceSequence> = []
     /// Candidates that were discarded (rejected) rather than passing: combined passes start there.
     private(set) var discarded: Set<ChoiceSequence> = []
@@ -110,7 +115,9 @@ public final class Shrinker {
     // MARK: Candidates
 
     private func adopt(_ draw: Draw) {
+        if draw.choices.count != raw.count { exhausted = [:] }
         raw = draw.choices
+        bounds = draw.bounds.count == draw.choices.count ? draw.bounds : Array(repeating: .max, count: draw.choices.count)
         best = draw.sequence
         spans = draw.spans
     }
