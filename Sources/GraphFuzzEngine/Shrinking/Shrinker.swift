@@ -31,6 +31,8 @@ public final class Shrinker {
     /// later round only re-checks them cheaply. Cleared when the sequence's length changes.
     var exhausted: [Int: UInt64] = [:]
     private var seen: Set<ChoiceSequence> = []
+    /// What earlier runs consumed and how they ended: candidates with a known end are not run.
+    private var tree = ChoiceTree()
     /// Candidates that were discarded (rejected) rather than passing: combined passes start there.
     private(set) var discarded: Set<ChoiceSequence> = []
     public private(set) var attempts = 0
@@ -77,6 +79,7 @@ public final class Shrinker {
         }
         attempts = 1
         lastImprovement = 1
+        remember(outcome, draw)
         adopt(draw)
         var cheap = passes.indices.filter { passes[$0].tier == .cheap }
         var expensive = passes.indices.filter { passes[$0].tier == .expensive }
@@ -144,9 +147,14 @@ public final class Shrinker {
             stalled = true
             return (false, nil)
         }
+        if let known = tree.end(of: candidate) {
+            if known == .rejected { discarded.insert(sequence) }
+            return (false, nil)
+        }
         attempts += 1
         stats[current].attempts += 1
         let (outcome, draw) = test(sequence)
+        remember(outcome, draw)
         switch outcome {
         case .fail(let failure) where failure.signature == signature && draw.sequence.isSimpler(than: best):
             adopt(draw)
@@ -162,6 +170,17 @@ public final class Shrinker {
         return (false, draw.choices.isEmpty ? nil : draw)
     }
 
+    private func remember(_ outcome: Outcome, _ draw: Draw) {
+        guard !draw.choices.isEmpty else { return }
+        let end: ChoiceTree.End
+        switch outcome {
+        case .pass: end = .passed
+        case .rejected: end = .rejected
+        case .fail: end = .failedOtherwise
+        }
+        tree.record(choices: draw.choices, bounds: draw.bounds, end: end)
+    }
+
     /// Runs a candidate that was already tried, only to see what it consumes: never adopted, but
     /// counted as an attempt and bound by the budget. Nil when it is not simpler than the best.
     func probe(_ candidate: [UInt64]) -> Draw? {
@@ -170,7 +189,8 @@ public final class Shrinker {
               attempts - lastImprovement < budget.maxStall else { return nil }
         attempts += 1
         stats[current].attempts += 1
-        let draw = test(sequence).draw
+        let (outcome, draw) = test(sequence)
+        remember(outcome, draw)
         return draw.choices.isEmpty ? nil : draw
     }
 
