@@ -27,15 +27,18 @@ public struct ShrinkResult: Sendable, Equatable {
     public var stalled: Bool
     /// What each pass did, in the order the passes were given.
     public var passes: [ShrinkPassStats]
+    /// Candidates not run because an earlier run had consumed the same choices (`ChoiceTree`).
+    public var skipped: Int
 
     public init(sequence: ChoiceSequence, attempts: Int, improvements: Int, budgetExhausted: Bool, stalled: Bool = false,
-                passes: [ShrinkPassStats]) {
+                passes: [ShrinkPassStats], skipped: Int = 0) {
         self.sequence = sequence
         self.attempts = attempts
         self.improvements = improvements
         self.budgetExhausted = budgetExhausted
         self.stalled = stalled
         self.passes = passes
+        self.skipped = skipped
     }
 }
 

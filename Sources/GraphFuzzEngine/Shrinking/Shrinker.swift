@@ -37,6 +37,7 @@ public final class Shrinker {
     private(set) var discarded: Set<ChoiceSequence> = []
     public private(set) var attempts = 0
     public private(set) var improvements = 0
+    private var skipped = 0
     private var lastImprovement = 0
     private(set) var outOfBudget = false
     private var budgetExhausted = false
@@ -88,7 +89,7 @@ public final class Shrinker {
             if !round(&expensive, untilFirstImprovement: true) { break }
         }
         return ShrinkResult(sequence: best, attempts: attempts, improvements: improvements, budgetExhausted: budgetExhausted,
-                            stalled: stalled, passes: stats)
+                            stalled: stalled, passes: stats, skipped: skipped)
     }
 
     /// Runs the passes in `order` (stopping at the first that improves, if asked), then reorders
@@ -148,6 +149,7 @@ public final class Shrinker {
             return (false, nil)
         }
         if let known = tree.end(of: candidate) {
+            skipped += 1
             if known == .rejected { discarded.insert(sequence) }
             return (false, nil)
         }
