@@ -29,7 +29,7 @@ struct GeneratorTests {
     @Test("a forced choice (bound 0) is recorded as 0 and uses no randomness")
     func forcedChoice() {
         let a = Draw(seed: 5), b = Draw(seed: 5)
-        _ = a.choose(upTo: 0)
+        a.forcedZero()
         #expect(a.choose(upTo: 1000) == b.choose(upTo: 1000))
         #expect(a.choices.first == 0)
         #expect(a.bounds == [0, 1000])

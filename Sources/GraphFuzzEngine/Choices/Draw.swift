@@ -96,13 +96,6 @@ public final class Draw {
     @inline(__always)
     private func choose(upTo bound: UInt64, random: (inout SplitMix64) -> UInt64) -> UInt64 {
         let value: UInt64
-        if bound == 0 {
-            // A forced choice (such as the sign of a non-negative range): recorded, never random.
-            if case .replay = source { cursor += 1 }
-            choices.append(0)
-            bounds.append(0)
-            return 0
-        }
         switch source {
         case .random(var rng):
             if choices.count >= maxChoices {
@@ -127,6 +120,15 @@ public final class Draw {
         choices.append(value)
         bounds.append(bound)
         return value
+    }
+
+    /// A choice that can only be 0 (the sign of a range that excludes negatives): recorded with
+    /// bound 0 so later choices keep their positions, but it takes no randomness and no bytes.
+    @inline(__always)
+    public func forcedZero() {
+        if case .replay = source { cursor += 1 }
+        choices.append(0)
+        bounds.append(0)
     }
 
     // MARK: Structure

@@ -29,12 +29,12 @@ extension Draw {
         let lower = range.lowerBound, upper = range.upperBound
         if lower >= 0 {
             let value = lower + Int(choose(upTo: UInt64(upper - lower)))
-            _ = choose(upTo: 0)
+            forcedZero()
             return value
         }
         if upper <= 0 {
             let offset = choose(upTo: UInt64(lower.magnitude - upper.magnitude))
-            _ = choose(upTo: 0)
+            forcedZero()
             return Int(truncatingIfNeeded: UInt64(bitPattern: Int64(upper)) &- offset)
         }
         // Magnitude first, then a sign (0 = positive): values order as 0, 1, -1, 2, -2, … so

@@ -75,6 +75,13 @@ extension Shrinker {
         guard i < raw.count else { return false }
         if raw[i] > 1 && attempt(1) { return true }
         guard i < raw.count else { return false }
+        // A choice over more than 32 bits (a full-range integer) usually ends tiny next to its
+        // range: search up from 2 in doubling steps. Narrower choices binary-search down.
+        if bounds[i] > UInt64(UInt32.max) {
+            let progress = Self.searchUpwards(from: raw[i], attempt)
+            if !progress && !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
+            return progress
+        }
         var low: UInt64 = 1, high = raw[i]
         var progress = false
         while low + 1 < high && !outOfBudget && i < raw.count {
@@ -87,6 +94,26 @@ extension Shrinker {
             }
         }
         if !progress && !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
+        return progress
+    }
+
+    /// Finds a small failing value below `value` when 0 and 1 pass: tries 2, 4, 8, … while below
+    /// `value`, then binary-searches between the last passing and the first failing one.
+    /// Costs about twice the bits of the answer rather than the bits of `value`.
+    static func searchUpwards(from value: UInt64, _ attempt: (UInt64) -> Bool) -> Bool {
+        var low: UInt64 = 1, high = value
+        var probe: UInt64 = 2
+        while probe < value {
+            if attempt(probe) { high = probe; break }
+            low = probe
+            if probe > UInt64.max / 2 { break }
+            probe *= 2
+        }
+        var progress = high < value
+        while low + 1 < high {
+            let mid = low + (high - low) / 2
+            if attempt(mid) { progress = true; high = mid } else { low = mid }
+        }
         return progress
     }
 
@@ -106,11 +133,7 @@ extension Shrinker {
                 return consider(candidate)
             }
             if attempt(0) || attempt(1) { progress = true; continue }
-            var low: UInt64 = 1, high = value
-            while low + 1 < high && !outOfBudget {
-                let mid = low + (high - low) / 2
-                if attempt(mid) { progress = true; high = mid } else { low = mid }
-            }
+            if Self.searchUpwards(from: value, attempt) { progress = true }
         }
         return progress
     }
