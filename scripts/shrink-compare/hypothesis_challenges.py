@@ -114,6 +114,49 @@ def difference(minimum, passes):
     return problem
 
 
+def has_cycle(xs):
+    for start in range(len(xs)):
+        position, steps = xs[start], 1
+        while steps <= len(xs) and position != start:
+            position = xs[position]
+            steps += 1
+        if position == start and steps >= 2:
+            return True
+    return False
+
+
+def index_cycle():
+    def holds(xs):
+        assume(all(x < len(xs) for x in xs))
+        return not has_cycle(xs)
+    return st.lists(st.integers(0, 20), max_size=20), holds, lambda xs: xs == [1, 0]
+
+
+def parent_child():
+    gen = st.integers(-10, 10).flatmap(
+        lambda p: st.tuples(st.just(p), st.integers(p, 2**63 - 1), st.integers(0, 100)))
+    return gen, lambda k: not (k[1] >= k[0] + 5 and k[2] >= 7), lambda k: k == (0, 5, 7)
+
+
+def size_after_elements():
+    def holds(pair):
+        elements, size = pair
+        assume(size == len(elements))
+        return sum(elements) <= 10
+    gen = st.tuples(st.lists(st.integers(0, 100), max_size=30), st.integers(0, 50))
+    return gen, holds, lambda p: p[0] == [11] and p[1] == 1
+
+
+def sorted_keys():
+    @st.composite
+    def keys(draw):
+        result = []
+        while len(result) < 10 and draw(st.booleans()):
+            result.append(draw(st.integers(result[-1] if result else 0, 1000)))
+        return result
+    return keys(), lambda k: not (len(k) >= 3 and k[-1] - k[0] >= 100), lambda k: k == [0, 0, 100]
+
+
 PROBLEMS = {
     "bound5": bound5,
     "large_union_list": large_union_list,
@@ -123,6 +166,10 @@ PROBLEMS = {
     "difference_must_not_be_zero": difference([10, 10], lambda x, d: d != 0),
     "difference_must_not_be_small": difference([10, 6], lambda x, d: d < 1 or d > 4),
     "difference_must_not_be_one": difference([10, 9], lambda x, d: d != 1),
+    "index_cycle": index_cycle,
+    "parent_child": parent_child,
+    "size_after_elements": size_after_elements,
+    "sorted_keys": sorted_keys,
 }
 
 

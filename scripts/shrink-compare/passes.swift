@@ -35,6 +35,7 @@ func printPassTables(seeds: UInt64) {
     passTable("bound5", ShrinkingChallenge.bound5Problems, seeds: seeds) { ShrinkingChallenge.wrap16($0.joined().reduce(0, +)) < 5 * 256 }
     passTable("large_union_list", Gen<Int>.int(in: Int(Int64.min)...Int(Int64.max)).list().list(), seeds: seeds) { Set($0.joined()).count < 5 }
     passTable("reverse", Gen<Int>.int(in: Int(Int64.min)...Int(Int64.max)).list(), seeds: seeds) { $0.reversed() == $0 }
+    passTable("calculator", Expression.gen, seeds: seeds) { e in e.hasNoLiteralZeroDivisor ? e.evaluate() != nil : nil }
     let positive = Gen<Int>.int(in: 1...Int(Int32.max))
     passTable("difference_must_not_be_zero", positive.zip(positive), seeds: seeds) { p in p.0 < 10 || p.0 != p.1 }
     passTable("difference_must_not_be_one", positive.zip(positive), seeds: seeds) { p in p.0 < 10 || abs(p.0 - p.1) != 1 }
