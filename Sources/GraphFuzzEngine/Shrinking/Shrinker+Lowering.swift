@@ -9,7 +9,7 @@ extension Shrinker {
         while i >= 0 && !outOfBudget {
             if i < spans.count {
                 let range = spans[i].range.clamped(to: 0..<raw.count)
-                if spans[i].label != .value, range.count > 1, raw[range].contains(where: { $0 != 0 }) {
+                if spans[i].label != .value, spans[i].label != .element, range.count > 1, raw[range].contains(where: { $0 != 0 }) {
                     var candidate = raw
                     for j in range { candidate[j] = 0 }
                     if consider(candidate) { progress = true }
