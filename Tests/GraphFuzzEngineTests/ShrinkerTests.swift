@@ -54,3 +54,53 @@ struct ShrinkerTests {
         #expect(result.attempts <= 4)
     }
 }
+
+@Suite("Shrinker schedule")
+struct ShrinkerScheduleTests {
+    @Test("the stall budget ends a shrink that stops improving, and says so")
+    func stallBudget() {
+        // Only the exact value 777 fails: nothing simpler ever fails, so every run is a stall.
+        let test: (Draw) -> Outcome = { draw in
+            draw.choose(upTo: 1000) == 777 && draw.choose(upTo: 1000) == 777 ? .fail(Failure(rule: "S", kind: .mismatch, message: "")) : .pass
+        }
+        let signature = FailureSignature(rule: "S", kind: .mismatch)
+        let stalled = Shrinker(signature: signature, budget: ShrinkBudget(maxStall: 5), test: test).shrink(ChoiceSequence([777, 777]))
+        #expect(stalled.stalled && !stalled.budgetExhausted)
+        #expect(stalled.attempts == 6)
+        let full = Shrinker(signature: signature, test: test).shrink(ChoiceSequence([777, 777]))
+        #expect(!full.stalled && full.attempts > 6)
+        #expect(full.sequence == ChoiceSequence([777, 777]))
+    }
+
+    @Test("a candidate that would only repeat an earlier run's choices is not run again")
+    func knownRunsAreSkipped() {
+        // The first value decides whether a second is read; candidates that differ only in the
+        // unread second value lead to a known end.
+        final class Counter: @unchecked Sendable { var runs = 0 }
+        let counter = Counter()
+        let test: (Draw) -> Outcome = { draw in
+            counter.runs += 1
+            let a = draw.choose(upTo: 100)
+            if a < 50 { return .pass }
+            return draw.choose(upTo: 100) >= 1 ? .fail(Failure(rule: "K", kind: .mismatch, message: "")) : .pass
+        }
+        let result = Shrinker(signature: FailureSignature(rule: "K", kind: .mismatch), test: test).shrink(ChoiceSequence([90, 90]))
+        #expect(result.sequence == ChoiceSequence([50, 1]))
+        #expect(counter.runs == result.attempts)
+        #expect(result.skipped > 0)
+    }
+
+    @Test("passes are reported in the order given, with their runs")
+    func passStatistics() {
+        let gen = Gen<Int>.int(in: 0...1000).list()
+        let test: (Draw) -> Outcome = { draw in
+            gen.generate(draw).filter { $0 > 100 }.count >= 2 ? .fail(Failure(rule: "L", kind: .mismatch, message: "")) : .pass
+        }
+        let result = Shrinker(signature: FailureSignature(rule: "L", kind: .mismatch), test: test)
+            .shrink(ChoiceSequence([1, 500, 0, 1, 7, 0, 1, 900, 0, 0]))
+        #expect(result.passes.map(\.pass) == ShrinkPass.standard.map(\.name))
+        #expect(result.passes.allSatisfy { $0.runs >= 1 })
+        #expect(result.passes.first { $0.pass == "delete-elements" }.map { $0.choicesRemoved >= 3 } == true)
+        #expect(gen.generate(Draw(replaying: result.sequence)) == [101, 101])
+    }
+}

@@ -16,12 +16,11 @@ public final class Draw {
     }
 
     @exclusivity(unchecked) public private(set) var choices: [UInt64] = []
-    @exclusivity(unchecked) public private(set) var spans: [Span] = []
-    /// The bound of each choice, in order, when `recordsBounds` is set: converting choices to the
-    /// bytes a fuzzer mutates (`ChoiceBytes`) needs them.
+    /// The bound of each recorded choice (`choices[i]` is in `0...bounds[i]`): the shrinker skips
+    /// choices that cannot move (bound 0) and flags (bound 1) where only larger values matter, and
+    /// converting choices to the bytes a fuzzer mutates (`ChoiceBytes`) needs them.
     @exclusivity(unchecked) public private(set) var bounds: [UInt64] = []
-    /// Record each choice's bound in `bounds` (off by default: searching and shrinking need no bounds).
-    public var recordsBounds = false
+    @exclusivity(unchecked) public private(set) var spans: [Span] = []
     /// Set by `reject()` or a filter that ran out of tries: the case is discarded, not failed.
     public private(set) var isRejected = false
 
@@ -35,6 +34,7 @@ public final class Draw {
         self.source = source
         self.maxChoices = maxChoices
         choices.reserveCapacity(64)
+        bounds.reserveCapacity(64)
     }
 
     public convenience init(seed: UInt64, maxChoices: Int = 1 << 16) {
@@ -119,8 +119,17 @@ public final class Draw {
             value = bound == .max ? raw : raw % (bound &+ 1)
         }
         choices.append(value)
-        if recordsBounds { bounds.append(bound) }
+        bounds.append(bound)
         return value
+    }
+
+    /// A choice that can only be 0 (the sign of a range that excludes negatives): recorded with
+    /// bound 0 so later choices keep their positions, but it takes no randomness and no bytes.
+    @inline(__always)
+    public func forcedZero() {
+        if case .replay = source { cursor += 1 }
+        choices.append(0)
+        bounds.append(0)
     }
 
     // MARK: Structure

@@ -34,7 +34,6 @@ public enum ChoiceBytes {
     /// consume are dropped, and a choice above its bound is clamped, as replay does.
     public static func bytes(replaying sequence: ChoiceSequence, run: (Draw) -> Void) -> [UInt8] {
         let draw = Draw(replaying: sequence)
-        draw.recordsBounds = true
         run(draw)
         return encode(draw.choices, bounds: draw.bounds)
     }

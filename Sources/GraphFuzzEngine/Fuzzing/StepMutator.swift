@@ -20,7 +20,6 @@ public struct StepMutator {
     /// The mutated bytes and what was done, or nil when the case has no step to work on.
     public func mutate(_ bytes: [UInt8], seed: UInt64) -> (bytes: [UInt8], operation: Operation)? {
         let draw = Draw(.bytes(bytes))
-        draw.recordsBounds = true
         generate(draw)
         // A step span opens with its continue flag; 0 there is the stop, not a step.
         let steps = draw.spans.filter { $0.label == .step && $0.depth == 0 && $0.count > 1 && draw.choices[$0.start] == 1 }

@@ -32,12 +32,19 @@ extension Gen {
 
     /// A list whose length is decided element by element: before each element a "more" flag is
     /// drawn, so deleting an element's span deletes it cleanly and neighbouring lists can merge.
-    public func list(maxCount: Int = 32, averageCount: Double = 4) -> Gen<[Value]> {
+    ///
+    /// - Parameters:
+    ///   - maxCount: the most elements the list may have; `nil` (the default) sets no cap of its own
+    ///     (a random case still stops drawing at its draw's `maxChoices`).
+    ///   - averageCount: the mean length of a random list.
+    public func list(maxCount: Int? = nil, averageCount: Double = 4) -> Gen<[Value]> {
         let more = averageCount / (averageCount + 1)
+        let cap = maxCount ?? Int.max
+        precondition(cap >= 0, "list(maxCount:) needs a cap of at least 0")
         return Gen<[Value]> { draw in
             draw.span(.list) {
                 var result: [Value] = []
-                while result.count < maxCount {
+                while result.count < cap {
                     draw.beginSpan(.element)
                     guard draw.chooseBool(probability: more) else {
                         draw.endSpan()
@@ -74,6 +81,55 @@ extension Gen {
             depth >= maxDepth ? leaf : branch(Gen { draw in level(depth + 1).generate(draw) })
         }
         return level(0)
+    }
+
+    /// A sized recursive generator: at most `maxBranches` values of one generated tree come from
+    /// `branch` (and none deeper than `maxDepth`); once the size is spent every further value is a
+    /// `leaf`. Bounds the size of a tree, not only its depth.
+    public static func recursive(maxDepth: Int = .max, maxBranches: Int, leaf: Gen<Value>,
+                                 branch: @escaping @Sendable (Gen<Value>) -> Gen<Value>) -> Gen<Value> {
+        Gen { draw in
+            let size = SizeBudget(remaining: maxBranches)
+            @Sendable func level(_ depth: Int) -> Gen<Value> {
+                guard depth < maxDepth, size.remaining > 0 else { return leaf }
+                size.remaining -= 1
+                return branch(Gen { draw in level(depth + 1).generate(draw) })
+            }
+            return level(0).generate(draw)
+        }
+    }
+}
+
+/// The branches one sized recursive generation may still use; lives for one generation only.
+private final class SizeBudget: @unchecked Sendable {
+    var remaining: Int
+    init(remaining: Int) { self.remaining = remaining }
+}
+
+extension Gen {
+    /// Two values drawn one after the other, as a tuple.
+    public static func zip<A, B>(_ a: Gen<A>, _ b: Gen<B>) -> Gen<(A, B)> where Value == (A, B) {
+        Gen { draw in (a.generate(draw), b.generate(draw)) }
+    }
+
+    /// Three values drawn one after the other, as a tuple.
+    public static func zip<A, B, C>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>) -> Gen<(A, B, C)> where Value == (A, B, C) {
+        Gen { draw in (a.generate(draw), b.generate(draw), c.generate(draw)) }
+    }
+
+    /// This value and one drawn from `other`, as a tuple.
+    public func zip<B>(_ other: Gen<B>) -> Gen<(Value, B)> {
+        Gen<(Value, B)> { draw in (self.generate(draw), other.generate(draw)) }
+    }
+
+    /// Discards (never reports) cases whose value fails `predicate`, without retrying: an
+    /// assumption about values that depend on each other.
+    public func assume(_ predicate: @escaping @Sendable (Value) -> Bool) -> Gen<Value> {
+        Gen { draw in
+            let value = self.generate(draw)
+            draw.assume(predicate(value))
+            return value
+        }
     }
 }
 

@@ -1,0 +1,62 @@
+/// One named shrink pass: a function that proposes simpler candidates for the current best
+/// sequence and reports whether any was accepted.
+///
+/// The shrinker holds its passes as data: it keeps statistics per pass and, after every round,
+/// reorders the passes of a tier so that those that removed choices run first, then those that
+/// improved otherwise, then those that did nothing (Hypothesis' `fixate_shrink_passes`).
+public struct ShrinkPass: Sendable, CustomStringConvertible {
+    /// How costly a pass is: cheap passes run to a fixed point first; expensive ones run, one
+    /// at a time, only when no cheap pass can improve.
+    public enum Tier: Int, Sendable, Comparable {
+        case cheap = 0, expensive = 1
+        public static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public let name: String
+    public let tier: Tier
+    let body: @Sendable (Shrinker) -> Bool
+
+    init(_ name: String, _ tier: Tier, _ body: @escaping @Sendable (Shrinker) -> Bool) {
+        self.name = name
+        self.tier = tier
+        self.body = body
+    }
+
+    public var description: String { name }
+
+    /// Deletes blocks of whole state-machine steps, halving block sizes down to single steps.
+    public static let deleteSteps = ShrinkPass("delete-steps", .cheap) { $0.deleteSteps() }
+    /// Deletes each element span, lowering its list's size when the size was drawn just before.
+    public static let deleteElements = ShrinkPass("delete-elements", .cheap) { $0.deleteElements() }
+    /// Sets every choice of a span to zero.
+    public static let zeroSpans = ShrinkPass("zero-spans", .cheap) { $0.zeroSpans() }
+    /// Replaces a span by a descendant span with the same label (collapses recursion).
+    public static let replaceWithDescendant = ShrinkPass("replace-with-descendant", .cheap) { $0.replaceWithDescendants() }
+    /// Lowers each choice as far as it goes (0, 1, then binary search).
+    public static let minimiseChoices = ShrinkPass("minimise-choices", .cheap) { $0.minimiseChoices() }
+    /// Lowers choices holding the same value together (values that must stay equal).
+    public static let lowerDuplicates = ShrinkPass("lower-duplicates", .cheap) { $0.lowerDuplicates() }
+    /// Swaps adjacent sibling spans that are out of order.
+    public static let sortSiblings = ShrinkPass("sort-siblings", .cheap) { $0.sortSiblings() }
+    /// Deletes blocks of two and one choices (joins lists, drops stray flags).
+    public static let deleteBlocks = ShrinkPass("delete-blocks", .expensive) { $0.deleteBlocks() }
+    /// Deletes a span whose deletion alone was discarded or passed, and in the same candidate lowers
+    /// a nearby choice: the next step's command, a list's size, a value that indexed the deleted
+    /// element.
+    public static let deleteSpanLowerNeighbour = ShrinkPass("delete-span-lower-neighbour", .expensive) { $0.deleteSpanLoweringNeighbour() }
+    /// Lowers the first choice of a span and keeps only what the generator then consumed for that
+    /// span, realigning the choices after it.
+    public static let lowerAndRealign = ShrinkPass("lower-and-realign", .expensive) { $0.lowerAndRealign() }
+    /// For pairs of nearby choices: lowers both by the same amount (keeps their order and
+    /// difference) or moves an amount from the first to the second (keeps their sum).
+    public static let redistribute = ShrinkPass("redistribute", .expensive) { $0.redistribute() }
+
+    /// Every pass, in the order a shrink starts with.
+    public static let standard: [ShrinkPass] = [
+        deleteSteps, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
+        deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute,
+    ]
+
+    /// The standard pass called `name`, if any.
+    public static func named(_ name: String) -> ShrinkPass? { standard.first { $0.name == name } }
+}

@@ -1,0 +1,247 @@
+/// The passes that keep the sequence's length or shorten it by lowering choices: zeroing spans,
+/// replacing a span by a descendant, minimising single choices, sorting siblings, lowering with
+/// realignment, and redistributing between pairs.
+extension Shrinker {
+    /// Sets every choice in a span to zero.
+    func zeroSpans() -> Bool {
+        var progress = false
+        var i = spans.count - 1
+        while i >= 0 && !outOfBudget {
+            if i < spans.count {
+                let range = spans[i].range.clamped(to: 0..<raw.count)
+                if spans[i].label != .value, spans[i].label != .element, range.count > 1, raw[range].contains(where: { $0 != 0 }) {
+                    var candidate = raw
+                    for j in range { candidate[j] = 0 }
+                    if consider(candidate) { progress = true }
+                }
+            }
+            i -= 1
+        }
+        return progress
+    }
+
+    /// Replaces a span by a descendant span with the same label: a sub-expression by one of its
+    /// children, a nested list by an inner one. This collapses recursive structure in one step.
+    func replaceWithDescendants() -> Bool {
+        var progress = false
+        var i = spans.count - 1
+        while i >= 0 && !outOfBudget {
+            if i < spans.count {
+                let outer = spans[i]
+                var j = i + 1
+                while j < spans.count && spans[j].start < outer.end && !outOfBudget {
+                    let inner = spans[j]
+                    if inner.label == outer.label, inner.depth > outer.depth, inner.end <= outer.end,
+                       inner.count < outer.count, outer.end <= raw.count {
+                        var candidate = raw
+                        candidate.replaceSubrange(outer.range, with: raw[inner.range])
+                        if consider(candidate) { progress = true; break }
+                    }
+                    j += 1
+                }
+            }
+            i -= 1
+        }
+        return progress
+    }
+
+    /// Lowers each choice as far as it will go: 0, then 1, then binary search between the last
+    /// value that passed and the smallest that failed. A choice whose full search already found
+    /// nothing at its current value is only re-checked at 0 and one below; a full search follows
+    /// if either fails.
+    func minimiseChoices() -> Bool {
+        var progress = false
+        var i = 0
+        while i < raw.count && !outOfBudget {
+            if raw[i] > 0 && lower(at: i) { progress = true }
+            i += 1
+        }
+        return progress
+    }
+
+    private func lower(at i: Int) -> Bool {
+        func attempt(_ value: UInt64) -> Bool {
+            guard i < raw.count else { return false }
+            var candidate = raw
+            candidate[i] = value
+            return consider(candidate)
+        }
+        let start = raw[i]
+        if exhausted[i] == start {
+            if attempt(0) || (start > 1 && attempt(start - 1)) { return true }
+            return false
+        }
+        if attempt(0) { return true }
+        guard i < raw.count else { return false }
+        if raw[i] > 1 && attempt(1) { return true }
+        guard i < raw.count else { return false }
+        // A choice over more than 32 bits (a full-range integer) usually ends tiny next to its
+        // range: search up from 2 in doubling steps. Narrower choices binary-search down.
+        if bounds[i] > UInt64(UInt32.max) {
+            let progress = Self.searchUpwards(from: raw[i], attempt)
+            if !progress && !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
+            return progress
+        }
+        var low: UInt64 = 1, high = raw[i]
+        var progress = false
+        while low + 1 < high && !outOfBudget && i < raw.count {
+            let mid = low + (high - low) / 2
+            if attempt(mid) {
+                progress = true
+                high = i < raw.count ? Swift.min(mid, raw[i]) : mid
+            } else {
+                low = mid
+            }
+        }
+        if !progress && !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
+        return progress
+    }
+
+    /// Finds a small failing value below `value` when 0 and 1 pass: tries 2, 4, 8, … while below
+    /// `value`, then binary-searches between the last passing and the first failing one.
+    /// Costs about twice the bits of the answer rather than the bits of `value`.
+    static func searchUpwards(from value: UInt64, _ attempt: (UInt64) -> Bool) -> Bool {
+        var low: UInt64 = 1, high = value
+        var probe: UInt64 = 2
+        while probe < value {
+            if attempt(probe) { high = probe; break }
+            low = probe
+            if probe > UInt64.max / 2 { break }
+            probe *= 2
+        }
+        var progress = high < value
+        while low + 1 < high {
+            let mid = low + (high - low) / 2
+            if attempt(mid) { progress = true; high = mid } else { low = mid }
+        }
+        return progress
+    }
+
+    /// Lowers choices that hold the same value together (bounded choices above 1 only): two values
+    /// that must stay equal cannot be lowered one at a time. 0, 1, then binary search.
+    func lowerDuplicates() -> Bool {
+        var positions: [UInt64: [Int]] = [:]
+        for i in raw.indices where raw[i] > 1 && bounds[i] > 1 { positions[raw[i], default: []].append(i) }
+        var progress = false
+        for value in positions.keys.sorted() where !outOfBudget {
+            let group = positions[value]!
+            guard group.count > 1 else { continue }
+            func attempt(_ target: UInt64) -> Bool {
+                guard group.allSatisfy({ $0 < raw.count && raw[$0] >= target }) else { return false }
+                var candidate = raw
+                for i in group { candidate[i] = target }
+                return consider(candidate)
+            }
+            if attempt(0) || attempt(1) { progress = true; continue }
+            if Self.searchUpwards(from: value, attempt) { progress = true }
+        }
+        return progress
+    }
+
+    /// Swaps adjacent sibling spans whose order is not sorted (by their choices).
+    func sortSiblings() -> Bool {
+        var progress = false
+        var i = 0
+        while i + 1 < spans.count && !outOfBudget {
+            let a = spans[i]
+            if let b = spans[(i + 1)...].first(where: { $0.start == a.end && $0.depth == a.depth }),
+               a.label == b.label, a.label != .step, a.count > 0, b.count > 0, b.end <= raw.count,
+               raw[b.range].lexicographicallyPrecedes(raw[a.range]) {
+                var candidate = raw
+                candidate.replaceSubrange(a.start..<b.end, with: Array(raw[b.range]) + Array(raw[a.range]))
+                if consider(candidate) { progress = true }
+            }
+            i += 1
+        }
+        return progress
+    }
+
+    /// Lowers the first choice of a span (which branch, whether a list goes on, a bind's first
+    /// value) to 0 or one less, runs the generator, and keeps what it then consumed for that span
+    /// followed by the choices that came after the span before: the candidate drops the choices the
+    /// span no longer reads (or reads fresh zeros for new ones) without shifting what follows.
+    func lowerAndRealign() -> Bool {
+        var i = spans.count - 1
+        while i >= 0 && !outOfBudget {
+            defer { i -= 1 }
+            guard i < spans.count else { continue }
+            let span = spans[i]
+            guard Self.realignable(span.label), span.count > 1, span.end <= raw.count, raw[span.start] > 0,
+                  !spans[..<i].contains(where: { $0.start == span.start }) else { continue }
+            for value in Set([0, raw[span.start] - 1]).sorted() where !outOfBudget {
+                var lowered = raw
+                lowered[span.start] = value
+                let (accepted, draw) = evaluate(lowered)
+                if accepted { return true }
+                // Re-run when an earlier pass already tried the plain lowering, to see what it reads.
+                guard let consumed = draw ?? rerun(lowered),
+                      let now = consumed.spans.first(where: { $0.start == span.start && $0.label == span.label && $0.depth == span.depth }),
+                      now.end != span.end, now.end <= consumed.choices.count else { continue }
+                if consider(Array(consumed.choices[..<now.end]) + raw[span.end...]) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Spans whose first choice decides how much the span reads: a branch, a bind, or a label of
+    /// the user's own (lists, elements, steps and integers have passes of their own).
+    static func realignable(_ label: Span.Label) -> Bool {
+        ![Span.Label.element, .list, .step, .value, .config, .command].contains(label)
+    }
+
+    /// Runs `candidate` only to see what it consumes (never adopted; counts as an attempt).
+    private func rerun(_ candidate: [UInt64]) -> Draw? {
+        probe(candidate)
+    }
+
+    /// For pairs of nearby non-zero choices: lower both by the same amount (which keeps their order
+    /// and difference), or move an amount from the first to the second (which keeps their sum).
+    /// This crosses local minima where choices depend on each other.
+    func redistribute() -> Bool {
+        var progress = false
+        let window = 6
+        var i = 0
+        while i < raw.count && !outOfBudget {
+            var j = i + 1
+            while j < Swift.min(raw.count, i + window) && !outOfBudget {
+                // Flags and signs (bound 1) only as the receiving side just after a value: its sign.
+                if raw[i] > 0, bounds[i] > 1, bounds[j] > 1 || j == i + 1 {
+                    if raw[j] > 0, bounds[j] > 1, pairSearch(i, j, together: true) { progress = true }
+                    if i < raw.count, j < raw.count, raw[i] > 0, raw[j] > 0 || j == i + 1, raw[j] < bounds[j],
+                       pairSearch(i, j, together: false) { progress = true }
+                }
+                j += 1
+            }
+            i += 1
+        }
+        return progress
+    }
+
+    /// Finds the largest k that still fails for (raw[i] - k, raw[j] ∓ k).
+    private func pairSearch(_ i: Int, _ j: Int, together: Bool) -> Bool {
+        func attempt(_ k: UInt64) -> Bool {
+            guard i < raw.count, j < raw.count, raw[i] >= k else { return false }
+            if together && raw[j] < k { return false }
+            var candidate = raw
+            candidate[i] -= k
+            if together {
+                candidate[j] -= k
+            } else {
+                let (sum, overflow) = candidate[j].addingReportingOverflow(k)
+                if overflow { return false }
+                candidate[j] = sum
+            }
+            return consider(candidate)
+        }
+        let limit = together ? Swift.min(raw[i], raw[j]) : Swift.min(raw[i], bounds[j] - raw[j])
+        if attempt(limit) { return true }
+        if !attempt(1) { return false }
+        // raw has moved by 1; search the rest of the way.
+        var low: UInt64 = 0, high = limit - 1
+        while low + 1 < high && !outOfBudget {
+            let mid = low + (high - low) / 2
+            if attempt(mid) { high -= mid; low = 0 } else { high = mid }
+        }
+        return true
+    }
+}

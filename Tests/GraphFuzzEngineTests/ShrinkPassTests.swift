@@ -1,0 +1,170 @@
+import GraphFuzzEngine
+import Testing
+
+/// One test per shrink pass: the pass alone, on a hand-built choice sequence, reaches the expected
+/// sequence (Hypothesis' tests/conjecture/test_shrinker.py does the same per pass).
+@Suite("Shrink passes")
+struct ShrinkPassTests {
+    static let failure = Failure(rule: "P", kind: .mismatch, message: "")
+
+    /// Shrinks `start` with `pass` only; the test fails the case when `fails` says so (nil rejects).
+    static func shrink(_ start: [UInt64], _ pass: ShrinkPass, fails: @escaping (Draw) -> Bool?) -> ShrinkResult {
+        Shrinker(signature: failure.signature, passes: [pass]) { draw in
+            switch fails(draw) {
+            case nil: return .rejected
+            case true?: return .fail(failure)
+            case false?: return .pass
+            }
+        }.shrink(ChoiceSequence(start))
+    }
+
+    /// A raw value in 0...bound (one choice).
+    static func value(_ draw: Draw, _ bound: UInt64 = 100) -> UInt64 { draw.choose(upTo: bound) }
+
+    static let values = Gen<UInt64> { $0.choose(upTo: 100) }.list()
+
+    @Test("every standard pass has a distinct name and is found by it")
+    func namedPasses() {
+        let names = ShrinkPass.standard.map(\.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.allSatisfy { ShrinkPass.named($0)?.name == $0 })
+        #expect(ShrinkPass.named("no-such-pass") == nil)
+    }
+
+    @Test("delete-steps removes steps that do not matter")
+    func deleteSteps() {
+        // Steps of (continue flag, command); the case fails when some command is 7.
+        let result = Self.shrink([1, 3, 1, 7, 1, 5, 1, 2, 0], .deleteSteps) { draw in
+            var commands: [UInt64] = []
+            while let command = draw.span(.step, { draw.chooseBool() ? draw.span(.command) { Self.value(draw, 9) } : nil }) {
+                commands.append(command)
+            }
+            return commands.contains(7)
+        }
+        #expect(result.sequence.values == [1, 7, 0])
+        #expect(result.passes.map(\.pass) == ["delete-steps"])
+        #expect(result.passes[0].improvements > 0 && result.passes[0].choicesRemoved == 6)
+    }
+
+    @Test("delete-elements removes list elements that do not matter")
+    func deleteElements() {
+        let result = Self.shrink([1, 3, 1, 50, 1, 9, 0], .deleteElements) { Self.values.generate($0).contains(50) }
+        #expect(result.sequence.values == [1, 50, 0])
+    }
+
+    @Test("zero-spans sets a whole span to zero")
+    func zeroSpans() {
+        let result = Self.shrink([4, 6, 1], .zeroSpans) { draw in
+            _ = draw.span(Span.Label(rawValue: 100)) { (Self.value(draw), Self.value(draw)) }
+            return Self.value(draw) >= 1
+        }
+        #expect(result.sequence.values == [0, 0, 1])
+    }
+
+    @Test("replace-with-descendant collapses a tree into the subtree that fails")
+    func replaceWithDescendant() {
+        // A tree: 0 = leaf with a value, 1 = pair of trees; fails when some leaf holds 5.
+        indirect enum Tree { case leaf(UInt64), pair(Tree, Tree)
+            var leaves: [UInt64] { switch self { case .leaf(let v): return [v]; case .pair(let a, let b): return a.leaves + b.leaves } }
+        }
+        func tree(_ draw: Draw) -> Tree {
+            draw.span(.oneOf) { draw.chooseUniform(upTo: 1) == 0 ? .leaf(Self.value(draw)) : .pair(tree(draw), tree(draw)) }
+        }
+        let result = Self.shrink([1, 0, 3, 1, 0, 5, 0, 2], .replaceWithDescendant) { tree($0).leaves.contains(5) }
+        #expect(result.sequence.values == [0, 5])
+    }
+
+    @Test("lower-duplicates lowers values that must stay equal together")
+    func lowerDuplicates() {
+        let result = Self.shrink([500, 500], .lowerDuplicates) { draw in
+            let (a, b) = (Self.value(draw, 1000), Self.value(draw, 1000))
+            return a == b && a >= 10
+        }
+        #expect(result.sequence.values == [10, 10])
+    }
+
+    @Test("minimise-choices lowers each choice as far as it goes")
+    func minimiseChoices() {
+        let result = Self.shrink([700, 3], .minimiseChoices) { draw in Self.value(draw, 1000) >= 37 }
+        #expect(result.sequence.values == [37])
+    }
+
+    @Test("sort-siblings puts sibling spans in order")
+    func sortSiblings() {
+        let result = Self.shrink([1, 9, 1, 2, 0], .sortSiblings) { draw in
+            let list = Self.values.generate(draw)
+            return list.count >= 2 && list.contains(9)
+        }
+        #expect(result.sequence.values == [1, 2, 1, 9, 0])
+    }
+
+    @Test("delete-blocks joins neighbouring lists")
+    func deleteBlocks() {
+        let lists = Gen<UInt64> { $0.choose(upTo: 10) }.list().list()
+        let result = Self.shrink([1, 1, 4, 0, 1, 1, 5, 0, 0], .deleteBlocks) { draw in lists.generate(draw).joined().count >= 2 }
+        // The two lists become one (a single-choice deletion may also zero the second value).
+        let shrunk = lists.generate(Draw(replaying: result.sequence))
+        #expect(shrunk.count == 1 && shrunk[0].count == 2 && shrunk[0][0] == 4, "\(shrunk)")
+    }
+
+    @Test("delete-span-lower-neighbour deletes an element and lowers the size drawn after the list")
+    func deleteSpanLowerNeighbour() {
+        // The list, then its size (must equal its length); fails when the sum reaches 10.
+        let start: [UInt64] = [1, 20, 1, 3, 0, 2]
+        let fails: (Draw) -> Bool? = { draw in
+            let list = Self.values.generate(draw)
+            guard Self.value(draw, 50) == UInt64(list.count) else { return nil }
+            return list.reduce(0, +) >= 10
+        }
+        #expect(Self.shrink(start, .deleteElements, fails: fails).sequence.values == start)
+        let shrunk = Self.shrink(start, .deleteSpanLowerNeighbour, fails: fails).sequence.values
+        #expect(shrunk.count == 4 && Array(shrunk[2...]) == [0, 1], "\(shrunk)")
+    }
+
+    @Test("delete-span-lower-neighbour deletes a step and lowers the next step's command")
+    func deleteStepLowerCommand() {
+        // Commands: 0 does nothing, 1 fails alone, 2 creates, 3 uses what 2 created and fails.
+        // Deleting the create alone is discarded; deleting it and lowering "use" to 1 fails.
+        let start: [UInt64] = [1, 2, 1, 3, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var created = false, failed = false
+            while draw.span(.step, { () -> Bool in
+                guard draw.chooseBool() else { return false }
+                let command = draw.span(.command) { Self.value(draw, 3) }
+                if command == 3 && !created { draw.reject() }
+                if command == 2 { created = true }
+                if command == 1 || command == 3 { failed = true }
+                return true
+            }) {}
+            return draw.isRejected ? nil : failed
+        }
+        #expect(Self.shrink(start, .deleteSteps, fails: fails).sequence.values == start)
+        #expect(Self.shrink(start, .deleteSpanLowerNeighbour, fails: fails).sequence.values == [1, 1, 0])
+    }
+
+    @Test("lower-and-realign lowers a branch and keeps what follows aligned")
+    func lowerAndRealign() {
+        // A branch: 0 reads one value, 1 reads two; then a last value that must be at least 5.
+        let result = Self.shrink([1, 3, 4, 7], .lowerAndRealign) { draw in
+            _ = draw.span(.oneOf) { draw.chooseUniform(upTo: 1) == 0 ? [Self.value(draw)] : [Self.value(draw), Self.value(draw)] }
+            return Self.value(draw) >= 5
+        }
+        #expect(result.sequence.values == [0, 3, 7])
+    }
+
+    @Test("redistribute moves an amount between two choices that must keep their sum")
+    func redistribute() {
+        let result = Self.shrink([60, 50], .redistribute) { draw in Self.value(draw, 1000) + Self.value(draw, 1000) >= 100 }
+        // Together first (both down while the sum holds), then the rest moved from the first.
+        #expect(result.sequence.values == [0, 100])
+    }
+
+    @Test("redistribute lowers two choices together when they must keep their order")
+    func redistributeTogether() {
+        let result = Self.shrink([60, 80], .redistribute) { draw in
+            let (a, b) = (Self.value(draw, 1000), Self.value(draw, 1000))
+            return b >= a + 20
+        }
+        #expect(result.sequence.values == [0, 20])
+    }
+}
