@@ -83,9 +83,10 @@ struct MachineAPITests {
 
     @Test("all-zero swarm choices enable every action (the simplest case uses them all)")
     func swarmZeroEnablesAll() {
-        // Choices: capacity (0 → 1), swarm off (0: every action enabled), continue (1), action index 2
-        // (count, the least likely action, which only an all-enabled case can reach here), then continue 0.
-        let run = MachineRunner(QueueMachine(mutant: nil), maxSteps: 5).run(Draw(replaying: ChoiceSequence([0, 0, 1, 2])), keepSteps: true)
+        // Choices: capacity (0 → 1, and its sign, which every int draws), swarm off (0: every action
+        // enabled), continue (1), action index 2 (count, the least likely action, which only an
+        // all-enabled case can reach here), then continue 0.
+        let run = MachineRunner(QueueMachine(mutant: nil), maxSteps: 5).run(Draw(replaying: ChoiceSequence([0, 0, 0, 1, 2])), keepSteps: true)
         #expect(run.steps.map(\.step.trace.name) == ["count"])
     }
 
