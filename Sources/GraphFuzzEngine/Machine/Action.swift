@@ -17,6 +17,9 @@ public struct Action<M: StateMachine> {
     @usableFromInline let predict: (M.Command, inout M.Model) -> Prediction<M.Observation>
     /// Runs the command on the system and returns what it observed.
     @usableFromInline let perform: (M.Command, inout M.System) throws -> M.Observation
+    /// For a coded action (its command writes its own trace): the command's trace, derived only when
+    /// a run records traces or reports a failure, never per step during a search.
+    @usableFromInline var codedTrace: ((M.Command) -> TraceStep)? = nil
 
     /// - Parameters:
     ///   - name: the step's name in traces, reports and coverage tables.
@@ -25,6 +28,7 @@ public struct Action<M: StateMachine> {
     ///   - arguments: draws the arguments through `Arguments`, which also derives the trace.
     ///   - predict: the specification's step.
     ///   - perform: the system's step.
+    @inlinable
     public init(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
                 arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
                 predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
@@ -39,6 +43,7 @@ public struct Action<M: StateMachine> {
     }
 
     /// An action whose weight depends on the model.
+    @inlinable
     public init(_ name: String, weights: @escaping (M.Model) -> UInt32, when precondition: @escaping (M.Model) -> Bool = { _ in true },
                 arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
                 predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
@@ -56,6 +61,7 @@ public struct Action<M: StateMachine> {
 extension Action where M.Command == Any {
     /// An action with arguments of its own type `A`, for machines whose actions each take
     /// different arguments (`Command` left at its default, `Any`).
+    @inlinable
     public init<A>(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
                    arguments: @escaping (inout Arguments, M.Model) -> A?,
                    predict: @escaping (A, inout M.Model) -> Prediction<M.Observation>,
@@ -66,6 +72,7 @@ extension Action where M.Command == Any {
     }
 
     /// An action without arguments.
+    @inlinable
     public init(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
                 predict: @escaping (inout M.Model) -> Prediction<M.Observation>,
                 perform: @escaping (inout M.System) throws -> M.Observation) {
@@ -80,6 +87,7 @@ public struct Invariant<M: StateMachine> {
     /// Returns a failure when the invariant breaks; its rule may be more specific than `rule`.
     @usableFromInline let check: (M.Model, M.System) -> Failure?
 
+    @inlinable
     public init(_ rule: String, _ check: @escaping (M.Model, M.System) -> Failure?) {
         self.rule = rule
         self.check = check
@@ -90,20 +98,24 @@ extension Action where M.Command: TraceCodable {
     /// An action whose command writes and reads its own trace (a hand-written `TraceCodable`, for
     /// machines that keep one). `draw` returns nil when no command fits after all; the command's
     /// trace name must be the action's name so a replayed step finds its action.
+    @inlinable
     public init(coded name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
                 draw: @escaping (M.Model, Draw) -> M.Command?,
                 predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
                 perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
         self.init(name, weight: weight, when: precondition, arguments: { args, model in args.coded { draw(model, $0) } },
                   predict: predict, perform: perform)
+        codedTrace = { $0.trace }
     }
 
     /// A coded action whose weight depends on the model.
+    @inlinable
     public init(coded name: String, weights: @escaping (M.Model) -> UInt32, when precondition: @escaping (M.Model) -> Bool = { _ in true },
                 draw: @escaping (M.Model, Draw) -> M.Command?,
                 predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
                 perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
         self.init(name, weights: weights, when: precondition, arguments: { args, model in args.coded { draw(model, $0) } },
                   predict: predict, perform: perform)
+        codedTrace = { $0.trace }
     }
 }

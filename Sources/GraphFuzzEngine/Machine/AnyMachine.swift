@@ -42,50 +42,51 @@ public struct AnyMachine {
 
     @inlinable
     public init<M: StateMachine>(_ machine: M) {
+        // The actions are read once: a machine's `actions` builds its closures on every read.
+        let runner = MachineRunner(machine, maxSteps: 1)
         run = { draw, maxSteps in
-            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
+            let result = runner.with(maxSteps: maxSteps).run(draw, covers: false)
             return (result.outcome, result.commands.count)
         }
         runCovered = { draw, maxSteps in
-            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw)
+            let result = runner.with(maxSteps: maxSteps).run(draw, covers: true)
             return (result.outcome, result.commands.count, result.coverage)
         }
         swiftImports = AnyMachine.swiftImports(machine)
         measureThroughput = { seed, cases, maxSteps, seconds in
-            MachineRunner(machine, maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
+            runner.with(maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
         }
         record = { sequence, maxSteps in
-            let result = MachineRunner(machine, maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
+            let result = runner.with(maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
             return AnyMachine.describe(machine, result)
         }
-        replay = { configStep, traceSteps in AnyMachine.replay(machine, configStep, traceSteps, systemSteps: .max) }
+        replay = { configStep, traceSteps in AnyMachine.replay(runner, configStep, traceSteps, systemSteps: .max) }
         replayPrefix = { configStep, traceSteps in
-            AnyMachine.replay(machine, configStep, traceSteps, systemSteps: Swift.max(0, traceSteps.count - 1))
+            AnyMachine.replay(runner, configStep, traceSteps, systemSteps: Swift.max(0, traceSteps.count - 1))
         }
         runWatched = { draw, maxSteps, willRunStep in
-            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, systemSteps: .max, willRunStep: willRunStep)
+            let result = runner.with(maxSteps: maxSteps).run(draw, keepSteps: false, systemSteps: .max, willRunStep: willRunStep, covers: false)
             return (result.outcome, result.commands.count)
         }
         recordPrefix = { draw, maxSteps, stop in
-            let result = MachineRunner(machine, maxSteps: maxSteps).run(draw, keepSteps: true, systemSteps: stop)
+            let result = runner.with(maxSteps: maxSteps).run(draw, keepSteps: true, systemSteps: stop)
             return AnyMachine.describe(machine, result)
         }
         generate = { draw, maxSteps in
-            let (config, commands) = MachineRunner(machine, maxSteps: maxSteps).generate(draw)
+            let (config, commands) = runner.with(maxSteps: maxSteps).generate(draw)
             return [config.trace] + commands.map(\.trace)
         }
     }
 
     @usableFromInline
-    static func replay<M: StateMachine>(_ machine: M, _ configStep: TraceStep, _ traceSteps: [TraceStep],
+    static func replay<M: StateMachine>(_ runner: MachineRunner<M>, _ configStep: TraceStep, _ traceSteps: [TraceStep],
                                         systemSteps: Int) -> Result<CaseRecord, TraceReplayError> {
         let config: M.Config
         do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
             return .failure(TraceReplayError(step: nil, message: error.message))
         }
-        let runner = MachineRunner(machine, maxSteps: Swift.max(1, traceSteps.count))
-        switch runner.replay(config: config, traces: traceSteps, systemSteps: systemSteps) {
-        case .success(let result): return .success(AnyMachine.describe(machine, result))
+        switch runner.with(maxSteps: Swift.max(1, traceSteps.count)).replay(config: config, traces: traceSteps, systemSteps: systemSteps) {
+        case .success(let result): return .success(AnyMachine.describe(runner.machine, result))
         case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
         }
     }

@@ -11,16 +11,24 @@ public struct Arguments {
     @usableFromInline let source: Source
     /// The reference the step binds if it creates an object (`v1`, `v2`, …).
     @usableFromInline let nextRef: Ref
-    @usableFromInline var recorded: [TraceStep.Argument] = []
+    /// The drawn arguments, in order. The runner lends the same buffer to every step of a case, so
+    /// recording them allocates nothing per step; a `TraceStep` is made from them only when needed.
+    @usableFromInline var recorded: [TraceStep.Argument]
     @usableFromInline var created: Ref?
+    /// Whether a coded command's own trace is derived as it is drawn (false during a search: the
+    /// runner derives it only for a failure).
+    @usableFromInline let tracesCoded: Bool
     /// The first argument that could not be read from a trace.
     @usableFromInline var failure: TraceError?
     public var error: TraceError? { failure }
 
     @usableFromInline
-    init(_ source: Source, nextRef: Ref) {
+    init(_ source: Source, nextRef: Ref, buffer: [TraceStep.Argument] = [], tracesCoded: Bool = true) {
         self.source = source
         self.nextRef = nextRef
+        recorded = buffer
+        recorded.removeAll(keepingCapacity: true)
+        self.tracesCoded = tracesCoded
         if case .reading(let step) = source { created = step.result }
     }
 
@@ -180,6 +188,7 @@ public struct Arguments {
         switch source {
         case .drawing(let draw):
             guard let command = generate(draw) else { return nil }
+            guard tracesCoded else { return command }
             let step = command.trace
             recorded = step.arguments
             created = step.result

@@ -3,6 +3,9 @@ public struct PlannedStep<M: StateMachine> {
     /// Index into the machine's actions.
     public var action: Int
     public var command: M.Command
+    /// The step's trace. Complete when the run records steps (`keepSteps`), replays a trace or
+    /// generates; a search's run (`keepSteps: false`) leaves out the arguments (the runner renders
+    /// them only for a failure's message), so every step of a search costs no trace.
     public var trace: TraceStep
 
     @inlinable
@@ -58,13 +61,60 @@ public struct MachineRunner<M: StateMachine> {
     public let maxSteps: Int
     @usableFromInline let actions: [Action<M>]
     @usableFromInline let invariants: [Invariant<M>]
+    /// What every case starts from, built once per runner: the actions' names and weights.
+    @usableFromInline let plan: Plan
 
     @inlinable
     public init(_ machine: M, maxSteps: Int) {
+        self.init(machine, actions: machine.actions, invariants: machine.invariants, maxSteps: maxSteps)
+    }
+
+    /// A runner over actions and invariants read once (`machine.actions` builds its closures anew on
+    /// every read), so a caller running many cases at several step limits reads them only once.
+    @inlinable
+    init(_ machine: M, actions: [Action<M>], invariants: [Invariant<M>], maxSteps: Int) {
         self.machine = machine
         self.maxSteps = Swift.max(1, maxSteps)
-        actions = machine.actions
-        invariants = machine.invariants
+        self.actions = actions
+        self.invariants = invariants
+        plan = Plan(actions)
+    }
+
+    /// The same machine with another step limit (shares the actions).
+    @inlinable
+    func with(maxSteps: Int) -> MachineRunner {
+        MachineRunner(machine, actions: actions, invariants: invariants, maxSteps: maxSteps, plan: plan)
+    }
+
+    @inlinable
+    init(_ machine: M, actions: [Action<M>], invariants: [Invariant<M>], maxSteps: Int, plan: Plan) {
+        self.machine = machine
+        self.maxSteps = Swift.max(1, maxSteps)
+        self.actions = actions
+        self.invariants = invariants
+        self.plan = plan
+    }
+
+    /// Per-runner constants of the step loop.
+    @usableFromInline
+    struct Plan {
+        /// The fixed weights of all actions (0 where the weight depends on the model).
+        @usableFromInline let fixedWeights: [UInt32]
+        /// The actions whose weight depends on the model.
+        @usableFromInline let modelWeighted: [Int]
+        /// Every action enabled (the swarm's usual draw).
+        @usableFromInline let allEnabled: [Bool]
+        /// Whether an action that is not coded exists: only those read the reference counter, so a
+        /// machine of coded actions alone never needs a coded command's trace to count references.
+        @usableFromInline let readsRefs: Bool
+
+        @inlinable
+        init(_ actions: [Action<M>]) {
+            fixedWeights = actions.map { $0.fixedWeight ?? 0 }
+            modelWeighted = actions.indices.filter { actions[$0].fixedWeight == nil }
+            allEnabled = Array(repeating: true, count: actions.count)
+            readsRefs = actions.contains { $0.codedTrace == nil }
+        }
     }
 
     /// Probability of drawing another step: the expected length is about `maxSteps` before the cap.
@@ -77,6 +127,13 @@ public struct MachineRunner<M: StateMachine> {
         run(draw, keepSteps: keepSteps, systemSteps: .max, willRunStep: nil)
     }
 
+    /// Runs a case like `run(_:keepSteps:)`; without `covers` its coverage is left empty (a search
+    /// that does not report coverage does not pay for counting it).
+    @inlinable
+    public func run(_ draw: Draw, covers: Bool) -> MachineRun<M> {
+        run(draw, keepSteps: false, systemSteps: .max, willRunStep: nil, covers: covers)
+    }
+
     /// Runs a case whose every decision comes from `draw`, for worker processes.
     ///
     /// - Parameters:
@@ -87,14 +144,21 @@ public struct MachineRunner<M: StateMachine> {
     ///     worker process can tell its parent which step was running when it died.
     @inlinable
     public func run(_ draw: Draw, keepSteps: Bool = false, systemSteps: Int, willRunStep: ((Int) -> Void)? = nil) -> MachineRun<M> {
+        run(draw, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: willRunStep, covers: true)
+    }
+
+    @inlinable
+    func run(_ draw: Draw, keepSteps: Bool, systemSteps: Int, willRunStep: ((Int) -> Void)?, covers: Bool) -> MachineRun<M> {
         let config = draw.span(.config) { machine.makeConfig(draw) }
-        var chooser = Chooser(actions: actions, enabled: draw.span(.swarm) { swarm(draw) })
-        var result = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: willRunStep) { model, index, refs in
-            nextStep(model, index, refs, draw, &chooser)
-        }
-        for a in actions.indices {
-            result.coverage.actions[a].held = chooser.held[a]
-            result.coverage.actions[a].failed = chooser.failed[a]
+        var chooser = Chooser(actions: actions, plan: plan, enabled: draw.span(.swarm) { swarm(draw) }, counts: covers)
+        var result = execute(config: config, keepSteps: keepSteps, covers: covers, systemSteps: systemSteps, willRunStep: willRunStep,
+                             trace: { step in keepSteps ? step.trace : chooser.trace(of: step) },
+                             next: { model, index, refs in nextStep(model, index, refs, draw, records: keepSteps, &chooser) })
+        if covers {
+            for a in actions.indices {
+                result.coverage.actions[a].held = chooser.held[a]
+                result.coverage.actions[a].failed = chooser.failed[a]
+            }
         }
         return result
     }
@@ -103,13 +167,15 @@ public struct MachineRunner<M: StateMachine> {
     /// each action out with probability 1/2, so some cases never dilute a rare action's effect.
     @inlinable
     func swarm(_ draw: Draw) -> [Bool] {
-        guard actions.count > 1, draw.chooseBool(probability: 0.25) else { return Array(repeating: true, count: actions.count) }
+        guard actions.count > 1, draw.chooseBool(probability: 0.25) else { return plan.allEnabled }
         return actions.map { _ in !draw.chooseBool() }
     }
 
-    /// Draws step `index` in its own span: the continue flag, the action, its arguments.
+    /// Draws step `index` in its own span: the continue flag, the action, its arguments. With
+    /// `records`, the step carries its whole trace; without, its arguments stay in the chooser's
+    /// buffer until the next step (`Chooser.trace(of:)` renders them for a failure).
     @inlinable
-    func nextStep(_ model: M.Model, _ index: Int, _ refs: Int, _ draw: Draw, _ chooser: inout Chooser) -> Next {
+    func nextStep(_ model: M.Model, _ index: Int, _ refs: Int, _ draw: Draw, records: Bool, _ chooser: inout Chooser) -> Next {
         guard index < maxSteps else { return .stop }
         draw.beginSpan(.step)
         defer { draw.endSpan() }
@@ -117,10 +183,20 @@ public struct MachineRunner<M: StateMachine> {
         var excluded: [Int] = []
         while true {
             guard let a = draw.span(.command, { chooser.choose(model, excluded: excluded, draw) }) else { return .stop }
-            var arguments = Arguments(.drawing(draw), nextRef: Ref(refs))
-            if let command = actions[a].arguments(&arguments, model) {
+            let coded = actions[a].codedTrace
+            var arguments = Arguments(.drawing(draw), nextRef: Ref(refs), buffer: chooser.takeBuffer(),
+                                      tracesCoded: records || (coded != nil && plan.readsRefs))
+            let command = actions[a].arguments(&arguments, model)
+            chooser.buffer = arguments.recorded
+            if let command {
                 if draw.isRejected { return .reject }
-                return .step(PlannedStep(action: a, command: command, trace: arguments.trace(arguments.codedName ?? actions[a].name)))
+                let trace: TraceStep
+                if records || (coded != nil && plan.readsRefs) {
+                    trace = arguments.trace(arguments.codedName ?? actions[a].name)
+                } else {
+                    trace = TraceStep(actions[a].name, result: arguments.created)
+                }
+                return .step(PlannedStep(action: a, command: command, trace: trace))
             }
             excluded.append(a)
         }
@@ -144,30 +220,59 @@ public struct MachineRunner<M: StateMachine> {
         /// weight depends on the model.
         @usableFromInline var fixedWeights: [UInt32]
         @usableFromInline var modelWeighted: [Int]
+        /// Whether precondition checks are counted (for coverage).
+        @usableFromInline let counts: Bool
+        /// The arguments the last drawn step recorded; lent to each step's `Arguments` in turn.
+        @usableFromInline var buffer: [TraceStep.Argument] = []
 
         @inlinable
-        init(actions: [Action<M>], enabled: [Bool]) {
+        init(actions: [Action<M>], plan: Plan, enabled: [Bool], counts: Bool) {
             self.actions = actions
             self.enabled = enabled
-            held = Array(repeating: 0, count: actions.count)
+            self.counts = counts
+            held = counts ? Array(repeating: 0, count: actions.count) : []
             failed = held
-            fixedWeights = actions.indices.map { enabled[$0] ? actions[$0].fixedWeight ?? 0 : 0 }
-            modelWeighted = actions.indices.filter { enabled[$0] && actions[$0].fixedWeight == nil }
+            if enabled == plan.allEnabled {
+                fixedWeights = plan.fixedWeights
+                modelWeighted = plan.modelWeighted
+            } else {
+                fixedWeights = actions.indices.map { enabled[$0] ? actions[$0].fixedWeight ?? 0 : 0 }
+                modelWeighted = plan.modelWeighted.filter { enabled[$0] }
+            }
+            weights.reserveCapacity(actions.count)
+        }
+
+        /// The argument buffer, left empty here so the borrower holds the only reference (no copy).
+        @inlinable
+        mutating func takeBuffer() -> [TraceStep.Argument] {
+            defer { buffer = [] }
+            return buffer
+        }
+
+        /// The whole trace of `step`, the last step drawn: its recorded arguments, or a coded
+        /// command's own trace.
+        @inlinable
+        func trace(of step: PlannedStep<M>) -> TraceStep {
+            if let coded = actions[step.action].codedTrace { return coded(step.command) }
+            return TraceStep(step.trace.name, result: step.trace.result, buffer)
         }
 
         @inlinable
         mutating func applicable(_ a: Int, _ model: M.Model) -> Bool {
             if actions[a].precondition(model) {
-                held[a] += 1
+                if counts { held[a] += 1 }
                 return true
             }
-            failed[a] += 1
+            if counts { failed[a] += 1 }
             return false
         }
 
         @inlinable
         mutating func choose(_ model: M.Model, excluded: [Int], _ draw: Draw) -> Int? {
-            weights = fixedWeights
+            // Element-wise, so `weights` keeps its own storage (assigning the array would share
+            // `fixedWeights` and copy it on the first write, every step).
+            weights.removeAll(keepingCapacity: true)
+            weights.append(contentsOf: fixedWeights)
             for a in modelWeighted { weights[a] = actions[a].weight(model) }
             for a in excluded { weights[a] = 0 }
             if weights.contains(where: { $0 > 0 }) {
@@ -203,11 +308,11 @@ public struct MachineRunner<M: StateMachine> {
     /// generators use it, so a system that crashes or hangs cannot take them down.
     public func generate(_ draw: Draw) -> (config: M.Config, commands: [PlannedStep<M>]) {
         let config = draw.span(.config) { machine.makeConfig(draw) }
-        var chooser = Chooser(actions: actions, enabled: draw.span(.swarm) { swarm(draw) })
+        var chooser = Chooser(actions: actions, plan: plan, enabled: draw.span(.swarm) { swarm(draw) }, counts: false)
         var model = machine.makeModel(config)
         var commands: [PlannedStep<M>] = []
         var refs = 0
-        while case .step(let step) = nextStep(model, commands.count, refs, draw, &chooser) {
+        while case .step(let step) = nextStep(model, commands.count, refs, draw, records: true, &chooser) {
             commands.append(step)
             if step.trace.result != nil { refs += 1 }
             _ = actions[step.action].predict(step.command, &model)
@@ -221,7 +326,7 @@ public struct MachineRunner<M: StateMachine> {
     public func replay(config: M.Config, traces: [TraceStep], keepSteps: Bool = true,
                        systemSteps: Int = .max) -> Result<MachineRun<M>, ReplayError> {
         var refused: ReplayError?
-        let run = execute(config: config, keepSteps: keepSteps, systemSteps: systemSteps, willRunStep: nil) { model, index, refs in
+        let run = execute(config: config, keepSteps: keepSteps, covers: true, systemSteps: systemSteps, willRunStep: nil, trace: \.trace) { model, index, refs in
             guard index < traces.count else { return .stop }
             let trace = traces[index]
             guard let a = actions.firstIndex(where: { $0.name == trace.name }) else {
@@ -248,20 +353,29 @@ public struct MachineRunner<M: StateMachine> {
     @usableFromInline
     enum Next { case step(PlannedStep<M>), stop, reject }
 
+    /// Runs the steps `next` plans. `trace` gives a step's whole trace, asked only for a failure's
+    /// message (a search's steps carry none). Without `covers` nothing is counted for coverage.
     @inlinable
-    func execute(config: M.Config, keepSteps: Bool, systemSteps: Int, willRunStep: ((Int) -> Void)?,
-                 next: (M.Model, Int, Int) -> Next) -> MachineRun<M> {
-        var coverage = Coverage(actions: actions.map { Coverage.ActionCount(name: $0.name) }, cases: 1)
+    func execute(config: M.Config, keepSteps: Bool, covers: Bool, systemSteps: Int, willRunStep: ((Int) -> Void)?,
+                 trace: (PlannedStep<M>) -> TraceStep, next: (M.Model, Int, Int) -> Next) -> MachineRun<M> {
         var steps: [ExecutedStep<M>] = []
         var commands: [PlannedStep<M>] = []
         var model = machine.makeModel(config)
         var system: M.System
-        var invariantChecks = [Int](repeating: 0, count: invariants.count)
+        var ran = covers ? [Int](repeating: 0, count: actions.count) : []
+        var invariantChecks = 0
         var rules = RuleCounts()
         func finish(_ outcome: Outcome) -> MachineRun<M> {
-            for (rule, count) in zip(rules.rules, rules.counts) { coverage.predictions[rule, default: 0] += count }
-            for (i, invariant) in invariants.enumerated() where invariantChecks[i] > 0 {
-                coverage.invariants[invariant.rule, default: 0] += invariantChecks[i]
+            var coverage = Coverage()
+            if covers {
+                coverage.cases = 1
+                coverage.actions = actions.indices.map { Coverage.ActionCount(name: actions[$0].name, ran: ran[$0]) }
+                for (rule, count) in zip(rules.rules, rules.counts) { coverage.predictions[rule, default: 0] += count }
+                // Every invariant is checked in order after each step until one breaks.
+                for (i, invariant) in invariants.enumerated() {
+                    let checks = invariantChecks / invariants.count + (i < invariantChecks % invariants.count ? 1 : 0)
+                    if checks > 0 { coverage.invariants[invariant.rule, default: 0] += checks }
+                }
             }
             return MachineRun(outcome: outcome, config: config, commands: commands, steps: steps, coverage: coverage)
         }
@@ -282,20 +396,24 @@ public struct MachineRunner<M: StateMachine> {
             }
             commands.append(step)
             if step.trace.result != nil { refs += 1 }
-            let action = actions[step.action]
-            let predicted = action.predict(step.command, &model)
-            coverage.actions[step.action].ran += 1
-            rules.count(predicted.rule)
+            let predicted = actions[step.action].predict(step.command, &model)
+            if covers {
+                ran[step.action] += 1
+                rules.count(predicted.rule)
+            }
             if keepSteps { steps.append(ExecutedStep(step: step, predicted: predicted)) }
             if index >= systemSteps { return finish(.pass) }
             willRunStep?(index)
             var failure: Failure?
             do {
-                let observed = try action.perform(step.command, &system)
-                failure = machine.compare(predicted, observed, step.trace)
+                let observed = try actions[step.action].perform(step.command, &system)
+                // `compare` explains a mismatch; an observation the prediction allows passes.
+                if !predicted.allows(observed) {
+                    failure = machine.compare(predicted, observed, trace(step))
+                }
                 if failure == nil {
                     for i in invariants.indices {
-                        invariantChecks[i] += 1
+                        invariantChecks += 1
                         if let broken = invariants[i].check(model, system) {
                             failure = broken
                             break
@@ -303,7 +421,7 @@ public struct MachineRunner<M: StateMachine> {
                     }
                 }
             } catch {
-                failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(step.trace) threw \(error)")
+                failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(trace(step)) threw \(error)")
             }
             if var failure {
                 failure.step = index

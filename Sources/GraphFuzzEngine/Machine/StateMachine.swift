@@ -34,7 +34,9 @@ public protocol StateMachine {
     /// Whether a command read from a trace (corpus replay) may run in this state; a generated
     /// command always may. The default allows every command.
     func precondition(_ command: Command, _ model: Model) -> Bool
-    /// Compares the two observations. The default reports a mismatch against the prediction's rule.
+    /// Explains a mismatch: called only when `observed` is not an observation the prediction allows
+    /// (`Prediction.allows`), so `step` (the step's trace) is rendered only then. Returns nil to
+    /// accept the observation after all. The default reports a mismatch against the prediction's rule.
     func compare(_ predicted: Prediction<Observation>, _ observed: Observation, _ step: TraceStep) -> Failure?
     /// Releases what the system holds (temporary folders, for example).
     func tearDown(_ system: inout System)
