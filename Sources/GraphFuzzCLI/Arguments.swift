@@ -11,7 +11,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 public struct RunArguments: Equatable {
     public var target = "all"
     public var seed: UInt64?
-    public var runs = 2000
+    public var runs = SearchLoop.defaultRuns
     public var steps: Int?
     public var time: Double?
     public var mutant: String?
@@ -25,7 +25,7 @@ public struct RunArguments: Equatable {
     public var shard = Shard(index: 1, count: 1)
     /// Seconds before a running case is killed and reported as a hang.
     public var caseTimeout = 10.0
-    /// Run cases in this process, stopping at the first failure (no crash or hang isolation).
+    /// Run cases in this process (no crash or hang isolation).
     public var inProcess = false
     /// Print a progress line every few seconds even when standard error is not a terminal.
     public var progress = false
@@ -239,8 +239,8 @@ public enum ArgumentParser {
           --case-timeout SECONDS
                           a case running longer is run again in a fresh worker and is a hang only if
                           one of its steps alone runs longer (default 10; 0.1 to 86400)
-          --in-process    run cases in this process: fastest, no crash or hang isolation, stops at
-                          the first failure
+          --in-process    run cases in this process: fastest, no crash or hang isolation (failures
+                          are still grouped by signature, as in workers)
 
         JSON LINES (--json)
           failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts

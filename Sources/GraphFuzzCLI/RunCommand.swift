@@ -89,12 +89,13 @@ struct RunCommand {
     }
 
     /// What one target's search did: cases, steps and search time, and each failure found with
-    /// the number of cases that hit it (nil in process, where the search stops at the first).
+    /// the number of cases that hit it, and what the cases exercised (in process only).
     private struct TargetRun {
         var cases: Int
         var steps: Int
         var seconds: Double
         var found: [(TargetSearchResult, Int?)]
+        var coverage: Coverage?
         var interrupted = false
     }
 
@@ -103,10 +104,14 @@ struct RunCommand {
     private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
         guard let workerExecutable, !arguments.inProcess else {
             // In process the search cannot stop midway: no handler, so SIGINT and SIGTERM end it at once.
-            let result = target.search(mutant: mutant, options: options, maxSteps: arguments.steps)
-            if result.failure != nil { report(result, target: target, progress: progress) }
-            return TargetRun(cases: result.search.cases, steps: result.steps, seconds: result.search.seconds,
-                             found: result.failure == nil ? [] : [(result, nil)])
+            let run: GraphFuzzEngine.TargetRun
+            do {
+                run = try target.run(mutant: mutant, options: options, maxSteps: arguments.steps) { found in
+                    report(found.result, target: target, progress: progress)
+                }
+            } catch { throw WorkerError(message: "\(error)") }
+            return TargetRun(cases: run.cases, steps: run.steps, seconds: run.seconds,
+                             found: run.found.map { ($0.result, $0.caseCount) }, coverage: run.coverage)
         }
         Interruption.install()
         let budget: WorkerBudget

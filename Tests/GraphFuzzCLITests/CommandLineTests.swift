@@ -36,7 +36,7 @@ struct CommandLineTests {
         #expect(failure["steps"] as? Int == 2)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(Set(summary.keys) == ["event", "target", "mutant", "seed", "cases", "steps", "seconds", "stepsPerSecond", "failures"])
-        #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":2,"#))
+        #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":2000,"#))
     }
 
     @Test("the same seed twice prints byte-identical reports apart from timings")

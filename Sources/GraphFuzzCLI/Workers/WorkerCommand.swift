@@ -130,20 +130,3 @@ struct WorkerCommand {
         return 3
     }
 }
-
-/// Writes `text` with `write(2)`, unbuffered, all of it.
-func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ text: String) {
-    var text = text
-    text.withUTF8 { writeUnbuffered(to: descriptor, UnsafeRawBufferPointer($0)) }
-}
-
-/// Writes `bytes` with `write(2)`, unbuffered, all of them.
-func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ bytes: UnsafeRawBufferPointer) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-    }
-}
