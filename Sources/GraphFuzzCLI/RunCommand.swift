@@ -24,6 +24,8 @@ struct RunCommand {
         var rows = [["target", "mutant", "cases", "steps", "result", "time"]]
         var failures = 0
         var interrupted = false
+        /// The rare and never-exercised rules and health warnings, printed after the table.
+        var coverageLines: [String] = []
         for (target, mutant) in selected {
             if console.isTerminal && !arguments.quiet && !arguments.json {
                 console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(arguments.runs) cases\n")
@@ -52,6 +54,19 @@ struct RunCommand {
                     ("failures", .int(run.found.count)),
                 ]).rendered + "\n")
             }
+            if let coverage = run.coverage {
+                let report = CoverageReport(target: target.name, rules: target.rules, coverage: coverage, cases: run.cases,
+                                            rejected: run.rejected)
+                coverageLines += report.summaryLines
+                if arguments.json {
+                    for row in report.rows {
+                        console.out(JSONValue.object([
+                            ("event", .string("coverage")), ("target", .string(target.name)), ("rule", .string(row.rule)),
+                            ("decided", .int(row.decided)), ("cases", .int(run.cases)),
+                        ]).rendered + "\n")
+                    }
+                }
+            }
             let rules = run.found.compactMap { found in
                 found.0.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue)" + (found.1.map { " ×\($0)" } ?? "") }
             }.joined(separator: ", ")
@@ -68,6 +83,7 @@ struct RunCommand {
             if rows.contains(where: { $0[4].contains(" ×") }) {
                 console.out("(×N: the number of cases of the run that failed with that signature)\n")
             }
+            if !coverageLines.isEmpty { console.out("\n" + coverageLines.joined(separator: "\n") + "\n") }
         }
         if interrupted {
             console.err("graph-fuzz: interrupted by \(Interruption.signal == SIGTERM ? "SIGTERM" : "SIGINT"): workers stopped, the summary above is the run so far\n")
@@ -96,6 +112,7 @@ struct RunCommand {
         var seconds: Double
         var found: [(TargetSearchResult, Int?)]
         var coverage: Coverage?
+        var rejected = 0
         var interrupted = false
     }
 
@@ -111,7 +128,8 @@ struct RunCommand {
                 }
             } catch { throw WorkerError(message: "\(error)") }
             return TargetRun(cases: run.cases, steps: run.steps, seconds: run.seconds,
-                             found: run.found.map { ($0.result, $0.caseCount) }, coverage: run.coverage)
+                             found: run.found.map { ($0.result, $0.caseCount) }, coverage: run.coverage,
+                             rejected: run.rejected)
         }
         Interruption.install()
         let budget: WorkerBudget
