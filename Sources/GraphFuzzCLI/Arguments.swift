@@ -250,7 +250,7 @@ public enum ArgumentParser {
         JSON LINES (--json)
           failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts
                    secondsToFailure counterexample swift corpusFile
-          coverage event target rule decided cases   (--in-process: one per rule, before the summary)
+          coverage event target rule decided cases   (one per rule, before the summary)
           summary  event target mutant seed cases steps seconds stepsPerSecond failures
           replay   event file target outcome rule
           list     {event: target, target} {event: mutant, target, mutant, rule} {event: rule, rule, statement}

@@ -148,7 +148,8 @@ struct RunCommand {
                                       jobs: budget.jobs, caseTimeout: arguments.caseTimeout, executable: workerExecutable,
                                       events: events).run()
         return TargetRun(cases: result.cases, steps: result.steps, seconds: result.seconds,
-                         found: result.found.map { ($0.result, $0.caseCount) }, interrupted: result.interrupted)
+                         found: result.found.map { ($0.result, $0.caseCount) }, coverage: result.coverage, rejected: result.rejected,
+                         interrupted: result.interrupted)
     }
 
     /// The (target, mutant) pairs to run.

@@ -84,17 +84,20 @@ struct WorkerCommand {
                     return malformed(line)
                 }
                 var steps = 0, rejected = 0
+                var coverage = Coverage()
                 for index in CaseChunk(start: start, stride: stride, count: count).indices {
                     announcer.announce("s", index, steps, rejected)
                     let draw = Draw(seed: SplitMix64.caseSeed(run: arguments.seed, case: index))
-                    let (outcome, count) = machine.run(draw, maxSteps)
+                    let (outcome, count, covered) = machine.runCovered(draw, maxSteps)
                     steps += count
+                    coverage.merge(covered)
                     switch outcome {
                     case .pass: break
                     case .rejected: rejected += 1
                     case .fail: writeUnbuffered("f \(index) \(WorkerProtocol.encode(outcome))\n")
                     }
                 }
+                writeUnbuffered("c \(coverage.line)\n")
                 announcer.announce("d", steps, rejected)
             case "r", "w":
                 let draw: Draw

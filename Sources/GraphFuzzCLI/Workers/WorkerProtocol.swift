@@ -6,7 +6,8 @@ import GraphFuzzEngine
 /// - `b START STRIDE COUNT`: run cases START, START+STRIDE, … (COUNT of them) of the run's seed.
 ///   Before each case the worker writes `s INDEX STEPS REJECTED` (steps and rejected cases so far
 ///   in the batch) with one unbuffered write, so when it dies the parent knows which case was
-///   running; a failing case adds `f INDEX OUTCOME`; the batch ends with `d STEPS REJECTED`.
+///   running; a failing case adds `f INDEX OUTCOME`; the batch ends with `c COVERAGE` (what its
+///   cases exercised, `Coverage.line`) and `d STEPS REJECTED`.
 /// - `r CHOICES…`: replay a choice sequence (a shrink candidate); `w INDEX`: run case INDEX. Both
 ///   write `k STEP` just before the system runs each step and end with `o OUTCOME`.
 /// - `x FILE`: replay a corpus file's trace against the worker's mutant (or production code):
