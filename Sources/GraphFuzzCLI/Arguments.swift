@@ -11,7 +11,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 public struct RunArguments: Equatable {
     public var target = "all"
     public var seed: UInt64?
-    public var runs = 2000
+    public var runs = SearchLoop.defaultRuns
     public var steps: Int?
     public var time: Double?
     public var mutant: String?
@@ -25,7 +25,7 @@ public struct RunArguments: Equatable {
     public var shard = Shard(index: 1, count: 1)
     /// Seconds before a running case is killed and reported as a hang.
     public var caseTimeout = 10.0
-    /// Run cases in this process, stopping at the first failure (no crash or hang isolation).
+    /// Run cases in this process (no crash or hang isolation).
     public var inProcess = false
     /// Print a progress line every few seconds even when standard error is not a terminal.
     public var progress = false
@@ -46,6 +46,7 @@ public enum Invocation: Equatable {
     case importCrash(ImportCrashArguments)
     case exportSeeds(ExportSeedsArguments)
     case bench(BenchArguments)
+    case coverage(CoverageArguments)
     /// The hidden `worker` subcommand: a worker process of a run (see `WorkerProtocol`).
     case worker(WorkerArguments)
     case help
@@ -93,6 +94,7 @@ public enum ArgumentParser {
             return .exportTests(corpus: corpus, output: output)
         case "import-crash": return .importCrash(try ImportCrashArguments.parse(rest.dropFirst()))
         case "export-seeds": return .exportSeeds(try ExportSeedsArguments.parse(rest.dropFirst()))
+        case "coverage": return .coverage(try CoverageArguments.parse(rest.dropFirst()))
         case "worker":
             return .worker(try WorkerArguments.parse(rest.dropFirst()))
         case "bench":
@@ -144,7 +146,7 @@ public enum ArgumentParser {
             case "--progress": run.progress = true
             default:
                 if argument.hasPrefix("-") { throw UsageError("unknown flag '\(argument)' (see graph-fuzz --help)") }
-                throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests, import-crash, export-seeds, bench; see graph-fuzz --help)")
+                throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests, import-crash, export-seeds, bench, coverage; see graph-fuzz --help)")
             }
         }
         return .run(run)
@@ -184,7 +186,7 @@ public enum ArgumentParser {
         return Shard(index: index, count: count)
     }
 
-    private static func positiveInt(_ flag: String, _ text: String, within limits: ClosedRange<Int>) throws(UsageError) -> Int {
+    static func positiveInt(_ flag: String, _ text: String, within limits: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let value = Int(text) else {
             // Digits only but too many for an Int: a number, just far too large.
             if !text.isEmpty, text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }), text.contains(where: { $0 != "0" }) {
@@ -219,6 +221,9 @@ public enum ArgumentParser {
           graph-fuzz bench [--quick] [--json] [--target NAME] [--soak SECONDS]
                                                 throughput, time to failure per mutant, shrink cost, memory
                                                 (best from a release build: swift run -c release graph-fuzz bench)
+          graph-fuzz coverage [--target NAME|all] [--runs N] [--seed N] [--steps N]
+                                                how often each rule was exercised, and health warnings
+                                                (exit 1 when there is a warning)
           graph-fuzz --help | --version
 
         OPTIONS
@@ -239,12 +244,13 @@ public enum ArgumentParser {
           --case-timeout SECONDS
                           a case running longer is run again in a fresh worker and is a hang only if
                           one of its steps alone runs longer (default 10; 0.1 to 86400)
-          --in-process    run cases in this process: fastest, no crash or hang isolation, stops at
-                          the first failure
+          --in-process    run cases in this process: fastest, no crash or hang isolation (failures
+                          are still grouped by signature, as in workers)
 
         JSON LINES (--json)
           failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts
                    secondsToFailure counterexample swift corpusFile
+          coverage event target rule decided cases   (one per rule, before the summary)
           summary  event target mutant seed cases steps seconds stepsPerSecond failures
           replay   event file target outcome rule
           list     {event: target, target} {event: mutant, target, mutant, rule} {event: rule, rule, statement}

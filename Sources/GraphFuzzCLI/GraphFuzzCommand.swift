@@ -46,6 +46,8 @@ public struct GraphFuzzCommand {
                 return try ImportCrashCommand(arguments: arguments, registry: registry, console: console).execute()
             case .exportSeeds(let arguments):
                 return try ExportSeedsCommand(arguments: arguments, registry: registry, console: console).execute()
+            case .coverage(let arguments):
+                return try CoverageCommand(arguments: arguments, registry: registry, console: console).execute()
             case .bench(let arguments):
                 return try BenchCommand(arguments: arguments, registry: registry, console: console,
                                         workerExecutable: workerExecutable).execute()

@@ -24,6 +24,8 @@ struct RunCommand {
         var rows = [["target", "mutant", "cases", "steps", "result", "time"]]
         var failures = 0
         var interrupted = false
+        /// The rare and never-exercised rules and health warnings, printed after the table.
+        var coverageLines: [String] = []
         for (target, mutant) in selected {
             if console.isTerminal && !arguments.quiet && !arguments.json {
                 console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(arguments.runs) cases\n")
@@ -52,6 +54,19 @@ struct RunCommand {
                     ("failures", .int(run.found.count)),
                 ]).rendered + "\n")
             }
+            if let coverage = run.coverage {
+                let report = CoverageReport(target: target.name, rules: target.rules, coverage: coverage, cases: run.cases,
+                                            rejected: run.rejected)
+                coverageLines += report.summaryLines
+                if arguments.json {
+                    for row in report.rows {
+                        console.out(JSONValue.object([
+                            ("event", .string("coverage")), ("target", .string(target.name)), ("rule", .string(row.rule)),
+                            ("decided", .int(row.decided)), ("cases", .int(run.cases)),
+                        ]).rendered + "\n")
+                    }
+                }
+            }
             let rules = run.found.compactMap { found in
                 found.0.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue)" + (found.1.map { " ×\($0)" } ?? "") }
             }.joined(separator: ", ")
@@ -68,6 +83,7 @@ struct RunCommand {
             if rows.contains(where: { $0[4].contains(" ×") }) {
                 console.out("(×N: the number of cases of the run that failed with that signature)\n")
             }
+            if !coverageLines.isEmpty { console.out("\n" + coverageLines.joined(separator: "\n") + "\n") }
         }
         if interrupted {
             console.err("graph-fuzz: interrupted by \(Interruption.signal == SIGTERM ? "SIGTERM" : "SIGINT"): workers stopped, the summary above is the run so far\n")
@@ -89,12 +105,14 @@ struct RunCommand {
     }
 
     /// What one target's search did: cases, steps and search time, and each failure found with
-    /// the number of cases that hit it (nil in process, where the search stops at the first).
+    /// the number of cases that hit it, and what the cases exercised (in process only).
     private struct TargetRun {
         var cases: Int
         var steps: Int
         var seconds: Double
         var found: [(TargetSearchResult, Int?)]
+        var coverage: Coverage?
+        var rejected = 0
         var interrupted = false
     }
 
@@ -103,10 +121,15 @@ struct RunCommand {
     private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
         guard let workerExecutable, !arguments.inProcess else {
             // In process the search cannot stop midway: no handler, so SIGINT and SIGTERM end it at once.
-            let result = target.search(mutant: mutant, options: options, maxSteps: arguments.steps)
-            if result.failure != nil { report(result, target: target, progress: progress) }
-            return TargetRun(cases: result.search.cases, steps: result.steps, seconds: result.search.seconds,
-                             found: result.failure == nil ? [] : [(result, nil)])
+            let run: GraphFuzzEngine.TargetRun
+            do {
+                run = try target.run(mutant: mutant, options: options, maxSteps: arguments.steps) { found in
+                    report(found.result, target: target, progress: progress)
+                }
+            } catch { throw WorkerError(message: "\(error)") }
+            return TargetRun(cases: run.cases, steps: run.steps, seconds: run.seconds,
+                             found: run.found.map { ($0.result, $0.caseCount) }, coverage: run.coverage,
+                             rejected: run.rejected)
         }
         Interruption.install()
         let budget: WorkerBudget
@@ -125,7 +148,8 @@ struct RunCommand {
                                       jobs: budget.jobs, caseTimeout: arguments.caseTimeout, executable: workerExecutable,
                                       events: events).run()
         return TargetRun(cases: result.cases, steps: result.steps, seconds: result.seconds,
-                         found: result.found.map { ($0.result, $0.caseCount) }, interrupted: result.interrupted)
+                         found: result.found.map { ($0.result, $0.caseCount) }, coverage: result.coverage, rejected: result.rejected,
+                         interrupted: result.interrupted)
     }
 
     /// The (target, mutant) pairs to run.

@@ -1,26 +1,144 @@
+import Foundation
 import GraphFuzzEngine
 import Testing
 
-/// Runs state machines and targets inside Swift Testing: one call searches with a seed and a
-/// budget, and a failure is recorded as a test issue carrying the shrunk report (readable steps
-/// and the reproducing Swift test).
+/// Runs state machines and targets inside Swift Testing through the engine's one search loop
+/// (`SearchLoop`): every case of the budget runs, failures are grouped by signature, and each is
+/// recorded as a test issue carrying its shrunk report (readable steps, the reproducing test and
+/// a `reproduce:` line naming the test and its seed).
 public enum GraphFuzzTest {
-    /// Searches `target` (or one of its mutants) and records a failure as an issue.
-    @discardableResult
-    public static func check(_ target: Target, mutant: String? = nil, seed: UInt64 = 1, runs: Int = 200,
-                             maxSteps: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> TargetSearchResult {
-        let result = target.search(mutant: mutant, options: SearchOptions(seed: seed, runs: runs), maxSteps: maxSteps)
-        if result.failure != nil {
-            Issue.record(Comment(rawValue: FailureReport(result: result).text), sourceLocation: sourceLocation)
-        }
-        return result
+    /// Where a check runs its cases.
+    public enum Isolation: Sendable, Equatable {
+        /// In the test process: fastest; a trap in the code under test ends the whole test run.
+        case none
+        /// In child processes (the test binary run again for this test alone): a trap fails this
+        /// test with a shrunk `crash` report while the other tests go on.
+        case process
     }
 
-    /// Searches a state machine of your own and records a failure as an issue.
+    /// Searches `target` (or one of its mutants) and records each failure as an issue.
+    ///
+    /// - Parameters:
+    ///   - runs: cases to run (`SearchLoop.defaultRuns` — the CLI's default too).
+    ///   - corpus: a folder to replay before searching (cases of this target in it must pass) and
+    ///     to save each shrunk failure to; nil for neither.
+    ///   - isolation: `.process` to survive traps in the code under test.
     @discardableResult
-    public static func check<M: StateMachine & Sendable>(_ machine: M, name: String = "machine", seed: UInt64 = 1, runs: Int = 200,
-                                                          maxSteps: Int = 30, sourceLocation: SourceLocation = #_sourceLocation) -> TargetSearchResult {
+    public static func check(_ target: Target, mutant: String? = nil, seed: UInt64 = 1, runs: Int = SearchLoop.defaultRuns,
+                             maxSteps: Int? = nil, corpus: String? = nil, isolation: Isolation = .none,
+                             sourceLocation: SourceLocation = #_sourceLocation) -> CheckResult {
+        check(target, mutant: mutant, seed: seed, runs: runs, maxSteps: maxSteps, corpus: corpus, isolation: isolation,
+              reproduce: nil, sourceLocation: sourceLocation)
+    }
+
+    /// `reproduce`: the report's `reproduce:` line (nil: the `graph-fuzz` command, right for a
+    /// target registered with the CLI).
+    static func check(_ target: Target, mutant: String?, seed: UInt64, runs: Int, maxSteps: Int?, corpus: String?,
+                      isolation: Isolation, reproduce: String?, sourceLocation: SourceLocation) -> CheckResult {
+        let options = SearchOptions(seed: seed, runs: runs)
+        let steps = maxSteps ?? target.defaultSteps
+        if let child = IsolatedChild.current(target: target.name, seed: seed) {
+            child.serve(InProcessExecutor(machine: target.machine(mutant: mutant), maxSteps: steps))
+        }
+        var replayed = 0
+        if let corpus { replayed = replay(corpus, target: target, mutant: mutant, sourceLocation: sourceLocation) }
+        let run: TargetRun
+        do {
+            let executor: any CaseExecutor
+            switch isolation {
+            case .none: executor = InProcessExecutor(machine: target.machine(mutant: mutant), maxSteps: steps)
+            case .process:
+                executor = try IsolatedExecutor(target: target.name, seed: seed, machine: target.machine(mutant: mutant), maxSteps: steps,
+                                                test: Test.current)
+            }
+            run = try target.run(mutant: mutant, options: options, maxSteps: steps, executor: executor)
+        } catch {
+            Issue.record("graph-fuzz could not run the cases of \(target.name): \(error)", sourceLocation: sourceLocation)
+            return CheckResult(run: nil, reports: [], replayed: replayed)
+        }
+        var reports: [FailureReport] = []
+        for found in run.found {
+            var file: String?
+            if let corpus, let corpusCase = Corpus.makeCase(found.result, target: target) {
+                do { file = try Corpus.write(corpusCase, to: corpus) } catch {
+                    Issue.record("graph-fuzz could not save the case: \(error)", sourceLocation: sourceLocation)
+                }
+            }
+            let report = FailureReport(result: found.result, corpusFile: file, caseCount: found.caseCount, reproduce: reproduce)
+            reports.append(report)
+            Issue.record(Comment(rawValue: report.text), sourceLocation: sourceLocation)
+        }
+        return CheckResult(run: run, reports: reports, replayed: replayed)
+    }
+
+    /// Searches a state machine of your own and records each failure as an issue.
+    @discardableResult
+    public static func check<M: StateMachine & Sendable>(_ machine: M, name: String = "machine", seed: UInt64 = 1,
+                                                          runs: Int = SearchLoop.defaultRuns, maxSteps: Int = 30,
+                                                          corpus: String? = nil, isolation: Isolation = .none,
+                                                          sourceLocation: SourceLocation = #_sourceLocation) -> CheckResult {
         let target = Target(name: name, summary: "", rules: [], mutants: [], defaultSteps: maxSteps, generatorVersion: "0") { _ in machine }
-        return check(target, seed: seed, runs: runs, maxSteps: maxSteps, sourceLocation: sourceLocation)
+        return check(target, mutant: nil, seed: seed, runs: runs, maxSteps: maxSteps, corpus: corpus, isolation: isolation,
+                     reproduce: reproduceLine(target: target, seed: seed), sourceLocation: sourceLocation)
+    }
+
+    /// `swift test --filter NAME` for the running test (its seed is fixed in its source), or the
+    /// CLI command when there is no current test.
+    static func reproduceLine(target: Target, seed: UInt64) -> String {
+        guard let test = Test.current else { return "graph-fuzz --target \(target.name) --seed \(seed)" }
+        let name = test.name.split(separator: "(").first.map(String.init) ?? test.name
+        return "swift test --filter '\(name)'  (seed \(seed))"
+    }
+
+    /// Replays the corpus cases of `target` (and `mutant`) in `folder`; each that does not pass is
+    /// an issue. A folder that does not exist yet holds nothing. Returns the cases replayed.
+    static func replay(_ folder: String, target: Target, mutant: String?, sourceLocation: SourceLocation) -> Int {
+        guard FileManager.default.fileExists(atPath: folder) else { return 0 }
+        var replayed = 0
+        do {
+            for file in try Corpus.files(in: [folder]) {
+                let corpusCase = try Corpus.read(file)
+                guard corpusCase.target == target.name, corpusCase.mutant == mutant else { continue }
+                replayed += 1
+                let result = try Corpus.replay(corpusCase, file: file, targets: [target])
+                if !result.passed {
+                    Issue.record("corpus case \(file) fails again: \(result.message)", sourceLocation: sourceLocation)
+                }
+            }
+        } catch {
+            // An empty folder is a folder we have not saved to yet.
+            if !error.message.contains("holds no") {
+                Issue.record("graph-fuzz could not replay \(folder): \(error)", sourceLocation: sourceLocation)
+            }
+        }
+        return replayed
+    }
+}
+
+/// What `GraphFuzzTest.check` did, printed readably: cases, steps, and each failure's report.
+public struct CheckResult: Sendable, CustomStringConvertible {
+    /// The search (nil when it could not run).
+    public var run: TargetRun?
+    /// One report per failure signature.
+    public var reports: [FailureReport]
+    /// Corpus cases replayed before the search.
+    public var replayed: Int
+
+    /// The first failure found (nil when the run passed).
+    public var failure: FoundFailure? { run?.found.first?.result.failure }
+    /// Every failure signature found, shrunk.
+    public var failures: [TargetFailure] { run?.found ?? [] }
+    public var cases: Int { run?.cases ?? 0 }
+    /// Steps run by the search (not counting shrinking).
+    public var steps: Int { run?.steps ?? 0 }
+
+    public var description: String {
+        guard let run else { return "graph-fuzz: the search did not run" }
+        var out = "graph-fuzz \(run.target)\(run.mutant.map { " (mutant \($0))" } ?? ""), seed \(run.options.seed): "
+        out += "\(run.cases) cases, \(run.steps) steps"
+        if replayed > 0 { out += ", \(replayed) corpus \(replayed == 1 ? "case" : "cases") replayed" }
+        out += run.found.isEmpty ? ": passed\n" : ": \(run.found.count) \(run.found.count == 1 ? "failure" : "failures")\n"
+        for report in reports { out += "\n" + report.text }
+        return out
     }
 }

@@ -23,10 +23,15 @@ struct CommandLineTests {
 
     @Test("JSON Lines carry exactly the documented keys, in order")
     func jsonKeys() throws {
-        // In process the search stops at the first failure (case 1, the second); worker mode goes on (WorkerTests).
+        // In process, as in workers, the search goes on to the end: one failure group, then a
+        // coverage event per rule, then the summary.
         let result = try graphFuzz(["--mutant", "queue-off-by-one", "--seed", "1", "--json", "--no-save", "--in-process"])
         #expect(result.status == 1)
-        let lines = result.stdout.split(separator: "\n")
+        let all = result.stdout.split(separator: "\n")
+        let coverage = all.filter { $0.contains(#""event":"coverage""#) }
+        #expect(coverage.count == 3)
+        #expect(coverage.first?.hasPrefix(#"{"event":"coverage","target":"queue","rule":"Q1","decided":"#) == true)
+        let lines = all.filter { !$0.contains(#""event":"coverage""#) }
         #expect(lines.count == 2)
         let failure = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(Set(failure.keys) == ["event", "target", "mutant", "seed", "case", "rule", "kind", "message", "steps",
@@ -36,7 +41,7 @@ struct CommandLineTests {
         #expect(failure["steps"] as? Int == 2)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(Set(summary.keys) == ["event", "target", "mutant", "seed", "cases", "steps", "seconds", "stepsPerSecond", "failures"])
-        #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":2,"#))
+        #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":2000,"#))
     }
 
     @Test("the same seed twice prints byte-identical reports apart from timings")

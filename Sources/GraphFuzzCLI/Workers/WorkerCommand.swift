@@ -84,17 +84,20 @@ struct WorkerCommand {
                     return malformed(line)
                 }
                 var steps = 0, rejected = 0
+                var coverage = Coverage()
                 for index in CaseChunk(start: start, stride: stride, count: count).indices {
                     announcer.announce("s", index, steps, rejected)
                     let draw = Draw(seed: SplitMix64.caseSeed(run: arguments.seed, case: index))
-                    let (outcome, count) = machine.run(draw, maxSteps)
+                    let (outcome, count, covered) = machine.runCovered(draw, maxSteps)
                     steps += count
+                    coverage.merge(covered)
                     switch outcome {
                     case .pass: break
                     case .rejected: rejected += 1
                     case .fail: writeUnbuffered("f \(index) \(WorkerProtocol.encode(outcome))\n")
                     }
                 }
+                writeUnbuffered("c \(coverage.line)\n")
                 announcer.announce("d", steps, rejected)
             case "r", "w":
                 let draw: Draw
@@ -128,22 +131,5 @@ struct WorkerCommand {
     private func malformed(_ line: String) -> Int32 {
         writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: malformed request '\(line)'\n")
         return 3
-    }
-}
-
-/// Writes `text` with `write(2)`, unbuffered, all of it.
-func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ text: String) {
-    var text = text
-    text.withUTF8 { writeUnbuffered(to: descriptor, UnsafeRawBufferPointer($0)) }
-}
-
-/// Writes `bytes` with `write(2)`, unbuffered, all of them.
-func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ bytes: UnsafeRawBufferPointer) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
     }
 }

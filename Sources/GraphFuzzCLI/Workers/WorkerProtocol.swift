@@ -6,69 +6,19 @@ import GraphFuzzEngine
 /// - `b START STRIDE COUNT`: run cases START, START+STRIDE, … (COUNT of them) of the run's seed.
 ///   Before each case the worker writes `s INDEX STEPS REJECTED` (steps and rejected cases so far
 ///   in the batch) with one unbuffered write, so when it dies the parent knows which case was
-///   running; a failing case adds `f INDEX OUTCOME`; the batch ends with `d STEPS REJECTED`.
+///   running; a failing case adds `f INDEX OUTCOME`; the batch ends with `c COVERAGE` (what its
+///   cases exercised, `Coverage.line`) and `d STEPS REJECTED`.
 /// - `r CHOICES…`: replay a choice sequence (a shrink candidate); `w INDEX`: run case INDEX. Both
 ///   write `k STEP` just before the system runs each step and end with `o OUTCOME`.
 /// - `x FILE`: replay a corpus file's trace against the worker's mutant (or production code):
 ///   `o OUTCOME`, or `e MESSAGE` when the trace cannot be applied.
 /// Worker to parent fields are separated by tabs; text fields escape backslash, tab and newline.
 enum WorkerProtocol {
-    static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
-        var out = ""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
-    static func unescape(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
-        var out = ""
-        var escaping = false
-        for character in text {
-            if escaping {
-                switch character {
-                case "t": out += "\t"
-                case "n": out += "\n"
-                case "r": out += "\r"
-                default: out.append(character)
-                }
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                out.append(character)
-            }
-        }
-        return out
-    }
-
+    static func escape(_ text: String) -> String { OutcomeLine.escape(text) }
+    static func unescape(_ text: Substring) -> String { OutcomeLine.unescape(text) }
     /// `pass`, `rejected`, or `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`.
-    static func encode(_ outcome: Outcome) -> String {
-        switch outcome {
-        case .pass: return "pass"
-        case .rejected: return "rejected"
-        case .fail(let failure):
-            return ["fail", failure.kind.rawValue, escape(failure.rule), escape(failure.detail),
-                    failure.step.map(String.init) ?? "-", escape(failure.message)].joined(separator: "\t")
-        }
-    }
-
-    static func decodeOutcome(_ text: Substring) -> Outcome? {
-        if text == "pass" { return .pass }
-        if text == "rejected" { return .rejected }
-        let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
-        guard fields.count == 6, fields[0] == "fail", let kind = FailureKind(rawValue: String(fields[1])) else { return nil }
-        return .fail(Failure(rule: unescape(fields[2]), kind: kind, message: unescape(fields[5]), detail: unescape(fields[3]),
-                             step: Int(fields[4])))
-    }
+    static func encode(_ outcome: Outcome) -> String { OutcomeLine.encode(outcome) }
+    static func decodeOutcome(_ text: Substring) -> Outcome? { OutcomeLine.decodeOutcome(text) }
 }
 
 /// Reads space-separated non-negative integers from a protocol line's bytes.

@@ -23,6 +23,8 @@ struct WorkerSearchResult {
     /// Search time (not counting shrinking).
     var seconds: Double
     var found: [Found]
+    /// What the finished batches exercised.
+    var coverage = Coverage()
     /// The search stopped early: SIGINT or SIGTERM.
     var interrupted = false
 }
@@ -82,7 +84,7 @@ struct WorkerSearch {
             return found
         }
         return WorkerSearchResult(cases: state.cases, rejected: state.rejected, steps: state.steps, seconds: state.seconds,
-                                  found: found, interrupted: state.interrupted)
+                                  found: found, coverage: state.coverage, interrupted: state.interrupted)
     }
 
     // MARK: Search
@@ -92,6 +94,8 @@ struct WorkerSearch {
         /// Search time so far (shrinking excluded).
         var seconds = 0.0
         var groups = FailureGroups()
+        /// What the finished batches exercised (a batch whose worker died adds nothing).
+        var coverage = Coverage()
         var shrunk: Set<FailureSignature> = []
         var found: [WorkerSearchResult.Found] = []
         /// Crash or hang signatures that did not come back when shrinking began: not reported.
@@ -290,6 +294,9 @@ struct WorkerSearch {
                             throw malformed(line)
                         }
                         state.groups.add(case: index, failure)
+                    case UInt8(ascii: "c"):
+                        guard let coverage = Coverage(line: scanner.rest) else { throw malformed(line) }
+                        state.coverage.merge(coverage)
                     case UInt8(ascii: "d"):
                         guard let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd, let chunk = slot.chunks.first else {
                             throw malformed(line)

@@ -8,11 +8,15 @@ public struct FailureReport: Sendable {
     /// How many cases of a search that went on after the first failure failed with this
     /// signature (nil: the search stopped at the first).
     public var caseCount: Int?
+    /// The command that reproduces the failure (nil: `graph-fuzz --target … --seed …`, right for
+    /// the registered targets; a machine checked inside a test names its test instead).
+    public var reproduce: String?
 
-    public init(result: TargetSearchResult, corpusFile: String? = nil, caseCount: Int? = nil) {
+    public init(result: TargetSearchResult, corpusFile: String? = nil, caseCount: Int? = nil, reproduce: String? = nil) {
         self.result = result
         self.corpusFile = corpusFile
         self.caseCount = caseCount
+        self.reproduce = reproduce
     }
 
     /// The Swift Testing source reproducing the shrunk case: a test that fails on the code that
@@ -64,7 +68,7 @@ public struct FailureReport: Sendable {
         for line in stepLines { out += "    \(line)\n" }
         var again = "graph-fuzz --target \(result.target) --seed \(result.options.seed)"
         if let mutant = result.mutant { again += " --mutant \(mutant)" }
-        out += "  reproduce: \(again)\n"
+        out += "  reproduce: \(reproduce ?? again)\n"
         if let corpusFile { out += "  saved: \(corpusFile)\n" }
         let test = swiftTest
         guard !test.isEmpty else {

@@ -10,7 +10,7 @@ public struct SearchOptions: Sendable, Equatable {
     public var shardIndex: Int
     public var shardCount: Int
 
-    public init(seed: UInt64, runs: Int = 100, timeLimit: Double? = nil, shrinkBudget: ShrinkBudget = ShrinkBudget(),
+    public init(seed: UInt64, runs: Int = SearchLoop.defaultRuns, timeLimit: Double? = nil, shrinkBudget: ShrinkBudget = ShrinkBudget(),
                 shardIndex: Int = 0, shardCount: Int = 1) {
         self.seed = seed
         self.runs = runs
@@ -58,35 +58,17 @@ public struct SearchResult: Sendable, Equatable {
     }
 }
 
-/// The search loop over an arbitrary test function: generate cases from the seed, stop at the first
-/// failure, shrink it. Case `i` is generated from `SplitMix64.caseSeed(run: seed, case: i)` alone.
+/// A search over an arbitrary test function that stops at the first failure and shrinks it: the
+/// one search loop (`SearchLoop`) with the test run in this process. Case `i` is generated from
+/// `SplitMix64.caseSeed(run: seed, case: i)` alone.
 public enum Search {
     public static func run(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let limit = options.timeLimit.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
-        var cases = 0, rejected = 0
-        var index = options.shardIndex
-        while index < options.runs {
-            if let limit, cases > 0, clock.now >= limit { break }
-            let draw = Draw(seed: SplitMix64.caseSeed(run: options.seed, case: index))
-            let outcome = test(draw)
-            cases += 1
-            switch outcome {
-            case .pass: break
-            case .rejected: rejected += 1
-            case .fail(let failure):
-                let shrinker = Shrinker(signature: failure.signature, budget: options.shrinkBudget, test: test)
-                let shrink = shrinker.shrink(draw.sequence)
-                let final = test(Draw(replaying: shrink.sequence)).failure ?? failure
-                let seconds = (clock.now - start).seconds
-                return SearchResult(cases: cases, rejected: rejected, seconds: seconds,
-                                    failure: FoundFailure(caseIndex: index, original: draw.sequence, shrunk: shrink.sequence,
-                                                          failure: final, shrink: shrink, seconds: seconds))
-            }
-            index += options.shardCount
+        // A function executor never throws.
+        guard let loop = try? SearchLoop(options: options, stopAtFirstFailure: true).run(FunctionExecutor(test: test)) else {
+            return SearchResult(cases: 0, rejected: 0, seconds: 0, failure: nil)
         }
-        return SearchResult(cases: cases, rejected: rejected, seconds: (clock.now - start).seconds, failure: nil)
+        let failure = loop.found.first?.failure
+        return SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: failure?.seconds ?? loop.seconds, failure: failure)
     }
 }
 

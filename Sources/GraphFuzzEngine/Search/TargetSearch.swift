@@ -27,28 +27,78 @@ public struct TargetSearchResult: Sendable, Equatable {
     }
 }
 
+/// One failure signature of a target's search, shrunk and described, with the number of cases
+/// that failed with it.
+public struct TargetFailure: Sendable, Equatable {
+    public var result: TargetSearchResult
+    public var caseCount: Int
+
+    public init(result: TargetSearchResult, caseCount: Int) {
+        self.result = result
+        self.caseCount = caseCount
+    }
+}
+
+/// A whole search of a target by the one search loop: every failure signature, and what the
+/// cases exercised.
+public struct TargetRun: Sendable, Equatable {
+    public var target: String
+    public var mutant: String?
+    public var options: SearchOptions
+    public var maxSteps: Int
+    public var cases: Int
+    public var rejected: Int
+    public var steps: Int
+    /// Search time (shrinking excluded).
+    public var seconds: Double
+    public var coverage: Coverage
+    /// One per signature, in the order of their lowest failing case.
+    public var found: [TargetFailure]
+    /// Crash or hang signatures that did not come back when run again: not failures of the code.
+    public var unconfirmed: [FailureSignature]
+}
+
 extension Target {
-    /// Searches this target for a failure with `options`, at most `maxSteps` steps per case.
+    /// Searches this target for the first failure with `options`, at most `maxSteps` steps per
+    /// case, in this process (time to first failure; `run` goes on and groups every failure).
     public func search(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil) -> TargetSearchResult {
-        let machine = self.machine(mutant: mutant)
         let maxSteps = maxSteps ?? defaultSteps
-        var steps = 0
-        var counting = true
-        let result = Search.run(options) { draw in
-            let (outcome, count) = machine.run(draw, maxSteps)
-            if counting {
-                steps += count
-                if outcome.failure != nil { counting = false }
-            }
-            return outcome
+        let executor = InProcessExecutor(machine: machine(mutant: mutant), maxSteps: maxSteps)
+        // An in-process executor never throws.
+        let loop = (try? SearchLoop(options: options, stopAtFirstFailure: true).run(executor))
+            ?? LoopResult(cases: 0, rejected: 0, steps: 0, seconds: 0, found: [], coverage: Coverage(), unconfirmed: [])
+        guard let first = loop.found.first else {
+            return TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps,
+                                      search: SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: loop.seconds, failure: nil),
+                                      steps: loop.steps, originalSteps: 0, counterexample: nil)
         }
-        var originalSteps = 0
-        var record: CaseRecord?
-        if let found = result.failure {
-            originalSteps = machine.run(Draw(replaying: found.original), maxSteps).steps
-            record = machine.record(found.shrunk, maxSteps)
+        var result = describe(first.failure, mutant: mutant, options: options, maxSteps: maxSteps, loop: loop, executor: executor)
+        result.search.seconds = first.failure.seconds
+        return result
+    }
+
+    /// Runs every case of `options` through `executor` (in this process unless given), groups the
+    /// failures by signature and shrinks each once; `found` hears of each as soon as it is shrunk.
+    public func run(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil, executor: (any CaseExecutor)? = nil,
+                    found: @escaping (TargetFailure) -> Void = { _ in }) throws -> TargetRun {
+        let maxSteps = maxSteps ?? defaultSteps
+        let executor = executor ?? InProcessExecutor(machine: machine(mutant: mutant), maxSteps: maxSteps)
+        var described: [TargetFailure] = []
+        let loop = try SearchLoop(options: options).run(executor)
+        for group in loop.found {
+            let entry = TargetFailure(result: describe(group.failure, mutant: mutant, options: options, maxSteps: maxSteps, loop: loop,
+                                                       executor: executor), caseCount: group.caseCount)
+            described.append(entry)
+            found(entry)
         }
-        return TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps, search: result,
-                                  steps: steps, originalSteps: originalSteps, counterexample: record)
+        return TargetRun(target: name, mutant: mutant, options: options, maxSteps: maxSteps, cases: loop.cases, rejected: loop.rejected,
+                         steps: loop.steps, seconds: loop.seconds, coverage: loop.coverage, found: described, unconfirmed: loop.unconfirmed)
+    }
+
+    private func describe(_ failure: FoundFailure, mutant: String?, options: SearchOptions, maxSteps: Int, loop: LoopResult,
+                          executor: any CaseExecutor) -> TargetSearchResult {
+        TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps,
+                           search: SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: loop.seconds, failure: failure),
+                           steps: loop.steps, originalSteps: executor.steps(failure.original), counterexample: executor.record(failure.shrunk))
     }
 }

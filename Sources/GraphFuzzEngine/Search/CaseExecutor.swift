@@ -1,0 +1,127 @@
+/// A failing case of a chunk: its index and how it failed.
+public struct CaseFailure: Sendable, Equatable {
+    public var index: Int
+    public var failure: Failure
+
+    public init(index: Int, failure: Failure) {
+        self.index = index
+        self.failure = failure
+    }
+}
+
+/// What running a chunk of cases did.
+public struct ChunkReport: Sendable, Equatable {
+    /// Cases that ran (all of the chunk's, or up to the first failure when asked to stop there).
+    public var cases: Int
+    public var rejected: Int
+    public var steps: Int
+    /// The failing cases, in case order.
+    public var failures: [CaseFailure]
+    /// What the cases exercised (empty for executors that do not count it).
+    public var coverage: Coverage
+
+    public init(cases: Int = 0, rejected: Int = 0, steps: Int = 0, failures: [CaseFailure] = [], coverage: Coverage = Coverage()) {
+        self.cases = cases
+        self.rejected = rejected
+        self.steps = steps
+        self.failures = failures
+        self.coverage = coverage
+    }
+}
+
+extension ChunkReport {
+    /// Runs the chunk's cases with `run` (outcome, steps, coverage) and adds them up.
+    static func collect(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool,
+                        _ run: (Draw) -> (outcome: Outcome, steps: Int, coverage: Coverage?)) -> ChunkReport {
+        var report = ChunkReport()
+        for index in chunk.indices {
+            let (outcome, steps, coverage) = run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
+            report.cases += 1
+            report.steps += steps
+            if let coverage { report.coverage.merge(coverage) }
+            switch outcome {
+            case .pass: break
+            case .rejected: report.rejected += 1
+            case .fail(let failure):
+                report.failures.append(CaseFailure(index: index, failure: failure))
+                if stopAtFirstFailure { return report }
+            }
+        }
+        return report
+    }
+}
+
+/// Where the cases of a search run: the seam between the one search loop (`SearchLoop`) and
+/// how a case is executed — in this process (`InProcessExecutor`), or in a child process that a
+/// trap may take down without taking the search with it (the CLI's workers, `GraphFuzzTesting`'s
+/// process isolation). Case `i` is generated from `SplitMix64.caseSeed(run: seed, case: i)` alone,
+/// so where it runs never changes what it does.
+public protocol CaseExecutor: AnyObject {
+    /// Runs the chunk's cases of the run `seed`; with `stopAtFirstFailure`, stops after the first
+    /// failing case. A case that takes a child process down is reported as a `crash` failure of
+    /// that case, only once a fresh process died of it again.
+    func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) throws -> ChunkReport
+    /// Runs case `index` of the run `seed` alone: its outcome and the draw holding what it consumed.
+    func run(case index: Int, seed: UInt64) throws -> (outcome: Outcome, draw: Draw)
+    /// Runs a shrink candidate: its outcome and the draw holding what it consumed (read only when
+    /// the outcome is a failure; see `Shrinker.init(signature:budget:candidates:)`).
+    func replay(_ sequence: ChoiceSequence) throws -> (outcome: Outcome, draw: Draw)
+    /// The shrunk case as readable records, nil when it cannot be described.
+    func record(_ sequence: ChoiceSequence) -> CaseRecord?
+    /// Steps the case from `sequence` ran (for "shrunk N → M steps").
+    func steps(_ sequence: ChoiceSequence) -> Int
+}
+
+extension CaseExecutor {
+    public func record(_ sequence: ChoiceSequence) -> CaseRecord? { nil }
+    public func steps(_ sequence: ChoiceSequence) -> Int { 0 }
+}
+
+/// Runs a machine's cases in this process, counting what they exercise.
+public final class InProcessExecutor: CaseExecutor {
+    public let machine: AnyMachine
+    public let maxSteps: Int
+
+    public init(machine: AnyMachine, maxSteps: Int) {
+        self.machine = machine
+        self.maxSteps = maxSteps
+    }
+
+    public func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
+        ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { draw in machine.runCovered(draw, maxSteps) }
+    }
+
+    public func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) {
+        let draw = Draw(seed: SplitMix64.caseSeed(run: seed, case: index))
+        return (machine.run(draw, maxSteps).outcome, draw)
+    }
+
+    public func replay(_ sequence: ChoiceSequence) -> (outcome: Outcome, draw: Draw) {
+        let draw = Draw(replaying: sequence)
+        return (machine.run(draw, maxSteps).outcome, draw)
+    }
+
+    public func record(_ sequence: ChoiceSequence) -> CaseRecord? { machine.record(sequence, maxSteps) }
+    public func steps(_ sequence: ChoiceSequence) -> Int { machine.run(Draw(replaying: sequence), maxSteps).steps }
+}
+
+/// Runs an arbitrary test function in this process (properties, shrinking tests).
+public final class FunctionExecutor: CaseExecutor {
+    public let test: (Draw) -> Outcome
+
+    public init(test: @escaping (Draw) -> Outcome) { self.test = test }
+
+    public func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
+        ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { draw in (test(draw), 0, nil) }
+    }
+
+    public func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) {
+        let draw = Draw(seed: SplitMix64.caseSeed(run: seed, case: index))
+        return (test(draw), draw)
+    }
+
+    public func replay(_ sequence: ChoiceSequence) -> (outcome: Outcome, draw: Draw) {
+        let draw = Draw(replaying: sequence)
+        return (test(draw), draw)
+    }
+}
