@@ -16,15 +16,30 @@ public struct Rule: Sendable, Hashable {
     }
 }
 
-/// A named faulty variant of production code, selected with `--mutant`, and the rule it breaks.
+/// A named faulty variant of production code, selected with `--mutant`, and the rules it may break:
+/// a declared set (usually one rule), justified by what the fault really breaks. A run of the mutant
+/// that fails another rule is a misattribution, reported as such (`bench`, the report's headline).
 public struct Mutant: Sendable, Hashable {
     public var name: String
-    public var rule: String
+    /// The rules the fault may break, the one it is named for first.
+    public var rules: [String]
     public var summary: String
 
+    /// The rule the mutant is named for (the first declared).
+    public var rule: String { rules[0] }
+
     public init(name: String, rule: String, summary: String) {
+        self.init(name: name, rules: [rule], summary: summary)
+    }
+
+    /// A mutant that may break any of `rules` (not empty; the rule it is named for first).
+    public init(name: String, rules: [String], summary: String) {
+        precondition(!rules.isEmpty, "mutant \(name) declares no rule")
         self.name = name
-        self.rule = rule
+        self.rules = rules
         self.summary = summary
     }
+
+    /// Whether `rule` is one this mutant declares it may break.
+    public func declares(_ rule: String) -> Bool { rules.contains(rule) }
 }
