@@ -5,7 +5,6 @@ public enum MappingDiagnosis {
     /// - Parameter firstNewRef: the reference the first work created by this mapping takes.
     public static func rule(response: SpecResponse, expected: [MappedWork], observed: [MappedWork], firstNewRef: Int) -> String {
         if observed.contains(where: { !$0.isLive }) { return MapperRules.deletedYieldsFresh }
-        if let rule = groupingRule(response: response, expected: expected, observed: observed) { return rule }
         let expectedOld = Set(expected.lazy.filter { $0.ref < firstNewRef }.map(\.ref))
         let observedOld = Set(observed.lazy.filter { $0.ref < firstNewRef }.map(\.ref))
         if !expectedOld.isSubset(of: observedOld) { return MapperRules.knownVolumeReused }
@@ -20,24 +19,6 @@ public enum MappingDiagnosis {
             return want.ref < firstNewRef ? MapperRules.knownVolumeReused : MapperRules.sharedISBNMerged
         }
         return MapperRules.sharedISBNMerged
-    }
-
-    /// The grouping rule broken when the returned works group the volume IDs otherwise than the specified
-    /// ones (nil: the same groups). Decided before reuse (M9): a work missing because its group was dropped
-    /// or merged away breaks the grouping rule, not reuse.
-    static func groupingRule(response: SpecResponse, expected: [MappedWork], observed: [MappedWork]) -> String? {
-        let want = expected.map { Set($0.work.volumeIDs) }
-        let got = observed.map { Set($0.work.volumeIDs) }
-        guard Set(want) != Set(got) else { return nil }
-        for group in got {
-            let joined = expected.indices.filter { !want[$0].isDisjoint(with: group) }
-            guard joined.count > 1 else { continue }
-            let withoutISBN = joined.filter { expected[$0].work.editionISBNs.allSatisfy { $0 == nil } }
-            return withoutISBN.count > 1 ? MapperRules.missingISBNNotMerged : MapperRules.sharedISBNMerged
-        }
-        if want.contains(where: { group in got.allSatisfy { $0.isDisjoint(with: group) } }) { return fewerWorksRule(response) }
-        if want.contains(where: { group in got.filter { !$0.isDisjoint(with: group) }.count > 1 }) { return MapperRules.sharedISBNMerged }
-        return nil
     }
 
     /// Too few works: the most specific grouping rule the response exercises.

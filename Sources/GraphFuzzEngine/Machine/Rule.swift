@@ -24,6 +24,9 @@ public struct Mutant: Sendable, Hashable {
     /// The rules the fault may break, the one it is named for first.
     public var rules: [String]
     public var summary: String
+    /// Why the fault may break each declared rule (docs/spec.md's mutant table shows it); empty for a mutant
+    /// declaring one rule, whose fault is the case that rule forbids.
+    public var reason: String
 
     /// The rule the mutant is named for (the first declared).
     public var rule: String { rules[0] }
@@ -33,11 +36,12 @@ public struct Mutant: Sendable, Hashable {
     }
 
     /// A mutant that may break any of `rules` (not empty; the rule it is named for first).
-    public init(name: String, rules: [String], summary: String) {
+    public init(name: String, rules: [String], summary: String, reason: String = "") {
         precondition(!rules.isEmpty, "mutant \(name) declares no rule")
         self.name = name
         self.rules = rules
         self.summary = summary
+        self.reason = reason
     }
 
     /// Whether `rule` is one this mutant declares it may break.
