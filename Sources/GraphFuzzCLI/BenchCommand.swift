@@ -32,7 +32,7 @@ struct BenchCommand {
         let seconds = arguments.quick ? 0.3 : 2.0
         let seeds: ClosedRange<UInt64> = 1...20
         var throughputRows = [["target", "spec steps/s", "system steps/s", "differential steps/s", "overhead"]]
-        var mutantRows = [["target", "mutant", "found", "median s", "max s", "median steps", "max steps", "median attempts"]]
+        var mutantRows = [["target", "mutant", "found", "other rule", "median s", "max s", "median steps", "max steps", "median attempts"]]
         var workerRows = [["target", "--jobs 1 steps/s", "--jobs 2 steps/s", "speed-up"]]
         for target in targets {
             progress("throughput \(target.name)")
@@ -62,10 +62,13 @@ struct BenchCommand {
                 progress("mutant \(mutant.name)")
                 let m = Benchmark.mutant(target, mutant.name, seeds: seeds, runs: RunArguments().runs)
                 emit(.object([("event", .string("bench-mutant")), ("target", .string(target.name)), ("mutant", .string(m.mutant)),
-                              ("seeds", .int(m.seeds)), ("found", .int(m.found)), ("medianSeconds", .double(m.medianSeconds)),
+                              ("seeds", .int(m.seeds)), ("found", .int(m.found)),
+                              ("misattributed", .array(m.misattributed.map { .object([("seed", .int(Int($0.seed))), ("rule", .string($0.rule))]) })),
+                              ("medianSeconds", .double(m.medianSeconds)),
                               ("maxSeconds", .double(m.maxSeconds)), ("medianSteps", .int(m.medianSteps)),
                               ("maxSteps", .int(m.maxSteps)), ("medianShrinkAttempts", .int(m.medianShrinkAttempts))]))
-                mutantRows.append([target.name, m.mutant, "\(m.found)/\(m.seeds)", Self.millis(m.medianSeconds), Self.millis(m.maxSeconds),
+                let others = m.misattributed.isEmpty ? "—" : m.misattributed.map { "seed \($0.seed): \($0.rule)" }.joined(separator: ", ")
+                mutantRows.append([target.name, m.mutant, "\(m.found)/\(m.seeds)", others, Self.millis(m.medianSeconds), Self.millis(m.maxSeconds),
                                    String(m.medianSteps), String(m.maxSteps), String(m.medianShrinkAttempts)])
             }
         }
@@ -77,7 +80,7 @@ struct BenchCommand {
             if workerRows.count > 1 {
                 console.out("Search in worker processes (\(Format.seconds(seconds)) each, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n" + Format.table(workerRows) + "\n")
             }
-            console.out("Mutants (\(seeds.count) seeds each, --runs \(RunArguments().runs))\n" + Format.table(mutantRows) + "\n")
+            console.out("Mutants (\(seeds.count) seeds each, --runs \(RunArguments().runs); found: under a rule the mutant declares; other rule: seeds whose failure named another)\n" + Format.table(mutantRows) + "\n")
             console.out("Shrinking challenge (100 seeds each): mean shrink evaluations\n" + Format.table(challengeRows()) + "\n")
             console.out("peak resident memory: \(peak / 1_048_576) MiB\n")
         }

@@ -76,7 +76,8 @@ struct ListCommand {
                 console.out(JSONValue.object([("event", .string("target")), ("target", .string(target.name))]).rendered + "\n")
                 for mutant in target.mutants {
                     console.out(JSONValue.object([("event", .string("mutant")), ("target", .string(target.name)),
-                                                  ("mutant", .string(mutant.name)), ("rule", .string(mutant.rule))]).rendered + "\n")
+                                                  ("mutant", .string(mutant.name)), ("rule", .string(mutant.rule)),
+                                                  ("rules", .array(mutant.rules.map(JSONValue.string)))]).rendered + "\n")
                 }
                 for rule in target.rules {
                     console.out(JSONValue.object([("event", .string("rule")), ("rule", .string(rule.id)),
@@ -87,7 +88,7 @@ struct ListCommand {
             console.out("target \(target.name): \(target.summary)\n")
             if !target.mutants.isEmpty {
                 console.out("  mutants:\n")
-                console.out(Format.table(target.mutants.map { ["    \($0.name)", "breaks \($0.rule)", $0.summary] }))
+                console.out(Format.table(target.mutants.map { ["    \($0.name)", "breaks \($0.rules.joined(separator: ", "))", $0.summary] }))
             }
             console.out("  rules:\n")
             console.out(Format.table(target.rules.map { ["    \($0.id)", "[\($0.confidence)]", $0.statement, "(\($0.source))"] }))

@@ -12,13 +12,14 @@ public enum SpecDocument {
             out += "### Target `\(target.name)`\n\n\(target.summary)\n\n"
             out += "| rule | statement | source | confidence | mutants that break it |\n|---|---|---|---|---|\n"
             for rule in target.rules {
-                let breakers = target.mutants.filter { $0.rule == rule.id }.map { "`\($0.name)`" }.joined(separator: ", ")
+                let breakers = target.mutants.filter { $0.declares(rule.id) }.map { "`\($0.name)`" }.joined(separator: ", ")
                 out += "| \(rule.id) | \(cell(rule.statement)) | \(cell(rule.source)) | \(rule.confidence) | \(breakers.isEmpty ? "—" : breakers) |\n"
             }
             if !target.mutants.isEmpty {
-                out += "\n| mutant | breaks | what it does |\n|---|---|---|\n"
+                out += "\n| mutant | breaks | what it does | why these rules |\n|---|---|---|---|\n"
                 for mutant in target.mutants {
-                    out += "| `\(mutant.name)` | \(mutant.rule) | \(cell(mutant.summary)) |\n"
+                    let reason = mutant.reason.isEmpty ? "the fault is the case \(mutant.rule) forbids" : mutant.reason
+                    out += "| `\(mutant.name)` | \(mutant.rules.joined(separator: ", ")) | \(cell(mutant.summary)) | \(cell(reason)) |\n"
                 }
             }
             out += "\n"

@@ -5,11 +5,13 @@ import MapperSpec
 /// The mapper's mutants: each a design from the seeds' history, selected through a strategy point.
 enum MapperMutants {
     static let all: [(mutant: Mutant, strategy: MapperStrategy)] = [
-        (Mutant(name: "cache-stores-objects", rule: MapperRules.noStaleRead,
-                summary: "seed 000 'before': the cache holds Work objects and returns them whatever became of them"),
+        (Mutant(name: "cache-stores-objects", rules: [MapperRules.noStaleRead, MapperRules.deletedYieldsFresh],
+                summary: "seed 000 'before': the cache holds Work objects and returns them whatever became of them",
+                reason: "the cached object is returned whatever became of it: a deleted or rolled-back work is returned (M10: every returned work is live) and read, which traps once its deletion is saved (M11); which shows first depends on whether the delete was saved"),
          MapperStrategy(cache: .objects)),
-        (Mutant(name: "cache-as-designed", rule: MapperRules.noStaleRead,
-                summary: "seed 000 'after' literally: model(for:) trusted to return nil for a deleted work (R14: it never does)"),
+        (Mutant(name: "cache-as-designed", rules: [MapperRules.noStaleRead, MapperRules.deletedYieldsFresh],
+                summary: "seed 000 'after' literally: model(for:) trusted to return nil for a deleted work (R14: it never does)",
+                reason: "model(for:) hands back the deleted work (R14), which is returned (M10) and read, trapping once its deletion is saved (M11)"),
          MapperStrategy(cache: .modelForLookup)),
         (Mutant(name: "cache-keeps-temporary-ids", rule: MapperRules.knownVolumeReused,
                 summary: "identifiers cached at insert and never re-keyed after save; one that no longer resolves is read as a deletion"),

@@ -120,7 +120,8 @@ struct WorkerSearch {
         let result = TargetSearchResult(
             target: target.name, mutant: mutant, options: options, maxSteps: maxSteps,
             search: SearchResult(cases: state.cases, rejected: state.rejected, seconds: state.seconds, failure: failure),
-            steps: state.steps, originalSteps: found.originalSteps, counterexample: found.record)
+            steps: state.steps, originalSteps: found.originalSteps, counterexample: found.record,
+            declaredRules: target.declaredRules(mutant))
         let entry = WorkerSearchResult.Found(result: result, caseCount: group.count)
         state.shrunk.insert(group.signature)
         state.found.append(entry)

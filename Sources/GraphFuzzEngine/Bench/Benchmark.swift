@@ -6,10 +6,13 @@ import Darwin
 #endif
 
 /// How a mutant fared over a set of seeds.
-public struct MutantBenchmark: Sendable, Equatable {
+public struct MutantBenchmark: Sendable {
     public var mutant: String
     public var seeds: Int
+    /// Seeds whose failure named a rule the mutant declares.
     public var found: Int
+    /// Seeds whose failure named another rule: (seed, the rule it named).
+    public var misattributed: [(seed: UInt64, rule: String)] = []
     public var medianSeconds: Double
     public var maxSeconds: Double
     public var medianSteps: Int
@@ -22,14 +25,19 @@ public enum Benchmark {
     /// Searches `mutant` with each seed and summarises time to a shrunk failure and its size.
     public static func mutant(_ target: Target, _ mutant: String, seeds: ClosedRange<UInt64>, runs: Int) -> MutantBenchmark {
         var seconds: [Double] = [], steps: [Int] = [], attempts: [Int] = []
+        var misattributed: [(seed: UInt64, rule: String)] = []
         for seed in seeds {
             let result = target.search(mutant: mutant, options: SearchOptions(seed: seed, runs: runs))
             guard let found = result.failure else { continue }
+            if result.isMisattributed {
+                misattributed.append((seed, found.failure.rule))
+                continue
+            }
             seconds.append(found.seconds)
             steps.append(result.counterexample?.steps.count ?? 0)
             attempts.append(found.shrink.attempts)
         }
-        return MutantBenchmark(mutant: mutant, seeds: seeds.count, found: seconds.count,
+        return MutantBenchmark(mutant: mutant, seeds: seeds.count, found: seconds.count, misattributed: misattributed,
                                medianSeconds: median(seconds), maxSeconds: seconds.max() ?? 0,
                                medianSteps: Int(median(steps.map(Double.init))), maxSteps: steps.max() ?? 0,
                                medianShrinkAttempts: Int(median(attempts.map(Double.init))))

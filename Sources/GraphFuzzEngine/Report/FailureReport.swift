@@ -60,7 +60,11 @@ public struct FailureReport: Sendable {
         let failure = found.failure
         var out = "FAILURE \(result.target)"
         if let mutant = result.mutant { out += " (mutant \(mutant))" }
-        out += " — rule \(failure.rule), \(failure.kind.rawValue)\n"
+        out += " — rule \(failure.rule), \(failure.kind.rawValue)"
+        if result.isMisattributed, let mutant = result.mutant {
+            out += " (mutant \(mutant) breaks \(result.declaredRules.joined(separator: "/")); this run found \(failure.rule))"
+        }
+        out += "\n"
         out += "  \(failure.message)\n"
         out += "  seed \(result.options.seed), case \(found.caseIndex): shrunk \(result.originalSteps) → \(result.counterexample?.steps.count ?? 0) steps in \(found.shrink.attempts) attempts\n"
         if let caseCount { out += "  \(caseCount) \(caseCount == 1 ? "case" : "cases") of the run failed this way\n" }

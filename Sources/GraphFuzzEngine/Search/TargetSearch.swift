@@ -11,11 +11,20 @@ public struct TargetSearchResult: Sendable, Equatable {
     public var originalSteps: Int
     /// The shrunk failing case, re-run with its steps and expectations recorded.
     public var counterexample: CaseRecord?
+    /// The rules the searched mutant declares it may break (empty for production code).
+    public var declaredRules: [String]
 
     public var failure: FoundFailure? { search.failure }
 
+    /// Whether a mutant's failure names a rule the mutant does not declare (a wrong verdict to explain).
+    public var isMisattributed: Bool {
+        guard mutant != nil, let rule = failure?.failure.rule, !declaredRules.isEmpty else { return false }
+        return !declaredRules.contains(rule)
+    }
+
     public init(target: String, mutant: String?, options: SearchOptions, maxSteps: Int, search: SearchResult, steps: Int,
-                originalSteps: Int, counterexample: CaseRecord?) {
+                originalSteps: Int, counterexample: CaseRecord?, declaredRules: [String] = []) {
+        self.declaredRules = declaredRules
         self.target = target
         self.mutant = mutant
         self.options = options
@@ -59,6 +68,11 @@ public struct TargetRun: Sendable, Equatable {
 }
 
 extension Target {
+    /// The rules `mutant` declares it may break (empty for production code or an unknown name).
+    public func declaredRules(_ mutant: String?) -> [String] {
+        mutant.flatMap { self.mutant(named: $0)?.rules } ?? []
+    }
+
     /// Searches this target for the first failure with `options`, at most `maxSteps` steps per
     /// case, in this process (time to first failure; `run` goes on and groups every failure).
     public func search(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil) -> TargetSearchResult {
@@ -70,7 +84,7 @@ extension Target {
         guard let first = loop.found.first else {
             return TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps,
                                       search: SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: loop.seconds, failure: nil),
-                                      steps: loop.steps, originalSteps: 0, counterexample: nil)
+                                      steps: loop.steps, originalSteps: 0, counterexample: nil, declaredRules: declaredRules(mutant))
         }
         var result = describe(first.failure, mutant: mutant, options: options, maxSteps: maxSteps, loop: loop, executor: executor)
         result.search.seconds = first.failure.seconds
@@ -99,6 +113,7 @@ extension Target {
                           executor: any CaseExecutor) -> TargetSearchResult {
         TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps,
                            search: SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: loop.seconds, failure: failure),
-                           steps: loop.steps, originalSteps: executor.steps(failure.original), counterexample: executor.record(failure.shrunk))
+                           steps: loop.steps, originalSteps: executor.steps(failure.original), counterexample: executor.record(failure.shrunk),
+                           declaredRules: declaredRules(mutant))
     }
 }
