@@ -155,13 +155,75 @@ public enum BooksEntities {
         }
     }
 
-    /// Settable attributes per entity and their pools.
-    public static func settable(_ entity: Int) -> [(attribute: Int, pool: [SpecValue])] {
+    /// Settable attributes per entity and their pools: the hand-picked slots first (their indexes and the first
+    /// values of their pools never change, so recorded traces keep their meaning), each pool followed by the
+    /// attribute's schema boundaries; then every other attribute with boundaries (a range, a length, or optional).
+    public static func settable(_ entity: Int) -> [(attribute: Int, pool: [SpecValue])] { settableSlots[entity] }
+
+    /// The most slots any entity has, and the longest pool: the ranges the set action draws from.
+    public static let settableSlotCount = settableSlots.map(\.count).max() ?? 1
+    public static let settablePoolCount = settableSlots.joined().map(\.pool.count).max() ?? 1
+
+    /// How many of slot `slot`'s pool values were picked by hand (the rest are schema boundaries).
+    public static func handPicked(_ entity: Int, _ slot: Int) -> Int { slot < handPickedSlots(entity).count ? handPickedSlots(entity)[slot].pool.count : 0 }
+
+    /// The weights the set action draws slot `slot`'s pool with: the hand-picked values as before, then each
+    /// boundary the schema allows 2 and each one beyond it 1 (a failed save keeps everything pending).
+    public static func settableWeights(_ entity: Int, _ slot: Int) -> [UInt32] {
+        let picked = handPicked(entity, slot)
+        let first: [UInt32] = picked == 3 ? [5, 3, 2] : [5, 3]
+        let attribute = entities(.local)[entity].attributes[settable(entity)[slot].attribute]
+        return settable(entity)[slot].pool.indices.map { $0 < picked ? first[$0] : allows(attribute, settable(entity)[slot].pool[$0]) ? 2 : 1 }
+    }
+
+    /// Whether `value` is within `attribute`'s range and length (nil only when it is optional).
+    static func allows(_ attribute: SpecAttribute, _ value: SpecValue) -> Bool {
+        switch value {
+        case .null: return attribute.optional
+        case .int(let n): return attribute.range?.contains(n) ?? true
+        case .string(let text): return attribute.length?.contains(text.count) ?? true
+        default: return true
+        }
+    }
+
+    private static func handPickedSlots(_ entity: Int) -> [(attribute: Int, pool: [SpecValue])] {
         switch entity {
         case work: return [(workTitle, titles)]
         case edition: return [(editionPageCount, pageCounts), (editionFormat, formats)]
         case author: return [(authorName, authorNames)]
         default: return [(entryStatus, statuses), (entryRating, ratings)]
         }
+    }
+
+    private static let settableSlots: [[(attribute: Int, pool: [SpecValue])]] = {
+        let attributes = entities(.local).map(\.attributes)
+        return attributes.indices.map { e in
+            let picked = handPickedSlots(e)
+            let extended = picked.map { slot in (slot.attribute, appending(boundaries(attributes[e][slot.attribute]), to: slot.pool)) }
+            let others = attributes[e].indices.filter { a in !picked.contains { $0.attribute == a } }
+                .map { a in (a, boundaries(attributes[e][a])) }.filter { !$0.1.isEmpty }
+            return extended + others
+        }
+    }()
+
+    private static func appending(_ values: [SpecValue], to pool: [SpecValue]) -> [SpecValue] {
+        values.reduce(into: pool) { pool, value in if !pool.contains(value) { pool.append(value) } }
+    }
+
+    /// The boundary values of `attribute`, from its schema description alone (issue 14): nil when it is optional,
+    /// each bound of its range and the bound ± 1, the shortest and longest string its length allows and one
+    /// character beyond each, and a value for an optional attribute without constraints (so it is sometimes set).
+    public static func boundaries(_ attribute: SpecAttribute) -> [SpecValue] {
+        var values: [SpecValue] = attribute.optional ? [.null] : []
+        if let range = attribute.range {
+            let (low, high) = (range.lowerBound, range.upperBound)
+            values += [low - 1, low, low + 1, high - 1, high, high + 1].map(SpecValue.int)
+        }
+        if let length = attribute.length {
+            let (low, high) = (length.lowerBound, length.upperBound)
+            values += [low - 1, low, high, high + 1].filter { $0 >= 0 }.map { .string(String(repeating: "x", count: $0)) }
+        }
+        if attribute.range == nil && attribute.length == nil && attribute.optional { values.append(.string("x")) }
+        return appending(values, to: [])
     }
 }

@@ -10,9 +10,12 @@ extension GraphMachine {
             // Creates dominate while there is little to act on (as the other actions' preconditions fail).
             action("create", weights: { $0.refs.count < 3 ? 24 : 8 }) { args, model in
                 let result = args.result()
-                return .create(result: result, entity: args.name("entity", from: BooksEntities.names, weights: [4, 3, 2, 1]),
+                return .create(result: result, entity: args.name("entity", from: BooksEntities.names, weights: Self.createWeights(model)),
                                variant: args.int("variant", in: 0...2) { $0.chooseWeighted([6, 2, 2]) },
-                               context: args.int("context", in: -1...1) { [0, -1, 1][$0.chooseWeighted([5, 2, 1])] })
+                               context: args.int("context", in: -1...1) { draw in
+                                   let context = [0, -1, 1][draw.chooseWeighted([5, 2, 1])]
+                                   return model.lacking.map { draw.chooseBool(probability: 0.8) ? $0.context : context } ?? context
+                               })
             },
             action("insert", 3, when: { $0.hasLive }) { args, model in
                 let anyModel = args.flag(probability: 0.1)
@@ -21,21 +24,37 @@ extension GraphMachine {
                 }) else { return nil }
                 return .insert(ref, context: args.context())
             },
-            action("relate", 5, when: { $0.hasLive }) { args, model in
-                guard let source = args.live("model", model) else { return nil }
+            // Count limits (G10): a model whose limited to-many can take one more is filled, to maxCount and beyond.
+            // Once one holds a model, it is filled (the fullest first) until it is one beyond.
+            action("relate", weights: { m in m.fullest > 0 ? 24 : m.fullest == 0 ? 8 : 5 }, when: { $0.hasLive }) { args, model in
+                let fullest = model.fullest
+                let fill = args.flag(probability: fullest > 0 ? 0.85 : 0.6) && fullest >= 0
+                guard let source = fill ? args.ref("model", among: model.refs.count, where: {
+                    let o = model.refs[$0]
+                    return o >= 0 && model.fillable(o).map { model.objects[o].links[$0].count == fullest } ?? false
+                })
+                                        : args.live("model", model) else { return nil }
                 // Replaying, the trace's values are read as they are; the model is consulted only to draw them.
                 let relationships = args.isReplaying ? [] : model.entities[model.entity(source)].relationships
-                let r = args.int("relationship", in: 0...2) { Int($0.choose(upTo: UInt64(relationships.count - 1))) }
+                let r = args.int("relationship", in: 0...2) { draw in
+                    fill ? model.fillable(model.refs[source.index])! : Int(draw.choose(upTo: UInt64(relationships.count - 1)))
+                }
                 let sameContext = args.flag(probability: 0.85)
                 guard let target = args.ref("target", among: model.refs.count, where: {
                     let o = model.refs[$0]
+                    if fill { return o >= 0 && model.fillTarget(model.refs[source.index], r, o) }
                     guard o >= 0, model.objects[o].entity == relationships[r].destination else { return false }
                     let context = model.objects[o].context
                     return !sameContext || context == model.context(source) || context < 0
                 }) else { return nil }
                 return .relate(source, relationship: r, target: target)
             },
-            action("save", 6) { args, _ in .save(context: args.context()) },
+            // The crash class, stage 4: the context holding a pending delete of a row the other context holds saves.
+            // Count limits: the context holding a model beyond a limit saves.
+            action("save", weights: { m in m.deletesForeignRow(0) || m.deletesForeignRow(1) || m.overfullContext != nil ? 20 : 6 }) { args, model in
+                let story = args.flag(probability: 0.8) ? (0...1).first(where: model.deletesForeignRow) ?? model.overfullContext : nil
+                return .save(context: args.int("context", in: 0...1) { story ?? [0, 1][$0.chooseWeighted([6, 1])] })
+            },
             action("wishlist", 4, when: { $0.has(BooksEntities.work) }) { args, model in
                 let result = args.result()
                 guard let work = args.ref("work", of: BooksEntities.work, model) else { return nil }
@@ -47,10 +66,15 @@ extension GraphMachine {
                       let edition = args.ref("edition", of: BooksEntities.edition, model) else { return nil }
                 return .owned(result: result, work: work, edition: edition, context: args.domainContext(work, model))
             },
-            action("delete", 4, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
-                args.ref("model", among: model.refs.count, where: { model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 }).map { .delete($0) }
+            // The crash class, stage 3: one context deletes a row the other context holds a model of.
+            action("delete", weights: { m in m.anyRef(m.isShared) ? 14 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
+                let story = args.flag(probability: 0.8) && model.anyRef(model.isShared)
+                return args.ref("model", among: model.refs.count, where: {
+                    model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 && (!story || model.isShared(model.refs[$0]))
+                }).map { .delete($0) }
             },
-            action("read", 3, when: { $0.hasLive }) { args, model in
+            // The crash class, stage 5: the model whose row another context deleted is read (G17).
+            action("read", weights: { $0.hasStale ? 8 : 3 }, when: { $0.hasLive }) { args, model in
                 guard let ref = args.live("model", model) else { return nil }
                 return .read(ref, property: args.int("property", in: 0...10) {
                     let shape = model.entities[model.entity(ref)]
@@ -60,10 +84,14 @@ extension GraphMachine {
             action("state", 2, when: { $0.hasLive }) { args, model in args.live("model", model).map { .state($0) } },
             action("set", 4, when: { $0.hasLive }) { args, model in
                 guard let ref = args.live("model", model) else { return nil }
-                let settable = args.isReplaying ? [] : BooksEntities.settable(model.entity(ref))
-                let slot = args.int("slot", in: 0...1) { Int($0.choose(upTo: UInt64(settable.count - 1))) }
-                return .set(ref, slot: slot, variant: args.int("variant", in: 0...2) {
-                    $0.chooseWeighted(settable[slot].pool.count == 3 ? [5, 3, 2] : [5, 3])
+                let entity = args.isReplaying ? 0 : model.entity(ref)
+                let settable = args.isReplaying ? [] : BooksEntities.settable(entity)
+                // The hand-picked slots weigh more; every other attribute with schema boundaries is sometimes set.
+                let slot = args.int("slot", in: 0...(BooksEntities.settableSlotCount - 1)) { draw in
+                    draw.chooseWeighted(settable.indices.map { BooksEntities.handPicked(entity, $0) > 0 ? 4 : 2 })
+                }
+                return .set(ref, slot: slot, variant: args.int("variant", in: 0...(BooksEntities.settablePoolCount - 1)) { draw in
+                    draw.chooseWeighted(BooksEntities.settableWeights(entity, slot))
                 })
             },
             action("unrelate", 1, when: { $0.hasLive }) { args, model in
@@ -75,12 +103,28 @@ extension GraphMachine {
                 return .unrelate(source, relationship: r, target: target)
             },
             action("rollback", 1) { args, _ in .rollback(context: args.context()) },
-            action("holdID", 2, when: { $0.hasLive }) { args, model in args.live("model", model).map { .holdID($0) } },
-            action("lookup", 3, when: { $0.held.contains { $0 != nil } }) { args, model in
+            // The crash class, stage 1: a saved model's identifier is held.
+            action("holdID", weights: { m in m.anyRef(m.unheldSaved) ? 10 : 2 }, when: { $0.hasLive }) { args, model in
+                guard args.flag(probability: 0.8), model.anyRef(model.unheldSaved) else { return args.live("model", model).map { .holdID($0) } }
+                return args.ref("model", among: model.refs.count, where: { model.refs[$0] >= 0 && model.unheldSaved(model.refs[$0]) }).map { .holdID($0) }
+            },
+            // Stage 2: the held row is looked up in the context that has no model of it; stage 5: a stale model is
+            // looked up where another context's save deleted its row (G15).
+            action("lookup", weights: { m in
+                       m.held.indices.contains { m.staleContext($0) != nil } ? 30 : m.held.indices.contains { m.missingContext($0) != nil } ? 14 : 3
+                   },
+                   when: { $0.held.contains { $0 != nil } }) { args, model in
                 let result = args.result()
-                guard let held = args.index("held", among: model.held.count, where: { model.held[$0] != nil }) else { return nil }
-                return .lookup(result: result, held: held, context: args.int("context", in: 0...1),
-                               method: args.enumeration("method", LookupMethod.self))
+                let anyStale = model.held.indices.contains { model.staleContext($0) != nil }
+                let open = { (h: Int) in anyStale ? model.staleContext(h) != nil : model.missingContext(h) != nil }
+                let story = args.flag(probability: 0.8) && model.held.indices.contains(where: open)
+                guard let held = args.index("held", among: model.held.count, where: { model.held[$0] != nil && (!story || open($0)) }) else { return nil }
+                let stale = story ? model.staleContext(held) : nil
+                let missing = story ? model.missingContext(held) : nil
+                let context = args.int("context", in: 0...1) { draw in stale ?? missing ?? draw.int(in: 0...1) }
+                let weights: [UInt32]? = stale != nil ? [1, 4, 1] : missing != nil ? [3, 1, 3] : nil
+                let method = LookupMethod.allCases[args.name("method", from: LookupMethod.allCases.map(\.rawValue), weights: weights)]
+                return .lookup(result: result, held: held, context: context, method: method)
             },
             action("fetchTitle", 1) { args, _ in .fetchTitle(context: args.context(), variant: args.int("variant", in: 0...2)) },
             action("acquire", 2, when: { $0.has(BooksEntities.entry) && $0.has(BooksEntities.edition) }) { args, model in
@@ -95,6 +139,13 @@ extension GraphMachine {
                 args.ref("entry", of: BooksEntities.entry, model).map { .validate($0) }
             },
         ]
+    }
+
+    /// Create weights per entity: more of the destination a count limit still lacks (G10).
+    static func createWeights(_ model: GraphModel) -> [UInt32] {
+        var weights: [UInt32] = [4, 3, 2, 1]
+        if let lacking = model.lacking { weights[lacking.destination] += 4 }
+        return weights
     }
 
     /// Every graph action: no step after the store crashed; the specification predicts, the system performs.
@@ -125,9 +176,11 @@ extension Arguments {
     /// A context for a save, rollback, fetch or insert: 0 mostly.
     mutating func context() -> Int { int("context", in: 0...1) { $0.chooseWeighted([6, 1]) } }
 
-    /// A reference bound to a model.
+    /// A reference bound to a model; while a model's row was deleted by another context's save (the crash
+    /// class's last stage), that model mostly.
     mutating func live(_ label: String, _ model: GraphModel) -> Ref? {
-        ref(label, among: model.refs.count, where: { model.refs[$0] >= 0 })
+        let stale = flag(probability: 0.6) && model.hasStale
+        return ref(label, among: model.refs.count, where: { model.refs[$0] >= 0 && (!stale || model.isStale(model.refs[$0])) })
     }
 
     /// A reference bound to a model of `entity`.

@@ -1,0 +1,111 @@
+import GraphSpec
+
+/// The stories the graph target's weights steer towards (issue 14), read from the specification's state:
+///
+/// - the crash class (R15, R28; G15, G17): a saved model's identifier is held, the row is looked up in the other
+///   context, one context deletes it and saves, then the other reads, changes, relates, saves or looks it up;
+/// - the schema's count limits (G10): a to-many with a `maxCount` is filled to its limit and one beyond.
+///
+/// Each predicate names a stage; an action whose stage is open weighs more and, most of the time, draws the
+/// arguments that advance the story. Every other choice stays possible.
+extension GraphModel {
+    /// A registered model with a permanent identifier: its row is saved.
+    func isSaved(_ o: Int) -> Bool { objects[o].lifecycle == .registered && objects[o].id?.permanent == true }
+
+    /// Whether context `c` has a live model of identifier `id`.
+    func hasModel(_ id: SpecID, in c: Int) -> Bool {
+        objects.contains { $0.context == c && $0.id == id && $0.lifecycle == .registered }
+    }
+
+    /// Stage 1: a saved model whose identifier no step holds yet.
+    func unheldSaved(_ o: Int) -> Bool {
+        guard isSaved(o), let id = objects[o].id else { return false }
+        return !held.contains(id)
+    }
+
+    /// Stage 2: the context in which held identifier `h` names a saved row that context has no model of.
+    func missingContext(_ h: Int) -> Int? {
+        guard let id = held[h], id.permanent, id.number < rows.count, rows[id.number] != nil else { return nil }
+        return (0...1).first { !hasModel(id, in: $0) }
+    }
+
+    /// Stage 3: a live model whose row the other context also holds (either may delete it).
+    func isShared(_ o: Int) -> Bool {
+        let object = objects[o]
+        guard object.lifecycle == .registered, !object.deleted, object.context >= 0, let id = object.id, id.permanent else { return false }
+        return hasModel(id, in: 1 - object.context)
+    }
+
+    /// Stage 4: context `c` has a pending delete of a row the other context holds.
+    func deletesForeignRow(_ c: Int) -> Bool {
+        objects.contains { object in
+            guard object.context == c, object.deleted, let id = object.id, id.permanent else { return false }
+            return hasModel(id, in: 1 - c)
+        }
+    }
+
+    /// Stage 5: a model of a context whose row another context's save deleted (touching it traps, G17).
+    func isStale(_ o: Int) -> Bool { objects[o].lifecycle == .invalidated && objects[o].context >= 0 }
+
+    /// Stage 5 for a held identifier: the context whose model of it is stale (G15).
+    func staleContext(_ h: Int) -> Int? {
+        guard let id = held[h] else { return nil }
+        return objects.first { $0.id == id && $0.lifecycle == .invalidated && $0.context >= 0 }?.context
+    }
+
+    var hasStale: Bool { objects.contains { $0.lifecycle == .invalidated && $0.context >= 0 } }
+
+    /// Whether some reference names an object `include` accepts.
+    func anyRef(_ include: (Int) -> Bool) -> Bool { refs.contains { $0 >= 0 && include($0) } }
+
+    // MARK: Count limits
+
+    /// The relationship of `o` with a `maxCount` it holds at most `maxCount` of (so one more relate reaches the
+    /// limit or goes one beyond it), if any.
+    func fillable(_ o: Int) -> Int? {
+        let object = objects[o]
+        guard object.lifecycle == .new || object.lifecycle == .registered else { return nil }
+        return entities[object.entity].relationships.indices.first { r in
+            guard let limit = entities[object.entity].relationships[r].maxCount else { return false }
+            return object.links[r].count <= limit && objects.indices.contains { fillTarget(o, r, $0) }
+        }
+    }
+
+    /// Whether `t` can join `o`'s relationship `r`: of its destination, live, not yet related, same context.
+    func fillTarget(_ o: Int, _ r: Int, _ t: Int) -> Bool {
+        let target = objects[t]
+        return target.entity == entities[objects[o].entity].relationships[r].destination && !objects[o].links[r].contains(t)
+            && (target.lifecycle == .new || target.lifecycle == .registered) && target.context == objects[o].context
+    }
+
+    /// How many models the fullest limited to-many that can take one more holds (-1: none can).
+    var fullest: Int {
+        refs.reduce(-1) { best, o in
+            guard o >= 0, let r = fillable(o) else { return best }
+            return max(best, objects[o].links[r].count)
+        }
+    }
+
+    /// The context of a live, inserted model holding more than a limited to-many allows (its save fails with 1590).
+    var overfullContext: Int? {
+        objects.first { object in
+            object.lifecycle == .registered && !object.deleted && entities[object.entity].relationships.indices.contains { r in
+                entities[object.entity].relationships[r].maxCount.map { object.links[r].count > $0 } ?? false
+            }
+        }?.context
+    }
+
+    /// What a count limit still lacks: the destination entity of a live model's limited to-many, and that model's
+    /// context, when fewer models it could relate to exist than would take it one beyond its `maxCount`.
+    var lacking: (destination: Int, context: Int)? {
+        for o in objects.indices where objects[o].lifecycle == .new || objects[o].lifecycle == .registered {
+            let relationships = entities[objects[o].entity].relationships
+            for r in relationships.indices {
+                guard let limit = relationships[r].maxCount, objects[o].links[r].count <= limit else { continue }
+                let eligible = objects.indices.filter { fillTarget(o, r, $0) }.count
+                if objects[o].links[r].count + eligible <= limit { return (relationships[r].destination, objects[o].context) }
+            }
+        }
+        return nil
+    }
+}
