@@ -35,7 +35,9 @@ struct StepMutatorTests {
             let before = machine.generate(Draw(.bytes(bytes)), harness.maxSteps)
             let after = machine.generate(Draw(.bytes(mutated)), harness.maxSteps)
             if before != after { changed += 1 }
-            if operation == .deleteStep { #expect(after.count < before.count || before == after, "a deletion made more steps") }
+            // A deletion removes bytes; the case it decodes to may still grow, when the deleted step was
+            // the one that ended the case (a trap ends a graph case, and the steps after it now run).
+            if operation == .deleteStep { #expect(mutated.count < bytes.count, "a deletion removed no bytes") }
         }
         #expect(changed >= 15, "only \(changed) of 30 mutations changed the steps")
         #expect(seen == Set(StepMutator.Operation.allCases))
