@@ -96,7 +96,7 @@ public final class DTOMapper {
         context.insert(work)
         for e in group.editions { addEdition(data.editions[e], to: work, context) }
         var names: [String] = []
-        for a in group.authors where !names.contains(data.authors[a].name) {
+        for a in group.authors where !names.contains(data.authors[a].name) && names.count < Self.maxAuthors {
             names.append(data.authors[a].name)
             addAuthor(data.authors[a], to: work, context)
         }
@@ -122,7 +122,7 @@ public final class DTOMapper {
             if let isbn = edition.primaryISBN, !knownISBNs.contains(isbn) { addEdition(edition, to: work, context) }
         }
         var knownNames = work.authors.map(\.name)
-        for a in group.authors where !knownNames.contains(data.authors[a].name) {
+        for a in group.authors where !knownNames.contains(data.authors[a].name) && knownNames.count < Self.maxAuthors {
             knownNames.append(data.authors[a].name)
             addAuthor(data.authors[a], to: work, context)
         }
@@ -134,6 +134,10 @@ public final class DTOMapper {
         context.insert(edition)
         edition.work = work
     }
+
+    /// How many authors a work may hold (the schema's maxCount; more fail validation at save, 1590): the first ones
+    /// are kept, those it held before, then the response's in order (rule M14).
+    private static let maxAuthors = Work.declaration.relationships[Work.Field.authors].maxCount ?? Int.max
 
     /// The range `Edition.pageCount` may hold (the schema's; validation at save rejects anything else, 1610/1620).
     private static let pageCountRange = Edition.declaration.attributes[Edition.Field.pageCount].range
