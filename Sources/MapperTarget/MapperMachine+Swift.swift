@@ -70,6 +70,10 @@ extension MapperMachine: SwiftExportable {
                 "#expect(\(work).editions.map(\\.isbn).sorted { ($0 ?? \"\") < ($1 ?? \"\") } == [\(isbns)])",
                 "#expect(\(work).authors.map(\\.name).sorted() == \(list(item.work.authors)))",
             ]
+            if !item.work.editionDetails.isEmpty {
+                // The editions' ISBN, title, publisher and page count as stored (M5, M14).
+                lines.append("#expect(\(work).editions.map { \"\\($0.isbn ?? \"-\")/\\($0.editionTitle ?? \"-\")/\\($0.publisher ?? \"-\")/\\($0.pageCount.map(String.init) ?? \"-\")\" }.sorted() == \(list(item.work.editionDetails)))")
+            }
         }
         return lines
     }

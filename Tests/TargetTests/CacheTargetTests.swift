@@ -13,7 +13,7 @@ struct CacheTargetTests {
     static let expected: [String: (rule: String, steps: Int, seed: UInt64)] = [
         "seed-torn-write": ("C5", 1, 1),
         "seed-description-keys": ("C2", 2, 3),
-        "seed-separate-memory": ("C1", 4, 1),
+        "seed-separate-memory": ("C1", 2, 1),
         "keep-corrupt-file": ("C6", 5, 2),
         "cleanup-deletes-fresh": ("C9", 3, 1),
         "contains-reads-disk": ("C7", 3, 1),
