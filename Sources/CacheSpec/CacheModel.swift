@@ -41,6 +41,9 @@ public struct CacheModel: Sendable {
     public private(set) var disk: [[File?]]
     /// The rule that last decided whether disk[identifier][key] exists (reported when it is checked).
     public private(set) var fileRule: [[String]]
+    /// The rule that decides the folder's stray files now: C8 after a failed write (its temporary file must be gone),
+    /// C9 once a cleanup ran.
+    public private(set) var strayRule: [String]
     /// The tag the next generated value takes (1...255, wrapping).
     public private(set) var nextTag = 1
     /// The identifier and key the last set, get or flip touched (generation checks it more often).
@@ -53,6 +56,7 @@ public struct CacheModel: Sendable {
         memory = Array(repeating: Array(repeating: nil, count: keyCount), count: identifierCount)
         disk = Array(repeating: Array(repeating: nil, count: keyCount), count: identifierCount)
         fileRule = Array(repeating: Array(repeating: CacheRules.lastValueRead, count: keyCount), count: identifierCount)
+        strayRule = Array(repeating: CacheRules.cleanupExact, count: identifierCount)
     }
 
     /// The key whose description equals `key`'s.
@@ -80,9 +84,11 @@ public struct CacheModel: Sendable {
         return Prediction(.done, rule: CacheRules.lastValueRead)
     }
 
-    /// A set whose write fails (failed write, full disk): memory keeps the value, the older disk copy goes (C8).
+    /// A set whose write fails without a crash (failed write, full disk before or during the file, a partial write, a
+    /// failed fsync, a failed rename): memory keeps the value, the older disk copy goes, no temporary file stays (C8).
     public mutating func failedSet(instance: Int, key: Int, value: CacheValueSpec) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
+        strayRule[identifier] = CacheRules.diskFaultsHidden
         memory[identifier][key] = Held(value: value, writtenAt: now, by: instance)
         disk[identifier][key] = nil
         fileRule[identifier][key] = CacheRules.diskFaultsHidden
@@ -211,6 +217,7 @@ public struct CacheModel: Sendable {
 
     /// Deletes expired files; marks the files it keeps as kept by cleanup (C9).
     public mutating func cleanUp(identifier: Int) {
+        strayRule[identifier] = CacheRules.cleanupExact
         for key in 0..<keyCount {
             guard let file = disk[identifier][key] else { continue }
             if isExpired(file.writtenAt) { disk[identifier][key] = nil }
@@ -223,9 +230,10 @@ public struct CacheModel: Sendable {
         Prediction(.flag(disk[identifier][key] != nil), rule: fileRule[identifier][key])
     }
 
-    /// Files in the folder that name no key: cleanup at every restart leaves none (C9).
+    /// Files in the folder that name no key: cleanup at every restart leaves none (C9), and a failed write removes its
+    /// temporary file at once (C8).
     public func strayFiles(identifier: Int) -> Prediction<CacheObservation> {
-        Prediction(.count(0), rule: CacheRules.cleanupExact)
+        Prediction(.count(0), rule: strayRule[identifier])
     }
 
     /// A burst through a fresh actor instance of identifier 0: it opens (cleanup), sets `values[0]`,

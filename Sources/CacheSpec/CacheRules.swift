@@ -29,7 +29,7 @@ public enum CacheRules {
              source: "seed 'Resilience features' (corrupted files are automatically deleted)", confidence: "documented"),
         Rule(id: containsMemoryOnly, statement: "contains answers from memory only: true exactly when memory holds an unexpired value for the key; it never reads the disk.",
              source: "seed 'contains(_:) - Existence Check' (only checks memory cache)", confidence: "documented"),
-        Rule(id: diskFaultsHidden, statement: "A disk fault (failed write, full disk, vanished folder) never surfaces and never loses the memory tier: the value set stays readable from memory; a failed write removes the older disk copy so no later read falls back to it; a vanished folder is recreated and the write goes through.",
+        Rule(id: diskFaultsHidden, statement: "A disk fault (failed write, full disk, vanished folder) never surfaces and never loses the memory tier: the value set stays readable from memory; a failed write (failing before the first byte or after part of the file, a failed fsync, a failed rename) removes the older disk copy so no later read falls back to it and leaves no temporary file; a vanished folder is recreated and the write goes through.",
              source: "seed 'All errors logged but not thrown', 'Cache continues functioning even if disk fails'; issue 5", confidence: "design"),
         Rule(id: cleanupExact, statement: "Cleanup (at start, at shutdown, every N writes of an instance, N = 100 in production, and on demand) deletes exactly the expired files and the files no key names (temporary files left by a crash); fresh entries stay.",
              source: "seed 'Directory Management', 'Disk I/O'; issue 5", confidence: "documented"),

@@ -31,6 +31,8 @@ public enum CacheCommand: Sendable, Equatable {
 extension FileSystemFault {
     /// Whether the fault crashes the process (a restart follows).
     public var crashes: Bool { self == .tornWrite || self == .crashBeforeRename }
+    /// Whether the fault keeps a prefix of the write (its length is part of the step).
+    public var keepsPrefix: Bool { self == .tornWrite || self == .partialWrite || self == .fullDiskMidFile }
 }
 
 extension CacheCommand: TraceCodable {

@@ -75,7 +75,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
             coded("faultySet", 6) { m, d in
                 let fault = FileSystemFault.allCases[Int(d.choose(upTo: UInt64(FileSystemFault.allCases.count - 1)))]
                 return .faultySet(cache: Self.cache(m, d), key: Self.key(d), value: Self.value(m, d), fault: fault,
-                                  tornLength: fault == .tornWrite ? d.int(in: 0...200) : 0)
+                                  tornLength: fault.keepsPrefix ? d.int(in: 0...200) : 0)
             },
             coded("flipBit", 6, when: { !$0.intactFiles.isEmpty }) { m, d in
                 let files = m.intactFiles
@@ -133,7 +133,9 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
         case .faultySet(let cache, let key, let value, let fault, _):
             _ = model.takeTags(1)
             if fault.crashes { return model.crashingSet(instance: cache.index, key: key) }
-            return model.failedSet(instance: cache.index, key: key, value: value)
+            let failed = model.failedSet(instance: cache.index, key: key, value: value)
+            // C5: a set commits with a rename, so a failing rename is reached (observed: the fault fired).
+            return fault == .failedRename ? Prediction(.flag(true), rule: CacheRules.atomicWrites) : failed
         case .flipBit(let identifier, let key, _): return model.flipBit(identifier: identifier.index, key: key)
         case .restart(let clean): return model.restart(clean: clean)
         case .open(_, let identifier): return model.open(identifier: identifier.index)
@@ -174,7 +176,9 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
             system.faults.arm(fault, tornLength: tornLength)
             system.caches[cache.index].set(CacheTargetValue.bytes(value), for: CacheTargetKey(key))
             let interrupted = system.faults.isCrashed
+            let fired = !system.faults.isArmed
             system.faults.disarm()
+            if fault == .failedRename { return .flag(fired) }
             guard fault.crashes else { return .done }
             // The process dies: during the set if the fault fired, else just after it.
             system.restart(clean: false)

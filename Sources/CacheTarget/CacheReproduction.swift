@@ -73,11 +73,14 @@ extension CacheMachine: SwiftExportable {
                          "    faults.arm(.\(fault.rawValue), tornLength: \(tornLength))",
                          "    caches[\(cache.index)].set(\(value(spec)), for: CacheTargetKey(\(key)))",
                          "    let interrupted = faults.isCrashed",
+                         "    let fired = !faults.isArmed",
                          "    faults.disarm()"]
-            if fault.crashes {
-                lines += ["    restart(clean: false)"] + check("CacheObservation.flag(interrupted)").map { "    " + $0 }
+            if fault == .failedRename {
+                lines += ["    _ = interrupted"] + check("CacheObservation.flag(fired)").map { "    " + $0 }
+            } else if fault.crashes {
+                lines += ["    _ = fired", "    restart(clean: false)"] + check("CacheObservation.flag(interrupted)").map { "    " + $0 }
             } else {
-                lines.append("    _ = interrupted")
+                lines += ["    _ = interrupted", "    _ = fired"]
             }
             return lines + ["}"]
         case .flipBit(let identifier, let key, let bit):

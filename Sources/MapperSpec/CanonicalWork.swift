@@ -10,8 +10,12 @@ public struct CanonicalWork: Hashable, Sendable, Comparable, CustomStringConvert
     public var volumeIDs: [String]
     public var editionISBNs: [String?]
     public var authors: [String]
+    /// One line per edition with its ISBN, title, publisher and page count (`editionDetail`), sorted: editions that
+    /// differ in more than their ISBN (M5, M14).
+    public var editionDetails: [String]
 
-    public init(title: String, tags: [String], provider: String?, volumeIDs: [String], editionISBNs: [String?], authors: [String]) {
+    public init(title: String, tags: [String], provider: String?, volumeIDs: [String], editionISBNs: [String?], authors: [String],
+                editionDetails: [String] = []) {
         self.title = title
         self.tags = tags
         self.provider = provider
@@ -19,6 +23,12 @@ public struct CanonicalWork: Hashable, Sendable, Comparable, CustomStringConvert
         self.volumeIDs = volumeIDs.count < 2 ? volumeIDs : volumeIDs.sorted()
         self.editionISBNs = editionISBNs.count < 2 ? editionISBNs : editionISBNs.sorted(by: CanonicalWork.isbnOrder)
         self.authors = authors.count < 2 ? authors : authors.sorted()
+        self.editionDetails = editionDetails.count < 2 ? editionDetails : editionDetails.sorted()
+    }
+
+    /// The line of one edition: `isbn/title/publisher/pages`, `-` for a missing value.
+    public static func editionDetail(isbn: String?, title: String?, publisher: String?, pageCount: Int?) -> String {
+        "\(isbn ?? "-")/\(title ?? "-")/\(publisher ?? "-")/\(pageCount.map(String.init) ?? "-")"
     }
 
     /// `nil` (an edition without ISBN, a work without provider) sorts first.
@@ -39,11 +49,13 @@ public struct CanonicalWork: Hashable, Sendable, Comparable, CustomStringConvert
         if lhs.provider != rhs.provider { return isbnOrder(lhs.provider, rhs.provider) }
         if lhs.volumeIDs != rhs.volumeIDs { return lhs.volumeIDs.lexicographicallyPrecedes(rhs.volumeIDs) }
         if lhs.editionISBNs != rhs.editionISBNs { return lhs.editionISBNs.lexicographicallyPrecedes(rhs.editionISBNs, by: isbnOrder) }
-        return lhs.authors.lexicographicallyPrecedes(rhs.authors)
+        if lhs.authors != rhs.authors { return lhs.authors.lexicographicallyPrecedes(rhs.authors) }
+        return lhs.editionDetails.lexicographicallyPrecedes(rhs.editionDetails)
     }
 
     public var description: String {
         let editions = editionISBNs.map { $0.map { String($0.suffix(2)) } ?? "-" }
-        return "\(title)\(tags.isEmpty ? "" : " \(tags)")\(provider.map { " <\($0)>" } ?? "") vols\(volumeIDs) editions\(editions) authors\(authors)"
+        let details = editionDetails.allSatisfy { $0.hasSuffix("/-/-/-") } ? "" : " details\(editionDetails)"
+        return "\(title)\(tags.isEmpty ? "" : " \(tags)")\(provider.map { " <\($0)>" } ?? "") vols\(volumeIDs) editions\(editions) authors\(authors)\(details)"
     }
 }

@@ -16,14 +16,28 @@ public struct MapperModel: Sendable, Equatable {
         case gone
     }
 
+    /// An edition model's values as vocabulary indexes (page count as the number stored).
+    public struct EditionValues: Sendable, Equatable {
+        public var isbn: Int?
+        public var title: Int?
+        public var publisher: Int?
+        public var pageCount: Int?
+
+        var detail: String {
+            CanonicalWork.editionDetail(
+                isbn: isbn.map { MapperVocabulary.isbns[$0] }, title: title.map { MapperVocabulary.editionTitles[$0] },
+                publisher: publisher.map { MapperVocabulary.publishers[$0] }, pageCount: pageCount)
+        }
+    }
+
     /// A work's values as vocabulary indexes.
     public struct Values: Sendable, Equatable {
         public var title: Int
         public var tags: [Int]
         public var provider: Int?
         public var volumes: [Int]
-        /// One entry per edition: its ISBN, or nil.
-        public var editions: [Int?]
+        /// One entry per edition model.
+        public var editions: [EditionValues]
         /// One entry per author model: its name.
         public var authors: [Int]
 
@@ -32,8 +46,8 @@ public struct MapperModel: Sendable, Equatable {
                 title: MapperVocabulary.titles[title], tags: tags.map { MapperVocabulary.tags[$0] },
                 provider: provider.map { MapperVocabulary.providers[$0] },
                 volumeIDs: volumes.map { MapperVocabulary.volumeIDs[$0] },
-                editionISBNs: editions.map { $0.map { MapperVocabulary.isbns[$0] } },
-                authors: authors.map { MapperVocabulary.authors[$0] })
+                editionISBNs: editions.map { $0.isbn.map { MapperVocabulary.isbns[$0] } },
+                authors: authors.map { MapperVocabulary.authors[$0] }, editionDetails: editions.map(\.detail))
         }
     }
 
@@ -130,17 +144,38 @@ public struct MapperModel: Sendable, Equatable {
         return works.count - 1
     }
 
-    /// M2, M5–M9: a work's values after mapping `group` onto `old`: the first member's title, tags (M7) and
+    /// M2, M5–M9, M14: a work's values after mapping `group` onto `old`: the first member's title, tags (M7) and
     /// provider (M8); the volume IDs no live work holds; the group's editions whose ISBN `old` lacks (all of them,
-    /// ISBN or not, for a new work, M5) and its authors whose name `old` lacks (M6), each a model of its own.
+    /// ISBN or not, for a new work, M5) and its authors whose name the work lacks (M6), each a model of its own.
     private mutating func mapped(_ group: MappingGroup, _ response: SpecResponse, onto old: Values, isNew: Bool) -> Values {
         let first = response.works[group.members[0]]
-        let editions = group.editions.map { response.editions[$0].isbn }.filter { isNew || ($0 != nil && !old.editions.contains($0)) }
-        let authors = group.authors.map { response.authors[$0].name }.filter { !old.authors.contains($0) }
+        let oldISBNs = old.editions.map(\.isbn)
+        let editions = group.editions.map { response.editions[$0] }
+            .filter { isNew || ($0.primaryISBN != nil && !oldISBNs.contains($0.primaryISBN)) }
+            .map(Self.editionModel)
+        let authors = Self.authorsGained(group.authors.map { response.authors[$0].name }, holding: old.authors)
         pendingAuthors += authors.count
         return Values(title: first.title, tags: first.tags, provider: first.provider,
                       volumes: old.volumes + group.volumes.filter { holder(of: $0) == nil },
                       editions: old.editions + editions, authors: old.authors + authors)
+    }
+
+    /// M5, M14: the model an edition becomes: its identifying ISBN, title and publisher; its page count only when the
+    /// schema's range allows it (0, a backend's "unknown", is not stored).
+    static func editionModel(_ edition: SpecResponse.Edition) -> EditionValues {
+        EditionValues(isbn: edition.primaryISBN, title: edition.title, publisher: edition.publisher,
+                      pageCount: edition.pageCount.map { MapperVocabulary.pageCounts[$0] }.flatMap {
+                          MapperVocabulary.pageCountRange.contains($0) ? $0 : nil })
+    }
+
+    /// M6, M9, M14: the authors a work holding `held` gains from `names` (response order): each name it lacks, once
+    /// (a repeated name is one author), while it has fewer than the schema's `maxAuthors`.
+    static func authorsGained(_ names: [Int], holding held: [Int]) -> [Int] {
+        var gained: [Int] = []
+        for name in names where !held.contains(name) && !gained.contains(name) && held.count + gained.count < MapperVocabulary.maxAuthors {
+            gained.append(name)
+        }
+        return gained
     }
 
     /// The mapper's context saves: pending inserts and changes are written, pending deletes removed.

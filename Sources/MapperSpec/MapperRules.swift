@@ -15,6 +15,7 @@ public enum MapperRules {
     public static let noStaleRead = "M11"
     public static let storeMatches = "M12"
     public static let malformedInsertsNothing = "M13"
+    public static let savableGraph = "M14"
 
     public static let all: [Rule] = [
         Rule(id: nonSyntheticKept, statement: "A non-synthetic work is never merged by ISBN: each becomes a work of its own.",
@@ -27,7 +28,7 @@ public enum MapperRules {
              source: "seed 002 (the printed code groups by isbn ?? \"\")", confidence: "design"),
         Rule(id: ownEditions, statement: "Each work gets exactly the editions whose work id names it (or a member of its group); editions naming no work are ignored.",
              source: "seed 002 (the printed code gives every work data.editions)", confidence: "design"),
-        Rule(id: ownAuthors, statement: "Each work gets exactly the authors who wrote it (or a member of its group), as author models of its own.",
+        Rule(id: ownAuthors, statement: "Each work gets exactly the authors who wrote it (or a member of its group), as author models of its own, one per name (a name the response repeats is one author).",
              source: "seed 002 (the printed code gives every work data.authors)", confidence: "design"),
         Rule(id: tagsPassThrough, statement: "Subject tags pass through unchanged: the same strings in the same order.",
              source: "seed 002 US-3, Decision 'No iOS Genre Normalization'", confidence: "design"),
@@ -43,5 +44,7 @@ public enum MapperRules {
              source: "R18, R19, R32; seed 004 (Work.editions cascade)", confidence: "D"),
         Rule(id: malformedInsertsNothing, statement: "A malformed or truncated response throws DTODecodingError naming the coding path and inserts nothing; the context is unchanged.",
              source: "issue 4 (DTOs)", confidence: "design"),
+        Rule(id: savableGraph, statement: "A mapping never makes the context unsavable: a work holds at most the schema's maxCount (3) of authors, those it held first, then the response's in order; an edition stores a page count only inside the schema's range (1...50000), else none; its ISBN is the primary one, else the first further one, and its title and publisher pass through.",
+             source: "schema (Work.authors maxCount 3, Edition.pageCount 1...50000); R25 (validation at save, 1590/1610/1620); issue 14", confidence: "design"),
     ]
 }

@@ -13,7 +13,15 @@ public enum MappingDiagnosis {
         if observed.count > expected.count { return MapperRules.sharedISBNMerged }
         for (want, got) in zip(expected, observed) where want != got {
             if want.work.editionISBNs != got.work.editionISBNs { return MapperRules.ownEditions }
-            if want.work.authors != got.work.authors { return MapperRules.ownAuthors }
+            if want.work.authors != got.work.authors {
+                return got.work.authors.count > MapperVocabulary.maxAuthors ? MapperRules.savableGraph : MapperRules.ownAuthors
+            }
+            if want.work.editionDetails != got.work.editionDetails {
+                let outOfRange = got.work.editionDetails.contains { detail in
+                    detail.split(separator: "/").last.flatMap { Int($0) }.map { !MapperVocabulary.pageCountRange.contains($0) } ?? false
+                }
+                return outOfRange ? MapperRules.savableGraph : MapperRules.ownEditions
+            }
             if want.work.tags != got.work.tags { return MapperRules.tagsPassThrough }
             if want.work.provider != got.work.provider { return MapperRules.providerKept }
             return want.ref < firstNewRef ? MapperRules.knownVolumeReused : MapperRules.sharedISBNMerged

@@ -18,15 +18,35 @@ public struct SpecResponse: Equatable, Sendable {
     }
 
     public struct Edition: Equatable, Sendable {
-        /// The ISBN, if any.
+        /// The primary ISBN, if any.
         public var isbn: Int?
         /// The position of the work it names (`w1` is 0); may be past the last work (a stray edition).
         public var work: Int
+        /// Further ISBNs of the edition (ISBN-10s, other printings), in the order sent; may repeat the primary.
+        public var isbns: [Int]
+        /// The edition's title, publisher and page count (indexes into `MapperVocabulary`), if sent.
+        public var title: Int?
+        public var publisher: Int?
+        public var pageCount: Int?
 
-        public init(isbn: Int?, work: Int) {
+        public init(isbn: Int?, work: Int, isbns: [Int] = [], title: Int? = nil, publisher: Int? = nil, pageCount: Int? = nil) {
             self.isbn = isbn
             self.work = work
+            self.isbns = isbns
+            self.title = title
+            self.publisher = publisher
+            self.pageCount = pageCount
         }
+
+        /// M5: the ISBN that identifies the edition (and that its model stores): the primary one, else the first
+        /// further one.
+        public var primaryISBN: Int? { isbn ?? isbns.first }
+
+        /// M2: every ISBN the edition carries, the primary one first.
+        public var allISBNs: [Int] { (isbn.map { [$0] } ?? []) + isbns }
+
+        /// Whether the edition sends anything beyond a primary ISBN and a work id.
+        public var isRich: Bool { !isbns.isEmpty || title != nil || publisher != nil || pageCount != nil }
     }
 
     public struct Author: Equatable, Sendable {

@@ -14,7 +14,7 @@ public struct MappingGroup: Equatable, Sendable {
 }
 
 extension SpecResponse {
-    /// The ISBNs of the editions naming the work at `position`.
+    /// The ISBNs (primary and further ones) of the editions naming the work at `position`.
     public func isbns(ofWork position: Int) -> [Int] {
         SpecResponse.isbns(ofWork: position, editions)
     }
@@ -22,7 +22,7 @@ extension SpecResponse {
     static func isbns(ofWork position: Int, _ editions: [Edition]) -> [Int] {
         var result: [Int] = []
         for edition in editions where edition.work == position {
-            if let isbn = edition.isbn, !result.contains(isbn) { result.append(isbn) }
+            for isbn in edition.allISBNs where !result.contains(isbn) { result.append(isbn) }
         }
         return result
     }

@@ -70,6 +70,10 @@ extension MapperMachine: SwiftExportable {
                 "#expect(\(work).editions.map(\\.isbn).sorted { ($0 ?? \"\") < ($1 ?? \"\") } == [\(isbns)])",
                 "#expect(\(work).authors.map(\\.name).sorted() == \(list(item.work.authors)))",
             ]
+            if !item.work.editionDetails.isEmpty {
+                // The editions' ISBN, title, publisher and page count as stored (M5, M14).
+                lines.append("#expect(\(work).editions.map { \"\\($0.isbn ?? \"-\")/\\($0.editionTitle ?? \"-\")/\\($0.publisher ?? \"-\")/\\($0.pageCount.map(String.init) ?? \"-\")\" }.sorted() == \(list(item.work.editionDetails)))")
+            }
         }
         return lines
     }
@@ -80,7 +84,7 @@ extension MapperMachine: SwiftExportable {
             "WorkDTO(id: \(quoted(work.id)), title: \(quoted(work.title)), subjectTags: \(list(work.subjectTags)), synthetic: \(work.synthetic), primaryProvider: \(work.primaryProvider.map(quoted) ?? "nil"), googleBooksVolumeIDs: \(list(work.googleBooksVolumeIDs)))"
         }
         let editions = data.editions.map { edition in
-            "EditionDTO(isbn: \(edition.isbn.map(quoted) ?? "nil"), isbns: \(list(edition.isbns)), workId: \(edition.workId.map(quoted) ?? "nil"))"
+            "EditionDTO(isbn: \(edition.isbn.map(quoted) ?? "nil"), isbns: \(list(edition.isbns)), title: \(edition.title.map(quoted) ?? "nil"), publisher: \(edition.publisher.map(quoted) ?? "nil"), pageCount: \(edition.pageCount.map(String.init) ?? "nil"), workId: \(edition.workId.map(quoted) ?? "nil"))"
         }
         let authors = data.authors.map { "AuthorDTO(name: \(quoted($0.name)), workIds: \(list($0.workIds)))" }
         return "SearchResponseData(works: [\(works.joined(separator: ", "))], editions: [\(editions.joined(separator: ", "))], authors: [\(authors.joined(separator: ", "))])"

@@ -134,7 +134,12 @@ public final class MapperSystem {
             title: work.title, tags: work.subjectTags, provider: work.primaryProvider,
             volumeIDs: work.googleBooksVolumeIDs,
             editionISBNs: work.related(Work.Field.editions).map { ($0 as! Edition).isbn },
-            authors: work.related(Work.Field.authors).map { ($0 as! Author).name })
+            authors: work.related(Work.Field.authors).map { ($0 as! Author).name },
+            editionDetails: work.related(Work.Field.editions).map { model in
+                let edition = model as! Edition
+                return CanonicalWork.editionDetail(isbn: edition.isbn, title: edition.editionTitle,
+                                                   publisher: edition.publisher, pageCount: edition.pageCount)
+            })
     }
 
     /// The saved works, edition rows and author rows, read from the container's rows (no context).
@@ -154,7 +159,13 @@ public final class MapperSystem {
                     provider: row.values[Work.Field.primaryProvider].stringValue,
                     volumeIDs: row.values[Work.Field.googleBooksVolumeIDs].stringsValue ?? [],
                     editionISBNs: row.links[Work.Field.editions].map { rows[$0]?.values[Edition.Field.isbn].stringValue },
-                    authors: row.links[Work.Field.authors].map { rows[$0]?.values[Author.Field.name].stringValue ?? "?" }))
+                    authors: row.links[Work.Field.authors].map { rows[$0]?.values[Author.Field.name].stringValue ?? "?" },
+                    editionDetails: row.links[Work.Field.editions].map { link in
+                        let values = rows[link]?.values
+                        return CanonicalWork.editionDetail(
+                            isbn: values?[Edition.Field.isbn].stringValue, title: values?[Edition.Field.editionTitle].stringValue,
+                            publisher: values?[Edition.Field.publisher].stringValue, pageCount: values?[Edition.Field.pageCount].intValue)
+                    }))
             }
         }
         return (works.sorted(), editions, authors)
@@ -172,8 +183,11 @@ public final class MapperSystem {
                         googleBooksVolumeIDs: work.volumes.map { V.volumeIDs[$0] })
             },
             editions: response.editions.map { edition in
-                let isbn = edition.isbn.map { V.isbns[$0] }
-                return EditionDTO(isbn: isbn, isbns: isbn.map { [$0] } ?? [], workId: V.workID(edition.work))
+                // `isbns` lists every ISBN the backend sends, the primary one first (as the backend does).
+                let isbns = edition.allISBNs.map { V.isbns[$0] }
+                return EditionDTO(isbn: edition.isbn.map { V.isbns[$0] }, isbns: isbns, title: edition.title.map { V.editionTitles[$0] },
+                                  publisher: edition.publisher.map { V.publishers[$0] },
+                                  pageCount: edition.pageCount.map { V.pageCounts[$0] }, workId: V.workID(edition.work))
             },
             authors: response.authors.map { author in
                 AuthorDTO(name: V.authors[author.name], workIds: author.works.map(V.workID))

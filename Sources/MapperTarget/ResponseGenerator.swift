@@ -1,12 +1,20 @@
 import GraphFuzzEngine
 import MapperSpec
 
-/// Random responses: up to three works, small pools so ISBNs are shared and missing, volume IDs
-/// repeat, works are synthetic or not, and authors write several works. The simplest choice of each
+/// Random responses: up to three works, small pools so ISBNs (primary and further ones) are shared and missing,
+/// volume IDs repeat, works are synthetic or not, editions differ in title, publisher and page count, and authors
+/// write several works, repeat, and outnumber what a work may hold. The simplest choice of each
 /// decision comes first.
 enum ResponseGenerator {
     /// At most this many works per response.
     static let maxWorks = 3
+    /// At most this many authors per response: more than a work may hold (`MapperVocabulary.maxAuthors`).
+    static let maxAuthors = 5
+
+    /// A position in `pool`, the first (simplest) value most likely after shrinking.
+    private static func pick(_ draw: Draw, _ pool: [some Any]) -> Int {
+        Int(draw.choose(upTo: UInt64(pool.count - 1)))
+    }
 
     static func response(_ draw: Draw) -> SpecResponse {
         // Spans are opened and closed directly (not through the generic `Draw.span`): the same spans, and
@@ -21,24 +29,24 @@ enum ResponseGenerator {
                 provider: draw.chooseBool(probability: 0.8) ? Int(draw.choose(upTo: UInt64(MapperVocabulary.providers.count - 1))) : nil,
                 volumes: list(draw, maxCount: 2, average: 1.2) { Int(draw.choose(upTo: UInt64(MapperVocabulary.volumeIDs.count - 1))) })
         }
-        // A work position equal to the number of works names no work of the response (a stray link).
+        // A work position equal to the number of works names no work of the response (a stray link). An edition may
+        // lack its primary ISBN, carry further ISBNs (shared across works, M2) and a title, publisher or page count
+        // that differ from its siblings' (M5, M14).
         let editions = list(draw, maxCount: 3, average: 1.5) {
             SpecResponse.Edition(
-                isbn: draw.chooseBool(probability: 0.7) ? Int(draw.choose(upTo: UInt64(MapperVocabulary.isbns.count - 1))) : nil,
-                work: Int(draw.choose(upTo: UInt64(works.count))))
+                isbn: draw.chooseBool(probability: 0.7) ? pick(draw, MapperVocabulary.isbns) : nil,
+                work: Int(draw.choose(upTo: UInt64(works.count))),
+                isbns: list(draw, maxCount: 2, average: 0.4) { pick(draw, MapperVocabulary.isbns) },
+                title: draw.chooseBool(probability: 0.2) ? pick(draw, MapperVocabulary.editionTitles) : nil,
+                publisher: draw.chooseBool(probability: 0.2) ? pick(draw, MapperVocabulary.publishers) : nil,
+                pageCount: draw.chooseBool(probability: 0.25) ? pick(draw, MapperVocabulary.pageCounts) : nil)
         }
-        var names = Array(MapperVocabulary.authors.indices)
-        var authors: [SpecResponse.Author] = []
-        draw.beginSpan(.list)
-        while !names.isEmpty {
-            draw.beginSpan(.element)
-            defer { draw.endSpan() }
-            guard draw.chooseBool(probability: 0.55) else { break }
-            let name = names.remove(at: Int(draw.choose(upTo: UInt64(names.count - 1))))
-            let written = list(draw, maxCount: 2, average: 1) { Int(draw.choose(upTo: UInt64(works.count))) }
-            authors.append(SpecResponse.Author(name: name, works: written))
+        // Names may repeat (a backend listing one author twice) and a work may get more authors than the schema
+        // allows (M14).
+        let authors = list(draw, maxCount: maxAuthors, average: 1.5) {
+            SpecResponse.Author(name: pick(draw, MapperVocabulary.authors),
+                                works: list(draw, maxCount: 2, average: 1) { Int(draw.choose(upTo: UInt64(works.count))) })
         }
-        draw.endSpan()
         return SpecResponse(works: works, editions: editions, authors: authors)
     }
 
@@ -65,8 +73,7 @@ enum ResponseGenerator {
     static func isWellFormed(_ response: SpecResponse) -> Bool {
         guard response.works.count <= 9 else { return false }
         guard response.editions.allSatisfy({ $0.work < 9 }) else { return false }
-        guard response.authors.allSatisfy({ $0.works.allSatisfy { $0 < 9 } }) else { return false }
-        let names = response.authors.map(\.name)
-        return Set(names).count == names.count
+        guard response.editions.allSatisfy({ $0.isbns.count <= 4 }) else { return false }
+        return response.authors.count <= 9 && response.authors.allSatisfy({ $0.works.allSatisfy { $0 < 9 } })
     }
 }

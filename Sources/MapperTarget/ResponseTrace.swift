@@ -3,7 +3,8 @@ import MapperSpec
 
 /// Writes a response as a trace step and reads it back:
 /// `v1 = map(works: [["Dune", ["Fiction"], false, "openlibrary", ["vol-A"]]], editions: [["9780000000001", "w1"]], authors: [["Ann Leckie", ["w1"]]])`.
-/// A work is `[title, tags, synthetic, provider or nil, volume IDs]`, an edition `[ISBN or nil, work id]`,
+/// A work is `[title, tags, synthetic, provider or nil, volume IDs]`, an edition `[ISBN or nil, work id]` or, when it
+/// sends more, `[ISBN or nil, work id, further ISBNs, title or nil, publisher or nil, page count or nil]`,
 /// an author `[name, work ids]`; work ids are `w1`, `w2`, … by position.
 enum ResponseTrace {
     static func step(_ response: SpecResponse, result: Ref?) -> TraceStep {
@@ -13,7 +14,12 @@ enum ResponseTrace {
                    work.provider.map { .string(V.providers[$0]) } ?? .null, .list(work.volumes.map { .string(V.volumeIDs[$0]) })])
         }
         let editions = response.editions.map { edition -> TraceValue in
-            .list([edition.isbn.map { .string(V.isbns[$0]) } ?? .null, .string(V.workID(edition.work))])
+            let plain: [TraceValue] = [edition.isbn.map { .string(V.isbns[$0]) } ?? .null, .string(V.workID(edition.work))]
+            guard edition.isRich else { return .list(plain) }
+            return .list(plain + [.list(edition.isbns.map { .string(V.isbns[$0]) }),
+                                  edition.title.map { .string(V.editionTitles[$0]) } ?? .null,
+                                  edition.publisher.map { .string(V.publishers[$0]) } ?? .null,
+                                  edition.pageCount.map { .int(V.pageCounts[$0]) } ?? .null])
         }
         let authors = response.authors.map { author -> TraceValue in
             .list([.string(V.authors[author.name]), .list(author.works.map { .string(V.workID($0)) })])
@@ -35,9 +41,14 @@ enum ResponseTrace {
         }
         var editions: [SpecResponse.Edition] = []
         for value in try step.list("editions") {
-            let fields = try parts(value, 2, "an edition")
+            let fields = try parts(value, [2, 6], "an edition")
+            let rich = fields.count == 6
             editions.append(SpecResponse.Edition(
-                isbn: fields[0] == .null ? nil : try index(fields[0], V.isbns, "ISBN"), work: try workPosition(fields[1])))
+                isbn: fields[0] == .null ? nil : try index(fields[0], V.isbns, "ISBN"), work: try workPosition(fields[1]),
+                isbns: rich ? try list(fields[2], "ISBNs").map { (isbn) throws(TraceError) in try index(isbn, V.isbns, "ISBN") } : [],
+                title: rich && fields[3] != .null ? try index(fields[3], V.editionTitles, "edition title") : nil,
+                publisher: rich && fields[4] != .null ? try index(fields[4], V.publishers, "publisher") : nil,
+                pageCount: rich && fields[5] != .null ? try pageCount(fields[5]) : nil))
         }
         var authors: [SpecResponse.Author] = []
         for value in try step.list("authors") {
@@ -50,10 +61,22 @@ enum ResponseTrace {
     }
 
     private static func parts(_ value: TraceValue, _ count: Int, _ what: String) throws(TraceError) -> [TraceValue] {
-        guard case .list(let fields) = value, fields.count == count else {
-            throw TraceError("map: \(what) must be a list of \(count) values, found \(value)")
+        try parts(value, [count], what)
+    }
+
+    private static func parts(_ value: TraceValue, _ counts: [Int], _ what: String) throws(TraceError) -> [TraceValue] {
+        guard case .list(let fields) = value, counts.contains(fields.count) else {
+            let sizes = counts.map(String.init).joined(separator: " or ")
+            throw TraceError("map: \(what) must be a list of \(sizes) values, found \(value)")
         }
         return fields
+    }
+
+    private static func pageCount(_ value: TraceValue) throws(TraceError) -> Int {
+        guard case .int(let count) = value, let position = MapperVocabulary.pageCounts.firstIndex(of: count) else {
+            throw TraceError("map: page count \(value) is not one of \(MapperVocabulary.pageCounts)")
+        }
+        return position
     }
 
     private static func list(_ value: TraceValue, _ what: String) throws(TraceError) -> [TraceValue] {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A file-system fault, armed for the next write (or rename).
+/// A file-system fault, armed for the next write (or `fsync`, or rename).
 public enum FileSystemFault: String, Sendable, CaseIterable {
     /// The next write fails and writes nothing.
     case failedWrite
@@ -10,10 +10,28 @@ public enum FileSystemFault: String, Sendable, CaseIterable {
     case tornWrite
     /// The next rename never happens: the process crashes between the write and the rename.
     case crashBeforeRename
+    /// The next write writes a prefix of its bytes and fails with an I/O error; the process goes on.
+    case partialWrite
+    /// The disk fills up during the next write: a prefix is written, then it fails with "disk full".
+    case fullDiskMidFile
+    /// The next `fsync` (`synchronize`) fails with an I/O error after the bytes were written.
+    case failedSync
+    /// The next rename fails with an I/O error; the process goes on and the source file stays.
+    case failedRename
+
+    /// The operation the fault fires on.
+    var operation: String {
+        switch self {
+        case .crashBeforeRename, .failedRename: return "rename"
+        case .failedSync: return "synchronize"
+        case .failedWrite, .fullDisk, .tornWrite, .partialWrite, .fullDiskMidFile: return "write"
+        }
+    }
 }
 
 /// Wraps a file system (real or simulated) and injects faults on command: failed writes, a full
-/// disk, torn writes, a crash before a rename, a flipped bit at rest and a vanished folder.
+/// disk (before the first byte or mid-file), torn writes, partial writes, a failed `fsync`, a failed rename,
+/// a crash before a rename, a flipped bit at rest and a vanished folder.
 /// After a crash every operation fails until `recover()` (the process restarted).
 public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendable {
     public let base: any CacheFileSystem
@@ -24,8 +42,8 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
 
     public init(base: any CacheFileSystem) { self.base = base }
 
-    /// Arms `fault` for the next write (`crashBeforeRename`: the next rename). `tornLength` is the
-    /// number of bytes a torn write keeps (clamped to the write's length).
+    /// Arms `fault` for the next operation it applies to (`FileSystemFault.operation`). `tornLength` is the number of
+    /// bytes a torn, partial or mid-file write keeps (clamped to the write's length).
     public func arm(_ fault: FileSystemFault, tornLength: Int = 0) {
         lock.withLock {
             armed = fault
@@ -35,6 +53,9 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
 
     /// Disarms any fault not yet fired.
     public func disarm() { lock.withLock { armed = nil } }
+
+    /// Whether a fault is armed and has not fired yet.
+    public var isArmed: Bool { lock.withLock { armed != nil } }
 
     /// Whether a crash fault fired and the process has not restarted yet.
     public var isCrashed: Bool { lock.withLock { crashed } }
@@ -73,8 +94,7 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
     private func take(for operation: String) -> (FileSystemFault, Int)? {
         lock.withLock {
             guard let fault = armed else { return nil }
-            let applies = fault == .crashBeforeRename ? operation == "rename" : operation == "write"
-            guard applies else { return nil }
+            guard fault.operation == operation else { return nil }
             armed = nil
             if fault == .tornWrite || fault == .crashBeforeRename { crashed = true }
             return (fault, tornLength)
@@ -99,7 +119,11 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
                 try? base.write(Data(kept), to: path, modified: modified)
                 try? base.synchronize(path)
                 throw FileSystemError(.crashed, path: path, operation: "write")
-            case .crashBeforeRename: break
+            case .partialWrite, .fullDiskMidFile:
+                let kept = data.prefix(Swift.min(length, data.count))
+                try? base.write(Data(kept), to: path, modified: modified)
+                throw FileSystemError(fault == .partialWrite ? .ioError : .diskFull, path: path, operation: "write")
+            case .crashBeforeRename, .failedSync, .failedRename: break
             }
         }
         try base.write(data, to: path, modified: modified)
@@ -107,12 +131,15 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
 
     public func synchronize(_ path: String) throws(FileSystemError) {
         try checkCrashed(path, "synchronize")
+        if take(for: "synchronize") != nil { throw FileSystemError(.ioError, path: path, operation: "synchronize") }
         try base.synchronize(path)
     }
 
     public func rename(_ source: String, to destination: String) throws(FileSystemError) {
         try checkCrashed(source, "rename")
-        if take(for: "rename") != nil { throw FileSystemError(.crashed, path: source, operation: "rename") }
+        if let (fault, _) = take(for: "rename") {
+            throw FileSystemError(fault == .failedRename ? .ioError : .crashed, path: source, operation: "rename")
+        }
         try base.rename(source, to: destination)
     }
 

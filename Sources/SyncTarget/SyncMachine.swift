@@ -56,9 +56,7 @@ public struct SyncMachine: StateMachine, Sendable {
                    predict: predict, perform: perform),
             coded("removeItem", 2) { m, d in item(.remove, m, d) { .removeItem($0, item: $1) } },
             coded("moveItem", 3) { m, d in
-                item(.move, m, d) { device, item in
-                    .moveItem(device, item: item, to: Int(d.choose(upTo: UInt64(m.arrayCount(device.index, of: item.index) - 1))))
-                }
+                item(.move, m, d) { device, item in .moveItem(device, item: item, to: moveTarget(m, device.index, item.index, d)) }
             },
             coded("setQuantity", 3) { m, d in item(.quantity, m, d) { .setQuantity($0, item: $1, quantity: 2 + Int(d.choose(upTo: 3))) } },
             coded("createProject", 3) { m, d in
@@ -73,7 +71,38 @@ public struct SyncMachine: StateMachine, Sendable {
     /// An item added to a project present on device `d`: oldest first (stable when shrinking deletes a later
     /// creation), or the newest project, so that items often go to projects created during the case. The present
     /// projects are counted and the chosen one found by a second pass (no list per step).
+    /// Where a move goes: anywhere (the simplest), the front, the end, or between two neighbours of equal position
+    /// (no midpoint: the array is renumbered; two devices appending concurrently make them) when there are such.
+    private func moveTarget(_ model: SyncSpecModel, _ d: Int, _ item: Int, _ draw: Draw) -> Int {
+        let count = model.arrayCount(d, of: item)
+        switch draw.chooseWeighted(Self.moveWeights) {
+        case 1: return 0
+        case 2: return count - 1
+        case 3:
+            let object = model.objects[item]
+            let others = model.order(d, Int(object.owner), object.collection).filter { $0 != item }
+            let row = model.locals[d]
+            if let tie = others.indices.dropFirst().first(where: { row[others[$0 - 1]].position == row[others[$0]].position }) {
+                return tie
+            }
+            return Int(draw.choose(upTo: UInt64(count - 1)))
+        default: return Int(draw.choose(upTo: UInt64(count - 1)))
+        }
+    }
+
+    /// Anywhere, front, end, between equal positions.
+    private static let moveWeights: [UInt32] = [3, 2, 2, 3]
+
+    /// An item added on device `d`: often to the array the newest item went to (on either device), so that the two
+    /// devices append to one array concurrently and, once synced, hold items of equal position; else to a present
+    /// project drawn as below.
     private func addItem(_ model: SyncSpecModel, _ d: Int, _ draw: Draw) -> SyncCommand? {
+        if draw.chooseBool(probability: 0.35),
+           let newest = model.objects.indices.last(where: { !model.objects[$0].isProject }),
+           case let project = Int(model.objects[newest].owner), model.isPresent(project, on: d) {
+            return .addItem(DeviceName(d), project: Ref(project), model.objects[newest].collection, code: Int(draw.choose(upTo: 3)),
+                            result: Ref(model.objects.count))
+        }
         var present = 0
         for p in model.projectIndexes where model.isPresent(p, on: d) { present += 1 }
         guard present > 0 else { return nil }

@@ -48,7 +48,9 @@ func cache_containsReadsDisk_C7_1e0cb2b596() async throws {
         faults.arm(.crashBeforeRename, tornLength: 0)
         caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0)), for: CacheTargetKey(0))
         let interrupted = faults.isCrashed
+        let fired = !faults.isArmed
         faults.disarm()
+        _ = fired
         restart(clean: false)
         _ = CacheObservation.flag(interrupted)
     }

@@ -37,7 +37,9 @@ func cache_keepCorruptFile_C6_8703a81e93() async throws {
         faults.arm(.crashBeforeRename, tornLength: 0)
         caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0)), for: CacheTargetKey(0))
         let interrupted = faults.isCrashed
+        let fired = !faults.isArmed
         faults.disarm()
+        _ = fired
         restart(clean: false)
         _ = CacheObservation.flag(interrupted)
     }

@@ -33,7 +33,9 @@ func cache_seedTornWrite_C5_f21b93a113() async throws {
         faults.arm(.crashBeforeRename, tornLength: 0)
         caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0)), for: CacheTargetKey(0))
         let interrupted = faults.isCrashed
+        let fired = !faults.isArmed
         faults.disarm()
+        _ = fired
         restart(clean: false)
         #expect(CacheObservation.flag(interrupted) == CacheObservation.flag(true))
     }

@@ -15,7 +15,7 @@ func mapper_dedupDropsSingletons_M3_8bc91d9d4f() async throws {
     var works: [Work] = []
     var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …
     refs.reserveCapacity(8)
-    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: true, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [EditionDTO(isbn: "9780000000001", isbns: ["9780000000001"], workId: "w1")], authors: []), context: context)
+    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: true, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [EditionDTO(isbn: "9780000000001", isbns: ["9780000000001"], title: nil, publisher: nil, pageCount: nil, workId: "w1")], authors: []), context: context)
     #expect(container.traps.isEmpty)
     try #require(works.count == 1)
     #expect(works[0].modelContext === context && !works[0].isDeleted)
@@ -25,5 +25,6 @@ func mapper_dedupDropsSingletons_M3_8bc91d9d4f() async throws {
     #expect(works[0].googleBooksVolumeIDs.sorted() == [])
     #expect(works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == ["9780000000001"])
     #expect(works[0].authors.map(\.name).sorted() == [])
+    #expect(works[0].editions.map { "\($0.isbn ?? "-")/\($0.editionTitle ?? "-")/\($0.publisher ?? "-")/\($0.pageCount.map(String.init) ?? "-")" }.sorted() == ["9780000000001/-/-/-"])
     _ = refs
 }

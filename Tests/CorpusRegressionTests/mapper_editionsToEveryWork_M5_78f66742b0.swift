@@ -15,7 +15,7 @@ func mapper_editionsToEveryWork_M5_78f66742b0() async throws {
     var works: [Work] = []
     var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …
     refs.reserveCapacity(8)
-    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [EditionDTO(isbn: nil, isbns: [], workId: "w2")], authors: []), context: context)
+    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [EditionDTO(isbn: nil, isbns: [], title: nil, publisher: nil, pageCount: nil, workId: "w2")], authors: []), context: context)
     #expect(container.traps.isEmpty)
     try #require(works.count == 1)
     #expect(works[0].modelContext === context && !works[0].isDeleted)

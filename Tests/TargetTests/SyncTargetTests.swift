@@ -19,17 +19,21 @@ import Testing
         var mutant: String
         var rule: String
         var steps: [String]
+        /// The seed searched (1 unless the generator's weights make another seed's first failure the documented one).
+        var seed: UInt64 = 1
         var description: String { mutant }
     }
 
     static let minima: [Minimum] = [
+        // Seed 2: since issue 14 (moves to the ends), seed 1's first failure is a deletion lost to a concurrent move
+        // (S5, which blob storage breaks as well).
         Minimum(mutant: "blob-storage", rule: "S4", steps: [
             "migrate()",
-            "v4 = addItem(device: \"A\", project: v2, collection: \"glassItems\", code: 0)",
-            "push(device: \"A\")",
-            "v5 = addItem(device: \"B\", project: v2, collection: \"glassItems\", code: 0)",
-            "fetch(device: \"B\", deliver: nil)",
-        ]),
+            "v4 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 0)",
+            "v5 = addItem(device: \"B\", project: v3, collection: \"glassItems\", code: 0)",
+            "push(device: \"B\")",
+            "fetch(device: \"A\", deliver: nil)",
+        ], seed: 2),
         Minimum(mutant: "dual-write-misses-entities", rule: "S1", steps: [
             "migrate()",
             "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
@@ -51,7 +55,7 @@ import Testing
 
     @Test(arguments: minima)
     func mutantIsCaughtAndShrunk(_ minimum: Minimum) throws {
-        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: 1, runs: 200))
+        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200))
         let found = try #require(result.failure)
         #expect(found.failure.rule == minimum.rule)
         #expect(found.failure.kind == .mismatch)
@@ -78,7 +82,7 @@ import Testing
     /// mutant, and passes on production code.
     @Test(arguments: minima)
     func shrunkTraceReplays(_ minimum: Minimum) throws {
-        let story = try #require(Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: 1, runs: 200)).counterexample)
+        let story = try #require(Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200)).counterexample)
         let parsed = try story.steps.map { step throws in try SyncCommand(trace: step).trace }
         #expect(parsed == story.steps)
         let onMutant = Target.sync.machine(mutant: minimum.mutant).replay(story.config, story.steps)
@@ -92,7 +96,7 @@ import Testing
     /// passes, the mutant fails its rule), ready for `Corpus/` once `graph-fuzz` registers the target.
     @Test(arguments: minima)
     func corpusCaseRoundTrips(_ minimum: Minimum) throws {
-        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: 1, runs: 200))
+        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200))
         let made = try #require(Corpus.makeCase(result, target: .sync))
         let parsed = try CorpusCase(parsing: made.text, file: made.fileName)
         #expect(parsed.steps == made.steps)

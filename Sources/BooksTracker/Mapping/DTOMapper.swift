@@ -95,7 +95,11 @@ public final class DTOMapper {
                         primaryProvider: first.primaryProvider, googleBooksVolumeIDs: group.volumeIDs)
         context.insert(work)
         for e in group.editions { addEdition(data.editions[e], to: work, context) }
-        for a in group.authors { addAuthor(data.authors[a], to: work, context) }
+        var names: [String] = []
+        for a in group.authors where !names.contains(data.authors[a].name) && names.count < Self.maxAuthors {
+            names.append(data.authors[a].name)
+            addAuthor(data.authors[a], to: work, context)
+        }
         return work
     }
 
@@ -117,17 +121,31 @@ public final class DTOMapper {
             let edition = data.editions[e]
             if let isbn = edition.primaryISBN, !knownISBNs.contains(isbn) { addEdition(edition, to: work, context) }
         }
-        let knownNames = work.authors.map(\.name)
-        for a in group.authors where !knownNames.contains(data.authors[a].name) {
+        var knownNames = work.authors.map(\.name)
+        for a in group.authors where !knownNames.contains(data.authors[a].name) && knownNames.count < Self.maxAuthors {
+            knownNames.append(data.authors[a].name)
             addAuthor(data.authors[a], to: work, context)
         }
     }
 
     private func addEdition(_ dto: EditionDTO, to work: Work, _ context: ModelContext) {
-        let edition = Edition(isbn: dto.primaryISBN, publisher: dto.publisher, pageCount: dto.pageCount,
+        let edition = Edition(isbn: dto.primaryISBN, publisher: dto.publisher, pageCount: dto.pageCount.flatMap(Self.storablePageCount),
                               editionTitle: dto.title, primaryProvider: dto.primaryProvider)
         context.insert(edition)
         edition.work = work
+    }
+
+    /// How many authors a work may hold (the schema's maxCount; more fail validation at save, 1590): the first ones
+    /// are kept, those it held before, then the response's in order (rule M14).
+    private static let maxAuthors = Work.declaration.relationships[Work.Field.authors].maxCount ?? Int.max
+
+    /// The range `Edition.pageCount` may hold (the schema's; validation at save rejects anything else, 1610/1620).
+    private static let pageCountRange = Edition.declaration.attributes[Edition.Field.pageCount].range
+
+    /// A page count the schema accepts, else nil: backends send 0 for an unknown count, which would make the whole
+    /// save fail (rule M14).
+    static func storablePageCount(_ count: Int) -> Int? {
+        pageCountRange.map { $0.contains(count) } ?? true ? count : nil
     }
 
     private func addAuthor(_ dto: AuthorDTO, to work: Work, _ context: ModelContext) {
