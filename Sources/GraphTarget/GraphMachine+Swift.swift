@@ -88,6 +88,9 @@ extension GraphMachine {
             body.append("refs.append(libraries[\(c)].createOwnedEntry(for: \(typed(w, "Work")), edition: \(typed(ed, "Edition"))))")
         case let .acquire(e, ed): body.append("libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
         case let .userEntry(w): body.append("\(binds ? "let userEntry =" : "_ =") libraries[0].userEntry(of: \(typed(w, "Work")))")
+        case .relaunch, .killedSave:
+            // The exported setup binds the container with `let`; a relaunch is replayed by `graph-fuzz replay`.
+            body.append("// \(step): replay with graph-fuzz (exported tests do not reopen the container yet)")
         case let .validate(e):
             if binds {
                 body.append("var validation: EntryValidationError? = nil")
