@@ -88,7 +88,7 @@ extension Target {
     /// The object-graph store and the BooksTracker models against their executable specification.
     public static var graph: Target {
         Target(name: "graph",
-               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G21, B1–B7)",
+               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B7)",
                rules: GraphRules.all, mutants: GraphMutant.all, defaultSteps: 30, generatorVersion: "2") { mutant in
             GraphMachine(mutant: mutant.flatMap(GraphMutant.init(rawValue:)))
         }
