@@ -107,12 +107,14 @@ extension GraphMachine {
                     if windows[0] > 0 && windows[1] > 0 { return draw.chooseWeighted([6, 1]) }
                     return windows[0] > 0 ? 0 : 1
                 }
-                // Late points reach furthest into a faulty grouping's later transactions.
-                let point = args.int("point", in: 0...63) { draw in
-                    let window = min(64, model.writeWindow(context))
-                    return draw.chooseBool(probability: 0.5) ? window - 1 : Int(draw.choose(upTo: UInt64(max(0, window - 1))))
+                // The point is traced as write steps before the end of the save's window (`back`), so it stays inside
+                // the window when shrinking removes earlier steps; 0, the last step inside, is the simplest and
+                // reaches furthest into a faulty grouping's later transactions.
+                let window = model.writeWindow(context)
+                let back = args.int("back", in: 0...63) { draw in
+                    draw.chooseBool(probability: 0.5) ? 0 : Int(draw.choose(upTo: UInt64(max(0, min(63, window - 1)))))
                 }
-                return .killedSave(context: context, point: point)
+                return .killedSave(context: context, point: max(0, window - 1 - back))
             },
         ]
     }
