@@ -9,12 +9,14 @@ struct GraphTargetTests {
     static let shrunkLengths: [String: Int] = [
         "relate-before-insert": 2,
         "edition-nullify": 5,
-        "user-entry-first": 4,
+        "user-entry-first": 5,
         "skip-validate": 2,
         "store-permanent-on-insert": 1,
         "store-eager-delete-rules": 4,
-        "store-failed-save-partial": 4,
+        "store-failed-save-partial": 5,
         "store-no-inverse": 2,
+        "store-save-per-row": 4,
+        "store-rows-then-relationships": 5,
     ]
 
     /// The seed each mutant is searched with: 1, except where seed 1's 200 cases miss it (the declarative
