@@ -52,3 +52,8 @@ public enum GraphBackendDifferential {
         return report
     }
 }
+
+/// Throughput benchmarks measure the in-memory backend; on-disk cases are bound by SQLite's durable commits.
+extension GraphMachine: Benchmarkable {
+    public func isBenchmarked(_ config: GraphConfig) -> Bool { config.backend == .memory }
+}
