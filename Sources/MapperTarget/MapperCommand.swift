@@ -19,7 +19,7 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
     /// The mapper's context is dropped unsaved and a fresh one takes its place (the mapper is kept).
     case newContext
     /// The app is relaunched: the container is closed and reopened on the same store, a fresh context takes the
-    /// mapper's place; the mapper (and its cache, as a cache persisted by the app) is kept (G22–G24, M14).
+    /// mapper's place; the mapper (and its cache, as a cache persisted by the app) is kept (G22–G24, M15).
     case relaunch
 
     public var trace: TraceStep {
