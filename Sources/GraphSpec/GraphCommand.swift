@@ -39,6 +39,10 @@ public enum GraphCommand: Sendable, Equatable {
     case acquire(Ref, edition: Ref)
     case userEntry(Ref)
     case validate(Ref)
+    /// An app relaunch: the container is closed and reopened on the same store (G22–G24, G27).
+    case relaunch
+    /// A save of `context` killed at write step `point` of its transaction, then a relaunch (G25).
+    case killedSave(context: Int, point: Int)
 
     /// The reference a creating step binds.
     public var result: Ref? {

@@ -12,16 +12,22 @@ public enum TemporaryIDAfterSave: String, Sendable, CaseIterable { case resolves
 /// R15: `registeredModel(for:)` after another context's saved delete.
 public enum RegisteredAfterForeignDelete: String, Sendable, CaseIterable { case stale, none }
 
+/// Where the case's container keeps its rows: in memory, or in an SQLite file (issue 17; G22–G27).
+public enum StoreBackend: String, Sendable, CaseIterable { case memory, sqlite }
+
 /// The per-case parameters: unknown evidence fuzzed both ways, and the schema configuration.
 public struct GraphConfig: TraceCodable, Sendable, Equatable {
     public var schema: SchemaConfiguration
     public var newModelLink: NewModelLink
     public var temporaryIDAfterSave: TemporaryIDAfterSave
     public var registeredAfterForeignDelete: RegisteredAfterForeignDelete
+    /// The store's backend; the rules hold on both. Traced only when not `.memory` (older traces decode as memory).
+    public var backend: StoreBackend
 
     public init(schema: SchemaConfiguration = .local, newModelLink: NewModelLink = .trap,
                 temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
-                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale) {
+                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale, backend: StoreBackend = .memory) {
+        self.backend = backend
         self.schema = schema
         self.newModelLink = newModelLink
         self.temporaryIDAfterSave = temporaryIDAfterSave
@@ -34,7 +40,7 @@ public struct GraphConfig: TraceCodable, Sendable, Equatable {
             .init("newModelLink", .string(newModelLink.rawValue)),
             .init("temporaryIDAfterSave", .string(temporaryIDAfterSave.rawValue)),
             .init("registeredAfterForeignDelete", .string(registeredAfterForeignDelete.rawValue)),
-        ])
+        ] + (backend == .memory ? [] : [.init("backend", .string(backend.rawValue))]))
     }
 
     public init(trace: TraceStep) throws(TraceError) {
@@ -43,5 +49,6 @@ public struct GraphConfig: TraceCodable, Sendable, Equatable {
         newModelLink = try trace.enumeration("newModelLink", NewModelLink.self)
         temporaryIDAfterSave = try trace.enumeration("temporaryIDAfterSave", TemporaryIDAfterSave.self)
         registeredAfterForeignDelete = try trace.enumeration("registeredAfterForeignDelete", RegisteredAfterForeignDelete.self)
+        backend = trace.arguments.contains { $0.label == "backend" } ? try trace.enumeration("backend", StoreBackend.self) : .memory
     }
 }

@@ -42,6 +42,8 @@ extension GraphModel {
             return entity(w) == BooksEntities.work
         case let .validate(e):
             return entity(e) == BooksEntities.entry
+        case .relaunch, .killedSave:
+            return allowsLaunch(command)
         }
     }
 
@@ -175,6 +177,8 @@ extension GraphModel {
             case .failure(let trap): return (.trap(trap.rawValue), GraphRules.libraryValidates)
             case .success(let issue): return (.validation(issue), GraphRules.libraryValidates)
             }
+        case .relaunch, .killedSave:
+            return predictLaunch(command)
         }
     }
 }

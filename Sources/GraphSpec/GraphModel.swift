@@ -34,7 +34,7 @@ public struct SpecRow: Equatable, Sendable {
 }
 
 /// How the last save step ended (decides which rule the saved-rows comparison reports).
-public enum SaveOutcome: Sendable { case none, saved, failed }
+public enum SaveOutcome: Sendable { case none, saved, failed, killed }
 
 /// The executable specification's state: every model object, two contexts (0 and 1) over one container whose
 /// saved snapshot is `rows`, the references the steps bound and the identifiers they held. Pure values.
@@ -58,6 +58,8 @@ public struct GraphModel: Sendable {
     public internal(set) var lastSave: SaveOutcome = .none
     /// Set when a save's cascade ran from a deleted work (B6 decides the saved rows after it).
     public internal(set) var cascadedFromWork = false
+    /// How many identifiers were held when the store was last relaunched (G23, G24 decide lookups of those).
+    public internal(set) var heldBeforeRelaunch = 0
 
     public init(config: GraphConfig) {
         self.config = config

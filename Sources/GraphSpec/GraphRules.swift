@@ -33,7 +33,7 @@ public enum GraphRules {
     public static let workCascade = "B6"
     public static let shippedSchemas = "B7"
 
-    public static let all: [Rule] = store + books
+    public static let all: [Rule] = store + books + launch
 
     public static let store: [Rule] = [
         Rule(id: newModel, statement: "A new model has no context and no identifier.", source: "R1", confidence: "D"),

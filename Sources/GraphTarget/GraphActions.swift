@@ -138,6 +138,28 @@ extension GraphMachine {
             action("validate", 1, when: { $0.has(BooksEntities.entry) }) { args, model in
                 args.ref("entry", of: BooksEntities.entry, model).map { .validate($0) }
             },
+        ] + launchActions
+    }
+
+    /// The on-disk actions (G22–G25): a relaunch, and a save killed inside its transaction, then relaunched.
+    private var launchActions: [Action<GraphMachine>] {
+        [
+            action("relaunch", 1, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
+            action("killedSave", 2, when: { m in (0...1).contains { m.writeWindow($0) > 0 } }) { args, model in
+                let context = args.int("context", in: 0...1) { draw in
+                    let windows = [model.writeWindow(0), model.writeWindow(1)]
+                    if windows[0] > 0 && windows[1] > 0 { return draw.chooseWeighted([6, 1]) }
+                    return windows[0] > 0 ? 0 : 1
+                }
+                // The point is traced as write steps before the end of the save's window (`back`), so it stays inside
+                // the window when shrinking removes earlier steps; 0, the last step inside, is the simplest and
+                // reaches furthest into a faulty grouping's later transactions.
+                let window = model.writeWindow(context)
+                let back = args.int("back", in: 0...63) { draw in
+                    draw.chooseBool(probability: 0.5) ? 0 : Int(draw.choose(upTo: UInt64(max(0, min(63, window - 1)))))
+                }
+                return .killedSave(context: context, point: max(0, window - 1 - back))
+            },
         ]
     }
 
@@ -156,10 +178,12 @@ extension GraphMachine {
 
     private func action(_ name: String, weights: @escaping (GraphModel) -> UInt32, when precondition: @escaping (GraphModel) -> Bool = { _ in true },
                         _ arguments: @escaping (inout Arguments, GraphModel) -> GraphCommand?) -> Action<GraphMachine> {
-        Action(name, weights: weights, when: { !$0.crashed && precondition($0) }, arguments: arguments,
+        Action(name, weights: weights, when: { !$0.crashed && precondition($0) },
+               arguments: { args, model in arguments(&args, model).flatMap { model.leavesEarlierLaunches($0) ? $0 : nil } },
                predict: { command, model in
+                   let launchRule = model.launchRule(command)
                    let (value, rule) = model.step(command)
-                   return Prediction(value, rule: rule)
+                   return Prediction(value, rule: launchRule ?? rule)
                },
                perform: { command, system in system.run(command) })
     }

@@ -11,9 +11,13 @@ extension GraphMachine {
         return [
             "// \(config.trace)",
             "let behavior = StoreBehavior(newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave == .resolves ? "resolves" : "unknown"), registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete == .stale ? "stale" : "none"))",
-            "let container = BooksTrackerSchema.container(\(schema), store: ModelConfiguration(trapPolicy: .record, behavior: behavior))",
-            "let contexts = [ModelContext(container), ModelContext(container)]",
-            "let libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: \(schema))) }",
+            "let configuration: BooksConfiguration = \(schema)",
+            "var container: ModelContainer  // a relaunch step may reopen it",
+            "container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))",
+            "var contexts: [ModelContext]",
+            "contexts = [ModelContext(container), ModelContext(container)]",
+            "var libraries: [Library]",
+            "libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }",
             "var refs: [PersistentModel?] = []",
             "var held: [PersistentIdentifier?] = []",
             "refs.reserveCapacity(16)",
@@ -88,6 +92,14 @@ extension GraphMachine {
             body.append("refs.append(libraries[\(c)].createOwnedEntry(for: \(typed(w, "Work")), edition: \(typed(ed, "Edition"))))")
         case let .acquire(e, ed): body.append("libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
         case let .userEntry(w): body.append("\(binds ? "let userEntry =" : "_ =") libraries[0].userEntry(of: \(typed(w, "Work")))")
+        case .relaunch, .killedSave:
+            if case let .killedSave(c, point) = command {
+                body += ["container.writeInterruption = WriteInterruption(afterOperations: container.writeOperations + \(point))",
+                         "try? libraries[\(c)].save()"]
+            }
+            body += ["container = try container.relaunch()",
+                     "contexts = [ModelContext(container), ModelContext(container)]",
+                     "libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }"]
         case let .validate(e):
             if binds {
                 body.append("var validation: EntryValidationError? = nil")

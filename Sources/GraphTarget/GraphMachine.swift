@@ -19,13 +19,16 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
         GraphConfig(schema: draw.chooseBool() ? .cloudKit : .local,
                     newModelLink: draw.chooseBool() ? .autoInsert : .trap,
                     temporaryIDAfterSave: draw.chooseBool() ? .unknown : .resolves,
-                    registeredAfterForeignDelete: draw.chooseBool() ? .none : .stale)
+                    registeredAfterForeignDelete: draw.chooseBool() ? .none : .stale,
+                    backend: draw.chooseBool(probability: 0.1) ? .sqlite : .memory)
     }
 
     public func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(config: config) }
-    public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { GraphSystem(config: config, mutant: mutant) }
+    public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { try GraphSystem(config: config, mutant: mutant) }
 
-    public func precondition(_ command: GraphCommand, _ model: GraphModel) -> Bool { model.allows(command) }
+    public func precondition(_ command: GraphCommand, _ model: GraphModel) -> Bool {
+        model.allows(command) && model.leavesEarlierLaunches(command)
+    }
 
     public func compare(_ expected: Prediction<GraphObservation>, _ observed: GraphObservation, _ step: TraceStep) -> Failure? {
         if expected.allows(observed) { return nil }
@@ -67,7 +70,8 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
                 let expected = model.canonicalRows()
                 let observed = system.canonicalRows()
                 guard expected != observed else { return nil }
-                let rule = model.lastSave == .failed ? "G12" : (model.cascadedFromWork ? GraphRules.deleteRulesAtSave : "G19")
+                let rule = model.lastSave == .killed ? GraphRules.atomicSave
+                    : model.lastSave == .failed ? "G12" : (model.cascadedFromWork ? GraphRules.deleteRulesAtSave : "G19")
                 let missing = expected.filter { !observed.contains($0) }.map(\.description)
                 let extra = observed.filter { !expected.contains($0) }.map(\.description)
                 return Failure(rule: rule, kind: .invariant, message: "saved rows differ: missing \(missing), unexpected \(extra)")
@@ -79,6 +83,7 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
         system.container.tearDown()
         // Models never inserted may link to each other; the container does not know them.
         for model in system.refs { model?.breakReferenceCycles() }
+        system.closeStore()
     }
 }
 
@@ -86,7 +91,7 @@ extension Target {
     /// The object-graph store and the BooksTracker models against their executable specification.
     public static var graph: Target {
         Target(name: "graph",
-               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G21, B1–B7)",
+               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B7)",
                rules: GraphRules.all, mutants: GraphMutant.all, defaultSteps: 30, generatorVersion: "2") { mutant in
             GraphMachine(mutant: mutant.flatMap(GraphMutant.init(rawValue:)))
         }

@@ -13,6 +13,8 @@ public enum GraphMutant: String, Sendable, CaseIterable {
     case storeEagerDeleteRules = "store-eager-delete-rules"
     case storeFailedSavePartial = "store-failed-save-partial"
     case storeNoInverse = "store-no-inverse"
+    case storeSavePerRow = "store-save-per-row"
+    case storeRowsThenRelationships = "store-rows-then-relationships"
 
     /// The mutants as the engine lists them, with the rule each breaks.
     public static let all: [Mutant] = [
@@ -33,6 +35,10 @@ public enum GraphMutant: String, Sendable, CaseIterable {
                summary: "A failed save still writes the changed rows, and removes the deleted rows, of saved models (StoreBehavior.failedSave = .partial)."),
         Mutant(name: storeNoInverse.rawValue, rule: "G7",
                summary: "The store does not maintain inverses of registered models (StoreBehavior.inverseMaintenance = .none)."),
+        Mutant(name: storeSavePerRow.rawValue, rule: "G25",
+               summary: "A save written as several transactions, one per row: a killed save leaves part of the graph (SaveTransactions.perRow)."),
+        Mutant(name: storeRowsThenRelationships.rawValue, rule: "G25",
+               summary: "Rows committed before their relationships: a killed save leaves rows without relationships (SaveTransactions.rowsThenRelationships)."),
     ]
 
     /// The store behaviour for `config`, with this mutant's strategy if it is a store mutant.
@@ -61,6 +67,15 @@ public enum GraphMutant: String, Sendable, CaseIterable {
         default: break
         }
         return policy
+    }
+
+    /// How the store groups a save's writes into transactions: one (production), or this mutant's grouping.
+    static func saveTransactions(_ mutant: GraphMutant?) -> SaveTransactions {
+        switch mutant {
+        case .storeSavePerRow: return .perRow
+        case .storeRowsThenRelationships: return .rowsThenRelationships
+        default: return .single
+        }
     }
 
     /// The local schema's delete rule on Edition.userLibraryEntries.

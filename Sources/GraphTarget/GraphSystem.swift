@@ -6,9 +6,14 @@ import GraphStore
 /// The system under test for one case: a recording container with the BooksTracker schema, two contexts,
 /// a library per context, and the models the references name.
 public struct GraphSystem {
-    public let container: ModelContainer
-    public let contexts: [ModelContext]
-    let libraries: [Library]
+    public internal(set) var container: ModelContainer
+    public internal(set) var contexts: [ModelContext]
+    var libraries: [Library]
+    let policy: LibraryPolicy
+    /// The SQLite store file of a `.sqlite` case (removed at tear-down), nil in memory.
+    let storeFile: StoreFile?
+    /// The containers of earlier launches: their models raise traps there (G22).
+    var retired: [ModelContainer] = []
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
     /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
@@ -18,22 +23,21 @@ public struct GraphSystem {
     /// every save's comparison.
     let containerViolationsAgree: Bool
 
-    init(config: GraphConfig, mutant: GraphMutant?) {
+    init(config: GraphConfig, mutant: GraphMutant?) throws(StoreError) {
         let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
-        container = BooksTrackerSchema.container(config.schema == .local ? .local : .cloudKit, store: store,
-                                                 localEditionEntriesRule: GraphMutant.editionEntriesRule(mutant))
+        (container, storeFile) = try Self.openContainer(config, store: store, mutant: mutant)
         contexts = [ModelContext(container), ModelContext(container)]
-        let policy = GraphMutant.policy(config, mutant)
-        libraries = contexts.map { Library(context: $0, policy: policy) }
+        policy = GraphMutant.policy(config, mutant)
+        libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }
         cloudKit = CloudKitFindings.of(config.schema == .local ? .local : .cloudKit, GraphMutant.editionEntriesRule(mutant))
         containerViolationsAgree = cloudKit.predictedContainerViolations == cloudKit.containerViolations
     }
 
     /// Runs `command` and returns what it observed: the first trap it raised, or its result.
     mutating func run(_ command: GraphCommand) -> GraphObservation {
-        let before = container.traps.count
+        let before = trapCount
         let observation = perform(command)
-        if container.traps.count > before { return .trap(container.traps[before].code.rawValue) }
+        if trapCount > before { return .trap(trap(at: before).code.rawValue) }
         return observation
     }
 
@@ -132,6 +136,8 @@ public struct GraphSystem {
         case let .userEntry(w):
             guard let work = model(w) as? Work else { return .trap("typeMismatch") }
             return .object(libraries[0].userEntry(of: work).map { name($0) })
+        case .relaunch, .killedSave:
+            return performLaunch(command)
         case let .validate(e):
             guard let entry = model(e) as? UserLibraryEntry else { return .trap("typeMismatch") }
             do throws(EntryValidationError) {

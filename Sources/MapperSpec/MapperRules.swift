@@ -17,7 +17,9 @@ public enum MapperRules {
     public static let malformedInsertsNothing = "M13"
     public static let savableGraph = "M14"
 
-    public static let all: [Rule] = [
+    public static let all: [Rule] = rules + launch
+
+    static let rules: [Rule] = [
         Rule(id: nonSyntheticKept, statement: "A non-synthetic work is never merged by ISBN: each becomes a work of its own.",
              source: "seed 002 deduplicateSyntheticWorks (filter synthetic == false)", confidence: "design"),
         Rule(id: sharedISBNMerged, statement: "Synthetic works sharing an ISBN through their editions (transitively) become one work holding all their editions and all their volume IDs; title, tags and provider come from the first in response order.",

@@ -18,6 +18,9 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
     case clearCache
     /// The mapper's context is dropped unsaved and a fresh one takes its place (the mapper is kept).
     case newContext
+    /// The app is relaunched: the container is closed and reopened on the same store, a fresh context takes the
+    /// mapper's place; the mapper (and its cache, as a cache persisted by the app) is kept (G22–G24, M15).
+    case relaunch
 
     public var trace: TraceStep {
         switch self {
@@ -28,6 +31,7 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
         case .deleteElsewhere(let ref): return TraceStep("deleteElsewhere", [.init("work", .ref(ref))])
         case .clearCache: return TraceStep("clearCache")
         case .newContext: return TraceStep("newContext")
+        case .relaunch: return TraceStep("relaunch")
         }
     }
 
@@ -40,8 +44,9 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
         case "deleteElsewhere": self = .deleteElsewhere(try trace.ref("work"))
         case "clearCache": self = .clearCache
         case "newContext": self = .newContext
+        case "relaunch": self = .relaunch
         default:
-            throw TraceError("unknown command '\(trace.name)'; expected map, save, rollback, deleteWork, deleteElsewhere, clearCache or newContext")
+            throw TraceError("unknown command '\(trace.name)'; expected map, save, rollback, deleteWork, deleteElsewhere, clearCache, newContext or relaunch")
         }
     }
 }

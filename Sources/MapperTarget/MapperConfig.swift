@@ -10,10 +10,13 @@ public struct MapperConfig: TraceCodable, Sendable, Equatable {
     public var registeredAfterForeignDelete: StoreBehavior.RegisteredAfterForeignDelete
     /// R10: linking a new model to a registered one.
     public var newModelLink: StoreBehavior.NewModelLink
+    /// The store's backend: rows in memory, or an SQLite file (issue 17). Traced only when on disk.
+    public var onDisk: Bool
 
     public init(temporaryIDAfterSave: StoreBehavior.TemporaryIDAfterSave = .resolves,
                 registeredAfterForeignDelete: StoreBehavior.RegisteredAfterForeignDelete = .stale,
-                newModelLink: StoreBehavior.NewModelLink = .autoInsert) {
+                newModelLink: StoreBehavior.NewModelLink = .autoInsert, onDisk: Bool = false) {
+        self.onDisk = onDisk
         self.temporaryIDAfterSave = temporaryIDAfterSave
         self.registeredAfterForeignDelete = registeredAfterForeignDelete
         self.newModelLink = newModelLink
@@ -23,7 +26,8 @@ public struct MapperConfig: TraceCodable, Sendable, Equatable {
         MapperConfig(
             temporaryIDAfterSave: draw.chooseBool() ? .unknown : .resolves,
             registeredAfterForeignDelete: draw.chooseBool() ? .none : .stale,
-            newModelLink: draw.chooseBool() ? .trap : .autoInsert)
+            newModelLink: draw.chooseBool() ? .trap : .autoInsert,
+            onDisk: draw.chooseBool(probability: 0.1))
     }
 
     /// The store configuration: traps recorded, so a stale read is a failure at its step.
@@ -38,7 +42,7 @@ public struct MapperConfig: TraceCodable, Sendable, Equatable {
             .init("temporaryIDAfterSave", .string(temporaryIDAfterSave.rawValue)),
             .init("registeredAfterForeignDelete", .string(registeredAfterForeignDelete.rawValue)),
             .init("newModelLink", .string(newModelLink.rawValue)),
-        ])
+        ] + (onDisk ? [.init("onDisk", .bool(true))] : []))
     }
 
     public init(trace: TraceStep) throws(TraceError) {
@@ -46,5 +50,6 @@ public struct MapperConfig: TraceCodable, Sendable, Equatable {
         temporaryIDAfterSave = try trace.enumeration("temporaryIDAfterSave", StoreBehavior.TemporaryIDAfterSave.self)
         registeredAfterForeignDelete = try trace.enumeration("registeredAfterForeignDelete", StoreBehavior.RegisteredAfterForeignDelete.self)
         newModelLink = try trace.enumeration("newModelLink", StoreBehavior.NewModelLink.self)
+        onDisk = trace.arguments.contains { $0.label == "onDisk" } ? try trace.bool("onDisk") : false
     }
 }

@@ -8,7 +8,8 @@ extension MapperMachine: SwiftExportable {
 
     public func swiftSetup(_ config: MapperConfig) -> [String] {
         [
-            "let container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(",
+            "var container: ModelContainer  // a relaunch step may reopen it",
+            "container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(",
             "    newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave.rawValue),",
             "    registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete.rawValue))))",
             "var context: ModelContext  // a later step may replace it with a fresh context",
@@ -36,6 +37,7 @@ extension MapperMachine: SwiftExportable {
         case .rollback: lines = ["context.rollback()"]
         case .newContext: lines = ["context = ModelContext(container)"]
         case .clearCache: lines = ["mapper.clearCache()"]
+        case .relaunch: lines = ["container = try container.relaunch()", "context = ModelContext(container)"]
         case .deleteWork(let ref, let evict):
             lines = ["if let work = DTOMapper.liveWork(refs[\(ref.index)].persistentModelID!, in: context) {  // \(ref)"]
             if evict { lines.append("    mapper.removeWorkFromCache(work)") }

@@ -24,7 +24,7 @@ public struct MapperMachine: StateMachine, Sendable {
 
     public func makeConfig(_ draw: Draw) -> MapperConfig { MapperConfig.draw(draw) }
     public func makeModel(_ config: MapperConfig) -> MapperState { MapperState() }
-    public func makeSystem(_ config: MapperConfig) throws -> MapperSystem { MapperSystem(config: config, strategy: strategy) }
+    public func makeSystem(_ config: MapperConfig) throws -> MapperSystem { try MapperSystem(config: config, strategy: strategy) }
     public func tearDown(_ system: inout MapperSystem) { system.tearDown() }
 
     // MARK: Generation
@@ -54,6 +54,7 @@ public struct MapperMachine: StateMachine, Sendable {
             coded("mapAgain", 13, when: { !$0.responses.isEmpty }) { m, d in
                 mapCommand(m.responses[Int(d.choose(upTo: UInt64(m.responses.count - 1)))], m)
             },
+            coded("relaunch", 4) { _, _ in .relaunch },
         ]
     }
 
@@ -69,7 +70,7 @@ public struct MapperMachine: StateMachine, Sendable {
             return result == expected
         case .deleteWork(let ref, _): return model.spec.isLive(ref.index)
         case .deleteElsewhere(let ref): return model.spec.isDeletableElsewhere(ref.index)
-        case .save, .rollback, .clearCache, .newContext: return true
+        case .save, .rollback, .clearCache, .newContext, .relaunch: return true
         }
     }
 
@@ -92,6 +93,9 @@ public struct MapperMachine: StateMachine, Sendable {
             model.spec.deleteElsewhere(ref.index)
         case .clearCache:
             return Prediction(.done, rule: MapperRules.knownVolumeReused)
+        case .relaunch:
+            model.spec.relaunch()
+            return Prediction(.done, rule: MapperRules.survivesRelaunch)
         }
         return Prediction(.done, rule: MapperRules.storeMatches)
     }
@@ -105,6 +109,7 @@ public struct MapperMachine: StateMachine, Sendable {
         case .deleteElsewhere(let ref): return system.deleteElsewhere(ref.index)
         case .clearCache: return system.clearCache()
         case .newContext: return system.newContext()
+        case .relaunch: return system.relaunch()
         }
     }
 

@@ -12,16 +12,32 @@ public final class MapperSystem {
         var object: Work?
     }
 
-    let container: ModelContainer
+    private(set) var container: ModelContainer
     private(set) var context: ModelContext
+    /// The containers of earlier launches (models of theirs raise traps there) and the store file, if on disk.
+    private var retired: [ModelContainer] = []
+    private let storeFile: MapperStoreFile?
     let mapper: DTOMapper
     private(set) var slots: [Slot] = []
     /// Set by steps that change the saved rows; the store is compared after them.
     var storeChanged = false
     private let entities: (work: Int, edition: Int, author: Int)
 
-    init(config: MapperConfig, strategy: MapperStrategy) {
-        container = BooksTrackerSchema.container(.cloudKit, store: config.storeConfiguration)
+    init(config: MapperConfig, strategy: MapperStrategy) throws {
+        let storeSchema = BooksTrackerSchema.schema(.cloudKit)
+        if config.onDisk {
+            let file = MapperStoreFile.make()
+            storeFile = file
+            do {
+                container = try ModelContainer(schema: storeSchema, configuration: config.storeConfiguration, path: file.path)
+            } catch {
+                file.remove()
+                throw error
+            }
+        } else {
+            storeFile = nil
+            container = ModelContainer(schema: storeSchema, configuration: config.storeConfiguration)
+        }
         context = ModelContext(container)
         mapper = DTOMapper(strategy: strategy)
         let schema = container.schema
@@ -29,12 +45,31 @@ public final class MapperSystem {
                     schema.entityIndex(named: "Author") ?? -1)
     }
 
-    func tearDown() { container.tearDown() }
+    func tearDown() {
+        container.close()
+        storeFile?.remove()
+    }
+
+    /// An app relaunch: the container is closed and reopened on the same store; a fresh context takes the
+    /// mapper's; the mapper and its cache are kept; the harness keeps only identifiers.
+    func relaunch() -> MapperObservation {
+        do {
+            let old = container
+            container = try old.relaunch()
+            retired.append(old)
+        } catch {
+            return .trap("relaunch failed: \(error)")
+        }
+        context = ModelContext(container)
+        for index in slots.indices { slots[index].object = nil }
+        storeChanged = true
+        return .done
+    }
 
     // MARK: Steps
 
     func map(_ response: SpecResponse) -> MapperObservation {
-        let traps = container.traps.count
+        let traps = self.traps.count
         let works = mapper.mapToWorks(Self.dto(response), context: context)
         if let trap = newTrap(since: traps) { return .trap(trap) }
         var mapped: [MappedWork] = []
@@ -48,7 +83,7 @@ public final class MapperSystem {
     }
 
     func save() -> MapperObservation {
-        let traps = container.traps.count
+        let traps = self.traps.count
         do {
             try context.save()
         } catch {
@@ -79,7 +114,7 @@ public final class MapperSystem {
     }
 
     func deleteWork(_ ref: Int, evict: Bool) -> MapperObservation {
-        let traps = container.traps.count
+        let traps = self.traps.count
         guard let work = liveObject(ref) else { return .missing(ref) }
         if evict { mapper.removeWorkFromCache(work) }
         context.delete(work)
@@ -87,7 +122,7 @@ public final class MapperSystem {
     }
 
     func deleteElsewhere(_ ref: Int) -> MapperObservation {
-        let traps = container.traps.count
+        let traps = self.traps.count
         let other = ModelContext(container)
         guard ref < slots.count, let id = slots[ref].id, let work = other.fetch(FetchDescriptor(.identifier(id))).first else {
             return .missing(ref)
@@ -104,8 +139,12 @@ public final class MapperSystem {
 
     // MARK: Reading
 
+    /// Traps recorded by every launch's container, the current one last.
+    private var traps: [StoreTrap] { retired.isEmpty ? container.traps : retired.flatMap(\.traps) + container.traps }
+
     private func newTrap(since count: Int) -> String? {
-        container.traps.count > count ? container.traps[count].description : nil
+        let traps = self.traps
+        return traps.count > count ? traps[count].description : nil
     }
 
     /// The work of `ref` in the mapper's context, if live there.

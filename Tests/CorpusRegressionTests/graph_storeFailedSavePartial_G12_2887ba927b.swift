@@ -8,9 +8,13 @@ import BooksTracker
 func graph_storeFailedSavePartial_G12_2887ba927b() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let container = BooksTrackerSchema.container(.local, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    let contexts = [ModelContext(container), ModelContext(container)]
-    let libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: .local)) }
+    let configuration: BooksConfiguration = .local
+    var container: ModelContainer  // a relaunch step may reopen it
+    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
+    var contexts: [ModelContext]
+    contexts = [ModelContext(container), ModelContext(container)]
+    var libraries: [Library]
+    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
     refs.reserveCapacity(16)

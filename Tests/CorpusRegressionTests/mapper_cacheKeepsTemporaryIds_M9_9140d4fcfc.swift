@@ -6,7 +6,8 @@ import BooksTracker
 
 @Test("mapper M9: mapper-M9-9140d4fcfc")
 func mapper_cacheKeepsTemporaryIds_M9_9140d4fcfc() async throws {
-    let container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
+    var container: ModelContainer  // a relaunch step may reopen it
+    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .unknown,
         registeredAfterForeignDelete: .stale)))
     var context: ModelContext  // a later step may replace it with a fresh context

@@ -6,7 +6,8 @@ import BooksTracker
 
 @Test("mapper M11: mapper-M11-1a72eeb521")
 func mapper_cacheStoresObjects_M11_1a72eeb521() async throws {
-    let container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
+    var container: ModelContainer  // a relaunch step may reopen it
+    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))
     var context: ModelContext  // a later step may replace it with a fresh context

@@ -6,7 +6,8 @@ import BooksTracker
 
 @Test("mapper M3: mapper-M3-8bc91d9d4f")
 func mapper_dedupDropsSingletons_M3_8bc91d9d4f() async throws {
-    let container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
+    var container: ModelContainer  // a relaunch step may reopen it
+    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))
     var context: ModelContext  // a later step may replace it with a fresh context

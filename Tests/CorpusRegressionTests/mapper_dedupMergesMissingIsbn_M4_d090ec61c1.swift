@@ -6,7 +6,8 @@ import BooksTracker
 
 @Test("mapper M4: mapper-M4-d090ec61c1")
 func mapper_dedupMergesMissingIsbn_M4_d090ec61c1() async throws {
-    let container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
+    var container: ModelContainer  // a relaunch step may reopen it
+    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))
     var context: ModelContext  // a later step may replace it with a fresh context

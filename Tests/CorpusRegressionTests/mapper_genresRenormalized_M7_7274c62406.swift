@@ -6,7 +6,8 @@ import BooksTracker
 
 @Test("mapper M7: mapper-M7-7274c62406")
 func mapper_genresRenormalized_M7_7274c62406() async throws {
-    let container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
+    var container: ModelContainer  // a relaunch step may reopen it
+    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
         newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
         registeredAfterForeignDelete: .stale)))
     var context: ModelContext  // a later step may replace it with a fresh context

@@ -19,6 +19,10 @@ package struct MapperStrategy: Sendable, Equatable {
         /// Identifiers cached at insert and never re-keyed: a temporary identifier that no longer resolves after
         /// save is read as a deletion (evicted, no search).
         case temporaryIdentifiersKept
+        /// As `persistentIdentifiers`, but an entry whose temporary identifier the context does not know is
+        /// trusted to `model(for:)`, as if the remap of R4 lived for ever: the cache kept across a relaunch
+        /// answers with the placeholder of a temporary identifier of the earlier launch (G24, R14).
+        case temporaryIdentifiersTrusted
     }
 
     /// How synthetic works are grouped by ISBN.

@@ -13,7 +13,7 @@ struct WorkCache {
         switch strategy {
         case .objects, .objectsWithManualEviction:
             entries[volumeID] = .object(work)
-        case .persistentIdentifiers, .modelForLookup, .temporaryIdentifiersKept:
+        case .persistentIdentifiers, .modelForLookup, .temporaryIdentifiersKept, .temporaryIdentifiersTrusted:
             if let id = work.persistentModelID { entries[volumeID] = .identifier(id) }
         }
     }
@@ -67,7 +67,13 @@ struct WorkCache {
             if let work = DTOMapper.liveWork(id, in: context), work.googleBooksVolumeIDs.contains(volumeID) { return .hit(work) }
             entries[volumeID] = nil
             return .evicted(searchStore: false)
-        case (.persistentIdentifiers, .identifier(let id)):
+        case (.temporaryIdentifiersTrusted, .identifier(let id)) where id.isTemporary && context.registeredModel(for: id) == nil:
+            // The faulty trust: a temporary identifier of an earlier launch never resolves (G24); model(for:)
+            // returns a placeholder whose reads trap (R14).
+            if let work = context.model(for: id) as? Work { return .hit(work) }
+            entries[volumeID] = nil
+            return .evicted(searchStore: true)
+        case (.persistentIdentifiers, .identifier(let id)), (.temporaryIdentifiersTrusted, .identifier(let id)):
             guard let work = DTOMapper.liveWork(id, in: context), work.googleBooksVolumeIDs.contains(volumeID) else {
                 entries[volumeID] = nil
                 return .evicted(searchStore: true)
