@@ -76,7 +76,7 @@ struct CommandLineTests {
         let result = try graphFuzz(["list", "--json"])
         #expect(result.status == 0)
         #expect(result.stdout.contains(#"{"event":"target","target":"queue"}"#))
-        #expect(result.stdout.contains(#"{"event":"mutant","target":"queue","mutant":"queue-off-by-one","rule":"Q1"}"#))
+        #expect(result.stdout.contains(#"{"event":"mutant","target":"queue","mutant":"queue-off-by-one","rule":"Q1","rules":["Q1"]}"#))
         #expect(result.stdout.contains(#"{"event":"rule","rule":"Q1","#))
     }
 

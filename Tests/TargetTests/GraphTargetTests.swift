@@ -15,7 +15,7 @@ struct GraphTargetTests {
 
     @Test("A shrunk counterexample replays from its trace to the same failure")
     func replay() throws {
-        let result = Target.graph.search(mutant: "edition-nullify", options: SearchOptions(seed: 3, runs: 200))
+        let result = Target.graph.search(mutant: "edition-nullify", options: SearchOptions(seed: 3, runs: 2000))
         let record = try #require(result.counterexample)
         let replayed = try Target.graph.machine(mutant: "edition-nullify").replay(record.config, record.steps).get()
         #expect(replayed.outcome.failure?.rule == "B4")

@@ -40,8 +40,8 @@ import Testing
             "setQuantity(device: \"A\", item: v4, quantity: 2)",
         ]),
         Minimum(mutant: "migration-loses-order", rule: "S2", steps: [
-            "v4 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 1)",
-            "v5 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 0)",
+            "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 1)",
+            "v5 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
             "migrate()",
         ]),
         Minimum(mutant: "link-before-parent", rule: "S7", steps: [
