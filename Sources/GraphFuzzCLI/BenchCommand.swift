@@ -110,7 +110,7 @@ struct BenchCommand {
     }
 
     private func challengeRows() -> [[String]] {
-        var rows = [["challenge", "minimal", "mean evaluations", "Hypothesis 5.23"]]
+        var rows = [["challenge", "minimal", "mean evaluations", "Hypothesis 6.155"]]
         for challenge in ShrinkingChallenge.allCases {
             var total = 0, minimal = 0, found = 0
             for seed in UInt64(1)...100 {
@@ -120,7 +120,7 @@ struct BenchCommand {
                 if result.isMinimal { minimal += 1 }
             }
             rows.append([challenge.rawValue, "\(minimal)/100", format2(Double(total) / Double(max(found, 1))),
-                         challenge.hypothesisMeanEvaluations.map(String.init) ?? "—"])
+                         format2(challenge.hypothesisMeanEvaluations)])
         }
         return rows
     }
