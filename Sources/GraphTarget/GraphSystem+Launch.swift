@@ -3,41 +3,19 @@ import Foundation
 import GraphSpec
 import GraphStore
 
-/// The store file of an SQLite case: in /dev/shm when the machine has it (the rules need a real SQLite file, not
-/// a slow disk), else the temporary directory. The name is unique per case; it never reaches a report.
-struct StoreFile {
-    let path: String
-
-    static func make() -> StoreFile {
-        let shm = "/dev/shm"
-        var isDirectory: ObjCBool = false
-        let directory = FileManager.default.fileExists(atPath: shm, isDirectory: &isDirectory) && isDirectory.boolValue
-            && FileManager.default.isWritableFile(atPath: shm) ? shm : NSTemporaryDirectory()
-        let parent = directory.hasSuffix("/") ? directory : directory + "/"
-        return StoreFile(path: parent + "graphfuzz-graph-" + UUID().uuidString + ".sqlite")
-    }
-
-    /// Removes the file and SQLite's companions.
-    func remove() {
-        for suffix in ["", "-wal", "-shm", "-journal", ".creating", ".creating-wal", ".creating-shm", ".creating-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
-        }
-    }
-}
-
 extension GraphSystem {
     /// The case's container on its backend, with the mutant's save grouping.
     static func openContainer(_ config: GraphConfig, store: ModelConfiguration, mutant: GraphMutant?) throws(StoreError)
-        -> (ModelContainer, StoreFile?) {
+        -> (ModelContainer, ScratchStoreFile?) {
         let schema = BooksTrackerSchema.schema(config.schema == .local ? .local : .cloudKit,
                                                localEditionEntriesRule: GraphMutant.editionEntriesRule(mutant))
         let container: ModelContainer
-        var file: StoreFile?
+        var file: ScratchStoreFile?
         switch config.backend {
         case .memory:
             container = ModelContainer(schema: schema, configuration: store)
         case .sqlite:
-            let made = StoreFile.make()
+            let made = ScratchStoreFile.make(prefix: "graphfuzz-graph")
             file = made
             do {
                 container = try ModelContainer(schema: schema, configuration: store, path: made.path)

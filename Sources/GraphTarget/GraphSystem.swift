@@ -11,7 +11,7 @@ public struct GraphSystem {
     var libraries: [Library]
     let policy: LibraryPolicy
     /// The SQLite store file of a `.sqlite` case (removed at tear-down), nil in memory.
-    let storeFile: StoreFile?
+    let storeFile: ScratchStoreFile?
     /// The containers of earlier launches: their models raise traps there (G22).
     var retired: [ModelContainer] = []
     var refs: [PersistentModel?] = []

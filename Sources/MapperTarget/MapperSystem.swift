@@ -16,7 +16,7 @@ public final class MapperSystem {
     private(set) var context: ModelContext
     /// The containers of earlier launches (models of theirs raise traps there) and the store file, if on disk.
     private var retired: [ModelContainer] = []
-    private let storeFile: MapperStoreFile?
+    private let storeFile: ScratchStoreFile?
     let mapper: DTOMapper
     private(set) var slots: [Slot] = []
     /// Set by steps that change the saved rows; the store is compared after them.
@@ -26,7 +26,7 @@ public final class MapperSystem {
     init(config: MapperConfig, strategy: MapperStrategy) throws {
         let storeSchema = BooksTrackerSchema.schema(.cloudKit)
         if config.onDisk {
-            let file = MapperStoreFile.make()
+            let file = ScratchStoreFile.make(prefix: "graphfuzz-mapper")
             storeFile = file
             do {
                 container = try ModelContainer(schema: storeSchema, configuration: config.storeConfiguration, path: file.path)
