@@ -98,6 +98,13 @@ public enum GraphObservation: Equatable, Sendable, CustomStringConvertible {
 
     /// The rule a mismatch between `expected` and `observed` breaks when it lies only in an inverse (G7):
     /// a factory's or acquire's own result agrees, but the other side of the relationship does not.
+    /// Whether a new entry's observation differs in its identifier's kind alone: the entry was inserted by
+    /// this step, so the kind is G2's (temporary until the first save), whatever rule decided its links.
+    public static func identifierOnlyMismatch(_ expected: GraphObservation, _ observed: GraphObservation) -> Bool {
+        if case let (.entry(k1, w1, e1), .entry(k2, w2, e2)) = (expected, observed) { return k1 != k2 && w1 == w2 && e1 == e2 }
+        return false
+    }
+
     public static func inverseOnlyMismatch(_ expected: GraphObservation, _ observed: GraphObservation) -> Bool {
         switch (expected, observed) {
         case let (.entry(k1, _, _), .entry(k2, _, _)): return k1 == k2

@@ -32,8 +32,12 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
 
     public func compare(_ expected: Prediction<GraphObservation>, _ observed: GraphObservation, _ step: TraceStep) -> Failure? {
         if expected.allows(observed) { return nil }
+        if GraphObservation.identifierOnlyMismatch(expected.value, observed) {
+            return Failure(rule: GraphRules.temporaryID, kind: .mismatch,
+                           message: "\(step): expected \(expected.value), observed \(observed) (the new entry's identifier differs)")
+        }
         if GraphObservation.inverseOnlyMismatch(expected.value, observed) {
-            return Failure(rule: "G7", kind: .mismatch,
+            return Failure(rule: GraphRules.inverses, kind: .mismatch,
                            message: "\(step): expected \(expected.value), observed \(observed) (the inverse side differs)")
         }
         if case .trap(let code) = observed, !expected.value.isTrap {
