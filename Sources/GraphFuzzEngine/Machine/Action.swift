@@ -81,16 +81,22 @@ extension Action where M.Command == Any {
     }
 }
 
-/// A check over both states after every step (Hypothesis' `@invariant`), counted under `rule`.
+/// A check over both states after every step (Hypothesis' `@invariant`), counted under `rule`, or
+/// under the rule `decidedBy` names for the model's state when the check decides a more specific rule
+/// (a row check after a failed save decides "a failed save keeps everything").
 public struct Invariant<M: StateMachine> {
     public let rule: String
     /// Returns a failure when the invariant breaks; its rule may be more specific than `rule`.
     @usableFromInline let check: (M.Model, M.System) -> Failure?
+    /// The rule this check decides in a state, for coverage; nil when the check decides nothing there
+    /// (its guard does not hold). Without it every check counts under `rule`.
+    @usableFromInline let decidedBy: ((M.Model) -> String?)?
 
     @inlinable
-    public init(_ rule: String, _ check: @escaping (M.Model, M.System) -> Failure?) {
+    public init(_ rule: String, decidedBy: ((M.Model) -> String?)? = nil, _ check: @escaping (M.Model, M.System) -> Failure?) {
         self.rule = rule
         self.check = check
+        self.decidedBy = decidedBy
     }
 }
 

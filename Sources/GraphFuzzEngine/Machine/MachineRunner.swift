@@ -363,19 +363,15 @@ public struct MachineRunner<M: StateMachine> {
         var model = machine.makeModel(config)
         var system: M.System
         var ran = covers ? [Int](repeating: 0, count: actions.count) : []
-        var invariantChecks = 0
         var rules = RuleCounts()
+        var checks = RuleCounts()
         func finish(_ outcome: Outcome) -> MachineRun<M> {
             var coverage = Coverage()
             if covers {
                 coverage.cases = 1
                 coverage.actions = actions.indices.map { Coverage.ActionCount(name: actions[$0].name, ran: ran[$0]) }
                 for (rule, count) in zip(rules.rules, rules.counts) { coverage.predictions[rule, default: 0] += count }
-                // Every invariant is checked in order after each step until one breaks.
-                for (i, invariant) in invariants.enumerated() {
-                    let checks = invariantChecks / invariants.count + (i < invariantChecks % invariants.count ? 1 : 0)
-                    if checks > 0 { coverage.invariants[invariant.rule, default: 0] += checks }
-                }
+                for (rule, count) in zip(checks.rules, checks.counts) { coverage.invariants[rule, default: 0] += count }
             }
             return MachineRun(outcome: outcome, config: config, commands: commands, steps: steps, coverage: coverage)
         }
@@ -400,6 +396,7 @@ public struct MachineRunner<M: StateMachine> {
             if covers {
                 ran[step.action] += 1
                 rules.count(predicted.rule)
+                for rule in predicted.alsoDecided { rules.count(rule) }
             }
             if keepSteps { steps.append(ExecutedStep(step: step, predicted: predicted)) }
             if index >= systemSteps { return finish(.pass) }
@@ -413,7 +410,13 @@ public struct MachineRunner<M: StateMachine> {
                 }
                 if failure == nil {
                     for i in invariants.indices {
-                        invariantChecks += 1
+                        if covers {
+                            if let decide = invariants[i].decidedBy {
+                                if let rule = decide(model) { checks.count(rule) }
+                            } else {
+                                checks.count(invariants[i].rule)
+                            }
+                        }
                         if let broken = invariants[i].check(model, system) {
                             failure = broken
                             break
