@@ -24,15 +24,17 @@ let package = Package(
         // Swift Testing bridge: run a machine inside @Test and record a failure as an issue.
         .target(name: "GraphFuzzTesting", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
 
-        // Layer 2: production code (the systems under test). No test-only branches, only strategy points.
+        // Layer 2: production code (the systems under test). No test-only branches, only fault points: the one
+        // mechanism they share (`package` access, no product, no dependency; docs/extending.md).
+        .target(name: "FaultPoints", swiftSettings: strict),
         // The system's SQLite 3 (libsqlite3-dev on Linux, the SDK's on macOS): GraphStore's on-disk backend.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "GraphStore", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "GraphStore", dependencies: ["CSQLite", "FaultPoints"], swiftSettings: strict),
         // Performs saves on an SQLite store and kills itself at a chosen write operation (the kill tests).
         .executableTarget(name: "graph-store-crasher", dependencies: ["GraphStore", "BooksTracker"], swiftSettings: strict),
-        .target(name: "BooksTracker", dependencies: ["GraphStore"], swiftSettings: strict),
-        .target(name: "PersistentCache", swiftSettings: strict),
-        .target(name: "GlassSync", dependencies: ["GraphStore"], swiftSettings: strict),
+        .target(name: "BooksTracker", dependencies: ["GraphStore", "FaultPoints"], swiftSettings: strict),
+        .target(name: "PersistentCache", dependencies: ["FaultPoints"], swiftSettings: strict),
+        .target(name: "GlassSync", dependencies: ["GraphStore", "FaultPoints"], swiftSettings: strict),
 
         // Layer 3: the executable specification. Pure value types; never imports production code.
         .target(name: "GraphSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
@@ -42,7 +44,7 @@ let package = Package(
 
         // Layer 4: targets: step specification and system side by side; mutants select strategy points.
         .target(name: "ExampleTargets", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
-        .target(name: "GraphTarget", dependencies: ["GraphFuzzEngine", "GraphSpec", "GraphStore", "BooksTracker"], swiftSettings: strict),
+        .target(name: "GraphTarget", dependencies: ["GraphFuzzEngine", "GraphSpec", "GraphStore", "BooksTracker", "FaultPoints"], swiftSettings: strict),
         .target(name: "MapperTarget", dependencies: ["GraphFuzzEngine", "MapperSpec", "GraphStore", "BooksTracker"], swiftSettings: strict),
         .target(name: "CacheTarget", dependencies: ["GraphFuzzEngine", "CacheSpec", "PersistentCache"], swiftSettings: strict),
         .target(name: "SyncTarget", dependencies: ["GraphFuzzEngine", "SyncSpec", "GlassSync"], swiftSettings: strict),
@@ -59,7 +61,7 @@ let package = Package(
                           swiftSettings: strict),
 
         .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
-        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "graph-store-crasher"], swiftSettings: strict),
+        .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "FaultPoints", "graph-store-crasher"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
         .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync", "GraphStore"], swiftSettings: strict),
         .testTarget(name: "BooksTrackerTests", dependencies: ["BooksTracker", "GraphStore"], resources: [.copy("Fixtures")], swiftSettings: strict),

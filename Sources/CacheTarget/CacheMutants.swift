@@ -1,42 +1,36 @@
 import GraphFuzzEngine
 import PersistentCache
 
-/// The `cache` target's mutants: each selects a production strategy point. One entry per mutant: its
-/// name, rules and summary, and the strategy it selects; its Swift source (for exported tests) is derived.
+/// The `cache` target's mutants: each selects production faults (FaultPoints). One entry per mutant: its
+/// name, rules and summary, and the faults it selects; its Swift source (for exported tests) is derived.
 public enum CacheMutants {
-    struct Entry: Sendable {
-        var mutant: Mutant
-        var strategy: CacheStrategy
+    package struct Entry: Sendable {
+        package var mutant: Mutant
+        package var strategy: CacheStrategy
     }
 
-    static let entries: [Entry] = [
+    package static let entries: [Entry] = [
         Entry(mutant: Mutant(name: "seed-torn-write", rule: "C5",
                              summary: "writes entries in place, as the seed does: a torn write leaves a prefix where the previous value was"),
-              strategy: CacheStrategy(writeMode: .inPlace)),
+              strategy: [.inPlaceWrite]),
         Entry(mutant: Mutant(name: "seed-description-keys", rule: "C2",
                              summary: "keys entries by the key's description alone, as the seed does: two keys with equal descriptions share a value"),
-              strategy: CacheStrategy(keyIdentity: .descriptionOnly)),
+              strategy: [.descriptionOnlyKeys]),
         Entry(mutant: Mutant(name: "seed-separate-memory", rule: "C1",
                              summary: "each instance keeps its own memory tier, as the seed does: one returns its stale value after another instance wrote"),
-              strategy: CacheStrategy(memorySharing: .perInstance)),
+              strategy: [.perInstanceMemory]),
         Entry(mutant: Mutant(name: "keep-corrupt-file", rule: "C6", summary: "a file that fails its checksum is reported as a miss but left on disk"),
-              strategy: CacheStrategy(corruptFiles: .keep)),
+              strategy: [.keepCorruptFiles]),
         Entry(mutant: Mutant(name: "cleanup-deletes-fresh", rule: "C9", summary: "cleanup deletes every file, fresh entries included"),
-              strategy: CacheStrategy(cleanupSelection: .everything)),
+              strategy: [.cleanupDeletesEverything]),
         Entry(mutant: Mutant(name: "contains-reads-disk", rule: "C7", summary: "contains falls back to the disk when memory misses"),
-              strategy: CacheStrategy(containsLookup: .memoryThenDisk)),
+              strategy: [.containsReadsDisk]),
     ]
 
     public static var all: [Mutant] { entries.map(\.mutant) }
 
-    /// The strategy of `mutant` as Swift source.
-    /// Derived from the strategy: the points where it differs from the shipped design, as arguments.
-    public static func strategyLiteral(for mutant: String?) -> String {
-        let shipped = Mirror(reflecting: CacheStrategy.shipped).children.map { "\($0.value)" }
-        let points = Mirror(reflecting: strategy(for: mutant)).children
-        let changed = zip(points, shipped).filter { "\($0.0.value)" != $0.1 }.map { "\($0.0.label ?? ""): .\($0.0.value)" }
-        return changed.isEmpty ? "CacheStrategy.shipped" : "CacheStrategy(\(changed.joined(separator: ", ")))"
-    }
+    /// The strategy of `mutant` as Swift source (`CacheStrategy.shipped`, `CacheStrategy(.inPlaceWrite)`).
+    public static func strategyLiteral(for mutant: String?) -> String { strategy(for: mutant).swiftLiteral("CacheStrategy") }
 
     /// The strategy a mutant selects (nil: the shipped design).
     package static func strategy(for mutant: String?) -> CacheStrategy {

@@ -1,3 +1,5 @@
+package import FaultPoints
+
 extension SyncWorld {
     /// Creates a project of `kind` on a device (pushed later).
     public mutating func createProject(on device: Int, kind: ProjectKind) throws(SyncError) -> RecordID {
@@ -108,7 +110,7 @@ extension SyncWorld {
     public mutating func setQuantity(on device: Int, item: RecordID, _ quantity: Int) throws(SyncError) {
         let target = try locate(device, item)
         guard target.collection.hasQuantity else { throw SyncError.noQuantity(target.collection) }
-        let entityPath = target.blob == nil || strategy.dualWrite == .allPaths
+        let entityPath = target.blob == nil || !strategy.contains(.quantityWritesBlobOnly)
         if let i = target.entity, entityPath {
             devices[device].withItem(at: i) {
                 $0.quantity = quantity
@@ -164,4 +166,9 @@ extension SyncWorld {
         }
         return nil
     }
+}
+
+extension Fault<SyncWorld> {
+    /// Mutant `dual-write-misses-entities`: during dual-write the quantity edit path writes the blob only.
+    package static var quantityWritesBlobOnly: Self { Self() }
 }

@@ -1,3 +1,5 @@
+package import FaultPoints
+
 extension SyncWorld {
     /// Moves every device to the next migration phase.
     ///
@@ -10,7 +12,7 @@ extension SyncWorld {
         guard let next = MigrationPhase(rawValue: phase.rawValue + 1) else {
             throw SyncError.phaseTransition(from: phase, "phase 3 is the last")
         }
-        if strategy.storage == .entities {
+        if !strategy.contains(.blobsOnlyStorage) {
             switch next {
             case .dualWrite: populateEntities()
             case .entitiesOnly:
@@ -47,7 +49,7 @@ extension SyncWorld {
             for project in devices[d].projects {
                 for (slot, collection) in project.kind.collections.enumerated() where slot < project.blobs.count {
                     var entries = project.blobs[slot]
-                    if strategy.migrationOrder == .sortedByCode {
+                    if strategy.contains(.migrationSortsByCode) {
                         entries.sort { ($0.code, $0.id) < ($1.code, $1.id) }
                     }
                     for (n, entry) in entries.enumerated() where devices[d].itemSlot(entry.id) == nil {
@@ -61,4 +63,10 @@ extension SyncWorld {
             }
         }
     }
+}
+
+extension Fault<SyncWorld> {
+    /// Mutant `migration-loses-order`: phase 1 passes each array through a set sorted by catalogue code first,
+    /// numbering positions in code order instead of the user's order.
+    package static var migrationSortsByCode: Self { Self() }
 }

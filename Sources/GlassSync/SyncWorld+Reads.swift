@@ -10,12 +10,9 @@ extension SyncWorld {
     /// With the blob-only design the blob is the only representation, so it is its own mirror.
     public func readMirror(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead]? {
         guard phase == .dualWrite || phase == .entityReads else { return nil }
-        switch strategy.storage {
-        case .blobsOnly: return try readBlob(on: device, project: project, collection)
-        case .entities:
-            return readsEntities ? try readBlob(on: device, project: project, collection)
-                                 : try readEntities(on: device, project: project, collection)
-        }
+        if strategy.contains(.blobsOnlyStorage) { return try readBlob(on: device, project: project, collection) }
+        return readsEntities ? try readBlob(on: device, project: project, collection)
+                             : try readEntities(on: device, project: project, collection)
     }
 
     func readBlob(on device: Int, project: RecordID, _ collection: ProjectCollection) throws(SyncError) -> [ItemRead] {

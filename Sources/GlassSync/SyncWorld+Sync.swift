@@ -1,3 +1,5 @@
+package import FaultPoints
+
 extension SyncWorld {
     /// Sends every unpushed record of a device to the server, in identity order.
     @discardableResult
@@ -157,7 +159,7 @@ extension SyncWorld {
         }
         if record.deleted { return }
         let parentKnown = devices[device].projectSlot(record.owner) != nil
-        if !parentKnown && strategy.orphans == .drop { return }
+        if !parentKnown && strategy.contains(.dropOrphans) { return }
         devices[device].insert(LocalItem(
             id: record.id, owner: record.owner, ownerKind: kind, collection: collection, code: record.code,
             quantity: record.quantity, position: record.position, notes: record.notes, dirty: 0,
@@ -179,4 +181,10 @@ extension SyncWorld {
         }
         devices[device].withProject(at: p) { $0.blobs = blobs }
     }
+}
+
+extension Fault<SyncWorld> {
+    /// Mutant `link-before-parent`: a fetched relationship record whose parent has not arrived is dropped
+    /// (shipped: kept, persisted, until the parent arrives; R31).
+    package static var dropOrphans: Self { Self() }
 }

@@ -1,3 +1,4 @@
+package import FaultPoints
 import GraphStore
 
 /// What one push or fetch moved over the wire.
@@ -41,7 +42,7 @@ public enum Delivery: Sendable, Equatable {
 public struct SyncWorld: Sendable {
     /// How last-writer-wins resolves concurrent saves of one record (R30).
     public let granularity: ConflictGranularity
-    /// The design and its strategy points (mutants select faulty ones).
+    /// The faults (production: `.production`, none; a mutant selects one).
     package let strategy: SyncStrategy
     /// The migration phase of the app on every device.
     public internal(set) var phase: MigrationPhase = .blobsOnly
@@ -58,7 +59,7 @@ public struct SyncWorld: Sendable {
         self.init(deviceCount: deviceCount, granularity: granularity, strategy: .production, initialProjects: kinds)
     }
 
-    /// With a strategy (a mutant): for this package's targets and tests only.
+    /// With faults (a mutant): for this package's targets and tests only.
     package init(deviceCount: Int = 2, granularity: ConflictGranularity = .record, strategy: SyncStrategy,
                  initialProjects kinds: [ProjectKind] = ProjectKind.allCases) {
         self.granularity = granularity
@@ -94,11 +95,11 @@ public struct SyncWorld: Sendable {
     // MARK: Effective design
 
     /// Whether entities exist (the entity design, from phase 1).
-    var usesEntities: Bool { strategy.storage == .entities && phase >= .dualWrite }
+    var usesEntities: Bool { !strategy.contains(.blobsOnlyStorage) && phase >= .dualWrite }
     /// Whether writes go to the blobs.
-    var writesBlobs: Bool { strategy.storage == .blobsOnly || phase.writesBlobs }
+    var writesBlobs: Bool { strategy.contains(.blobsOnlyStorage) || phase.writesBlobs }
     /// Whether the app reads the entities.
-    var readsEntities: Bool { strategy.storage == .entities && phase.readsEntities }
+    var readsEntities: Bool { !strategy.contains(.blobsOnlyStorage) && phase.readsEntities }
 
     func check(_ device: Int) throws(SyncError) {
         guard devices.indices.contains(device) else { throw SyncError.noSuchDevice(device) }
@@ -149,4 +150,10 @@ extension SyncWorld {
     /// transformable array attributes, the relationship entities with inverses and delete rules,
     /// and the sync layer's bookkeeping entities. It passes the CloudKit check (R23, R24).
     public static var deviceSchema: Schema { DeviceEntity.deviceSchema }
+}
+
+extension Fault<SyncWorld> {
+    /// Mutant `blob-storage`: the seed's current design, arrays stay transformable blobs in every phase (phase
+    /// changes do nothing); shipped: relationship entities, migrated in three phases.
+    package static var blobsOnlyStorage: Self { Self() }
 }

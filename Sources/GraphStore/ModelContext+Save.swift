@@ -1,3 +1,5 @@
+package import FaultPoints
+
 extension ModelContext {
     /// Saves: runs delete rules (R19), validates every inserted, changed and deleted model and aggregates the
     /// failures (R25, 1560), and on success writes the rows, makes identifiers permanent (R2) and detaches the
@@ -5,10 +7,10 @@ extension ModelContext {
     public func save() throws(SaveError) {
         guard hasChanges else { return }
         guard checkTraps() else { return }
-        if behavior.deleteRuleTiming == .atSave { propagateDeletes(from: 0) }
+        if !behavior.faults.contains(.deleteRulesAtDelete) { propagateDeletes(from: 0) }
         let issues = validate()
         if !issues.isEmpty {
-            if behavior.failedSave == .partial { writePartially() }
+            if behavior.faults.contains(.partialFailedSave) { writePartially() }
             throw SaveError(issues: issues)
         }
         try commit()
@@ -110,7 +112,7 @@ extension ModelContext {
         }
     }
 
-    /// The `.partial` strategy: updates and deletes of saved models reach the container although the save fails.
+    /// The `partialFailedSave` fault: updates and deletes of saved models reach the container although the save fails.
     private func writePartially() {
         var plan = SavePlan()
         for model in deleted where !model.isPendingInsert {
@@ -206,4 +208,10 @@ extension ModelContext {
         }
         return nil
     }
+}
+
+extension Fault<StoreBehavior> {
+    /// Mutant `store-failed-save-partial`: a failed save still writes the changed rows, and removes the deleted
+    /// rows, of saved models (G12).
+    package static var partialFailedSave: Self { Self() }
 }

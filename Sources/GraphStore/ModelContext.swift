@@ -1,3 +1,5 @@
+package import FaultPoints
+
 /// A scratch pad over a container: registered models and their pending inserts, changes and deletes.
 public final class ModelContext {
     public let container: ModelContainer
@@ -53,7 +55,7 @@ public final class ModelContext {
         model.modelContext = self
         model.lifecycle = .registered
         model.isPendingInsert = true
-        let id = behavior.identifierTiming == .atInsert ? container.permanentID(entity) : container.temporaryID(entity)
+        let id = behavior.faults.contains(.permanentIdentifiersAtInsert) ? container.permanentID(entity) : container.temporaryID(entity)
         model.identifier = id
         registry[id] = model
         inserted.append(model)
@@ -73,7 +75,7 @@ public final class ModelContext {
         }
         guard model.modelContext === self, model.lifecycle == .registered, !model.isPendingDelete else { return }
         markDeleted(model)
-        if behavior.deleteRuleTiming == .atDelete { propagateDeletes(from: deleted.count - 1) }
+        if behavior.faults.contains(.deleteRulesAtDelete) { propagateDeletes(from: deleted.count - 1) }
     }
 
     func markDeleted(_ model: PersistentModel) {
@@ -145,4 +147,11 @@ public final class ModelContext {
         changed = []
         deleted = []
     }
+}
+
+extension Fault<StoreBehavior> {
+    /// Mutant `store-permanent-on-insert`: identifiers are permanent from insert on (G2).
+    package static var permanentIdentifiersAtInsert: Self { Self() }
+    /// Mutant `store-eager-delete-rules`: cascade and nullify run inside `delete()` instead of at save (G8, G9).
+    package static var deleteRulesAtDelete: Self { Self() }
 }

@@ -1,3 +1,5 @@
+package import FaultPoints
+
 /// What a model is backed by when it is made from a row (`ModelContext` materializes models this way).
 public struct BackingData: Sendable {
     let entity: EntitySchema
@@ -155,7 +157,7 @@ open class PersistentModel {
 
     // MARK: Internals
 
-    var maintainsInverses: Bool { container?.configuration.behavior.inverseMaintenance != StoreBehavior.InverseMaintenance.none }
+    var maintainsInverses: Bool { container?.configuration.behavior.faults.contains(.noInverseMaintenance) != true }
 
     final func inverseIndex(_ index: Int, on target: PersistentModel) -> Int? {
         guard let name = entity.relationships[index].inverse else { return nil }
@@ -227,4 +229,10 @@ open class PersistentModel {
     }
 
     final func describeID() -> String { identifier?.description ?? "\(entity.name) (no identifier)" }
+}
+
+extension Fault<StoreBehavior> {
+    /// Mutant `store-no-inverse`: setting one side of a relationship leaves the inverse of a registered model
+    /// alone (G7).
+    package static var noInverseMaintenance: Self { Self() }
 }

@@ -1,6 +1,8 @@
+package import FaultPoints
+
 /// How the store behaves where the evidence is unknown or conflicting (a parameter, fuzzed both ways by
-/// the harness), and the store's strategy points (production keeps the defaults; a mutant selects another).
-/// The strategy points have `package` access: an app cannot select a faulty one, only this package's targets.
+/// the harness), and the store's faults (production has none; a mutant selects one). The faults have `package`
+/// access: an app cannot select one, only this package's targets (FaultPoints).
 public struct StoreBehavior: Sendable, Equatable {
     /// R10: linking a new (un-inserted) model to a registered one.
     public enum NewModelLink: String, Sendable, CaseIterable {
@@ -23,41 +25,25 @@ public struct StoreBehavior: Sendable, Equatable {
         /// Returns nil.
         case none
     }
-    /// When identifiers become permanent.
-    package enum IdentifierTiming: String, Sendable, CaseIterable { case atSave, atInsert }
-    /// When delete rules (cascade, nullify) run.
-    package enum DeleteRuleTiming: String, Sendable, CaseIterable { case atSave, atDelete }
-    /// What a failed save leaves in the container.
-    package enum FailedSave: String, Sendable, CaseIterable { case atomic, partial }
-    /// Whether setting one side of a relationship updates its inverse.
-    package enum InverseMaintenance: String, Sendable, CaseIterable { case maintained, none }
-
     public var newModelLink: NewModelLink
     public var temporaryIDAfterSave: TemporaryIDAfterSave
     public var registeredAfterForeignDelete: RegisteredAfterForeignDelete
-    package var identifierTiming: IdentifierTiming
-    package var deleteRuleTiming: DeleteRuleTiming
-    package var failedSave: FailedSave
-    package var inverseMaintenance: InverseMaintenance
+    /// The store's faults (production: `.shipped`), each a `Fault<StoreBehavior>` declared beside its branch.
+    package var faults: Faults<StoreBehavior>
 
     public init(newModelLink: NewModelLink = .autoInsert, temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
                 registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale) {
         self.init(newModelLink: newModelLink, temporaryIDAfterSave: temporaryIDAfterSave,
-                  registeredAfterForeignDelete: registeredAfterForeignDelete, identifierTiming: .atSave)
+                  registeredAfterForeignDelete: registeredAfterForeignDelete, faults: .shipped)
     }
 
-    /// With strategy points: for this package's targets and tests only.
+    /// With faults: for this package's targets and tests only.
     package init(newModelLink: NewModelLink = .autoInsert, temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
-                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale,
-                identifierTiming: IdentifierTiming = .atSave, deleteRuleTiming: DeleteRuleTiming = .atSave,
-                failedSave: FailedSave = .atomic, inverseMaintenance: InverseMaintenance = .maintained) {
+                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale, faults: Faults<StoreBehavior>) {
         self.newModelLink = newModelLink
         self.temporaryIDAfterSave = temporaryIDAfterSave
         self.registeredAfterForeignDelete = registeredAfterForeignDelete
-        self.identifierTiming = identifierTiming
-        self.deleteRuleTiming = deleteRuleTiming
-        self.failedSave = failedSave
-        self.inverseMaintenance = inverseMaintenance
+        self.faults = faults
     }
 }
 

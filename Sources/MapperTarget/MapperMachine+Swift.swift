@@ -93,7 +93,7 @@ extension MapperMachine: SwiftExportable {
     }
 
     static func swift(_ strategy: MapperStrategy) -> String {
-        "MapperStrategy(cache: .\(strategy.cache.rawValue), deduplication: .\(strategy.deduplication.rawValue), relations: .\(strategy.relations.rawValue), tags: .\(strategy.tags.rawValue))"
+        strategy.swiftLiteral("MapperStrategy")
     }
 
     private static func quoted(_ text: String) -> String { TraceValue.string(text).description }

@@ -1,3 +1,4 @@
+package import FaultPoints
 import Foundation
 
 /// The cache's logic, synchronous: memory first, then disk (promoting disk hits), writes through
@@ -25,7 +26,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         self.init(identifier: identifier, environment: environment, strategy: .shipped)
     }
 
-    /// With a strategy (a mutant): for this package's targets and tests only.
+    /// With faults (a mutant): for this package's targets and tests only.
     package init(identifier: String, environment: CacheEnvironment, strategy: CacheStrategy) {
         self.identifier = identifier
         self.environment = environment
@@ -33,10 +34,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         self.fileSystem = environment.fileSystem
         self.folder = environment.folder(for: identifier)
         self.instance = environment.nextInstanceNumber()
-        switch strategy.memorySharing {
-        case .perIdentifier: memory = environment.sharedMemoryTier(for: identifier)
-        case .perInstance: memory = environment.privateMemoryTier()
-        }
+        memory = strategy.contains(.perInstanceMemory) ? environment.privateMemoryTier() : environment.sharedMemoryTier(for: identifier)
         do {
             try fileSystem.createFolder(at: folder)
         } catch {
@@ -83,10 +81,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         if let entry = memory.entry(for: record.memoryKey), !isExpired(entry.writtenAt, now: environment.clock.now()) {
             return true
         }
-        switch strategy.containsLookup {
-        case .memoryOnly: return false
-        case .memoryThenDisk: return fileSystem.fileExists(at: folder + "/" + record.fileName)
-        }
+        return strategy.contains(.containsReadsDisk) && fileSystem.fileExists(at: folder + "/" + record.fileName)
     }
 
     /// Deletes expired entries and files no key names (temporary files left by a crash).
@@ -101,11 +96,8 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         }
         var removed = 0
         for file in files {
-            let delete: Bool
-            switch strategy.cleanupSelection {
-            case .everything: delete = true
-            case .expiredAndStray: delete = !CacheCore.isEntryName(file.name) || isExpired(file.modified, now: now)
-            }
+            let delete = strategy.contains(.cleanupDeletesEverything)
+                || !CacheCore.isEntryName(file.name) || isExpired(file.modified, now: now)
             guard delete else { continue }
             do {
                 try fileSystem.remove(folder + "/" + file.name)
@@ -157,7 +149,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     }
 
     private func discardCorrupt(_ path: String) {
-        guard strategy.corruptFiles == .delete else { return }
+        guard !strategy.contains(.keepCorruptFiles) else { return }
         do {
             try fileSystem.remove(path)
         } catch {
@@ -182,20 +174,19 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     }
 
     private func attemptWrite(_ file: Data, path: String, name: String, now: Date) throws(FileSystemError) {
-        switch strategy.writeMode {
-        case .inPlace:
+        if strategy.contains(.inPlaceWrite) {
             try fileSystem.write(file, to: path, modified: now)
             try fileSystem.synchronize(path)
-        case .atomicRename:
-            let temporary = folder + "/." + name + "." + String(instance) + "-" + String(writes) + ".tmp"
-            do {
-                try fileSystem.write(file, to: temporary, modified: now)
-                try fileSystem.synchronize(temporary)
-                try fileSystem.rename(temporary, to: path)
-            } catch {
-                try? fileSystem.remove(temporary)
-                throw error
-            }
+            return
+        }
+        let temporary = folder + "/." + name + "." + String(instance) + "-" + String(writes) + ".tmp"
+        do {
+            try fileSystem.write(file, to: temporary, modified: now)
+            try fileSystem.synchronize(temporary)
+            try fileSystem.rename(temporary, to: path)
+        } catch {
+            try? fileSystem.remove(temporary)
+            throw error
         }
     }
 
@@ -205,9 +196,12 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         now.timeIntervalSince(writtenAt) >= environment.expiry
     }
 
+    /// How keys are told apart: by type and structure (shipped), or by description alone.
+    private var keyIdentity: KeyIdentity { strategy.contains(.descriptionOnlyKeys) ? .descriptionOnly : .typeAndStructure }
+
     private func record(for key: Key) -> KeyRecord {
         if let record = records[key] { return record }
-        let record = environment.keyRecord(key, identity: strategy.keyIdentity)
+        let record = environment.keyRecord(key, identity: keyIdentity)
         if records.count >= CacheCore.maxRecords { records.removeAll(keepingCapacity: true) }
         records[key] = record
         return record
@@ -218,4 +212,26 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         let utf8 = name.utf8
         return utf8.count == 64 && utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
+}
+
+/// The cache's design, as the tag of its faults (`CacheCore` is generic, so it cannot be the tag).
+package enum CacheDesign {}
+
+/// The faults a cache runs with: the seed's weaker choices, each a `Fault<CacheDesign>` declared beside its
+/// branch. Production: `.shipped`.
+package typealias CacheStrategy = Faults<CacheDesign>
+
+extension Fault<CacheDesign> {
+    /// Mutant `seed-torn-write`: entries are overwritten in place, as the seed does: a torn write leaves a prefix
+    /// (shipped: a temporary file made durable, then renamed over the entry).
+    package static var inPlaceWrite: Self { Self() }
+    /// Mutant `seed-separate-memory`: each instance has its own memory tier, as the seed does (shipped: every
+    /// instance of one identifier in one environment shares one).
+    package static var perInstanceMemory: Self { Self() }
+    /// Mutant `keep-corrupt-file`: a file that fails its checksum or does not decode stays on disk.
+    package static var keepCorruptFiles: Self { Self() }
+    /// Mutant `cleanup-deletes-fresh`: a cleanup removes every file (shipped: expired entries and stray files).
+    package static var cleanupDeletesEverything: Self { Self() }
+    /// Mutant `contains-reads-disk`: `contains` falls back to the disk when memory misses (shipped: memory only).
+    package static var containsReadsDisk: Self { Self() }
 }

@@ -66,7 +66,7 @@ public final class CacheEnvironment: @unchecked Sendable {
     public func dropMemoryTiers() { lock.withLock { tiers.removeAll() } }
 
     /// The record of `key` under `identity`, computed once per identity cache.
-    func keyRecord<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: CacheStrategy.KeyIdentity) -> KeyRecord {
+    func keyRecord<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: KeyIdentity) -> KeyRecord {
         keyIdentities.record(key, identity: identity)
     }
 
@@ -89,7 +89,7 @@ public final class KeyIdentityCache: @unchecked Sendable {
 
     public init(capacity: Int = 4096) { self.capacity = Swift.max(1, capacity) }
 
-    func record<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: CacheStrategy.KeyIdentity) -> KeyRecord {
+    func record<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: KeyIdentity) -> KeyRecord {
         let id = KeyRecordID(key: AnyHashable(key), identity: identity)
         if let record = lock.withLock({ records[id] }) { return record }
         let record = KeyEncoder.record(key, identity: identity)

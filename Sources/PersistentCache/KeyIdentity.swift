@@ -1,7 +1,22 @@
+package import FaultPoints
+
+/// What distinguishes two keys.
+enum KeyIdentity: Hashable, Sendable {
+    /// Memory by the key itself; disk by its type, description and stored structure (shipped).
+    case typeAndStructure
+    /// Both tiers by the key's description alone, as the seed does (the `descriptionOnlyKeys` fault).
+    case descriptionOnly
+}
+
+extension Fault<CacheDesign> {
+    /// Mutant `seed-description-keys`: keys are told apart by their description alone, as the seed does.
+    package static var descriptionOnlyKeys: Self { Self() }
+}
+
 /// Identifies a cached key record: the key and how it is identified.
 struct KeyRecordID: Hashable {
     var key: AnyHashable
-    var identity: CacheStrategy.KeyIdentity
+    var identity: KeyIdentity
 }
 
 /// A key's stable identity on disk and its identity in memory.
@@ -16,7 +31,7 @@ struct KeyRecord: @unchecked Sendable {
 
 enum KeyEncoder {
     /// The record of `key` under `identity`.
-    static func record<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: CacheStrategy.KeyIdentity) -> KeyRecord {
+    static func record<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: KeyIdentity) -> KeyRecord {
         let text: String
         let memoryKey: AnyHashable
         switch identity {

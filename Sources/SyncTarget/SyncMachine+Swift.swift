@@ -7,12 +7,7 @@ extension SyncMachine: SwiftExportable {
 
     /// Swift source that builds the same world against the GlassSync API.
     public func swiftSetup(_ config: SyncConfig) -> [String] {
-        var parts: [String] = []
-        if self.strategy.storage == .blobsOnly { parts.append("storage: .blobsOnly") }
-        if self.strategy.dualWrite == .quantityWritesBlobOnly { parts.append("dualWrite: .quantityWritesBlobOnly") }
-        if self.strategy.migrationOrder == .sortedByCode { parts.append("migrationOrder: .sortedByCode") }
-        if self.strategy.orphans == .drop { parts.append("orphans: .drop") }
-        let strategy = parts.isEmpty ? ".production" : "SyncStrategy(\(parts.joined(separator: ", ")))"
+        let strategy = self.strategy.isShipped ? ".production" : self.strategy.swiftLiteral("SyncStrategy")
         return [
             "var world = SyncWorld(deviceCount: \(Self.deviceCount), granularity: .\(config.granularity.rawValue), strategy: \(strategy))",
             "let v1 = world.initialProjects[0], v2 = world.initialProjects[1], v3 = world.initialProjects[2]",

@@ -19,7 +19,7 @@ extension Target {
     }
 }
 
-/// The mutants of the sync target: each selects a strategy point of GlassSync.
+/// The mutants of the sync target: each selects faults of GlassSync.
 public enum SyncMutants {
     public struct Entry: Sendable {
         public var mutant: Mutant
@@ -29,16 +29,16 @@ public enum SyncMutants {
     public static let all: [Entry] = [
         Entry(mutant: Mutant(name: "blob-storage", rule: SyncRules.concurrentAdditionsSurvive,
                              summary: "The seed's current design: arrays stay transformable blobs in every phase, so two devices' concurrent additions to one array lose one of them."),
-              strategy: SyncStrategy(storage: .blobsOnly)),
+              strategy: [.blobsOnlyStorage]),
         Entry(mutant: Mutant(name: "dual-write-misses-entities", rule: SyncRules.dualWriteAgreement,
                              summary: "During dual-write the quantity edit path writes the blob only; the entity row keeps the old quantity."),
-              strategy: SyncStrategy(dualWrite: .quantityWritesBlobOnly)),
+              strategy: [.quantityWritesBlobOnly]),
         Entry(mutant: Mutant(name: "migration-loses-order", rule: SyncRules.migrationKeepsItems,
                              summary: "The phase-1 migration passes each array through a set sorted by catalogue code, numbering positions in code order instead of the user's order."),
-              strategy: SyncStrategy(migrationOrder: .sortedByCode)),
+              strategy: [.migrationSortsByCode]),
         Entry(mutant: Mutant(name: "link-before-parent", rule: SyncRules.orphanWaits,
                              summary: "A fetched entity row whose project has not arrived yet is dropped instead of waiting for its parent."),
-              strategy: SyncStrategy(orphans: .drop)),
+              strategy: [.dropOrphans]),
     ]
 
     /// The strategy a mutant selects (production for nil or an unknown name).

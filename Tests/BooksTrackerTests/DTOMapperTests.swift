@@ -190,7 +190,7 @@ struct DTOMapperTests {
     func modelForLookupTraps() throws {
         let container = makeContainer()
         var context = ModelContext(container)
-        let mapper = DTOMapper(strategy: MapperStrategy(cache: .modelForLookup))
+        let mapper = DTOMapper(strategy: MapperStrategy(.cacheTrustsModelFor))
         let dune = try decode(.dune)
         _ = mapper.mapToWorks(dune, context: context)
         context = ModelContext(container)

@@ -3,7 +3,7 @@ import Testing
 
 /// The Swift reproduction the `sync` target prints for its `blob-storage` counterexample (seed 1),
 /// pasted unchanged except for the strategy: on production code every `#expect` holds; with
-/// `SyncStrategy(storage: .blobsOnly)` the first one fails (A shows only its own item).
+/// `SyncStrategy(.blobsOnlyStorage)` the first one fails (A shows only its own item).
 @Suite struct HarnessReproductionTests {
     @Test func blobStorageStoryPassesOnProduction() throws {
         var world = SyncWorld(deviceCount: 2, granularity: .record, strategy: .production)
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func blobStorageStoryLosesTheAdditionOnTheMutant() throws {
-        var world = SyncWorld(deviceCount: 2, granularity: .record, strategy: SyncStrategy(storage: .blobsOnly))
+        var world = SyncWorld(deviceCount: 2, granularity: .record, strategy: SyncStrategy(.blobsOnlyStorage))
         let v1 = world.initialProjects[0]
         try world.rollOutNextPhase()
         _ = try world.addItem(on: 1, project: v1, .glassItems, code: 0)

@@ -3,8 +3,8 @@ import Testing
 
 @Suite struct SyncWorldTests {
     @Test func blobsLoseAConcurrentAdditionAndEntitiesKeepIt() throws {
-        for storage in [SyncStrategy.Storage.blobsOnly, .entities] {
-            var world = SyncWorld(strategy: SyncStrategy(storage: storage))
+        for strategy in [SyncStrategy(.blobsOnlyStorage), .production] {
+            var world = SyncWorld(strategy: strategy)
             let plan = world.initialProjects[1]
             try world.rollOutNextPhase()
             let x = try world.addItem(on: 0, project: plan, .glassItems, code: 3)
@@ -13,7 +13,7 @@ import Testing
             try world.push(1)
             try world.fetch(0)
             try world.fetch(1)
-            let expected = storage == .entities ? [x, y] : [y]
+            let expected = strategy == .production ? [x, y] : [y]
             #expect(try world.read(on: 0, project: plan, .glassItems).map(\.id) == expected)
             #expect(try world.read(on: 1, project: plan, .glassItems).map(\.id) == expected)
         }
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func droppedOrphanIsLostForGood() throws {
-        var world = SyncWorld(strategy: SyncStrategy(orphans: .drop))
+        var world = SyncWorld(strategy: SyncStrategy(.dropOrphans))
         try world.rollOutNextPhase()
         let step = try world.createProject(on: 1, kind: .step)
         let item = try world.addItem(on: 1, project: step, .glassItems, code: 0)

@@ -1,4 +1,5 @@
 import BooksTracker
+import FaultPoints
 import GraphStore
 import Testing
 
@@ -220,13 +221,14 @@ struct BackendDifferentialTests {
     }
 
     private func behavior(_ random: inout Mix) -> StoreBehavior {
-        StoreBehavior(newModelLink: random.below(2) == 0 ? .autoInsert : .trap,
-                      temporaryIDAfterSave: random.below(2) == 0 ? .resolves : .unknown,
-                      registeredAfterForeignDelete: random.below(2) == 0 ? .stale : .none,
-                      identifierTiming: random.below(4) == 0 ? .atInsert : .atSave,
-                      deleteRuleTiming: random.below(4) == 0 ? .atDelete : .atSave,
-                      failedSave: random.below(4) == 0 ? .partial : .atomic,
-                      inverseMaintenance: random.below(4) == 0 ? .none : .maintained)
+        let newModelLink: StoreBehavior.NewModelLink = random.below(2) == 0 ? .autoInsert : .trap
+        let temporaryIDAfterSave: StoreBehavior.TemporaryIDAfterSave = random.below(2) == 0 ? .resolves : .unknown
+        let registered: StoreBehavior.RegisteredAfterForeignDelete = random.below(2) == 0 ? .stale : .none
+        // Each store fault with probability 1/4, drawn in this order.
+        let faults: [Fault<StoreBehavior>] = [.permanentIdentifiersAtInsert, .deleteRulesAtDelete, .partialFailedSave, .noInverseMaintenance]
+        let selected = faults.filter { _ in random.below(4) == 0 }
+        return StoreBehavior(newModelLink: newModelLink, temporaryIDAfterSave: temporaryIDAfterSave,
+                             registeredAfterForeignDelete: registered, faults: Faults(selected))
     }
 
     @Test("Generated sessions observe the same on rows in memory and on SQLite", arguments: 0..<4)

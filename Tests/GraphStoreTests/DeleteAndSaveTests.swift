@@ -26,7 +26,7 @@ struct DeleteAndSaveTests {
 
     @Test("Eager delete rules (a strategy point) cascade inside delete")
     func eager() throws {
-        let container = makeContainer(behavior: StoreBehavior(deleteRuleTiming: .atDelete))
+        let container = makeContainer(behavior: StoreBehavior(faults: [.deleteRulesAtDelete]))
         let context = ModelContext(container)
         let work = Work(title: "Dune")
         context.insert(work)
@@ -87,7 +87,7 @@ struct DeleteAndSaveTests {
 
     @Test("A partial failed save (a strategy point) writes changed rows")
     func partial() throws {
-        let container = makeContainer(behavior: StoreBehavior(failedSave: .partial))
+        let container = makeContainer(behavior: StoreBehavior(faults: [.partialFailedSave]))
         let context = ModelContext(container)
         let work = Work(title: "W")
         context.insert(work)

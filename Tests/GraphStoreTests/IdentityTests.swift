@@ -50,7 +50,7 @@ struct IdentityTests {
 
     @Test("Permanent-on-insert strategy gives a permanent identifier at insert")
     func permanentOnInsert() throws {
-        let container = makeContainer(behavior: StoreBehavior(identifierTiming: .atInsert))
+        let container = makeContainer(behavior: StoreBehavior(faults: [.permanentIdentifiersAtInsert]))
         let context = ModelContext(container)
         let work = Work(title: "Dune")
         context.insert(work)

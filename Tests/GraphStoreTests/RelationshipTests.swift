@@ -74,7 +74,7 @@ struct RelationshipTests {
 
     @Test("Without inverse maintenance (a strategy point) the other side stays empty")
     func noInverse() {
-        let container = makeContainer(behavior: StoreBehavior(inverseMaintenance: .none))
+        let container = makeContainer(behavior: StoreBehavior(faults: [.noInverseMaintenance]))
         let context = ModelContext(container)
         let work = Work(title: "A")
         context.insert(work)

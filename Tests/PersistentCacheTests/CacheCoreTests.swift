@@ -90,7 +90,7 @@ struct CacheCoreTests {
 
     @Test func theSeedsInPlaceWriteLosesTheValueOnATornWrite() {
         let world = World()
-        let strategy = CacheStrategy(writeMode: .inPlace)
+        let strategy = CacheStrategy(.inPlaceWrite)
         let cache = world.cache(strategy: strategy)
         cache.set(Data("one".utf8), for: a)
         world.faults.arm(.tornWrite, tornLength: 20)

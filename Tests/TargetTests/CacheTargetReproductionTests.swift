@@ -9,12 +9,12 @@ import Testing
 struct CacheTargetReproductionTests {
     @Test func keepCorruptFile() async {
         await keepCorruptFile(CacheStrategy.shipped)
-        await withKnownIssue("expected: mutant keep-corrupt-file must fail this reproduction (not a bug)") { await keepCorruptFile(CacheStrategy(corruptFiles: .keep)) }
+        await withKnownIssue("expected: mutant keep-corrupt-file must fail this reproduction (not a bug)") { await keepCorruptFile(CacheStrategy(.keepCorruptFiles)) }
     }
 
     @Test func seedSeparateMemory() async {
         await seedSeparateMemory(CacheStrategy.shipped)
-        await withKnownIssue("expected: mutant seed-separate-memory must fail this reproduction (not a bug)") { await seedSeparateMemory(CacheStrategy(memorySharing: .perInstance)) }
+        await withKnownIssue("expected: mutant seed-separate-memory must fail this reproduction (not a bug)") { await seedSeparateMemory(CacheStrategy(.perInstanceMemory)) }
     }
 
     // Printed by `Target.cache.search(mutant: "keep-corrupt-file", options: SearchOptions(seed: 1, runs: 200))`.

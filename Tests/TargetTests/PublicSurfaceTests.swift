@@ -1,13 +1,18 @@
+import CacheTarget
 import Foundation
+import GraphTarget
+import MapperTarget
+import SyncTarget
 import Testing
 
 /// The library products as an app sees them: code outside this package type-checks against the built
-/// modules with `swiftc` (no `-package-name`, so `package` declarations are invisible, as for an app
-/// that depends on the products). The shipped configuration compiles; every faulty strategy (a
-/// mutant's selection point) does not.
+/// modules with `swiftc`, without the package's `-package-name`, so `package` declarations are invisible, as
+/// for an app that depends on the products (it even imports the FaultPoints module, the worst case). The
+/// shipped configuration compiles; every fault a registered mutant selects, written the way a target selects
+/// it, does not — and the same snippet compiles with the package's name, so it fails for its access alone.
 @Suite("public surface of the library products")
 struct PublicSurfaceTests {
-    static let imports = "import GraphStore\nimport BooksTracker\nimport PersistentCache\nimport GlassSync\n"
+    static let imports = "import GraphStore\nimport BooksTracker\nimport PersistentCache\nimport GlassSync\nimport FaultPoints\n"
 
     /// What an app writes: the shipped configuration, and the unknown-evidence parameters.
     static let app = """
@@ -18,34 +23,63 @@ struct PublicSurfaceTests {
         _ = SyncWorld(deviceCount: 2, granularity: .record)
         """
 
-    /// Each selects a faulty strategy the way a mutant does; none may compile outside the package.
-    static let faulty: [String] = [
-        "var behavior = StoreBehavior()\nbehavior.failedSave = .partial",
-        "_ = StoreBehavior(identifierTiming: .atInsert)",
-        "var behavior = StoreBehavior()\nbehavior.deleteRuleTiming = .atDelete",
-        "var behavior = StoreBehavior()\nbehavior.inverseMaintenance = .none",
-        "var policy = LibraryPolicy()\npolicy.saveValidation = .skip",
-        "var policy = LibraryPolicy()\npolicy.entryCreation = .relateBeforeInsert",
-        "_ = LibraryPolicy(userEntrySelection: .first)",
-        "_ = DTOMapper(strategy: MapperStrategy(cache: .objects))",
-        "_ = CacheStrategy(writeMode: .inPlace)",
-        "_ = SyncWorld(strategy: SyncStrategy(storage: .blobsOnly))",
-    ]
+    /// Every fault of every registered mutant, selected the way its target does (derived from the registration
+    /// tables, so a new mutant is checked without editing this test), and the mechanism itself.
+    static let faulty: [String] = {
+        var snippets: [String] = []
+        for mutant in GraphMutant.table {
+            snippets += mutant.store.selected.map { "_ = StoreBehavior(faults: [\($0)])" }
+            snippets += mutant.store.selected.map { "var behavior = StoreBehavior()\nbehavior.faults = [\($0)]" }
+            snippets += mutant.library.selected.map { "_ = LibraryPolicy(faults: [\($0)])" }
+            snippets += mutant.library.selected.map { "var policy = LibraryPolicy()\npolicy.faults = [\($0)]" }
+            if mutant.saveTransactions != .single {
+                snippets.append("func select(_ container: ModelContainer) { container.saveTransactions = .\(mutant.saveTransactions.rawValue) }")
+            }
+        }
+        for entry in MapperMutants.all { snippets += entry.strategy.selected.map { "_ = DTOMapper(strategy: [\($0)])" } }
+        for entry in CacheMutants.entries {
+            snippets += entry.strategy.selected.map { "_ = CacheCore<String, Data>(identifier: \"main\", environment: CacheEnvironment(cachesDirectory: \"/caches\"), strategy: [\($0)])" }
+        }
+        for entry in SyncMutants.all { snippets += entry.strategy.selected.map { "_ = SyncWorld(strategy: [\($0)])" } }
+        snippets += ["_ = Faults<StoreBehavior>.shipped", "_ = Fault<DTOMapper>.renormalizedTags", "_ = CacheStrategy.shipped",
+                     "_ = SyncStrategy.production", "_ = MapperStrategy.shipped"]
+        return snippets
+    }()
 
-    /// Type-checks `body` against the built modules as code outside the package: (exit status, diagnostics).
-    static func typecheck(_ body: String) throws -> (status: Int32, diagnostics: String) {
-        let modules = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("Modules")
+    /// The folder of the built modules.
+    static var modules: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("Modules")
+    }
+
+    /// The `-package-name` the build gave this package's modules (from the build description beside them).
+    static func packageName() throws -> String {
+        let buildDescription = modules.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("debug.yaml")
+        let text = try String(contentsOf: buildDescription, encoding: .utf8)
+        guard let flag = text.range(of: "\"-package-name\",\"") else { throw PackageNameNotFound(path: buildDescription.path) }
+        return String(text[flag.upperBound...].prefix { $0 != "\"" })
+    }
+
+    struct PackageNameNotFound: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "no -package-name in \(path)" }
+    }
+
+    /// Type-checks `body` against the built modules: (exit status, diagnostics). With `packageName`, as code of
+    /// this package; without, as code outside it.
+    static func typecheck(_ body: String, packageName: String? = nil) throws -> (status: Int32, diagnostics: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("public-surface-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("App.swift")
-        try (imports + body + "\n").write(to: file, atomically: true, encoding: .utf8)
+        try ("import Foundation\n" + imports + body + "\n").write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // GraphStore imports the CSQLite system module; an app finds its module map the same way.
         let csqlite = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/CSQLite").standardized
         process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, "-I", csqlite.path, file.path]
+            + (packageName.map { ["-package-name", $0] } ?? [])
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe
@@ -61,12 +95,24 @@ struct PublicSurfaceTests {
         #expect(result.status == 0, "\(result.diagnostics)")
     }
 
-    @Test("no faulty strategy is reachable outside the package", arguments: faulty)
-    func faultyStrategyIsUnreachable(_ body: String) throws {
-        let result = try Self.typecheck(body)
-        #expect(result.status != 0, "compiled outside the package: \(body)")
-        // The refusal is about access, not a broken snippet.
-        let aboutAccess = ["'package' protection level", "cannot find", "extra argument", "has no member", "incorrect argument label"]
-        #expect(aboutAccess.contains { result.diagnostics.contains($0) }, "\(result.diagnostics)")
+    @Test("every registered mutant selects a fault (or a package-only save grouping), so the snippets cover it")
+    func everyMutantSelectsAFault() {
+        for mutant in GraphMutant.table where mutant.editionEntriesRule == .deny {
+            #expect(!mutant.store.isShipped || !mutant.library.isShipped || mutant.saveTransactions != .single, "\(mutant.rawValue)")
+        }
+        // The one exception: `edition-nullify` selects a delete rule of the public schema API (seed 004's own
+        // schema before its fix), a legitimate design an app may choose, not a fault.
+        #expect(GraphMutant.table.filter { $0.editionEntriesRule != .deny }.map(\.rawValue) == ["edition-nullify"])
+        for entry in MapperMutants.all { #expect(!entry.strategy.isShipped, "\(entry.mutant.name)") }
+        for entry in CacheMutants.entries { #expect(!entry.strategy.isShipped, "\(entry.mutant.name)") }
+        for entry in SyncMutants.all { #expect(!entry.strategy.isShipped, "\(entry.mutant.name)") }
+    }
+
+    @Test("no fault is reachable outside the package, and each snippet selects it inside", arguments: faulty)
+    func faultIsUnreachable(_ body: String) throws {
+        let outside = try Self.typecheck(body)
+        #expect(outside.status != 0, "compiled outside the package: \(body)")
+        let inside = try Self.typecheck(body, packageName: try Self.packageName())
+        #expect(inside.status == 0, "the snippet does not select its fault even inside the package: \(inside.diagnostics)")
     }
 }

@@ -1,3 +1,4 @@
+package import FaultPoints
 import Foundation
 import GraphStore
 
@@ -15,15 +16,17 @@ import GraphStore
 /// an identifier taken at insert is temporary and changes at save (R2–R4), a row may have been deleted
 /// here or by another context (R15, R28), and `model(for:)` never returns nil (R14). See `liveWork`.
 public final class DTOMapper {
-    /// The strategy points (production: `.shipped`).
+    /// The faults (production: `.shipped`).
     package let strategy: MapperStrategy
+    private let cacheDesign: WorkCache.Design
     private var cache = WorkCache()
 
     public convenience init() { self.init(strategy: .shipped) }
 
-    /// With a strategy (a mutant): for this package's targets and tests only.
+    /// With faults (a mutant): for this package's targets and tests only.
     package init(strategy: MapperStrategy) {
         self.strategy = strategy
+        cacheDesign = WorkCache.Design(strategy)
     }
 
     /// The number of volume IDs cached.
@@ -56,7 +59,7 @@ public final class DTOMapper {
             }
             let volumeIDs = work.googleBooksVolumeIDs
             for volumeID in group.volumeIDs where volumeIDs.contains(volumeID) {
-                cache.store(work, for: volumeID, strategy: strategy.cache)
+                cache.store(work, for: volumeID, design: cacheDesign)
             }
             if !returned.contains(where: { $0 === work }) { returned.append(work) }
         }
@@ -77,7 +80,7 @@ public final class DTOMapper {
     /// The live work the first of `volumeIDs` that any live work holds names, or nil.
     private func findExistingWork(_ volumeIDs: [String], _ context: ModelContext) -> Work? {
         for volumeID in volumeIDs {
-            switch cache.lookUp(volumeID, in: context, strategy: strategy.cache) {
+            switch cache.lookUp(volumeID, in: context, design: cacheDesign) {
             case .hit(let work):
                 return work
             case .evicted(searchStore: false):
@@ -155,13 +158,17 @@ public final class DTOMapper {
     }
 
     private func tags(_ tags: [String]) -> [String] {
-        switch strategy.tags {
-        case .passThrough:
-            return tags
-        case .renormalized:
-            var seen: [String] = []
-            for tag in tags.map({ $0.capitalized }).sorted() where !seen.contains(tag) { seen.append(tag) }
-            return seen
-        }
+        guard strategy.contains(.renormalizedTags) else { return tags }
+        var seen: [String] = []
+        for tag in tags.map({ $0.capitalized }).sorted() where !seen.contains(tag) { seen.append(tag) }
+        return seen
     }
+}
+
+/// The mapper's faults: designs from the seeds' history, each a `Fault<DTOMapper>` declared beside its branch.
+package typealias MapperStrategy = Faults<DTOMapper>
+
+extension Fault<DTOMapper> {
+    /// Mutant `genres-renormalized`: the client normalises subject tags again (capitalised, sorted, without repeats).
+    package static var renormalizedTags: Self { Self() }
 }

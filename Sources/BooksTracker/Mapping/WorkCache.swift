@@ -1,16 +1,47 @@
+package import FaultPoints
 import GraphStore
 
-/// The volume ID → work cache, and the lookups each cache strategy makes.
+/// The volume ID → work cache, and the lookups each cache design makes.
 struct WorkCache {
     enum Entry {
         case identifier(PersistentIdentifier)
         case object(Work)
     }
 
+    /// How the cache holds and looks up works: the shipped design, or the faulty one a mutant selects.
+    enum Design {
+        /// Persistent identifiers; a safe lookup (registered pending insert, else a fetch by identifier,
+        /// then not deleted and still holding the volume ID); re-keys identifiers that changed at save;
+        /// on a miss, searches the context's live works by volume ID (shipped).
+        case persistentIdentifiers
+        /// Seed 000 "before": `Work` objects, returned as they are (stale after a delete or rollback).
+        case objects
+        /// Before seed 000: objects checked against the context (still in it, not deleted, still listing the
+        /// volume ID), evicted by `removeWorkFromCache` at deletion sites; a deletion in another context is
+        /// invisible to the check, and a site there that forgets to evict leaves a stale object.
+        case objectsWithManualEviction
+        /// Seed 000 "after" literally: `model(for:)` trusted to return nil for a deleted work (it never does, R14).
+        case modelForLookup
+        /// Identifiers cached at insert and never re-keyed: a temporary identifier that no longer resolves after
+        /// save is read as a deletion (evicted, no search).
+        case temporaryIdentifiersKept
+        /// As `persistentIdentifiers`, but an entry whose temporary identifier the context does not know is
+        /// trusted to `model(for:)`, as if the remap of R4 lived for ever: the cache kept across a relaunch
+        /// answers with the placeholder of a temporary identifier of the earlier launch (G24, R14).
+        case temporaryIdentifiersTrusted
+
+        init(_ faults: Faults<DTOMapper>) {
+            self = faults.design([.cacheStoresObjects: .objects, .cacheWithManualEviction: .objectsWithManualEviction,
+                                  .cacheTrustsModelFor: .modelForLookup, .cacheKeepsTemporaryIdentifiers: .temporaryIdentifiersKept,
+                                  .cacheTrustsTemporaryIdentifiers: .temporaryIdentifiersTrusted],
+                                 shipped: .persistentIdentifiers)
+        }
+    }
+
     private(set) var entries: [String: Entry] = [:]
 
-    mutating func store(_ work: Work, for volumeID: String, strategy: MapperStrategy.Cache) {
-        switch strategy {
+    mutating func store(_ work: Work, for volumeID: String, design: Design) {
+        switch design {
         case .objects, .objectsWithManualEviction:
             entries[volumeID] = .object(work)
         case .persistentIdentifiers, .modelForLookup, .temporaryIdentifiersKept, .temporaryIdentifiersTrusted:
@@ -41,14 +72,14 @@ struct WorkCache {
         /// The entry's work, to be used as it is.
         case hit(Work)
         /// The entry named a work that is gone; it was evicted. `searchStore` says whether the volume ID
-        /// may still be held by another live work (true unless the strategy reads a failure as a deletion).
+        /// may still be held by another live work (true unless the design reads a failure as a deletion).
         case evicted(searchStore: Bool)
     }
 
-    /// Looks `volumeID` up as `strategy` does.
-    mutating func lookUp(_ volumeID: String, in context: ModelContext, strategy: MapperStrategy.Cache) -> Answer {
+    /// Looks `volumeID` up as `design` does.
+    mutating func lookUp(_ volumeID: String, in context: ModelContext, design: Design) -> Answer {
         guard let entry = entries[volumeID] else { return .miss }
-        switch (strategy, entry) {
+        switch (design, entry) {
         case (.objects, .object(let work)):
             // Seed 000 "before": the cached object, whatever became of it.
             return .hit(work)
@@ -104,4 +135,17 @@ extension DTOMapper {
         guard let work = context.fetch(FetchDescriptor(.identifier(id))).first as? Work, !work.isDeleted else { return nil }
         return work
     }
+}
+
+extension Fault<DTOMapper> {
+    /// Mutant `cache-stores-objects`: the `objects` design.
+    package static var cacheStoresObjects: Self { Self() }
+    /// Mutant `forgot-cache-eviction`: the `objectsWithManualEviction` design.
+    package static var cacheWithManualEviction: Self { Self() }
+    /// Mutant `cache-as-designed`: the `modelForLookup` design.
+    package static var cacheTrustsModelFor: Self { Self() }
+    /// Mutant `cache-keeps-temporary-ids`: the `temporaryIdentifiersKept` design.
+    package static var cacheKeepsTemporaryIdentifiers: Self { Self() }
+    /// Mutant `cache-trusts-temporary-ids`: the `temporaryIdentifiersTrusted` design.
+    package static var cacheTrustsTemporaryIdentifiers: Self { Self() }
 }

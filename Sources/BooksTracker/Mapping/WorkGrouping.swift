@@ -1,3 +1,5 @@
+package import FaultPoints
+
 /// Response works that become one work: synthetic works sharing an ISBN through their editions
 /// (transitively); every other work alone. Groups keep response order (by their first member).
 struct WorkGroup {
@@ -38,7 +40,7 @@ enum WorkGrouping {
         var firstWithoutISBN: Int?
         for position in works.indices where works[position].synthetic {
             if isbnsOfWork[position].isEmpty {
-                guard strategy.deduplication == .groupMissingISBN else { continue }
+                guard strategy.contains(.dedupMergesMissingISBN) else { continue }
                 if let first = firstWithoutISBN { join(first, position) } else { firstWithoutISBN = position }
             }
             for isbn in isbnsOfWork[position] {
@@ -61,14 +63,14 @@ enum WorkGrouping {
             }
         }
         for (e, edition) in data.editions.enumerated() {
-            if strategy.relations == .allEditionsToEveryWork {
+            if strategy.contains(.allEditionsToEveryWork) {
                 for g in groups.indices { groups[g].editions.append(e) }
             } else if let workID = edition.workId, let position = positionOfID[workID] {
                 groups[groupOfRoot[root(position)]].editions.append(e)
             }
         }
         for (a, author) in data.authors.enumerated() {
-            if strategy.relations == .allAuthorsToEveryWork {
+            if strategy.contains(.allAuthorsToEveryWork) {
                 for g in groups.indices { groups[g].authors.append(a) }
                 continue
             }
@@ -82,11 +84,23 @@ enum WorkGrouping {
                 }
             }
         }
-        if strategy.deduplication == .dropSingletons {
+        if strategy.contains(.dedupDropsSingletons) {
             groups.removeAll { group in
                 group.members.count == 1 && works[group.members[0]].synthetic && !isbnsOfWork[group.members[0]].isEmpty
             }
         }
         return groups
     }
+}
+
+extension Fault<DTOMapper> {
+    /// Mutant `dedup-drops-singletons`: seed 002 as printed, a synthetic work whose ISBN no other shares is dropped.
+    package static var dedupDropsSingletons: Self { Self() }
+    /// Mutant `dedup-merges-missing-isbn`: seed 002 as printed, synthetic works without ISBN are grouped under ""
+    /// and merged.
+    package static var dedupMergesMissingISBN: Self { Self() }
+    /// Mutant `editions-to-every-work`: seed 002's `insertEditions(data.editions, …)` for every work.
+    package static var allEditionsToEveryWork: Self { Self() }
+    /// Mutant `authors-to-every-work`: seed 002's `insertAuthors(data.authors, …)` for every work.
+    package static var allAuthorsToEveryWork: Self { Self() }
 }

@@ -1,44 +1,21 @@
+package import FaultPoints
 import GraphStore
 
-/// The strategies of the library's domain operations. Production uses the defaults; each other value is a
-/// faulty variant from seed 004's history, selectable as a mutant by this package's targets only (`package` access).
+/// The configuration of the library's domain operations, and their faults: faulty variants from seed 004's
+/// history, selectable as mutants by this package's targets only (`package` access; production has none).
 public struct LibraryPolicy: Sendable, Equatable {
-    /// How the entry factories build an entry.
-    package enum EntryCreation: String, Sendable, CaseIterable {
-        /// Insert the entry, then relate it (seed 004's fix).
-        case insertThenRelate
-        /// Relate it in the initializer, then insert (seed 004 before its fix: the temporary-identifier crash class).
-        case relateBeforeInsert
-    }
-    /// Which entry `Work.userEntry` returns.
-    package enum UserEntrySelection: String, Sendable, CaseIterable {
-        /// An owned entry, else a wishlist entry (seed 004, Phase 3).
-        case ownedFirst
-        /// The first entry (seed 004 before Phase 3).
-        case first
-    }
-    /// Whether `Library.save()` validates pending entries.
-    package enum SaveValidation: String, Sendable, CaseIterable {
-        case validateEntries
-        case skip
-    }
-
     public var configuration: BooksConfiguration
-    package var entryCreation: EntryCreation
-    package var userEntrySelection: UserEntrySelection
-    package var saveValidation: SaveValidation
+    /// The library's faults (production: `.shipped`), each a `Fault<LibraryPolicy>` declared beside its branch.
+    package var faults: Faults<LibraryPolicy>
 
     public init(configuration: BooksConfiguration = .local) {
-        self.init(configuration: configuration, entryCreation: .insertThenRelate)
+        self.init(configuration: configuration, faults: .shipped)
     }
 
-    /// With strategy points: for this package's targets and tests only.
-    package init(configuration: BooksConfiguration = .local, entryCreation: EntryCreation = .insertThenRelate,
-                userEntrySelection: UserEntrySelection = .ownedFirst, saveValidation: SaveValidation = .validateEntries) {
+    /// With faults: for this package's targets and tests only.
+    package init(configuration: BooksConfiguration = .local, faults: Faults<LibraryPolicy>) {
         self.configuration = configuration
-        self.entryCreation = entryCreation
-        self.userEntrySelection = userEntrySelection
-        self.saveValidation = saveValidation
+        self.faults = faults
     }
 }
 
@@ -82,13 +59,12 @@ public struct Library {
     /// A wishlist entry for `work`.
     public func createWishlistEntry(for work: Work) -> UserLibraryEntry {
         let entry = UserLibraryEntry(readingStatus: .wishlist)
-        switch policy.entryCreation {
-        case .insertThenRelate:
-            context.insert(entry)
-            entry.work = work
-        case .relateBeforeInsert:
+        if policy.faults.contains(.relateBeforeInsert) {
             entry.work = work
             context.insert(entry)
+        } else {
+            context.insert(entry)
+            entry.work = work
         }
         return entry
     }
@@ -96,15 +72,14 @@ public struct Library {
     /// An owned entry for `work` with `edition`.
     public func createOwnedEntry(for work: Work, edition: Edition, status: ReadingStatus = .toRead) -> UserLibraryEntry {
         let entry = UserLibraryEntry(readingStatus: status)
-        switch policy.entryCreation {
-        case .insertThenRelate:
-            context.insert(entry)
-            entry.work = work
-            entry.edition = edition
-        case .relateBeforeInsert:
+        if policy.faults.contains(.relateBeforeInsert) {
             entry.work = work
             entry.edition = edition
             context.insert(entry)
+        } else {
+            context.insert(entry)
+            entry.work = work
+            entry.edition = edition
         }
         return entry
     }
@@ -116,13 +91,13 @@ public struct Library {
     }
 
     /// The reader's entry for `work` under the policy's selection.
-    public func userEntry(of work: Work) -> UserLibraryEntry? { work.userEntry(selection: policy.userEntrySelection) }
+    public func userEntry(of work: Work) -> UserLibraryEntry? { work.userEntry(faults: policy.faults) }
 
     /// Validates pending entries, enforces "an owned entry keeps its edition" in the CloudKit configuration,
     /// then saves the context.
     public func save() throws(LibrarySaveError) {
         var issues: Set<LibraryIssue> = []
-        if policy.saveValidation == .validateEntries {
+        if !policy.faults.contains(.skipValidation) {
             for model in context.insertedModelsArray + context.changedModelsArray {
                 guard let entry = model as? UserLibraryEntry, !entry.isDeleted else { continue }
                 do throws(EntryValidationError) { try entry.validate() } catch {
@@ -141,4 +116,12 @@ public struct Library {
         if !issues.isEmpty { throw .refused(issues.sorted()) }
         do throws(SaveError) { try context.save() } catch { throw .store(error) }
     }
+}
+
+extension Fault<LibraryPolicy> {
+    /// Mutant `relate-before-insert`: seed 004 before its fix, the entry factories relate the entry before
+    /// inserting it (the temporary-identifier crash class, B1).
+    package static var relateBeforeInsert: Self { Self() }
+    /// Mutant `skip-validate`: `save()` does not validate pending entries (B5).
+    package static var skipValidation: Self { Self() }
 }

@@ -1,3 +1,4 @@
+package import FaultPoints
 import GraphStore
 
 /// A work (the abstract book), with its authors, editions and the reader's library entries, and what the
@@ -96,17 +97,18 @@ public final class Work: PersistentModel {
     }
 
     /// The reader's entry for this work: an owned entry first, else a wishlist entry (seed 004, Phase 3).
-    public var userEntry: UserLibraryEntry? { userEntry(selection: .ownedFirst) }
+    public var userEntry: UserLibraryEntry? { userEntry(faults: .shipped) }
 
-    /// The reader's entry for this work under a selection strategy.
-    package func userEntry(selection: LibraryPolicy.UserEntrySelection) -> UserLibraryEntry? {
+    /// The reader's entry for this work under a library policy's faults.
+    package func userEntry(faults: Faults<LibraryPolicy>) -> UserLibraryEntry? {
         let entries = userLibraryEntries
-        switch selection {
-        case .ownedFirst:
-            if let owned = entries.first(where: { $0.isOwned }) { return owned }
-            return entries.first(where: { $0.isWishlistItem })
-        case .first:
-            return entries.first
-        }
+        if faults.contains(.firstUserEntry) { return entries.first }
+        if let owned = entries.first(where: { $0.isOwned }) { return owned }
+        return entries.first(where: { $0.isWishlistItem })
     }
+}
+
+extension Fault<LibraryPolicy> {
+    /// Mutant `user-entry-first`: seed 004's `Work.userEntry` before Phase 3, the first entry, wishlist or not (B3).
+    package static var firstUserEntry: Self { Self() }
 }
