@@ -12,7 +12,7 @@ public actor MemoryCache<Key: Hashable & CustomStringConvertible & Sendable, Val
         core = CacheCore(identifier: identifier, environment: environment)
     }
 
-    /// With a strategy (a mutant): for this package's targets and tests only.
+    /// With faults (a mutant): for this package's targets and tests only.
     package init(identifier: String, environment: CacheEnvironment, strategy: CacheStrategy) {
         core = CacheCore(identifier: identifier, environment: environment, strategy: strategy)
     }

@@ -24,7 +24,7 @@ struct DeleteAndSaveTests {
         #expect(container.traps.map(\.code) == [.mutatingDeletedModel])
     }
 
-    @Test("Eager delete rules (a strategy point) cascade inside delete")
+    @Test("Eager delete rules (a store fault) cascade inside delete")
     func eager() throws {
         let container = makeContainer(behavior: StoreBehavior(faults: [.deleteRulesAtDelete]))
         let context = ModelContext(container)
@@ -85,7 +85,7 @@ struct DeleteAndSaveTests {
         #expect((try? context.save()) == nil)
     }
 
-    @Test("A partial failed save (a strategy point) writes changed rows")
+    @Test("A partial failed save (a store fault) writes changed rows")
     func partial() throws {
         let container = makeContainer(behavior: StoreBehavior(faults: [.partialFailedSave]))
         let context = ModelContext(container)

@@ -72,7 +72,7 @@ struct RelationshipTests {
         #expect(a.authors.count == 1 && b.authors.count == 1)
     }
 
-    @Test("Without inverse maintenance (a strategy point) the other side stays empty")
+    @Test("Without inverse maintenance (a store fault) the other side stays empty")
     func noInverse() {
         let container = makeContainer(behavior: StoreBehavior(faults: [.noInverseMaintenance]))
         let context = ModelContext(container)

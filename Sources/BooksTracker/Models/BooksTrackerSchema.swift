@@ -15,7 +15,7 @@ public enum BooksTrackerSchema {
     public static let models: [PersistentModel.Type] = [Work.self, Edition.self, Author.self, UserLibraryEntry.self]
 
     /// The schema of `configuration`. `localEditionEntriesRule` is the local configuration's delete rule on
-    /// `Edition.userLibraryEntries` (`.deny`, seed 004's fix; a strategy point).
+    /// `Edition.userLibraryEntries` (`.deny`, seed 004's fix; mutant `edition-nullify` selects `.nullify`).
     public static func schema(_ configuration: BooksConfiguration, localEditionEntriesRule: DeleteRule = .deny) -> Schema {
         switch (configuration, localEditionEntriesRule) {
         case (.cloudKit, _): return cloudKitSchema
