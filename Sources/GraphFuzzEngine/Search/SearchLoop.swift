@@ -147,7 +147,8 @@ public struct SearchLoop {
             }
             // Failures whose lowest case is final are shrunk and reported now, not after the search.
             let frontier = Swift.min(cursor.remaining > 0 ? cursor.next : Int.max, dispatch.lowestUnfinished ?? Int.max)
-            for group in state.groups.sorted where group.firstCase < frontier && !state.shrunk.contains(group.signature) {
+            for group in state.groups.count > state.shrunk.count ? state.groups.sorted : []
+            where group.firstCase < frontier && !state.shrunk.contains(group.signature) {
                 try shrinkAndReport(group, executor: executor, state: &state)
             }
             if (state.clock.now - lastProgress).seconds >= events.progressInterval {
