@@ -34,6 +34,7 @@ struct BenchCommand {
         var throughputRows = [["target", "spec steps/s", "system steps/s", "differential steps/s", "overhead"]]
         var mutantRows = [["target", "mutant", "found", "other rule", "median s", "max s", "median steps", "max steps", "median attempts"]]
         var workerRows = [["target", "--jobs 1 steps/s", "--jobs 2 steps/s", "speed-up"]]
+        var diskRows = [["target", "on-disk cases", "on-disk steps/s", "in-memory steps/s", "share of search time"]]
         for target in targets {
             progress("throughput \(target.name)")
             let t = target.machine().measureThroughput(1, cases, target.defaultSteps, seconds)
@@ -44,6 +45,16 @@ struct BenchCommand {
                           ("overhead", .double((t.overhead * 100).rounded() / 100))]))
             throughputRows.append([target.name, Self.count(t.specStepsPerSecond), Self.count(t.systemStepsPerSecond),
                                    Self.count(t.differentialStepsPerSecond), String(format2(t.overhead)) + "×"])
+            progress("on-disk \(target.name)")
+            if let disk = target.machine().measureOnDisk(1, arguments.quick ? 10 : 50, target.defaultSteps, seconds) {
+                let timeShare = disk.timeShare(inMemoryStepsPerSecond: t.differentialStepsPerSecond)
+                emit(.object([("event", .string("bench-disk")), ("target", .string(target.name)),
+                              ("caseShare", .double((disk.caseShare * 1000).rounded() / 1000)), ("cases", .int(disk.cases)),
+                              ("stepsPerSecond", .double(disk.stepsPerSecond.rounded())),
+                              ("timeShare", .double((timeShare * 1000).rounded() / 1000))]))
+                diskRows.append([target.name, Self.percent(disk.caseShare), Self.count(disk.stepsPerSecond),
+                                 Self.count(t.differentialStepsPerSecond), Self.percent(timeShare)])
+            }
             if let workerExecutable {
                 progress("workers \(target.name)")
                 do {
@@ -77,6 +88,10 @@ struct BenchCommand {
         emit(.object([("event", .string("bench-memory")), ("peakResidentBytes", .int(peak))]))
         if !arguments.json {
             console.out("Throughput (one core, \(cases) cases per target)\n" + Format.table(throughputRows) + "\n")
+            if diskRows.count > 1 {
+                console.out("On-disk cases (left out of the throughput above; differential steps/s of those cases alone, their share of "
+                    + "a search's cases, and of its time)\n" + Format.table(diskRows) + "\n")
+            }
             if workerRows.count > 1 {
                 console.out("Search in worker processes (\(Format.seconds(seconds)) each, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n" + Format.table(workerRows) + "\n")
             }
@@ -134,6 +149,7 @@ struct BenchCommand {
     }
 
     static func count(_ rate: Double) -> String { String(Int(rate.rounded())) }
+    static func percent(_ share: Double) -> String { format2(share * 100) + "%" }
     static func millis(_ seconds: Double) -> String { format2(seconds * 1000) + " ms" }
 }
 

@@ -19,7 +19,7 @@ final class ProgressLine {
     /// Seconds between progress reports.
     var interval: Double { rewrite ? 1 : 2 }
 
-    func show(target: String, mutant: String?, runs: Int, _ progress: WorkerSearchProgress) {
+    func show(target: String, mutant: String?, runs: Int, _ progress: SearchProgress) {
         guard enabled else { return }
         let line = Self.text(target: target, mutant: mutant, runs: runs, progress)
         if rewrite {
@@ -37,7 +37,7 @@ final class ProgressLine {
         showing = false
     }
 
-    static func text(target: String, mutant: String?, runs: Int, _ progress: WorkerSearchProgress) -> String {
+    static func text(target: String, mutant: String?, runs: Int, _ progress: SearchProgress) -> String {
         let rate = progress.seconds > 0 ? Int(Double(progress.cases) / progress.seconds) : 0
         var line = "graph-fuzz: progress: \(target)\(mutant.map { " (\($0))" } ?? ""): \(progress.cases) of \(runs) cases, \(rate) cases/s, "
         line += "\(progress.failures) \(progress.failures == 1 ? "failure" : "failures") so far"

@@ -54,8 +54,8 @@ struct RunCommand {
                     ("failures", .int(run.found.count)),
                 ]).rendered + "\n")
             }
-            if let coverage = run.coverage {
-                let report = CoverageReport(target: target.name, rules: target.rules, coverage: coverage, cases: run.cases,
+            do {
+                let report = CoverageReport(target: target.name, rules: target.rules, coverage: run.coverage, cases: run.cases,
                                             rejected: run.rejected)
                 coverageLines += report.summaryLines
                 if arguments.json {
@@ -68,7 +68,7 @@ struct RunCommand {
                 }
             }
             let rules = run.found.compactMap { found in
-                found.0.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue)" + (found.1.map { " ×\($0)" } ?? "") }
+                found.result.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue) ×\(found.caseCount)" }
             }.joined(separator: ", ")
             rows.append([target.name, mutant ?? "-", String(run.cases), String(run.steps),
                          (run.found.isEmpty ? "pass" : "FAIL \(rules)") + (run.interrupted ? " (interrupted)" : ""),
@@ -104,52 +104,39 @@ struct RunCommand {
         emitFailure(FailureReport(result: result, corpusFile: corpusFile))
     }
 
-    /// What one target's search did: cases, steps and search time, and each failure found with
-    /// the number of cases that hit it, and what the cases exercised (in process only).
-    private struct TargetRun {
-        var cases: Int
-        var steps: Int
-        var seconds: Double
-        var found: [(TargetSearchResult, Int?)]
-        var coverage: Coverage?
-        var rejected = 0
-        var interrupted = false
-    }
-
-    /// Searches in worker processes, or in this process with `--in-process` (or no executable);
-    /// each failure is saved and printed as soon as it is shrunk.
+    /// Searches with the one search loop, in worker processes, or in this process with
+    /// `--in-process` (or no executable); each failure is saved and printed as soon as it is shrunk.
     private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
-        guard let workerExecutable, !arguments.inProcess else {
+        let maxSteps = arguments.steps ?? target.defaultSteps
+        var events = SearchEvents()
+        let executor: any CaseExecutor
+        if let workerExecutable, !arguments.inProcess {
+            Interruption.install()
+            let budget: WorkerBudget
+            do { budget = try WorkerBudget.current(requested: arguments.jobs) } catch { throw WorkerError(message: error.message, usage: true) }
+            if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
+            let note: (String) -> Void = { text in
+                progress.clear()
+                console.err("graph-fuzz: note: \(text)\n")
+            }
+            executor = WorkerExecutor(target: target, mutant: mutant, seed: options.seed, maxSteps: maxSteps, workers: budget.jobs,
+                                      caseTimeout: arguments.caseTimeout, executable: workerExecutable, note: note)
+            events.progress = { snapshot in progress.show(target: target.name, mutant: mutant, runs: options.runs, snapshot) }
+            events.progressInterval = progress.interval
+            events.stopRequested = { Interruption.signal != nil }
+            events.unconfirmed = { group in
+                note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(target.name) did not happen again when the case "
+                    + "was run once more to shrink it: not reported as a failure of the code under test")
+            }
+        } else {
             // In process the search cannot stop midway: no handler, so SIGINT and SIGTERM end it at once.
-            let run: GraphFuzzEngine.TargetRun
-            do {
-                run = try target.run(mutant: mutant, options: options, maxSteps: arguments.steps) { found in
-                    report(found.result, target: target, progress: progress)
-                }
-            } catch { throw WorkerError(message: "\(error)") }
-            return TargetRun(cases: run.cases, steps: run.steps, seconds: run.seconds,
-                             found: run.found.map { ($0.result, $0.caseCount) }, coverage: run.coverage,
-                             rejected: run.rejected)
+            executor = InProcessExecutor(machine: target.machine(mutant: mutant), maxSteps: maxSteps)
         }
-        Interruption.install()
-        let budget: WorkerBudget
-        do { budget = try WorkerBudget.current(requested: arguments.jobs) } catch { throw WorkerError(message: error.message, usage: true) }
-        if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
-        var events = WorkerSearchEvents()
-        events.found = { found in report(found.result, target: target, progress: progress) }
-        events.note = { note in
-            progress.clear()
-            console.err("graph-fuzz: note: \(note)\n")
-        }
-        events.progress = { snapshot in progress.show(target: target.name, mutant: mutant, runs: options.runs, snapshot) }
-        events.progressInterval = progress.interval
-        events.stopRequested = { Interruption.signal != nil }
-        let result = try WorkerSearch(target: target, mutant: mutant, options: options, maxSteps: arguments.steps ?? target.defaultSteps,
-                                      jobs: budget.jobs, caseTimeout: arguments.caseTimeout, executable: workerExecutable,
-                                      events: events).run()
-        return TargetRun(cases: result.cases, steps: result.steps, seconds: result.seconds,
-                         found: result.found.map { ($0.result, $0.caseCount) }, coverage: result.coverage, rejected: result.rejected,
-                         interrupted: result.interrupted)
+        do {
+            return try target.run(mutant: mutant, options: options, maxSteps: maxSteps, executor: executor, events: events) { found in
+                report(found.result, target: target, progress: progress)
+            }
+        } catch { throw WorkerError.from(error) }
     }
 
     /// The (target, mutant) pairs to run.

@@ -53,3 +53,9 @@ public struct MapperConfig: TraceCodable, Sendable, Equatable {
         onDisk = trace.arguments.contains { $0.label == "onDisk" } ? try trace.bool("onDisk") : false
     }
 }
+
+/// Throughput benchmarks measure the in-memory backend; on-disk cases (bound by SQLite's durable
+/// commits) are measured on their own (`graph-fuzz bench`, "On-disk cases").
+extension MapperMachine: Benchmarkable {
+    public func isBenchmarked(_ config: MapperConfig) -> Bool { !config.onDisk }
+}

@@ -52,3 +52,70 @@ struct SearchLoopTests {
         #expect(again?.replayed == 1)
     }
 }
+
+/// Runs chunks in this process, but as a concurrent executor would hand them back: up to three
+/// at once, finishing out of order (the newest and the oldest in turn).
+private final class OutOfOrderExecutor: CaseExecutor, ChunkScheduler {
+    let inner: InProcessExecutor
+    let seed: UInt64
+    private var running: [CaseChunk] = []
+    private(set) var collects = 0
+
+    init(_ inner: InProcessExecutor, seed: UInt64) {
+        self.inner = inner
+        self.seed = seed
+    }
+
+    var workers: Int { 3 }
+    var wantsChunk: Bool { running.count < 3 }
+    var isIdle: Bool { running.isEmpty }
+    var lowestUnfinished: Int? { running.map(\.start).min() }
+    func submit(_ chunk: CaseChunk) { running.append(chunk) }
+    func collect(timeout: Double, dispatch: Bool) -> ChunkReport {
+        collects += 1
+        guard !running.isEmpty else { return ChunkReport() }
+        let chunk = collects % 2 == 1 ? running.removeLast() : running.removeFirst()
+        return inner.run(chunk, seed: seed, stopAtFirstFailure: false)
+    }
+    func stop() { running = [] }
+
+    func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
+        inner.run(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure)
+    }
+    func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) { inner.run(case: index, seed: seed) }
+    func replay(_ sequence: ChoiceSequence) -> (outcome: Outcome, draw: Draw) { inner.replay(sequence) }
+}
+
+@Suite("the one search loop with a concurrent executor")
+struct ConcurrentSearchLoopTests {
+    @Test("chunks finishing out of order find the same groups, counts and shrunk cases, each reported once its lowest case is final")
+    func outOfOrderChunks() throws {
+        let machine = Target.queue.machine(mutant: "queue-off-by-one")
+        let options = SearchOptions(seed: 3, runs: 600)
+        let serial = try SearchLoop(options: options).run(InProcessExecutor(machine: machine, maxSteps: 30))
+        var reported: [(index: Int, casesSoFar: Int)] = []
+        let events = SearchEvents(found: { group, progress in reported.append((group.failure.caseIndex, progress.cases)) })
+        let concurrent = try SearchLoop(options: options, events: events)
+            .run(OutOfOrderExecutor(InProcessExecutor(machine: machine, maxSteps: 30), seed: 3))
+        #expect(concurrent.cases == 600)
+        #expect(!serial.found.isEmpty)
+        #expect(concurrent.found.map(\.caseCount) == serial.found.map(\.caseCount))
+        #expect(concurrent.found.map(\.failure.shrunk) == serial.found.map(\.failure.shrunk))
+        #expect(concurrent.found.map(\.failure.caseIndex) == serial.found.map(\.failure.caseIndex))
+        #expect(concurrent.coverage.predictions == serial.coverage.predictions)
+        #expect(reported.map(\.index) == serial.found.map(\.failure.caseIndex), "reported in case order")
+        // The first failure is reported while the search goes on, not after it.
+        #expect((reported.first?.casesSoFar ?? 600) < 600)
+    }
+
+    @Test("a stop request ends the search early: interrupted, nothing more run or shrunk")
+    func stopRequest() throws {
+        let executor = OutOfOrderExecutor(InProcessExecutor(machine: Target.queue.machine(), maxSteps: 30), seed: 1)
+        let events = SearchEvents(stopRequested: { executor.collects >= 3 })
+        let result = try SearchLoop(options: SearchOptions(seed: 1, runs: 100_000), events: events).run(executor)
+        #expect(result.interrupted)
+        #expect(result.cases < 100_000)
+        #expect(executor.isIdle)
+        #expect(executor.collects == 3)
+    }
+}

@@ -27,7 +27,7 @@ enum Verdict: Equatable {
     case ran(Outcome, steps: Int, note: String)
 }
 
-extension WorkerSearch {
+extension WorkerExecutor {
     /// Runs before a worker death counts as a lost cause: a case whose fresh workers keep dying
     /// without reproducing the same trap is an infrastructure error.
     static let maxConfirmAttempts = 3

@@ -31,6 +31,11 @@ struct WorkerError: Error, CustomStringConvertible {
     var usage = false
     var description: String { message }
 
+    /// `error` as a worker error: itself when it is one, else an internal error naming it.
+    static func from(_ error: any Error) -> WorkerError {
+        error as? WorkerError ?? WorkerError(message: "\(error)")
+    }
+
     /// A worker trapped in the harness's own code: an internal error, not a crash of the code under test.
     static func harness(_ trapLine: String) -> WorkerError {
         WorkerError(message: "the harness itself trapped in a worker (not a failure of the code under test): \(trapLine)")

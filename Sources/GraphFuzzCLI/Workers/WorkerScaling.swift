@@ -21,8 +21,10 @@ struct WorkerScaling {
         for count in jobs {
             // Enough cases that the time limit, not the case count, ends the search.
             let options = SearchOptions(seed: 1, runs: 20_000_000, timeLimit: seconds)
-            let result = try WorkerSearch(target: target, mutant: nil, options: options, maxSteps: target.defaultSteps, jobs: count,
-                                          caseTimeout: 10, executable: executable).run()
+            let executor = WorkerExecutor(target: target, mutant: nil, seed: options.seed, maxSteps: target.defaultSteps, workers: count,
+                                          caseTimeout: 10, executable: executable)
+            let result: LoopResult
+            do { result = try SearchLoop(options: options).run(executor) } catch { throw WorkerError.from(error) }
             rows.append(Row(jobs: count, cases: result.cases, steps: result.steps, seconds: result.seconds))
         }
         return rows

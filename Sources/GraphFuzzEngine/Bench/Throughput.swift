@@ -81,6 +81,63 @@ extension MachineRunner {
     }
 }
 
+/// What the configurations left out of `Throughput` (on disk: I/O-bound by design) cost a search.
+public struct OnDiskThroughput: Sendable, Equatable {
+    /// The share of a search's generated cases whose configuration runs on disk.
+    public var caseShare: Double
+    /// Differential steps per second of those cases alone (generation, both sides, comparison).
+    public var stepsPerSecond: Double
+    /// On-disk cases measured.
+    public var cases: Int
+    public var steps: Int
+
+    @inlinable
+    public init(caseShare: Double, stepsPerSecond: Double, cases: Int, steps: Int) {
+        self.caseShare = caseShare
+        self.stepsPerSecond = stepsPerSecond
+        self.cases = cases
+        self.steps = steps
+    }
+
+    /// The share of a search's time its on-disk cases take, given the differential steps per
+    /// second of the other cases (and taking a case's steps as the same on both).
+    public func timeShare(inMemoryStepsPerSecond memory: Double) -> Double {
+        guard stepsPerSecond > 0, memory > 0 else { return 0 }
+        let disk = caseShare / stepsPerSecond
+        return disk / (disk + (1 - caseShare) / memory)
+    }
+}
+
+extension MachineRunner {
+    /// Measures the configurations the machine leaves out of `measureThroughput` (nil when it
+    /// leaves none out): the share of the first `sample` cases of `seed` that have one, and the
+    /// differential steps per second of up to `cases` of them, repeated until `minimumSeconds`.
+    @inlinable
+    public func measureOnDisk(seed: UInt64, cases: Int, minimumSeconds: Double, sample: Int = 1000) -> OnDiskThroughput? {
+        guard machine is any Benchmarkable else { return nil }
+        var excluded: [UInt64] = []
+        var excludedInSample = 0
+        var index = 0
+        while index < sample || (excluded.count < cases && index < cases * 100) {
+            let caseSeed = SplitMix64.caseSeed(run: seed, case: index)
+            let isExcluded = !Self.isBenchmarked(machine, machine.makeConfig(Draw(seed: caseSeed)))
+            if isExcluded && index < sample { excludedInSample += 1 }
+            if isExcluded && excluded.count < cases { excluded.append(caseSeed) }
+            index += 1
+        }
+        guard !excluded.isEmpty else { return nil }
+        let clock = ContinuousClock()
+        var steps = 0
+        let start = clock.now
+        repeat {
+            for caseSeed in excluded { steps += run(Draw(seed: caseSeed)).commands.count }
+        } while (clock.now - start).seconds < minimumSeconds
+        let seconds = (clock.now - start).seconds
+        return OnDiskThroughput(caseShare: Double(excludedInSample) / Double(sample), stepsPerSecond: Double(steps) / seconds,
+                                cases: excluded.count, steps: steps)
+    }
+}
+
 extension MachineRunner {
     /// Whether `machine` benchmarks `config` (every configuration unless it is `Benchmarkable`).
     @usableFromInline

@@ -25,6 +25,9 @@ public struct AnyMachine {
     public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
     /// Measures throughput: (seed, cases, maxSteps, minimum seconds per measurement).
     public let measureThroughput: (UInt64, Int, Int, Double) -> Throughput
+    /// Measures the configurations `measureThroughput` leaves out (on disk): (seed, cases,
+    /// maxSteps, minimum seconds); nil when the machine leaves none out.
+    public let measureOnDisk: (UInt64, Int, Int, Double) -> OnDiskThroughput?
     /// Describes a trace whose last step crashed or hung (a `crash` or `hang` corpus case) without
     /// running that step on the system: the steps before it run, the last is generated and expected.
     public let replayPrefix: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
@@ -55,6 +58,9 @@ public struct AnyMachine {
         swiftImports = AnyMachine.swiftImports(machine)
         measureThroughput = { seed, cases, maxSteps, seconds in
             runner.with(maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
+        }
+        measureOnDisk = { seed, cases, maxSteps, seconds in
+            runner.with(maxSteps: maxSteps).measureOnDisk(seed: seed, cases: cases, minimumSeconds: seconds)
         }
         record = { sequence, maxSteps in
             let result = runner.with(maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)

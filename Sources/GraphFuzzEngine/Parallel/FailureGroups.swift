@@ -32,6 +32,9 @@ public struct FailureGroups: Sendable, Equatable {
     }
 
     /// Cases that failed, all signatures together.
+    /// The signatures found.
+    public var count: Int { groups.count }
+
     public var failingCases: Int { groups.values.reduce(0) { $0 + $1.count } }
 
     /// The groups, ordered by their lowest failing case.

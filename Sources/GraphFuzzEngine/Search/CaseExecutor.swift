@@ -19,8 +19,13 @@ public struct ChunkReport: Sendable, Equatable {
     public var failures: [CaseFailure]
     /// What the cases exercised (empty for executors that do not count it).
     public var coverage: Coverage
+    /// Seconds spent re-running suspected cases (a child that died or ran out of time), which
+    /// the search's time does not count.
+    public var pausedSeconds: Double
 
-    public init(cases: Int = 0, rejected: Int = 0, steps: Int = 0, failures: [CaseFailure] = [], coverage: Coverage = Coverage()) {
+    public init(cases: Int = 0, rejected: Int = 0, steps: Int = 0, failures: [CaseFailure] = [], coverage: Coverage = Coverage(),
+                pausedSeconds: Double = 0) {
+        self.pausedSeconds = pausedSeconds
         self.cases = cases
         self.rejected = rejected
         self.steps = steps
@@ -70,6 +75,58 @@ public protocol CaseExecutor: AnyObject {
     func record(_ sequence: ChoiceSequence) -> CaseRecord?
     /// Steps the case from `sequence` ran (for "shrunk N → M steps").
     func steps(_ sequence: ChoiceSequence) -> Int
+}
+
+/// Runs several chunks at once (the CLI's worker processes): the search loop submits chunks
+/// while it `wantsChunk` and collects what finished. Failures may arrive out of case order; the
+/// loop orders them, and shrinks a group only once every case below its lowest failing case has
+/// run (`lowestUnfinished`).
+public protocol ChunkScheduler: AnyObject {
+    /// Chunks that can run at once.
+    var workers: Int { get }
+    /// True while it can take another chunk without it waiting long.
+    var wantsChunk: Bool { get }
+    /// True when no chunk is queued or running.
+    var isIdle: Bool { get }
+    /// The lowest case submitted that has not finished, nil when none.
+    var lowestUnfinished: Int? { get }
+    /// Queues `chunk` of the run (its seed is the executor's).
+    func submit(_ chunk: CaseChunk) throws
+    /// Waits at most `timeout` seconds for cases to finish and reports the cases that finished
+    /// since the last call (a case that took a child down counts once its verdict is known).
+    /// With `dispatch` false, queued chunks that have not started are dropped (time is up).
+    func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport
+    /// Abandons every queued and running chunk (the search was interrupted).
+    func stop()
+}
+
+/// An executor that runs several chunks at once; the search loop schedules its chunks itself.
+public typealias ConcurrentCaseExecutor = CaseExecutor & ChunkScheduler
+
+/// An executor that runs one chunk at a time: each collect runs the chunk submitted.
+final class SerialDispatch: ChunkScheduler {
+    let executor: any CaseExecutor
+    let seed: UInt64
+    let stopAtFirstFailure: Bool
+    private var queued: CaseChunk?
+
+    init(executor: any CaseExecutor, seed: UInt64, stopAtFirstFailure: Bool) {
+        self.executor = executor
+        self.seed = seed
+        self.stopAtFirstFailure = stopAtFirstFailure
+    }
+
+    var workers: Int { 1 }
+    var wantsChunk: Bool { queued == nil }
+    var isIdle: Bool { queued == nil }
+    var lowestUnfinished: Int? { queued?.start }
+    func submit(_ chunk: CaseChunk) { queued = chunk }
+    func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport {
+        guard let chunk = queued else { return ChunkReport() }
+        queued = nil
+        return try executor.run(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure)
+    }
+    func stop() { queued = nil }
 }
 
 extension CaseExecutor {

@@ -65,6 +65,8 @@ public struct TargetRun: Sendable, Equatable {
     public var found: [TargetFailure]
     /// Crash or hang signatures that did not come back when run again: not failures of the code.
     public var unconfirmed: [FailureSignature]
+    /// The search was stopped early (`SearchEvents.stopRequested`).
+    public var interrupted = false
 }
 
 extension Target {
@@ -86,34 +88,47 @@ extension Target {
                                       search: SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: loop.seconds, failure: nil),
                                       steps: loop.steps, originalSteps: 0, counterexample: nil, declaredRules: declaredRules(mutant))
         }
-        var result = describe(first.failure, mutant: mutant, options: options, maxSteps: maxSteps, loop: loop, executor: executor)
+        let progress = SearchProgress(cases: loop.cases, rejected: loop.rejected, steps: loop.steps, failures: loop.found.count,
+                                      seconds: loop.seconds)
+        var result = describe(first.failure, mutant: mutant, options: options, maxSteps: maxSteps, progress: progress, executor: executor)
         result.search.seconds = first.failure.seconds
         return result
     }
 
     /// Runs every case of `options` through `executor` (in this process unless given), groups the
-    /// failures by signature and shrinks each once; `found` hears of each as soon as it is shrunk.
+    /// failures by signature and shrinks each once; `found` hears of each as soon as it is shrunk
+    /// (while the search goes on), `events` of the rest (its `found` is replaced).
     public func run(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil, executor: (any CaseExecutor)? = nil,
-                    found: @escaping (TargetFailure) -> Void = { _ in }) throws -> TargetRun {
+                    events: SearchEvents = SearchEvents(), found: @escaping (TargetFailure) -> Void = { _ in }) throws -> TargetRun {
         let maxSteps = maxSteps ?? defaultSteps
         let executor = executor ?? InProcessExecutor(machine: machine(mutant: mutant), maxSteps: maxSteps)
         var described: [TargetFailure] = []
-        let loop = try SearchLoop(options: options).run(executor)
-        for group in loop.found {
-            let entry = TargetFailure(result: describe(group.failure, mutant: mutant, options: options, maxSteps: maxSteps, loop: loop,
+        var events = events
+        events.found = { group, progress in
+            let entry = TargetFailure(result: describe(group.failure, mutant: mutant, options: options, maxSteps: maxSteps, progress: progress,
                                                        executor: executor), caseCount: group.caseCount)
             described.append(entry)
             found(entry)
         }
+        let loop = try SearchLoop(options: options, events: events).run(executor)
+        // The final counts of cases per signature.
+        for (index, group) in loop.found.enumerated() where index < described.count { described[index].caseCount = group.caseCount }
         return TargetRun(target: name, mutant: mutant, options: options, maxSteps: maxSteps, cases: loop.cases, rejected: loop.rejected,
-                         steps: loop.steps, seconds: loop.seconds, coverage: loop.coverage, found: described, unconfirmed: loop.unconfirmed)
+                         steps: loop.steps, seconds: loop.seconds, coverage: loop.coverage, found: described, unconfirmed: loop.unconfirmed,
+                         interrupted: loop.interrupted)
     }
 
-    private func describe(_ failure: FoundFailure, mutant: String?, options: SearchOptions, maxSteps: Int, loop: LoopResult,
+    /// The failure described: its shrunk case recorded, and the failure as the record tells it
+    /// (a crash names the step it died at) when the record failed the same way.
+    private func describe(_ failure: FoundFailure, mutant: String?, options: SearchOptions, maxSteps: Int, progress: SearchProgress,
                           executor: any CaseExecutor) -> TargetSearchResult {
-        TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps,
-                           search: SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: loop.seconds, failure: failure),
-                           steps: loop.steps, originalSteps: executor.steps(failure.original), counterexample: executor.record(failure.shrunk),
-                           declaredRules: declaredRules(mutant))
+        var failure = failure
+        let record = executor.record(failure.shrunk)
+        if let recorded = record?.outcome.failure, recorded.signature == failure.failure.signature { failure.failure = recorded }
+        return TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps,
+                                  search: SearchResult(cases: progress.cases, rejected: progress.rejected, seconds: progress.seconds,
+                                                       failure: failure),
+                                  steps: progress.steps, originalSteps: executor.steps(failure.original), counterexample: record,
+                                  declaredRules: declaredRules(mutant))
     }
 }
