@@ -12,6 +12,7 @@ extension GraphModel {
         case .relaunch: return !tangled
         case let .killedSave(c, point):
             return !tangled && (0...1).contains(c) && point >= 0 && point < writeWindow(c)
+        case .openDamaged: return config.backend == .sqlite
         default: return false
         }
     }
@@ -43,6 +44,42 @@ extension GraphModel {
         }
         savedAs = [:]
         heldBeforeRelaunch = held.count
+        relaunches += 1
+        numberedBeforeRelaunch = numberedEntities.count
+    }
+
+    /// G27: the rows the last save numbered that have an earlier launch's row of their entity to be numbered
+    /// above (empty when the rule decides nothing there).
+    public var numberedAfterRelaunch: [Int] {
+        guard relaunches > 0 else { return [] }
+        let earlier = numberedEntities.prefix(numberedBeforeRelaunch)
+        return numberedByLastSave.filter { earlier.contains(numberedEntities[$0]) }
+    }
+
+    /// The permanent identifier of row number `number` (its entity kept after the row is deleted).
+    public func numberedID(_ number: Int) -> SpecID { SpecID(permanent: true, number: number, entity: numberedEntities[number]) }
+
+    /// The rule the comparison of the saved rows after this step decides: G19 after a save, G12 after a failed
+    /// one, G25 after a killed one, G22 after a relaunch; nil after a step that does not compare them.
+    public var rowsRule: String? {
+        guard checkRows else { return nil }
+        switch lastSave {
+        case .saved: return GraphRules.savedSnapshot
+        case .failed: return GraphRules.failedSaveKeepsAll
+        case .killed: return GraphRules.atomicSave
+        case .none: return GraphRules.relaunchKeepsSaved
+        }
+    }
+
+    /// G26: the typed error (`StoreError.Kind`) that refuses a store file with `damage`: an emptied file is not
+    /// taken for a new store, a file cut inside its header is truncated, one without SQLite's magic string is not
+    /// a database. Nothing of the open store changes.
+    public static func refusal(_ damage: StoreDamage) -> String {
+        switch damage {
+        case .emptied: return "emptyFile"
+        case .cutInHeader: return "truncated"
+        case .overwrittenHeader: return "notADatabase"
+        }
     }
 
     /// G25: a save killed at `point`, then a relaunch. Inside the transaction the save leaves nothing: the
@@ -71,6 +108,8 @@ extension GraphModel {
             return (.count(rows.count { $0 != nil }), GraphRules.relaunchKeepsSaved)
         case let .killedSave(c, _):
             return killedSave(c)
+        case let .openDamaged(damage):
+            return (.storeOpen(refused: Self.refusal(damage)), GraphRules.refusesDamagedFile)
         default:
             preconditionFailure("not a launch command: \(command)")
         }

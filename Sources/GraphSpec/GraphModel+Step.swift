@@ -42,7 +42,7 @@ extension GraphModel {
             return entity(w) == BooksEntities.work
         case let .validate(e):
             return entity(e) == BooksEntities.entry
-        case .relaunch, .killedSave:
+        case .relaunch, .killedSave, .openDamaged:
             return allowsLaunch(command)
         }
     }
@@ -51,6 +51,8 @@ extension GraphModel {
     public mutating func step(_ command: GraphCommand) -> (GraphObservation, String) {
         checkRows = false
         cascadedFromWork = false
+        alsoDecided = []
+        numberedByLastSave = []
         let (observation, rule) = predict(command)
         if observation.isTrap { crashed = true }
         return (observation, rule)
@@ -177,7 +179,7 @@ extension GraphModel {
             case .failure(let trap): return (.trap(trap.rawValue), GraphRules.libraryValidates)
             case .success(let issue): return (.validation(issue), GraphRules.libraryValidates)
             }
-        case .relaunch, .killedSave:
+        case .relaunch, .killedSave, .openDamaged:
             return predictLaunch(command)
         }
     }

@@ -141,7 +141,8 @@ extension GraphMachine {
         ] + launchActions
     }
 
-    /// The on-disk actions (G22–G25): a relaunch, and a save killed inside its transaction, then relaunched.
+    /// The on-disk actions (G22–G26): a relaunch, a save killed inside its transaction, then relaunched, and a
+    /// relaunch tried on a damaged copy of the store file.
     private var launchActions: [Action<GraphMachine>] {
         [
             action("relaunch", 1, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
@@ -159,6 +160,10 @@ extension GraphMachine {
                     draw.chooseBool(probability: 0.5) ? 0 : Int(draw.choose(upTo: UInt64(max(0, min(63, window - 1)))))
                 }
                 return .killedSave(context: context, point: max(0, window - 1 - back))
+            },
+            // G26: an app relaunched on a damaged copy of its store file is refused; the case goes on with the intact one.
+            action("openDamaged", 1, when: { $0.allows(.openDamaged(.emptied)) }) { args, _ in
+                .openDamaged(StoreDamage.allCases[args.name("damage", from: StoreDamage.allCases.map(\.rawValue))])
             },
         ]
     }
@@ -183,7 +188,8 @@ extension GraphMachine {
                predict: { command, model in
                    let launchRule = model.launchRule(command)
                    let (value, rule) = model.step(command)
-                   return Prediction(value, rule: launchRule ?? rule)
+                   let decided = launchRule ?? rule
+                   return Prediction(value, rule: decided, alsoDecided: model.alsoDecided.filter { $0 != decided })
                },
                perform: { command, system in system.run(command) })
     }

@@ -30,7 +30,8 @@ public enum GraphBackendDifferential {
                     GraphMachine().tearDown(&memory)
                     GraphMachine().tearDown(&sqlite)
                 }
-                for (number, step) in planned.enumerated() {
+                // A damaged copy of the store file (G26) exists only on the SQLite backend.
+                for (number, step) in planned.enumerated() where !step.command.isOpenDamaged {
                     report.steps += 1
                     let a = memory.run(step.command), b = sqlite.run(step.command)
                     if a != b {
@@ -51,6 +52,10 @@ public enum GraphBackendDifferential {
         }
         return report
     }
+}
+
+extension GraphCommand {
+    var isOpenDamaged: Bool { if case .openDamaged = self { return true } else { return false } }
 }
 
 /// Throughput benchmarks measure the in-memory backend; on-disk cases are bound by SQLite's durable commits.

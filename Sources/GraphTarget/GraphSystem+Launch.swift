@@ -41,6 +41,8 @@ extension GraphSystem {
             if case .trap = observation { return observation }
             if let failure = relaunch() { return failure }
             return observation
+        case let .openDamaged(damage):
+            return openDamagedCopy(damage)
         default:
             preconditionFailure("not a launch command: \(command)")
         }
@@ -59,6 +61,31 @@ extension GraphSystem {
         contexts = [ModelContext(container), ModelContext(container)]
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }
         return nil
+    }
+
+    /// G26: a container opened on a copy of the store file damaged by `damage`, as an app relaunched on a damaged
+    /// file would open it. Observes the kind of the typed error that refused it (with the path if the error names
+    /// another file), or that it opened. The copy is removed; the case's own container and file are untouched.
+    func openDamagedCopy(_ damage: StoreDamage) -> GraphObservation {
+        guard let path = container.path else { return .storeOpen(refused: "noStoreFile") }
+        let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
+        defer { copy.remove() }
+        var bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+        switch damage {
+        case .emptied: bytes = []
+        case .cutInHeader: bytes = Array(bytes.prefix(50))
+        case .overwrittenHeader: for i in 0..<min(16, bytes.count) { bytes[i] = 0 }
+        }
+        guard FileManager.default.createFile(atPath: copy.path, contents: Data(bytes)) else {
+            return .storeOpen(refused: "copyNotWritten")
+        }
+        do {
+            let opened = try ModelContainer(schema: container.schema, configuration: container.configuration, path: copy.path)
+            opened.close()
+            return .storeOpen(refused: nil)
+        } catch {
+            return .storeOpen(refused: error.path == copy.path ? error.kind.rawValue : "\(error.kind.rawValue) naming \(error.path)")
+        }
     }
 
     /// Traps recorded by every launch's container (the current one last).
