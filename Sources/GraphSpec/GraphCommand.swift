@@ -10,16 +10,6 @@ public enum LookupMethod: String, Sendable, CaseIterable {
     case fetch
 }
 
-/// How `openDamaged` damages its copy of the store file.
-public enum StoreDamage: String, Sendable, CaseIterable {
-    /// The file lost its contents (0 bytes).
-    case emptied
-    /// The file cut to its first 50 bytes, inside the 100-byte SQLite header.
-    case cutInHeader
-    /// The file's first 16 bytes (the SQLite magic string) overwritten.
-    case overwrittenHeader
-}
-
 /// One step of the `graph` target. Contexts are 0 (main) and 1 (second); `-1` is "not inserted".
 /// Its trace (`v3 = create(entity: "Work", variant: 0, context: 0)`) is derived from how the graph
 /// target's actions draw it.
@@ -53,9 +43,6 @@ public enum GraphCommand: Sendable, Equatable {
     case relaunch
     /// A save of `context` killed at write step `point` of its transaction, then a relaunch (G25).
     case killedSave(context: Int, point: Int)
-    /// A relaunch tried on a damaged copy of the store file (SQLite backend only, G26); the case goes on with the
-    /// intact file and its open container.
-    case openDamaged(StoreDamage)
 
     /// The reference a creating step binds.
     public var result: Ref? {

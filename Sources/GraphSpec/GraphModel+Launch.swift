@@ -12,7 +12,6 @@ extension GraphModel {
         case .relaunch: return !tangled
         case let .killedSave(c, point):
             return !tangled && (0...1).contains(c) && point >= 0 && point < writeWindow(c)
-        case .openDamaged: return config.backend == .sqlite
         default: return false
         }
     }
@@ -45,6 +44,7 @@ extension GraphModel {
         savedAs = [:]
         heldBeforeRelaunch = held.count
         relaunches += 1
+        relaunchedNow = true
         numberedBeforeRelaunch = numberedEntities.count
     }
 
@@ -55,6 +55,10 @@ extension GraphModel {
         let earlier = numberedEntities.prefix(numberedBeforeRelaunch)
         return numberedByLastSave.filter { earlier.contains(numberedEntities[$0]) }
     }
+
+    /// G26: whether the step just relaunched an on-disk store, so that every damaged copy of its file is refused
+    /// (a relaunch also tries each `StoreDamage` of the file; the case goes on with the intact one).
+    public var refusesDamagedCopies: Bool { relaunchedNow && config.backend == .sqlite }
 
     /// The permanent identifier of row number `number` (its entity kept after the row is deleted).
     public func numberedID(_ number: Int) -> SpecID { SpecID(permanent: true, number: number, entity: numberedEntities[number]) }
@@ -108,8 +112,6 @@ extension GraphModel {
             return (.count(rows.count { $0 != nil }), GraphRules.relaunchKeepsSaved)
         case let .killedSave(c, _):
             return killedSave(c)
-        case let .openDamaged(damage):
-            return (.storeOpen(refused: Self.refusal(damage)), GraphRules.refusesDamagedFile)
         default:
             preconditionFailure("not a launch command: \(command)")
         }
@@ -144,4 +146,14 @@ extension GraphModel {
         default: return true
         }
     }
+}
+
+/// How a relaunch on the SQLite backend damages a copy of the store file before it reopens the intact one (G26).
+public enum StoreDamage: String, Sendable, CaseIterable {
+    /// The file lost its contents (0 bytes).
+    case emptied
+    /// The file cut to its first 50 bytes, inside the 100-byte SQLite header.
+    case cutInHeader
+    /// The file's first 16 bytes (the SQLite magic string) overwritten.
+    case overwrittenHeader
 }

@@ -42,7 +42,7 @@ extension GraphModel {
             return entity(w) == BooksEntities.work
         case let .validate(e):
             return entity(e) == BooksEntities.entry
-        case .relaunch, .killedSave, .openDamaged:
+        case .relaunch, .killedSave:
             return allowsLaunch(command)
         }
     }
@@ -53,6 +53,7 @@ extension GraphModel {
         cascadedFromWork = false
         alsoDecided = []
         numberedByLastSave = []
+        relaunchedNow = false
         let (observation, rule) = predict(command)
         if observation.isTrap { crashed = true }
         return (observation, rule)
@@ -179,7 +180,7 @@ extension GraphModel {
             case .failure(let trap): return (.trap(trap.rawValue), GraphRules.libraryValidates)
             case .success(let issue): return (.validation(issue), GraphRules.libraryValidates)
             }
-        case .relaunch, .killedSave, .openDamaged:
+        case .relaunch, .killedSave:
             return predictLaunch(command)
         }
     }

@@ -60,8 +60,10 @@ public struct GraphModel: Sendable {
     public internal(set) var cascadedFromWork = false
     /// How many identifiers were held when the store was last relaunched (G23, G24 decide lookups of those).
     public internal(set) var heldBeforeRelaunch = 0
-    /// How many times the store was relaunched (G27 decides the numbers of rows saved after one).
+    /// How many times the store was relaunched (G27 decides the numbers of rows saved after one), and whether
+    /// this step relaunched it (G26).
     public internal(set) var relaunches = 0
+    public internal(set) var relaunchedNow = false
     /// The row numbers the last successful save gave its inserts (G27: numbered above every earlier one).
     public internal(set) var numberedByLastSave: [Int] = []
     /// The entity of every row number given so far (deleted rows included), and how many were given before the

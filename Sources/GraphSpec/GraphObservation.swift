@@ -68,9 +68,6 @@ public enum GraphObservation: Equatable, Sendable, CustomStringConvertible {
     case refused([String])
     /// `validate()`: nil when valid, else the error.
     case validation(String?)
-    /// Opening a store file: the kind of the typed error that refused it (`StoreError.Kind`'s raw value), nil
-    /// when it opened.
-    case storeOpen(refused: String?)
 
     public var description: String {
         switch self {
@@ -94,7 +91,6 @@ public enum GraphObservation: Equatable, Sendable, CustomStringConvertible {
         case let .saveFailed(code, issues): return "saveFailed(\(code): " + issues.map(\.description).joined(separator: "; ") + ")"
         case .refused(let issues): return "refused(" + issues.joined(separator: ", ") + ")"
         case .validation(let error): return "validate(" + (error ?? "ok") + ")"
-        case .storeOpen(let refused): return refused.map { "refused(\($0))" } ?? "opened"
         }
     }
 

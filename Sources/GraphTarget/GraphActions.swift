@@ -141,8 +141,8 @@ extension GraphMachine {
         ] + launchActions
     }
 
-    /// The on-disk actions (G22–G26): a relaunch, a save killed inside its transaction, then relaunched, and a
-    /// relaunch tried on a damaged copy of the store file.
+    /// The on-disk actions (G22–G26): a relaunch (on the SQLite backend it first tries damaged copies of the
+    /// store file, G26), and a save killed inside its transaction, then relaunched.
     private var launchActions: [Action<GraphMachine>] {
         [
             action("relaunch", 1, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
@@ -160,10 +160,6 @@ extension GraphMachine {
                     draw.chooseBool(probability: 0.5) ? 0 : Int(draw.choose(upTo: UInt64(max(0, min(63, window - 1)))))
                 }
                 return .killedSave(context: context, point: max(0, window - 1 - back))
-            },
-            // G26: an app relaunched on a damaged copy of its store file is refused; the case goes on with the intact one.
-            action("openDamaged", 1, when: { $0.allows(.openDamaged(.emptied)) }) { args, _ in
-                .openDamaged(StoreDamage.allCases[args.name("damage", from: StoreDamage.allCases.map(\.rawValue))])
             },
         ]
     }

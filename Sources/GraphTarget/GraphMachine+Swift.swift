@@ -100,10 +100,6 @@ extension GraphMachine {
             body += ["container = try container.relaunch()",
                      "contexts = [ModelContext(container), ModelContext(container)]",
                      "libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }"]
-        case let .openDamaged(damage):
-            // The exported setup keeps its rows in memory: there is no store file to damage. GraphStoreTests'
-            // CorruptStoreTests open damaged files directly.
-            body.append("// G26: a copy of the store file (\(damage.rawValue)) is refused with StoreError.Kind.\(GraphModel.refusal(damage)) (SQLite backend only)")
         case let .validate(e):
             if binds {
                 body.append("var validation: EntryValidationError? = nil")

@@ -54,8 +54,9 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
     /// one, G25 after a killed one, G22 after a relaunch (`GraphModel.rowsRule`). Rows that differ after a save
     /// whose cascade reached models not deleted directly are G9's: the store rule that runs the delete rules at
     /// save, over the graph as it is then (B6 is the schema's choice of cascade, which the shipped schema always
-    /// makes). After a save that numbered rows following a relaunch, their permanent numbers lie above every
-    /// number the store saved before (G27).
+    /// makes). After a relaunch on the SQLite backend, a damaged copy of the store file was refused with the
+    /// typed error its damage predicts (G26). After a save that numbered rows following a relaunch, their
+    /// permanent numbers lie above every number the store saved before (G27).
     public var invariants: [Invariant<GraphMachine>] {
         [
             Invariant("B7", decidedBy: { $0.checkRows ? "B7" : nil }) { model, system in
@@ -80,6 +81,13 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
                 let missing = expected.filter { !observed.contains($0) }.map(\.description)
                 let extra = observed.filter { !expected.contains($0) }.map(\.description)
                 return Failure(rule: rule, kind: .invariant, message: "saved rows differ: missing \(missing), unexpected \(extra)")
+            },
+            Invariant("G26", decidedBy: { $0.refusesDamagedCopies ? "G26" : nil }) { model, system in
+                guard model.refusesDamagedCopies else { return nil }
+                let predicted = StoreDamage.allCases.map(GraphModel.refusal)
+                guard system.damagedRefusals != predicted else { return nil }
+                return Failure(rule: "G26", kind: .invariant,
+                               message: "damaged copies of the store file (\(StoreDamage.allCases.map(\.rawValue))): expected refusals \(predicted), observed \(system.damagedRefusals)")
             },
             Invariant("G27", decidedBy: { $0.numberedAfterRelaunch.isEmpty ? nil : "G27" }) { model, system in
                 let reused = system.reusedNumbers(model.numberedAfterRelaunch.map { model.rowName(model.numberedID($0)).ref })

@@ -41,8 +41,6 @@ extension GraphSystem {
             if case .trap = observation { return observation }
             if let failure = relaunch() { return failure }
             return observation
-        case let .openDamaged(damage):
-            return openDamagedCopy(damage)
         default:
             preconditionFailure("not a launch command: \(command)")
         }
@@ -60,14 +58,15 @@ extension GraphSystem {
         }
         contexts = [ModelContext(container), ModelContext(container)]
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }
+        if container.path != nil { damagedRefusals = StoreDamage.allCases.map(openDamagedCopy) }
         return nil
     }
 
     /// G26: a container opened on a copy of the store file damaged by `damage`, as an app relaunched on a damaged
     /// file would open it. Observes the kind of the typed error that refused it (with the path if the error names
-    /// another file), or that it opened. The copy is removed; the case's own container and file are untouched.
-    func openDamagedCopy(_ damage: StoreDamage) -> GraphObservation {
-        guard let path = container.path else { return .storeOpen(refused: "noStoreFile") }
+    /// another file), or "opened". The copy is removed; the case's own container and file are untouched.
+    func openDamagedCopy(_ damage: StoreDamage) -> String {
+        guard let path = container.path else { return "noStoreFile" }
         let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
         defer { copy.remove() }
         var bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
@@ -77,14 +76,14 @@ extension GraphSystem {
         case .overwrittenHeader: for i in 0..<min(16, bytes.count) { bytes[i] = 0 }
         }
         guard FileManager.default.createFile(atPath: copy.path, contents: Data(bytes)) else {
-            return .storeOpen(refused: "copyNotWritten")
+            return "copyNotWritten"
         }
         do {
             let opened = try ModelContainer(schema: container.schema, configuration: container.configuration, path: copy.path)
             opened.close()
-            return .storeOpen(refused: nil)
+            return "opened"
         } catch {
-            return .storeOpen(refused: error.path == copy.path ? error.kind.rawValue : "\(error.kind.rawValue) naming \(error.path)")
+            return error.path == copy.path ? error.kind.rawValue : "\(error.kind.rawValue) naming \(error.path)"
         }
     }
 

@@ -16,6 +16,8 @@ public struct GraphSystem {
     var retired: [ModelContainer] = []
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
+    /// G26: at the last relaunch on the SQLite backend, what opening each `StoreDamage` of the file observed.
+    var damagedRefusals: [String] = []
     /// G27: per entity, the highest permanent number saved so far, and as it was before the last save.
     var highestSaved = BooksEntities.names.map { _ in 0 }, highestBeforeLastSave = BooksEntities.names.map { _ in 0 }
     /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
@@ -160,7 +162,7 @@ public struct GraphSystem {
         case let .userEntry(w):
             guard let work = model(w) as? Work else { return .trap("typeMismatch") }
             return .object(libraries[0].userEntry(of: work).map { name($0) })
-        case .relaunch, .killedSave, .openDamaged:
+        case .relaunch, .killedSave:
             return performLaunch(command)
         case let .validate(e):
             guard let entry = model(e) as? UserLibraryEntry else { return .trap("typeMismatch") }
