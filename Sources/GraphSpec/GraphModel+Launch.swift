@@ -63,6 +63,17 @@ extension GraphModel {
     /// The permanent identifier of row number `number` (its entity kept after the row is deleted).
     public func numberedID(_ number: Int) -> SpecID { SpecID(permanent: true, number: number, entity: numberedEntities[number]) }
 
+    /// The rule that broke when the saved rows differ after this step, from the rows that differ: after a save,
+    /// G9 when a differing row is one the save's delete rules changed (a cascaded or a nullified model), else the
+    /// rule the comparison decides (`rowsRule`).
+    public func rowsBrokenRule(differing: [ObjectName]) -> String? {
+        guard let decided = rowsRule else { return nil }
+        guard decided == GraphRules.savedSnapshot else { return decided }
+        // By reference: a cascaded pending insert is discarded (no row, `v2`) where a faulty store saved it (`r:v2`).
+        let touched = deleteRulesTouched.map { name($0).ref }
+        return differing.contains { $0.ref >= 0 && touched.contains($0.ref) } ? GraphRules.deleteRulesAtSave : decided
+    }
+
     /// The rule the comparison of the saved rows after this step decides: G19 after a save, G12 after a failed
     /// one, G25 after a killed one, G22 after a relaunch; nil after a step that does not compare them.
     public var rowsRule: String? {

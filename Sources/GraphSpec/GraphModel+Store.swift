@@ -166,6 +166,7 @@ extension GraphModel {
         cascadedFromWork = closure.contains { !objects[$0].deleted }
         let nullified = nullifiedPairs(closure)
         if cascadedFromWork || !nullified.isEmpty { decided(GraphRules.deleteRulesAtSave) }
+        deleteRulesTouched = closure.filter { !objects[$0].deleted } + nullified.map(\.0)
         for o in closure { objects[o].deleted = true }
         for (t, inverse, o) in nullified { removePair(t, inverse, o) }
     }

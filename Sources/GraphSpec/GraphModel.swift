@@ -58,6 +58,8 @@ public struct GraphModel: Sendable {
     public internal(set) var lastSave: SaveOutcome = .none
     /// Set when a save's cascade ran from a deleted work (B6 decides the saved rows after it).
     public internal(set) var cascadedFromWork = false
+    /// The models a save's delete rules changed: the ones its cascade added and the partners nullify left (G9).
+    public internal(set) var deleteRulesTouched: [Int] = []
     /// How many identifiers were held when the store was last relaunched (G23, G24 decide lookups of those).
     public internal(set) var heldBeforeRelaunch = 0
     /// How many times the store was relaunched (G27 decides the numbers of rows saved after one), and whether
