@@ -27,11 +27,8 @@ public struct GraphConfig: TraceCodable, Sendable, Equatable {
     public init(schema: SchemaConfiguration = .local, newModelLink: NewModelLink = .trap,
                 temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
                 registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale, backend: StoreBackend = .memory) {
-        self.backend = backend
-        self.schema = schema
-        self.newModelLink = newModelLink
-        self.temporaryIDAfterSave = temporaryIDAfterSave
-        self.registeredAfterForeignDelete = registeredAfterForeignDelete
+        (self.schema, self.newModelLink, self.backend) = (schema, newModelLink, backend)
+        (self.temporaryIDAfterSave, self.registeredAfterForeignDelete) = (temporaryIDAfterSave, registeredAfterForeignDelete)
     }
 
     public var trace: TraceStep {

@@ -43,6 +43,58 @@ extension GraphModel {
         }
         savedAs = [:]
         heldBeforeRelaunch = held.count
+        relaunches += 1
+        relaunchedNow = true
+        numberedBeforeRelaunch = numberedEntities.count
+    }
+
+    /// G27: the rows the last save numbered that have an earlier launch's row of their entity to be numbered
+    /// above (empty when the rule decides nothing there).
+    public var numberedAfterRelaunch: [Int] {
+        guard relaunches > 0 else { return [] }
+        let earlier = numberedEntities.prefix(numberedBeforeRelaunch)
+        return numberedByLastSave.filter { earlier.contains(numberedEntities[$0]) }
+    }
+
+    /// G26: whether the step just relaunched an on-disk store, so that every damaged copy of its file is refused
+    /// (a relaunch also tries each `StoreDamage` of the file; the case goes on with the intact one).
+    public var refusesDamagedCopies: Bool { relaunchedNow && config.backend == .sqlite }
+
+    /// The permanent identifier of row number `number` (its entity kept after the row is deleted).
+    public func numberedID(_ number: Int) -> SpecID { SpecID(permanent: true, number: number, entity: numberedEntities[number]) }
+
+    /// The rule that broke when the saved rows differ after this step, from the rows that differ: after a save,
+    /// G9 when a differing row is one the save's delete rules changed (a cascaded or a nullified model), else the
+    /// rule the comparison decides (`rowsRule`).
+    public func rowsBrokenRule(differing: [ObjectName]) -> String? {
+        guard let decided = rowsRule else { return nil }
+        guard decided == GraphRules.savedSnapshot else { return decided }
+        // By reference: a cascaded pending insert is discarded (no row, `v2`) where a faulty store saved it (`r:v2`).
+        let touched = deleteRulesTouched.map { name($0).ref }
+        return differing.contains { $0.ref >= 0 && touched.contains($0.ref) } ? GraphRules.deleteRulesAtSave : decided
+    }
+
+    /// The rule the comparison of the saved rows after this step decides: G19 after a save, G12 after a failed
+    /// one, G25 after a killed one, G22 after a relaunch; nil after a step that does not compare them.
+    public var rowsRule: String? {
+        guard checkRows else { return nil }
+        switch lastSave {
+        case .saved: return GraphRules.savedSnapshot
+        case .failed: return GraphRules.failedSaveKeepsAll
+        case .killed: return GraphRules.atomicSave
+        case .none: return GraphRules.relaunchKeepsSaved
+        }
+    }
+
+    /// G26: the typed error (`StoreError.Kind`) that refuses a store file with `damage`: an emptied file is not
+    /// taken for a new store, a file cut inside its header is truncated, one without SQLite's magic string is not
+    /// a database. Nothing of the open store changes.
+    public static func refusal(_ damage: StoreDamage) -> String {
+        switch damage {
+        case .emptied: return "emptyFile"
+        case .cutInHeader: return "truncated"
+        case .overwrittenHeader: return "notADatabase"
+        }
     }
 
     /// G25: a save killed at `point`, then a relaunch. Inside the transaction the save leaves nothing: the
@@ -105,4 +157,14 @@ extension GraphModel {
         default: return true
         }
     }
+}
+
+/// How a relaunch on the SQLite backend damages a copy of the store file before it reopens the intact one (G26).
+public enum StoreDamage: String, Sendable, CaseIterable {
+    /// The file lost its contents (0 bytes).
+    case emptied
+    /// The file cut to its first 50 bytes, inside the 100-byte SQLite header.
+    case cutInHeader
+    /// The file's first 16 bytes (the SQLite magic string) overwritten.
+    case overwrittenHeader
 }

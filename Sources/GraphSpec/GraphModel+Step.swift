@@ -51,6 +51,10 @@ extension GraphModel {
     public mutating func step(_ command: GraphCommand) -> (GraphObservation, String) {
         checkRows = false
         cascadedFromWork = false
+        deleteRulesTouched = []
+        alsoDecided = []
+        numberedByLastSave = []
+        relaunchedNow = false
         let (observation, rule) = predict(command)
         if observation.isTrap { crashed = true }
         return (observation, rule)
@@ -59,6 +63,18 @@ extension GraphModel {
     /// G7: how many models the target's inverse of relationship `r` holds (-1 without an inverse).
     func inverseCount(_ o: Int, _ r: Int, _ t: Int) -> Int {
         relationship(o, r).inverse.map { objects[t].links[$0].count } ?? -1
+    }
+
+    /// The rule deciding what relating or unrelating `o` and `t` by `r` observes: G7, unless the pair is half
+    /// there (one side holds it, the other not). Only a failed save's delete rules leave that, pending (G9:
+    /// nullify removed the deleted model from its partner, the deleted model kept its own side): then they
+    /// decided it — B4 for an entry and its edition (the local schema's deny keeps the entry's side), else G9.
+    func pairRule(_ o: Int, _ r: Int, _ t: Int) -> String {
+        guard let inverse = relationship(o, r).inverse,
+              objects[o].links[r].contains(t) != objects[t].links[inverse].contains(o) else { return GraphRules.inverses }
+        let entryEdition = objects[o].entity == BooksEntities.entry ? r == BooksEntities.entryEdition
+            : objects[o].entity == BooksEntities.edition && r == BooksEntities.editionEntries
+        return entryEdition ? GraphRules.ownedKeepsEdition : GraphRules.deleteRulesAtSave
     }
 
     /// G8: how many of `o`'s partners (with backing data) still hold the pair back to `o`.
@@ -112,11 +128,13 @@ extension GraphModel {
             if let trap = insert(refs[ref.index], context) { return Self.trapped(trap) }
             return (.identifier(kind(objects[refs[ref.index]].id)), GraphRules.temporaryID)
         case let .relate(ref, r, target):
+            let rule = pairRule(refs[ref.index], r, refs[target.index])
             if let trap = relate(refs[ref.index], r, refs[target.index]) { return Self.trapped(trap) }
-            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), GraphRules.inverses)
+            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), rule)
         case let .unrelate(ref, r, target):
+            let rule = pairRule(refs[ref.index], r, refs[target.index])
             if let trap = unrelate(refs[ref.index], r, refs[target.index]) { return Self.trapped(trap) }
-            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), GraphRules.inverses)
+            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), rule)
         case let .set(ref, slot, variant):
             let o = refs[ref.index]
             let settable = BooksEntities.settable(objects[o].entity)[slot]
@@ -169,7 +187,9 @@ extension GraphModel {
         case let .owned(result, w, ed, c):
             return (createEntry(result: result.index, work: refs[w.index], edition: refs[ed.index], context: c), GraphRules.insertBeforeRelate)
         case let .acquire(e, ed):
-            return (acquire(refs[e.index], refs[ed.index]), GraphRules.acquire)
+            // The edition's side of the pair is G7's, or the delete rules' of a failed save (`pairRule`).
+            let pair = pairRule(refs[e.index], BooksEntities.entryEdition, refs[ed.index])
+            return (acquire(refs[e.index], refs[ed.index]), pair == GraphRules.inverses ? GraphRules.acquire : pair)
         case let .userEntry(w):
             return (userEntry(refs[w.index]), GraphRules.userEntry)
         case let .validate(e):

@@ -118,8 +118,11 @@ extension GraphModel {
     }
 
     /// G4, G2 (R8, R2): inserting registers every new model `o` reaches, each under a new temporary identifier.
+    /// G4 decides the step when the insert reaches a related new model.
     mutating func insertGraph(_ o: Int, _ c: Int) {
-        for n in newGraph(from: o) {
+        let graph = newGraph(from: o)
+        if graph.count > 1 { decided(GraphRules.insertGraph) }
+        for n in graph {
             temporaryCount += 1
             objects[n].id = SpecID(permanent: false, number: temporaryCount, entity: objects[n].entity)
             (objects[n].context, objects[n].lifecycle, objects[n].inserted) = (c, .registered, true)
@@ -161,8 +164,11 @@ extension GraphModel {
         let closure = deletionClosure(c)
         // Only Work's relationships cascade here: a model the closure adds was reached from a deleted work (B6).
         cascadedFromWork = closure.contains { !objects[$0].deleted }
+        let nullified = nullifiedPairs(closure)
+        if cascadedFromWork || !nullified.isEmpty { decided(GraphRules.deleteRulesAtSave) }
+        deleteRulesTouched = closure.filter { !objects[$0].deleted } + nullified.map(\.0)
         for o in closure { objects[o].deleted = true }
-        for (t, inverse, o) in nullifiedPairs(closure) { removePair(t, inverse, o) }
+        for (t, inverse, o) in nullified { removePair(t, inverse, o) }
     }
 
     // MARK: Save (G10–G12, G17–G19)
@@ -224,6 +230,12 @@ extension GraphModel {
         (denyIssues(c) + objects(in: c) { ($0.inserted || $0.changed) && !$0.deleted }.flatMap(issues(of:))).sorted()
     }
 
+    /// G11 decides a save whose deny check finds a deleted model still holding a model that stays (the shipped
+    /// schema's only deny rule is B4's, which names the step).
+    mutating func noteDenyCheck(_ issues: [IssueName]) {
+        if issues.contains(where: { $0.code == 1600 }) { decided(GraphRules.denyDelete) }
+    }
+
     /// G12, G19 (R22): the store's save. The pending graph (delete rules applied) becomes the new snapshot, or, when
     /// it is invalid, nothing changes in the container and everything stays pending.
     mutating func storeSave(_ c: Int) -> GraphObservation {
@@ -231,7 +243,10 @@ extension GraphModel {
         if let trap = saveTrap(c) { return .trap(trap.rawValue) }
         applyDeleteRules(c)
         let issues = validationIssues(c)
+        noteDenyCheck(issues)
         if !issues.isEmpty { return .saveFailed(code: issues.count == 1 ? issues[0].code : 1560, issues: issues) }
+        // B6 (seed 004): the saved delete of a work took its editions and entries with it.
+        if cascadedFromWork { decided(GraphRules.workCascade) }
         commit(c)
         return .saved
     }
@@ -241,6 +256,8 @@ extension GraphModel {
         // G2 (R2, R3): each saved insert's temporary identifier becomes a new row's permanent one.
         for o in objects(in: c, where: { $0.inserted && !$0.deleted }) {
             rows.append(nil)
+            numberedByLastSave.append(rows.count - 1)
+            numberedEntities.append(objects[o].entity)
             let id = SpecID(permanent: true, number: rows.count - 1, entity: objects[o].entity)
             if config.temporaryIDAfterSave == .resolves, let temporary = objects[o].id { savedAs[temporary] = id }
             objects[o].id = id

@@ -58,12 +58,32 @@ public struct GraphModel: Sendable {
     public internal(set) var lastSave: SaveOutcome = .none
     /// Set when a save's cascade ran from a deleted work (B6 decides the saved rows after it).
     public internal(set) var cascadedFromWork = false
+    /// The models a save's delete rules changed: the ones its cascade added and the partners nullify left (G9).
+    public internal(set) var deleteRulesTouched: [Int] = []
     /// How many identifiers were held when the store was last relaunched (G23, G24 decide lookups of those).
     public internal(set) var heldBeforeRelaunch = 0
+    /// How many times the store was relaunched (G27 decides the numbers of rows saved after one), and whether
+    /// this step relaunched it (G26).
+    public internal(set) var relaunches = 0
+    public internal(set) var relaunchedNow = false
+    /// The row numbers the last successful save gave its inserts (G27: numbered above every earlier one).
+    public internal(set) var numberedByLastSave: [Int] = []
+    /// The entity of every row number given so far (deleted rows included), and how many were given before the
+    /// last relaunch (G27).
+    public internal(set) var numberedEntities: [Int] = []
+    public internal(set) var numberedBeforeRelaunch = 0
+    /// The rules besides the step's own that decided a part of its observation (a save's cascade and nullify,
+    /// its deny check; an insert that reached related new models), for coverage. Reset by every step.
+    public internal(set) var alsoDecided: [String] = []
 
     public init(config: GraphConfig) {
         self.config = config
         self.entities = BooksEntities.entities(config.schema)
+    }
+
+    /// Notes that `rule` decided a part of this step's observation (once per step).
+    mutating func decided(_ rule: String) {
+        if !alsoDecided.contains(rule) { alsoDecided.append(rule) }
     }
 
     /// The object a reference names, if any.

@@ -5,10 +5,7 @@ public struct ObjectName: Hashable, Sendable, Comparable, CustomStringConvertibl
     /// 0-based reference index, -1 when no reference names it.
     public var ref: Int
 
-    public init(row: Bool, ref: Int) {
-        self.row = row
-        self.ref = ref
-    }
+    public init(row: Bool, ref: Int) { (self.row, self.ref) = (row, ref) }
 
     public var description: String { (row ? "r:" : "") + (ref >= 0 ? "v\(ref + 1)" : "?") }
     public static func < (lhs: ObjectName, rhs: ObjectName) -> Bool { (lhs.ref, lhs.row ? 1 : 0) < (rhs.ref, rhs.row ? 1 : 0) }
@@ -22,10 +19,7 @@ public struct IssueName: Hashable, Sendable, Comparable, CustomStringConvertible
     public var object: ObjectName?
 
     public init(code: Int, entity: String, key: String, object: ObjectName?) {
-        self.code = code
-        self.entity = entity
-        self.key = key
-        self.object = object
+        (self.code, self.entity, self.key, self.object) = (code, entity, key, object)
     }
 
     public var description: String { "\(code) \(entity).\(key)" + (object.map { " \($0)" } ?? "") }
@@ -103,6 +97,14 @@ public enum GraphObservation: Equatable, Sendable, CustomStringConvertible {
     public static func identifierOnlyMismatch(_ expected: GraphObservation, _ observed: GraphObservation) -> Bool {
         if case let (.entry(k1, w1, e1), .entry(k2, w2, e2)) = (expected, observed) { return k1 != k2 && w1 == w2 && e1 == e2 }
         return false
+    }
+
+    /// The rule a mismatch between two refusals of `Library.save()` breaks, from the reasons that differ: B4 when
+    /// "editionInUse" is among them, else B5 (`validate()`'s reasons); nil when either is not a refusal.
+    public static func refusalRule(_ expected: GraphObservation, _ observed: GraphObservation) -> String? {
+        guard case .refused(let a) = expected, case .refused(let b) = observed else { return nil }
+        let differing = a.filter { !b.contains($0) } + b.filter { !a.contains($0) }
+        return differing.contains("editionInUse") ? GraphRules.ownedKeepsEdition : GraphRules.libraryValidates
     }
 
     public static func inverseOnlyMismatch(_ expected: GraphObservation, _ observed: GraphObservation) -> Bool {

@@ -1,7 +1,7 @@
 import GraphFuzzEngine
 
-/// The on-disk rules G22–G27 (issue 17): a relaunch, identifiers across it, a killed save. docs/spec/graph.md
-/// gives their evidence; G26 (a damaged file is refused) is checked by GraphStore's tests, not by a step.
+/// The on-disk rules G22–G27 (issue 17): a relaunch, identifiers across it, a killed save, a damaged file, the
+/// numbers of rows saved after a relaunch. docs/spec/graph.md gives their evidence.
 extension GraphRules {
     public static let relaunchKeepsSaved = "G22"
     public static let permanentAcrossRelaunch = "G23"

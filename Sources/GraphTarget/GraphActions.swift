@@ -14,7 +14,8 @@ extension GraphMachine {
                                variant: args.int("variant", in: 0...2) { $0.chooseWeighted([6, 2, 2]) },
                                context: args.int("context", in: -1...1) { draw in
                                    let context = [0, -1, 1][draw.chooseWeighted([5, 2, 1])]
-                                   return model.lacking.map { draw.chooseBool(probability: 0.8) ? $0.context : context } ?? context
+                                   let steer = draw.chooseBool(probability: 0.8)
+                                   return model.lacking.map { steer ? $0.context : context } ?? context
                                })
             },
             action("insert", 3, when: { $0.hasLive }) { args, model in
@@ -37,7 +38,8 @@ extension GraphMachine {
                 // Replaying, the trace's values are read as they are; the model is consulted only to draw them.
                 let relationships = args.isReplaying ? [] : model.entities[model.entity(source)].relationships
                 let r = args.int("relationship", in: 0...2) { draw in
-                    fill ? model.fillable(model.refs[source.index])! : Int(draw.choose(upTo: UInt64(relationships.count - 1)))
+                    let any = Int(draw.choose(upTo: UInt64(relationships.count - 1)))
+                    return fill ? model.fillable(model.refs[source.index])! : any
                 }
                 let sameContext = args.flag(probability: 0.85)
                 guard let target = args.ref("target", among: model.refs.count, where: {
@@ -53,7 +55,10 @@ extension GraphMachine {
             // Count limits: the context holding a model beyond a limit saves.
             action("save", weights: { m in m.deletesForeignRow(0) || m.deletesForeignRow(1) || m.overfullContext != nil ? 20 : 6 }) { args, model in
                 let story = args.flag(probability: 0.8) ? (0...1).first(where: model.deletesForeignRow) ?? model.overfullContext : nil
-                return .save(context: args.int("context", in: 0...1) { story ?? [0, 1][$0.chooseWeighted([6, 1])] })
+                return .save(context: args.int("context", in: 0...1) { draw in
+                    let any = [0, 1][draw.chooseWeighted([6, 1])]
+                    return story ?? any
+                })
             },
             action("wishlist", 4, when: { $0.has(BooksEntities.work) }) { args, model in
                 let result = args.result()
@@ -105,8 +110,12 @@ extension GraphMachine {
             action("rollback", 1) { args, _ in .rollback(context: args.context()) },
             // The crash class, stage 1: a saved model's identifier is held.
             action("holdID", weights: { m in m.anyRef(m.unheldSaved) ? 10 : 2 }, when: { $0.hasLive }) { args, model in
-                guard args.flag(probability: 0.8), model.anyRef(model.unheldSaved) else { return args.live("model", model).map { .holdID($0) } }
-                return args.ref("model", among: model.refs.count, where: { model.refs[$0] >= 0 && model.unheldSaved(model.refs[$0]) }).map { .holdID($0) }
+                let story = args.flag(probability: 0.8) && model.anyRef(model.unheldSaved)
+                let stale = args.flag(probability: 0.6) && model.hasStale && !story
+                return args.ref("model", among: model.refs.count, where: { r in
+                    let o = model.refs[r]
+                    return o >= 0 && (story ? model.unheldSaved(o) : !stale || model.isStale(o))
+                }).map { .holdID($0) }
             },
             // Stage 2: the held row is looked up in the context that has no model of it; stage 5: a stale model is
             // looked up where another context's save deleted its row (G15).
@@ -121,7 +130,10 @@ extension GraphMachine {
                 guard let held = args.index("held", among: model.held.count, where: { model.held[$0] != nil && (!story || open($0)) }) else { return nil }
                 let stale = story ? model.staleContext(held) : nil
                 let missing = story ? model.missingContext(held) : nil
-                let context = args.int("context", in: 0...1) { draw in stale ?? missing ?? draw.int(in: 0...1) }
+                let context = args.int("context", in: 0...1) { draw in
+                    let any = draw.int(in: 0...1)
+                    return stale ?? missing ?? any
+                }
                 let weights: [UInt32]? = stale != nil ? [1, 4, 1] : missing != nil ? [3, 1, 3] : nil
                 let method = LookupMethod.allCases[args.name("method", from: LookupMethod.allCases.map(\.rawValue), weights: weights)]
                 return .lookup(result: result, held: held, context: context, method: method)
@@ -141,14 +153,16 @@ extension GraphMachine {
         ] + launchActions
     }
 
-    /// The on-disk actions (G22–G25): a relaunch, and a save killed inside its transaction, then relaunched.
+    /// The on-disk actions (G22–G26): a relaunch (on the SQLite backend it first tries damaged copies of the
+    /// store file, G26), and a save killed inside its transaction, then relaunched.
     private var launchActions: [Action<GraphMachine>] {
         [
             action("relaunch", 1, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
             action("killedSave", 2, when: { m in (0...1).contains { m.writeWindow($0) > 0 } }) { args, model in
                 let context = args.int("context", in: 0...1) { draw in
                     let windows = [model.writeWindow(0), model.writeWindow(1)]
-                    if windows[0] > 0 && windows[1] > 0 { return draw.chooseWeighted([6, 1]) }
+                    let either = draw.chooseWeighted([6, 1])
+                    if windows[0] > 0 && windows[1] > 0 { return either }
                     return windows[0] > 0 ? 0 : 1
                 }
                 // The point is traced as write steps before the end of the save's window (`back`), so it stays inside
@@ -156,7 +170,9 @@ extension GraphMachine {
                 // reaches furthest into a faulty grouping's later transactions.
                 let window = model.writeWindow(context)
                 let back = args.int("back", in: 0...63) { draw in
-                    draw.chooseBool(probability: 0.5) ? 0 : Int(draw.choose(upTo: UInt64(max(0, min(63, window - 1)))))
+                    let last = draw.chooseBool(probability: 0.5)
+                    let any = Int(draw.choose(upTo: UInt64(max(0, min(63, window - 1)))))
+                    return last ? 0 : any
                 }
                 return .killedSave(context: context, point: max(0, window - 1 - back))
             },
@@ -171,6 +187,8 @@ extension GraphMachine {
     }
 
     /// Every graph action: no step after the store crashed; the specification predicts, the system performs.
+    /// An action's arguments draw the same choices whatever the state (a story only selects among what was
+    /// drawn), so that when shrinking removes earlier steps the later steps' choices keep their meaning.
     private func action(_ name: String, _ weight: UInt32, when precondition: @escaping (GraphModel) -> Bool = { _ in true },
                         _ arguments: @escaping (inout Arguments, GraphModel) -> GraphCommand?) -> Action<GraphMachine> {
         action(name, weights: { _ in weight }, when: precondition, arguments)
@@ -183,7 +201,8 @@ extension GraphMachine {
                predict: { command, model in
                    let launchRule = model.launchRule(command)
                    let (value, rule) = model.step(command)
-                   return Prediction(value, rule: launchRule ?? rule)
+                   let decided = launchRule ?? rule
+                   return Prediction(value, rule: decided, alsoDecided: model.alsoDecided.filter { $0 != decided })
                },
                perform: { command, system in system.run(command) })
     }

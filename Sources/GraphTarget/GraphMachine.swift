@@ -36,8 +36,14 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
             return Failure(rule: GraphRules.temporaryID, kind: .mismatch,
                            message: "\(step): expected \(expected.value), observed \(observed) (the new entry's identifier differs)")
         }
+        if let rule = GraphObservation.refusalRule(expected.value, observed) {
+            return Failure(rule: rule, kind: .mismatch,
+                           message: "\(step): expected \(expected.value), observed \(observed) (the refusal's reasons differ)")
+        }
         if GraphObservation.inverseOnlyMismatch(expected.value, observed) {
-            return Failure(rule: GraphRules.inverses, kind: .mismatch,
+            // G7's, unless a failed save's delete rules left the pair half there (`GraphModel.pairRule`).
+            let halfPair = [GraphRules.ownedKeepsEdition, GraphRules.deleteRulesAtSave].contains(expected.rule)
+            return Failure(rule: halfPair ? expected.rule : GraphRules.inverses, kind: .mismatch,
                            message: "\(step): expected \(expected.value), observed \(observed) (the inverse side differs)")
         }
         if case .trap(let code) = observed, !expected.value.isTrap {
@@ -50,35 +56,50 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
 
     /// After a save step: the shipped schema configuration passes or fails the CloudKit check as predicted (B7),
     /// the check lists what the specification derives from the container's schema (G21), and the container's rows
-    /// equal the specification's saved state (sorted, so order-independent; G19, or G12/G9 for what broke them).
-    /// Rows that differ after a save whose cascade reached models not deleted directly are G9's: the store rule
-    /// that runs the delete rules at save, over the graph as it is then (B6 is the schema's choice of cascade,
-    /// which the shipped schema always makes).
+    /// equal the specification's saved state (sorted, so order-independent): G19 after a save, G12 after a failed
+    /// one, G25 after a killed one, G22 after a relaunch (`GraphModel.rowsRule`). After a save, rows that differ
+    /// where its delete rules cascaded or nullified are G9's (`GraphModel.rowsBrokenRule`): the store rule that
+    /// runs the delete rules at save, over the graph as it is then (B6 is the schema's choice of cascade, which the
+    /// shipped schema always makes). After a relaunch on the SQLite backend, a damaged copy of the store file was refused with the
+    /// typed error its damage predicts (G26). After a save that numbered rows following a relaunch, their
+    /// permanent numbers lie above every number the store saved before (G27).
     public var invariants: [Invariant<GraphMachine>] {
         [
-            Invariant("B7") { model, system in
+            Invariant("B7", decidedBy: { $0.checkRows ? "B7" : nil }) { model, system in
                 guard model.checkRows else { return nil }
                 let shipped = BooksEntities.cloudKitViolations(model.config.schema)
                 guard shipped != system.cloudKit.shippedViolations else { return nil }
                 return Failure(rule: "B7", kind: .invariant,
                                message: "CloudKit check of the shipped \(model.config.schema) schema: expected \(shipped), found \(system.cloudKit.shippedViolations)")
             },
-            Invariant("G21") { model, system in
+            Invariant("G21", decidedBy: { $0.checkRows ? "G21" : nil }) { model, system in
                 guard model.checkRows, !system.containerViolationsAgree else { return nil }
                 let predicted = system.cloudKit.predictedContainerViolations
                 let found = system.cloudKit.containerViolations
                 return Failure(rule: "G21", kind: .invariant, message: "CloudKit check: expected \(predicted), found \(found)")
             },
-            Invariant("G19") { model, system in
-                guard model.checkRows, !system.rowsMatch(model) else { return nil }
+            Invariant("G19", decidedBy: { $0.rowsRule }) { model, system in
+                guard let decided = model.rowsRule, !system.rowsMatch(model) else { return nil }
                 let expected = model.canonicalRows()
                 let observed = system.canonicalRows()
                 guard expected != observed else { return nil }
-                let rule = model.lastSave == .killed ? GraphRules.atomicSave
-                    : model.lastSave == .failed ? "G12" : (model.cascadedFromWork ? GraphRules.deleteRulesAtSave : "G19")
-                let missing = expected.filter { !observed.contains($0) }.map(\.description)
-                let extra = observed.filter { !expected.contains($0) }.map(\.description)
-                return Failure(rule: rule, kind: .invariant, message: "saved rows differ: missing \(missing), unexpected \(extra)")
+                let missing = expected.filter { !observed.contains($0) }, extra = observed.filter { !expected.contains($0) }
+                let rule = model.rowsBrokenRule(differing: (missing + extra).map(\.name)) ?? decided
+                return Failure(rule: rule, kind: .invariant,
+                               message: "saved rows differ: missing \(missing.map(\.description)), unexpected \(extra.map(\.description))")
+            },
+            Invariant("G26", decidedBy: { $0.refusesDamagedCopies ? "G26" : nil }) { model, system in
+                guard model.refusesDamagedCopies else { return nil }
+                let predicted = StoreDamage.allCases.map(GraphModel.refusal)
+                guard system.damagedRefusals != predicted else { return nil }
+                return Failure(rule: "G26", kind: .invariant,
+                               message: "damaged copies of the store file (\(StoreDamage.allCases.map(\.rawValue))): expected refusals \(predicted), observed \(system.damagedRefusals)")
+            },
+            Invariant("G27", decidedBy: { $0.numberedAfterRelaunch.isEmpty ? nil : "G27" }) { model, system in
+                let reused = system.reusedNumbers(model.numberedAfterRelaunch.map { model.rowName(model.numberedID($0)).ref })
+                guard !reused.isEmpty else { return nil }
+                return Failure(rule: "G27", kind: .invariant,
+                               message: "rows saved after a relaunch reuse numbers saved before: \(reused.joined(separator: ", "))")
             },
         ]
     }

@@ -58,7 +58,33 @@ extension GraphSystem {
         }
         contexts = [ModelContext(container), ModelContext(container)]
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }
+        if container.path != nil { damagedRefusals = StoreDamage.allCases.map(openDamagedCopy) }
         return nil
+    }
+
+    /// G26: a container opened on a copy of the store file damaged by `damage`, as an app relaunched on a damaged
+    /// file would open it. Observes the kind of the typed error that refused it (with the path if the error names
+    /// another file), or "opened". The copy is removed; the case's own container and file are untouched.
+    func openDamagedCopy(_ damage: StoreDamage) -> String {
+        guard let path = container.path else { return "noStoreFile" }
+        let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
+        defer { copy.remove() }
+        var bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
+        switch damage {
+        case .emptied: bytes = []
+        case .cutInHeader: bytes = Array(bytes.prefix(50))
+        case .overwrittenHeader: for i in 0..<min(16, bytes.count) { bytes[i] = 0 }
+        }
+        guard FileManager.default.createFile(atPath: copy.path, contents: Data(bytes)) else {
+            return "copyNotWritten"
+        }
+        do {
+            let opened = try ModelContainer(schema: container.schema, configuration: container.configuration, path: copy.path)
+            opened.close()
+            return "opened"
+        } catch {
+            return error.path == copy.path ? error.kind.rawValue : "\(error.kind.rawValue) naming \(error.path)"
+        }
     }
 
     /// Traps recorded by every launch's container (the current one last).

@@ -16,6 +16,10 @@ public struct GraphSystem {
     var retired: [ModelContainer] = []
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
+    /// G26: at the last relaunch on the SQLite backend, what opening each `StoreDamage` of the file observed.
+    var damagedRefusals: [String] = []
+    /// G27: per entity, the highest permanent number saved so far, and as it was before the last save.
+    var highestSaved = BooksEntities.names.map { _ in 0 }, highestBeforeLastSave = BooksEntities.names.map { _ in 0 }
     /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
     let cloudKit: CloudKitFindings
     /// Whether the CloudKit check of the container's schema lists what the specification derives from it (G21).
@@ -38,7 +42,29 @@ public struct GraphSystem {
         let before = trapCount
         let observation = perform(command)
         if trapCount > before { return .trap(trap(at: before).code.rawValue) }
+        if case .save = command, observation == .saved { noteSavedNumbers() }
         return observation
+    }
+
+    /// G27: the highest permanent number per entity among the models registered with one after a successful
+    /// save (the rows it wrote or read), kept across relaunches; and as it was before that save.
+    private mutating func noteSavedNumbers() {
+        highestBeforeLastSave = highestSaved
+        for case let model? in refs where model.lifecycle == .registered {
+            guard let id = model.persistentModelID, !id.isTemporary else { continue }
+            let entity = Self.entityIndex(model)
+            highestSaved[entity] = max(highestSaved[entity], id.number)
+        }
+    }
+
+    /// G27: the models at `refs` (the rows the last save numbered) whose permanent number is not above every
+    /// number of their entity saved before that save, described.
+    func reusedNumbers(_ refs: [Int]) -> [String] {
+        refs.compactMap { ref in
+            guard ref >= 0, ref < self.refs.count, let model = self.refs[ref], let id = model.persistentModelID, !id.isTemporary else { return nil }
+            let highest = highestBeforeLastSave[Self.entityIndex(model)]
+            return id.number > highest ? nil : "v\(ref + 1) \(id) (saved before up to p\(highest))"
+        }
     }
 
     private func model(_ ref: Ref) -> PersistentModel { refs[ref.index]! }
