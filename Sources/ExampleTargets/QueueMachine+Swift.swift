@@ -6,7 +6,7 @@ extension QueueMachine: SwiftExportable {
 
     public func swiftSetup(_ config: Config) -> [String] { ["var queue = BoundedQueue(capacity: \(config.capacity))"] }
 
-    public func swiftLines(_ command: Any, _ step: TraceStep, predicted: Prediction<String>, isLast: Bool) -> [String] {
+    public func swiftLines(_ command: Any, _ step: TraceStep, predicted: Prediction<Observation>, isLast: Bool) -> [String] {
         let call: String
         switch step.name {
         case "push": call = "queue.push(\(command as! Int))"

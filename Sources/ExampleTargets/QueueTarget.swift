@@ -20,9 +20,13 @@ public struct QueueMachine: StateMachine, Sendable {
         init(capacity: Int) { self.capacity = capacity }
     }
 
-    /// The model: the queued values, oldest first. Observations are the results as text.
+    /// The model: the queued values, oldest first.
     public struct Model: Sendable { var capacity: Int, values: [Int] = [] }
-    public typealias Observation = String
+    /// What a step observes: push's result, or the value popped (nil when empty) or counted.
+    public enum Observation: Equatable, Sendable, CustomStringConvertible {
+        case pushed(Bool), value(Int?)
+        public var description: String { switch self { case .pushed(let ok): "\(ok)"; case .value(let value): value.map(String.init) ?? "nil" } }
+    }
 
     let fullCheck: BoundedQueue.FullCheck
     let commandWeights: [UInt32]
@@ -41,17 +45,17 @@ public struct QueueMachine: StateMachine, Sendable {
     public var actions: [Action<Self>] {
         [Action("push", weight: commandWeights[0], arguments: { args, _ in args.int("value", in: 0...99) },
                 predict: { value, model in
-                    guard model.values.count < model.capacity else { return Prediction("\(false)", rule: "Q1") }
+                    guard model.values.count < model.capacity else { return Prediction(.pushed(false), rule: "Q1") }
                     model.values.append(value)
-                    return Prediction("\(true)", rule: "Q1")
+                    return Prediction(.pushed(true), rule: "Q1")
                 },
-                perform: { value, queue in "\(queue.push(value))" }),
+                perform: { value, queue in .pushed(queue.push(value)) }),
          Action("pop", weight: commandWeights[1],
-                predict: { model in Prediction(model.values.isEmpty ? "nil" : "\(model.values.removeFirst())", rule: "Q2") },
-                perform: { queue in queue.pop().map(String.init) ?? "nil" }),
+                predict: { model in Prediction(.value(model.values.isEmpty ? nil : model.values.removeFirst()), rule: "Q2") },
+                perform: { queue in .value(queue.pop()) }),
          Action("count", weight: commandWeights[2],
-                predict: { model in Prediction("\(model.values.count)", rule: "Q3") },
-                perform: { queue in "\(queue.count)" })]
+                predict: { model in Prediction(.value(model.values.count), rule: "Q3") },
+                perform: { queue in .value(queue.count) })]
     }
 }
 

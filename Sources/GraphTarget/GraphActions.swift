@@ -27,7 +27,7 @@ extension GraphMachine {
             },
             // Count limits (G10): a model whose limited to-many can take one more is filled, to maxCount and beyond.
             // Once one holds a model, it is filled (the fullest first) until it is one beyond.
-            action("relate", weights: { m in m.fullest > 0 ? 24 : m.fullest == 0 ? 8 : 5 }, when: { $0.hasLive }) { args, model in
+            action("relate", weights: { m in let fullest = m.fullest; return fullest > 0 ? 24 : fullest == 0 ? 8 : 5 }, when: { $0.hasLive }) { args, model in
                 let fullest = model.fullest
                 let fill = args.flag(probability: fullest > 0 ? 0.85 : 0.6) && fullest >= 0
                 guard let source = fill ? args.ref("model", among: model.refs.count, where: {

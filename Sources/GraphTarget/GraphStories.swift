@@ -14,7 +14,7 @@ extension GraphModel {
 
     /// Whether context `c` has a live model of identifier `id`.
     func hasModel(_ id: SpecID, in c: Int) -> Bool {
-        objects.contains { $0.context == c && $0.id == id && $0.lifecycle == .registered }
+        objects.indices.contains { objects[$0].context == c && objects[$0].id == id && objects[$0].lifecycle == .registered }
     }
 
     /// Stage 1: a saved model whose identifier no step holds yet.
@@ -31,15 +31,15 @@ extension GraphModel {
 
     /// Stage 3: a live model whose row the other context also holds (either may delete it).
     func isShared(_ o: Int) -> Bool {
-        let object = objects[o]
-        guard object.lifecycle == .registered, !object.deleted, object.context >= 0, let id = object.id, id.permanent else { return false }
-        return hasModel(id, in: 1 - object.context)
+        guard objects[o].lifecycle == .registered, !objects[o].deleted, objects[o].context >= 0, let id = objects[o].id, id.permanent
+        else { return false }
+        return hasModel(id, in: 1 - objects[o].context)
     }
 
     /// Stage 4: context `c` has a pending delete of a row the other context holds.
     func deletesForeignRow(_ c: Int) -> Bool {
-        objects.contains { object in
-            guard object.context == c, object.deleted, let id = object.id, id.permanent else { return false }
+        objects.indices.contains { o in
+            guard objects[o].context == c, objects[o].deleted, let id = objects[o].id, id.permanent else { return false }
             return hasModel(id, in: 1 - c)
         }
     }
@@ -50,10 +50,11 @@ extension GraphModel {
     /// Stage 5 for a held identifier: the context whose model of it is stale (G15).
     func staleContext(_ h: Int) -> Int? {
         guard let id = held[h] else { return nil }
-        return objects.first { $0.id == id && $0.lifecycle == .invalidated && $0.context >= 0 }?.context
+        return objects.indices.first { objects[$0].id == id && objects[$0].lifecycle == .invalidated && objects[$0].context >= 0 }
+            .map { objects[$0].context }
     }
 
-    var hasStale: Bool { objects.contains { $0.lifecycle == .invalidated && $0.context >= 0 } }
+    var hasStale: Bool { objects.indices.contains { objects[$0].lifecycle == .invalidated && objects[$0].context >= 0 } }
 
     /// Whether some reference names an object `include` accepts.
     func anyRef(_ include: (Int) -> Bool) -> Bool { refs.contains { $0 >= 0 && include($0) } }
@@ -62,20 +63,20 @@ extension GraphModel {
 
     /// The relationship of `o` with a `maxCount` it holds at most `maxCount` of (so one more relate reaches the
     /// limit or goes one beyond it), if any.
+    /// (Fields are read through `objects[o]`, never a copy of the object: these run for every step's weights.)
     func fillable(_ o: Int) -> Int? {
-        let object = objects[o]
-        guard object.lifecycle == .new || object.lifecycle == .registered else { return nil }
-        return entities[object.entity].relationships.indices.first { r in
-            guard let limit = entities[object.entity].relationships[r].maxCount else { return false }
-            return object.links[r].count <= limit && objects.indices.contains { fillTarget(o, r, $0) }
+        guard objects[o].lifecycle == .new || objects[o].lifecycle == .registered else { return nil }
+        let entity = objects[o].entity
+        return entities[entity].relationships.indices.first { r in
+            guard let limit = entities[entity].relationships[r].maxCount else { return false }
+            return objects[o].links[r].count <= limit && objects.indices.contains { fillTarget(o, r, $0) }
         }
     }
 
     /// Whether `t` can join `o`'s relationship `r`: of its destination, live, not yet related, same context.
     func fillTarget(_ o: Int, _ r: Int, _ t: Int) -> Bool {
-        let target = objects[t]
-        return target.entity == entities[objects[o].entity].relationships[r].destination && !objects[o].links[r].contains(t)
-            && (target.lifecycle == .new || target.lifecycle == .registered) && target.context == objects[o].context
+        objects[t].entity == entities[objects[o].entity].relationships[r].destination && !objects[o].links[r].contains(t)
+            && (objects[t].lifecycle == .new || objects[t].lifecycle == .registered) && objects[t].context == objects[o].context
     }
 
     /// How many models the fullest limited to-many that can take one more holds (-1: none can).
@@ -88,11 +89,11 @@ extension GraphModel {
 
     /// The context of a live, inserted model holding more than a limited to-many allows (its save fails with 1590).
     var overfullContext: Int? {
-        objects.first { object in
-            object.lifecycle == .registered && !object.deleted && entities[object.entity].relationships.indices.contains { r in
-                entities[object.entity].relationships[r].maxCount.map { object.links[r].count > $0 } ?? false
+        objects.indices.first { o in
+            objects[o].lifecycle == .registered && !objects[o].deleted && entities[objects[o].entity].relationships.indices.contains { r in
+                entities[objects[o].entity].relationships[r].maxCount.map { objects[o].links[r].count > $0 } ?? false
             }
-        }?.context
+        }.map { objects[$0].context }
     }
 
     /// What a count limit still lacks: the destination entity of a live model's limited to-many, and that model's

@@ -27,7 +27,7 @@ public struct Arguments {
         self.source = source
         self.nextRef = nextRef
         recorded = buffer
-        recorded.removeAll(keepingCapacity: true)
+        if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
         self.tracesCoded = tracesCoded
         if case .reading(let step) = source { created = step.result }
     }

@@ -56,43 +56,50 @@ public struct MachineRun<M: StateMachine> {
 /// continue flag, the action among the enabled ones whose precondition holds (span `.command`),
 /// and the action's arguments.
 public struct MachineRunner<M: StateMachine> {
-    public let machine: M
+    /// The machine, its actions, invariants and plan, shared by every runner made from it (`with(maxSteps:)`):
+    /// one reference, so copying a runner — which the step loop's closures do — costs one retain.
+    @usableFromInline let shared: Shared
     /// The most steps a generated case takes.
     public let maxSteps: Int
-    @usableFromInline let actions: [Action<M>]
-    @usableFromInline let invariants: [Invariant<M>]
+
+    public var machine: M { shared.machine }
+    @inlinable var actions: [Action<M>] { shared.actions }
+    @inlinable var invariants: [Invariant<M>] { shared.invariants }
     /// What every case starts from, built once per runner: the actions' names and weights.
-    @usableFromInline let plan: Plan
+    @inlinable var plan: Plan { shared.plan }
 
     @inlinable
     public init(_ machine: M, maxSteps: Int) {
-        self.init(machine, actions: machine.actions, invariants: machine.invariants, maxSteps: maxSteps)
+        self.init(Shared(machine, actions: machine.actions, invariants: machine.invariants), maxSteps: maxSteps)
     }
 
-    /// A runner over actions and invariants read once (`machine.actions` builds its closures anew on
-    /// every read), so a caller running many cases at several step limits reads them only once.
     @inlinable
-    init(_ machine: M, actions: [Action<M>], invariants: [Invariant<M>], maxSteps: Int) {
-        self.machine = machine
+    init(_ shared: Shared, maxSteps: Int) {
+        self.shared = shared
         self.maxSteps = Swift.max(1, maxSteps)
-        self.actions = actions
-        self.invariants = invariants
-        plan = Plan(actions)
     }
 
-    /// The same machine with another step limit (shares the actions).
+    /// The same machine with another step limit (shares the actions: `machine.actions` builds its
+    /// closures anew on every read, so they are read once per machine).
     @inlinable
     func with(maxSteps: Int) -> MachineRunner {
-        MachineRunner(machine, actions: actions, invariants: invariants, maxSteps: maxSteps, plan: plan)
+        MachineRunner(shared, maxSteps: maxSteps)
     }
 
-    @inlinable
-    init(_ machine: M, actions: [Action<M>], invariants: [Invariant<M>], maxSteps: Int, plan: Plan) {
-        self.machine = machine
-        self.maxSteps = Swift.max(1, maxSteps)
-        self.actions = actions
-        self.invariants = invariants
-        self.plan = plan
+    @usableFromInline
+    final class Shared {
+        @usableFromInline let machine: M
+        @usableFromInline let actions: [Action<M>]
+        @usableFromInline let invariants: [Invariant<M>]
+        @usableFromInline let plan: Plan
+
+        @inlinable
+        init(_ machine: M, actions: [Action<M>], invariants: [Invariant<M>]) {
+            self.machine = machine
+            self.actions = actions
+            self.invariants = invariants
+            plan = Plan(actions)
+        }
     }
 
     /// Per-runner constants of the step loop.
@@ -180,6 +187,7 @@ public struct MachineRunner<M: StateMachine> {
         draw.beginSpan(.step)
         defer { draw.endSpan() }
         guard draw.chooseBool(probability: continueProbability) else { return .stop }
+        chooser.begin(model)
         var excluded: [Int] = []
         while true {
             guard let a = draw.span(.command, { chooser.choose(model, excluded: excluded, draw) }) else { return .stop }
@@ -206,7 +214,11 @@ public struct MachineRunner<M: StateMachine> {
     /// drawn by weight over all enabled actions (so a recorded choice keeps naming the same action
     /// when shrinking removes earlier steps); if its precondition fails, up to two more draws; then
     /// a draw among the enabled actions whose precondition holds, and if none, among all whose
-    /// precondition holds. Only the drawn action's precondition is evaluated; checks are counted.
+    /// precondition holds. Checks are counted.
+    ///
+    /// Each step (`begin`) evaluates the model-dependent weights once, and each precondition at most
+    /// once (remembered in a mask reused across steps), however often the draws and the fallback
+    /// ask for them; every ask is still counted, so coverage counts what it counted before.
     @usableFromInline
     struct Chooser {
         @usableFromInline let actions: [Action<M>]
@@ -216,10 +228,12 @@ public struct MachineRunner<M: StateMachine> {
         @usableFromInline var failed: [Int]
         @usableFromInline var candidates: [Int] = []
         @usableFromInline var weights: [UInt32] = []
-        /// Fixed weights of the enabled actions (0 for disabled ones), and the enabled actions whose
-        /// weight depends on the model.
-        @usableFromInline var fixedWeights: [UInt32]
+        /// This step's weights of the enabled actions (0 for disabled ones): the fixed ones set once
+        /// per case, the model-dependent ones (`modelWeighted`, enabled only) set by `begin`.
+        @usableFromInline var stepWeights: [UInt32] = []
         @usableFromInline var modelWeighted: [Int]
+        /// This step's precondition results per action: 0 not evaluated yet, 1 holds, 2 fails.
+        @usableFromInline var known: [UInt8]
         /// Whether precondition checks are counted (for coverage).
         @usableFromInline let counts: Bool
         /// The arguments the last drawn step recorded; lent to each step's `Arguments` in turn.
@@ -232,14 +246,25 @@ public struct MachineRunner<M: StateMachine> {
             self.counts = counts
             held = counts ? Array(repeating: 0, count: actions.count) : []
             failed = held
+            known = Array(repeating: 0, count: actions.count)
+            // Element-wise, so `stepWeights` has its own storage (a shared one would be copied on the
+            // first write of every case).
+            stepWeights.reserveCapacity(actions.count)
             if enabled == plan.allEnabled {
-                fixedWeights = plan.fixedWeights
+                stepWeights.append(contentsOf: plan.fixedWeights)
                 modelWeighted = plan.modelWeighted
             } else {
-                fixedWeights = actions.indices.map { enabled[$0] ? actions[$0].fixedWeight ?? 0 : 0 }
+                for a in actions.indices { stepWeights.append(enabled[a] ? actions[a].fixedWeight ?? 0 : 0) }
                 modelWeighted = plan.modelWeighted.filter { enabled[$0] }
             }
             weights.reserveCapacity(actions.count)
+        }
+
+        /// Starts a step in `model`: its model-dependent weights, no precondition evaluated yet.
+        @inlinable
+        mutating func begin(_ model: M.Model) {
+            for a in modelWeighted { stepWeights[a] = actions[a].weight(model) }
+            for a in known.indices { known[a] = 0 }
         }
 
         /// The argument buffer, left empty here so the borrower holds the only reference (no copy).
@@ -257,28 +282,37 @@ public struct MachineRunner<M: StateMachine> {
             return TraceStep(step.trace.name, result: step.trace.result, buffer)
         }
 
+        /// Whether action `a`'s precondition holds in this step's model, evaluated once per step.
         @inlinable
         mutating func applicable(_ a: Int, _ model: M.Model) -> Bool {
-            if actions[a].precondition(model) {
-                if counts { held[a] += 1 }
-                return true
+            if known[a] == 0 { known[a] = actions[a].precondition(model) ? 1 : 2 }
+            let holds = known[a] == 1
+            if counts {
+                if holds { held[a] += 1 } else { failed[a] += 1 }
             }
-            if counts { failed[a] += 1 }
-            return false
+            return holds
         }
 
         @inlinable
         mutating func choose(_ model: M.Model, excluded: [Int], _ draw: Draw) -> Int? {
-            // Element-wise, so `weights` keeps its own storage (assigning the array would share
-            // `fixedWeights` and copy it on the first write, every step).
-            weights.removeAll(keepingCapacity: true)
-            weights.append(contentsOf: fixedWeights)
-            for a in modelWeighted { weights[a] = actions[a].weight(model) }
-            for a in excluded { weights[a] = 0 }
-            if weights.contains(where: { $0 > 0 }) {
+            // The draws use this step's weights as they are until one must be zeroed (an excluded
+            // action, a failed precondition); only then are they copied into `weights`, element-wise
+            // so `weights` keeps its own storage.
+            var copied = !excluded.isEmpty
+            if copied {
+                weights.removeAll(keepingCapacity: true)
+                weights.append(contentsOf: stepWeights)
+                for a in excluded { weights[a] = 0 }
+            }
+            if (copied ? weights : stepWeights).contains(where: { $0 > 0 }) {
                 for _ in 0..<3 {
-                    let a = draw.chooseWeighted(weights)
-                    if weights[a] > 0, applicable(a, model) { return a }
+                    let a = draw.chooseWeighted(copied ? weights : stepWeights)
+                    if (copied ? weights[a] : stepWeights[a]) > 0, applicable(a, model) { return a }
+                    if !copied {
+                        weights.removeAll(keepingCapacity: true)
+                        weights.append(contentsOf: stepWeights)
+                        copied = true
+                    }
                     weights[a] = 0
                     if !weights.contains(where: { $0 > 0 }) { break }
                 }
@@ -295,7 +329,7 @@ public struct MachineRunner<M: StateMachine> {
             candidates.removeAll(keepingCapacity: true)
             weights.removeAll(keepingCapacity: true)
             for a in actions.indices where (enabled[a] || !swarm) && !excluded.contains(a) {
-                let weight = actions[a].weight(model)
+                let weight = enabled[a] ? stepWeights[a] : actions[a].weight(model)
                 guard weight > 0, applicable(a, model) else { continue }
                 candidates.append(a)
                 weights.append(weight)
@@ -360,9 +394,13 @@ public struct MachineRunner<M: StateMachine> {
                  trace: (PlannedStep<M>) -> TraceStep, next: (M.Model, Int, Int) -> Next) -> MachineRun<M> {
         var steps: [ExecutedStep<M>] = []
         var commands: [PlannedStep<M>] = []
+        // A case's length is about `maxSteps` (at most 64 reserved, so a long limit allocates as it grows).
+        commands.reserveCapacity(Swift.min(maxSteps, 64))
         var model = machine.makeModel(config)
         var system: M.System
         var ran = covers ? [Int](repeating: 0, count: actions.count) : []
+        // Per action, the index in `rules` of the rule its last prediction named (an action mostly names one).
+        var ruleOfAction = covers ? [Int](repeating: 0, count: actions.count) : []
         var rules = RuleCounts()
         var checks = RuleCounts()
         func finish(_ outcome: Outcome) -> MachineRun<M> {
@@ -395,7 +433,7 @@ public struct MachineRunner<M: StateMachine> {
             let predicted = actions[step.action].predict(step.command, &model)
             if covers {
                 ran[step.action] += 1
-                rules.count(predicted.rule)
+                rules.count(predicted.rule, hint: &ruleOfAction[step.action])
                 for rule in predicted.alsoDecided { rules.count(rule) }
             }
             if keepSteps { steps.append(ExecutedStep(step: step, predicted: predicted)) }
@@ -447,17 +485,25 @@ struct RuleCounts {
 
     @inlinable
     mutating func count(_ rule: String) {
-        if last < rules.count, rules[last] == rule {
-            counts[last] += 1
+        var hint = last
+        count(rule, hint: &hint)
+        last = hint
+    }
+
+    /// Counts `rule`, looking first at index `hint` (the caller's last hit, updated).
+    @inlinable
+    mutating func count(_ rule: String, hint: inout Int) {
+        if hint < rules.count, rules[hint] == rule {
+            counts[hint] += 1
             return
         }
         if let i = rules.firstIndex(of: rule) {
             counts[i] += 1
-            last = i
+            hint = i
         } else {
             rules.append(rule)
             counts.append(1)
-            last = rules.count - 1
+            hint = rules.count - 1
         }
     }
 }
