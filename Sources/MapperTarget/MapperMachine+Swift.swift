@@ -33,6 +33,15 @@ extension MapperMachine: SwiftExportable {
                 lines.append("refs.append(works[\(position)])  // \(Ref(work.ref))")
             }
             return lines
+        case .mapMalformed(let response, let missing):
+            // `.init` is `Data` (the parameter's type), so the test needs no Foundation import.
+            let body = MapperSystem.body(response, missing: missing)
+            lines = [
+                "#expect(throws: DTODecodingError.self) {  // lacks \(missing)",
+                "    try mapper.mapToWorks(json: .init(\(Self.quoted(body)).utf8), context: context)",
+                "}",
+                "#expect(!context.hasChanges)",
+            ]
         case .save: lines = ["try context.save()"]
         case .rollback: lines = ["context.rollback()"]
         case .newContext: lines = ["context = ModelContext(container)"]

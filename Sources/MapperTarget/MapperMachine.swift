@@ -30,7 +30,8 @@ public struct MapperMachine: StateMachine, Sendable {
     // MARK: Generation
 
     /// The actions, simplest first: map, save, rollback, delete here, delete elsewhere, clear the
-    /// cache, a fresh context, map an earlier response again (its trace is a `map` step).
+    /// cache, a fresh context, map an earlier response again (its trace is a `map` step), relaunch, map a body that
+    /// lacks a required field.
     public var actions: [Action<MapperMachine>] {
         func coded(_ name: String, _ weight: UInt32, when: @escaping (MapperState) -> Bool = { _ in true },
                    _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
@@ -55,6 +56,11 @@ public struct MapperMachine: StateMachine, Sendable {
                 mapCommand(m.responses[Int(d.choose(upTo: UInt64(m.responses.count - 1)))], m)
             },
             coded("relaunch", 4) { _, _ in .relaunch },
+            coded("mapMalformed", 3) { _, d in
+                let response = ResponseGenerator.response(d)
+                let paths = response.requiredPaths
+                return .mapMalformed(response, missing: paths[Int(d.choose(upTo: UInt64(paths.count - 1)))])
+            },
         ]
     }
 
@@ -68,6 +74,8 @@ public struct MapperMachine: StateMachine, Sendable {
             guard ResponseGenerator.isWellFormed(response) else { return false }
             let expected = model.spec.createdCount(mapping: response) > 0 ? Ref(model.spec.nextRef) : nil
             return result == expected
+        case .mapMalformed(let response, let missing):
+            return ResponseGenerator.isWellFormed(response) && response.requiredPaths.contains(missing)
         case .deleteWork(let ref, _): return model.spec.isLive(ref.index)
         case .deleteElsewhere(let ref): return model.spec.isDeletableElsewhere(ref.index)
         case .save, .rollback, .clearCache, .newContext, .relaunch: return true
@@ -80,9 +88,14 @@ public struct MapperMachine: StateMachine, Sendable {
         switch command {
         case .map(let response, _):
             if model.responses.count < 8, !model.responses.contains(response) { model.responses.append(response) }
-            let refs = model.spec.map(response)
+            let (refs, decided) = model.spec.mapDeciding(response)
             let works = refs.map { MappedWork(ref: $0, work: model.spec.works[$0].current.canonical) }
-            return Prediction(.mapped(works), rule: MapperRules.knownVolumeReused)
+            // Each rule that decided a part of the works is credited; a mapping of no works decides only that the
+            // context holds nothing new (M12). A mismatch is attributed by `MappingDiagnosis`.
+            return Prediction(.mapped(works), rule: decided.first ?? MapperRules.storeMatches, alsoDecided: Array(decided.dropFirst()))
+        case .mapMalformed(_, let missing):
+            // M13: decoding names the missing field's path; nothing is inserted, the model is unchanged.
+            return Prediction(.rejected(path: missing, contextChanged: false), rule: MapperRules.malformedInsertsNothing)
         case .save:
             model.spec.save()
         case .rollback, .newContext:
@@ -103,6 +116,7 @@ public struct MapperMachine: StateMachine, Sendable {
     func perform(_ command: MapperCommand, _ system: inout MapperSystem) throws -> MapperObservation {
         switch command {
         case .map(let response, _): return system.map(response)
+        case .mapMalformed(let response, let missing): return system.mapMalformed(response, missing: missing)
         case .save: return system.save()
         case .rollback: return system.rollback()
         case .deleteWork(let ref, let evict): return system.deleteWork(ref.index, evict: evict)

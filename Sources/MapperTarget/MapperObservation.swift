@@ -4,6 +4,8 @@ import MapperSpec
 public enum MapperObservation: Equatable, CustomStringConvertible, Sendable {
     /// The works a mapping returned, in return order.
     case mapped([MappedWork])
+    /// Decoding a body threw, naming the coding path; whether the mapper's context changed all the same.
+    case rejected(path: String, contextChanged: Bool)
     /// The step completed.
     case done
     /// The store recorded a trap (what would have stopped the process).
@@ -16,6 +18,7 @@ public enum MapperObservation: Equatable, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .mapped(let works): return works.isEmpty ? "no works" : works.map(\.description).joined(separator: "; ")
+        case .rejected(let path, let changed): return "rejected at '\(path)'\(changed ? ", context changed" : "")"
         case .done: return "done"
         case .trap(let message): return "trap \(message)"
         case .missing(let ref): return "v\(ref + 1) is not live"
