@@ -26,7 +26,7 @@ extension MapperMachine: SwiftExportable {
         switch command {
         case .map(let response, let result):
             lines = ["works = mapper.mapToWorks(\(Self.swift(response)), context: context)"]
-            guard case .mapped(let mapped) = expected.value else { return lines }
+            guard case .mapped(let mapped, _) = expected.value else { return lines }
             let firstNew = result?.index ?? Int.max
             if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) + ["_ = refs"] }
             for (position, work) in mapped.enumerated() where work.ref >= firstNew {

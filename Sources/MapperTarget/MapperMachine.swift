@@ -92,7 +92,7 @@ public struct MapperMachine: StateMachine, Sendable {
             let works = refs.map { MappedWork(ref: $0, work: model.spec.works[$0].current.canonical) }
             // Each rule that decided a part of the works is credited; a mapping of no works decides only that the
             // context holds nothing new (M12). A mismatch is attributed by `MappingDiagnosis`.
-            return Prediction(.mapped(works), rule: decided.first ?? MapperRules.storeMatches, alsoDecided: Array(decided.dropFirst()))
+            return Prediction(.mapped(works, groups: response.groupWorks), rule: decided.first ?? MapperRules.storeMatches, alsoDecided: Array(decided.dropFirst()))
         case .mapMalformed(_, let missing):
             // M13: decoding names the missing field's path; nothing is inserted, the model is unchanged.
             return Prediction(.rejected(path: missing, contextChanged: false), rule: MapperRules.malformedInsertsNothing)
@@ -134,10 +134,11 @@ public struct MapperMachine: StateMachine, Sendable {
         switch (expected.value, observed, command) {
         case (_, .trap, _):
             return Failure(rule: MapperRules.noStaleRead, kind: .trap, message: message)
-        case (.mapped(let want), .mapped(let got), .map(let response, let result)?):
-            let rule = MappingDiagnosis.rule(response: response, expected: want, observed: got,
-                                             firstNewRef: result?.index ?? Int.max)
-            return Failure(rule: rule, kind: .mismatch, message: message)
+        case (.mapped(let want, let wantGroups), .mapped(let got, let gotGroups), .map(let response, let result)?):
+            let rule = MappingDiagnosis.rule(response: response, expectedGroups: wantGroups, observedGroups: gotGroups,
+                                             expected: want, observed: got, firstNewRef: result?.index ?? Int.max)
+            let groups = wantGroups == gotGroups ? "" : "; its groups without volume IDs: expected \(wantGroups), observed \(gotGroups)"
+            return Failure(rule: rule, kind: .mismatch, message: message + groups)
         default:
             return Failure(rule: expected.rule, kind: .mismatch, message: message)
         }
