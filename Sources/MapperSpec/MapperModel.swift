@@ -117,6 +117,13 @@ public struct MapperModel: Sendable, Equatable {
         return nil
     }
 
+    /// Whether `volume` was held by a work now gone from the mapper's context (deleted and saved, here or elsewhere,
+    /// rolled back or abandoned) and no live work holds it: mapping it must yield a fresh work (M10) without reading
+    /// the gone one (M11), the crash class of seed 000.
+    public func isStale(_ volume: Int) -> Bool {
+        holder(of: volume) == nil && works.contains { $0.lifecycle == .gone && $0.current.volumes.contains(volume) }
+    }
+
     /// How many works mapping `response` would create: the mapping run on a copy of the model.
     public func createdCount(mapping response: SpecResponse) -> Int {
         var copy = self

@@ -9,7 +9,7 @@ public enum MappingDiagnosis {
     /// The rule that decides the first difference between the expected and observed step.
     /// - Parameters:
     ///   - expectedGroups, observedGroups: the grouping part (`SpecResponse.groupWorks`).
-    ///   - firstNewRef: the reference the first work created by this mapping takes.
+    ///   - firstNewRef: the reference the first work created by this mapping takes (how many the case made before).
     public static func rule(response: SpecResponse, expectedGroups: [CanonicalWork], observedGroups: [CanonicalWork],
                             expected: [MappedWork], observed: [MappedWork], firstNewRef: Int) -> String {
         groupingRule(response, expected: expectedGroups, observed: observedGroups)
@@ -42,8 +42,11 @@ public enum MappingDiagnosis {
         if observed.contains(where: { !$0.isLive }) { return MapperRules.deletedYieldsFresh }
         let expectedOld = Set(expected.lazy.filter { $0.ref < firstNewRef }.map(\.ref))
         let observedOld = Set(observed.lazy.filter { $0.ref < firstNewRef }.map(\.ref))
-        if !expectedOld.isSubset(of: observedOld) { return MapperRules.knownVolumeReused }
+        // An old work returned that was not due: the work a volume ID yields is its one live holder (M9), so an old
+        // work besides it is one no longer live (deleted, rolled back, abandoned) brought back (M10). Then a known
+        // work not returned (a duplicate made in its place) is M9.
         if !observedOld.isSubset(of: expectedOld) { return MapperRules.deletedYieldsFresh }
+        if !expectedOld.isSubset(of: observedOld) { return MapperRules.knownVolumeReused }
         // The groups are right (compared first), so a work too many or too few is a volume ID that did not yield the
         // work holding it (a duplicate) or yielded one it should not (M9).
         if observed.count != expected.count { return MapperRules.knownVolumeReused }

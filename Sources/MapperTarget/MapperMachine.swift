@@ -8,6 +8,13 @@ public struct MapperState: Sendable {
     public var responses: [SpecResponse] = []
 }
 
+extension MapperState {
+    /// The earlier responses naming a volume ID whose work is gone and that no live work holds (`isStale`).
+    var staleResponses: [Int] {
+        responses.indices.filter { r in responses[r].works.contains { $0.volumes.contains(where: spec.isStale) } }
+    }
+}
+
 /// The `mapper` target: random sequences of mappings, saves, rollbacks, deletes here and elsewhere,
 /// cache clears and fresh contexts, with the mapper's returned works and the saved store compared to
 /// `MapperModel` after every step.
@@ -52,9 +59,14 @@ public struct MapperMachine: StateMachine, Sendable {
             },
             coded("clearCache", 4) { _, _ in .clearCache },
             coded("newContext", 6) { _, _ in .newContext },
-            coded("mapAgain", 13, when: { !$0.responses.isEmpty }) { m, d in
-                mapCommand(m.responses[Int(d.choose(upTo: UInt64(m.responses.count - 1)))], m)
-            },
+            // The crash class (issue 14): once a work is gone, mapping again a response naming one of its volume IDs
+            // weighs more and is drawn most of the time (M10, M11).
+            Action(coded: "mapAgain", weights: { m in m.staleResponses.isEmpty ? 13 : 26 }, when: { !$0.responses.isEmpty },
+                   draw: { m, d in
+                       let stale = m.staleResponses
+                       let pool = !stale.isEmpty && d.chooseBool(probability: 0.8) ? stale : Array(m.responses.indices)
+                       return mapCommand(m.responses[pool[Int(d.choose(upTo: UInt64(pool.count - 1)))]], m)
+                   }, predict: predict, perform: perform),
             coded("relaunch", 4) { _, _ in .relaunch },
             coded("mapMalformed", 3) { _, d in
                 let response = ResponseGenerator.response(d)
@@ -88,11 +100,12 @@ public struct MapperMachine: StateMachine, Sendable {
         switch command {
         case .map(let response, _):
             if model.responses.count < 8, !model.responses.contains(response) { model.responses.append(response) }
+            let known = model.spec.nextRef
             let (refs, decided) = model.spec.mapDeciding(response)
             let works = refs.map { MappedWork(ref: $0, work: model.spec.works[$0].current.canonical) }
             // Each rule that decided a part of the works is credited; a mapping of no works decides only that the
             // context holds nothing new (M12). A mismatch is attributed by `MappingDiagnosis`.
-            return Prediction(.mapped(works, groups: response.groupWorks), rule: decided.first ?? MapperRules.storeMatches, alsoDecided: Array(decided.dropFirst()))
+            return Prediction(.mapped(works, groups: response.groupWorks, known: known), rule: decided.first ?? MapperRules.storeMatches, alsoDecided: Array(decided.dropFirst()))
         case .mapMalformed(_, let missing):
             // M13: decoding names the missing field's path; nothing is inserted, the model is unchanged.
             return Prediction(.rejected(path: missing, contextChanged: false), rule: MapperRules.malformedInsertsNothing)
@@ -134,9 +147,9 @@ public struct MapperMachine: StateMachine, Sendable {
         switch (expected.value, observed, command) {
         case (_, .trap, _):
             return Failure(rule: MapperRules.noStaleRead, kind: .trap, message: message)
-        case (.mapped(let want, let wantGroups), .mapped(let got, let gotGroups), .map(let response, let result)?):
+        case (.mapped(let want, let wantGroups, let known), .mapped(let got, let gotGroups, _), .map(let response, _)?):
             let rule = MappingDiagnosis.rule(response: response, expectedGroups: wantGroups, observedGroups: gotGroups,
-                                             expected: want, observed: got, firstNewRef: result?.index ?? Int.max)
+                                             expected: want, observed: got, firstNewRef: known)
             let groups = wantGroups == gotGroups ? "" : "; its groups without volume IDs: expected \(wantGroups), observed \(gotGroups)"
             return Failure(rule: rule, kind: .mismatch, message: message + groups)
         default:

@@ -74,6 +74,7 @@ public final class MapperSystem {
 
     func map(_ response: SpecResponse) -> MapperObservation {
         let traps = self.traps.count
+        let known = slots.count
         let works = mapper.mapToWorks(Self.dto(response), context: context)
         if let trap = newTrap(since: traps) { return .trap(trap) }
         var mapped: [MappedWork] = []
@@ -85,7 +86,7 @@ public final class MapperSystem {
         }
         let groups = groupWorks(response)
         if let trap = groups.trap { return .trap(trap) }
-        return .mapped(mapped, groups: groups.works)
+        return .mapped(mapped, groups: groups.works, known: known)
     }
 
     /// The grouping part of a map step: the works a fresh mapper makes of `response` without volume IDs in an empty
