@@ -57,3 +57,17 @@ extension SpecResponse {
             }
     }
 }
+
+extension SpecResponse {
+    /// M1–M4: the rule that decided which works `group` holds: M2 when it merged synthetic works sharing an ISBN;
+    /// else its one work stayed alone because it is not synthetic (M1), because it has no ISBN while another
+    /// synthetic work has none either (M4), or because no other synthetic work shares its ISBNs (M3).
+    public func groupingRule(_ group: MappingGroup) -> String {
+        if group.isMerged { return MapperRules.sharedISBNMerged }
+        let position = group.members[0]
+        if !works[position].synthetic { return MapperRules.nonSyntheticKept }
+        guard isbns(ofWork: position).isEmpty else { return MapperRules.singletonKept }
+        let another = works.indices.contains { $0 != position && works[$0].synthetic && isbns(ofWork: $0).isEmpty }
+        return another ? MapperRules.missingISBNNotMerged : MapperRules.singletonKept
+    }
+}

@@ -5,6 +5,8 @@ import MapperSpec
 public enum MapperCommand: TraceCodable, Sendable, Equatable {
     /// Maps a response in the mapper's context; `result` is the first work it creates (nil when none).
     case map(SpecResponse, result: Ref?)
+    /// Maps the JSON body of a response that lacks the required field at the coding path `missing` (M13).
+    case mapMalformed(SpecResponse, missing: String)
     /// Saves the mapper's context.
     case save
     /// Rolls the mapper's context back.
@@ -25,6 +27,8 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
     public var trace: TraceStep {
         switch self {
         case .map(let response, let result): return ResponseTrace.step(response, result: result)
+        case .mapMalformed(let response, let missing):
+            return TraceStep("mapMalformed", ResponseTrace.step(response, result: nil).arguments + [.init("missing", .string(missing))])
         case .save: return TraceStep("save")
         case .rollback: return TraceStep("rollback")
         case .deleteWork(let ref, let evict): return TraceStep("deleteWork", [.init("work", .ref(ref)), .init("evict", .bool(evict))])
@@ -38,6 +42,7 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
     public init(trace: TraceStep) throws(TraceError) {
         switch trace.name {
         case "map": self = .map(try ResponseTrace.response(trace), result: trace.result)
+        case "mapMalformed": self = .mapMalformed(try ResponseTrace.response(trace), missing: try trace.string("missing"))
         case "save": self = .save
         case "rollback": self = .rollback
         case "deleteWork": self = .deleteWork(try trace.ref("work"), evict: try trace.bool("evict"))
@@ -46,7 +51,7 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
         case "newContext": self = .newContext
         case "relaunch": self = .relaunch
         default:
-            throw TraceError("unknown command '\(trace.name)'; expected map, save, rollback, deleteWork, deleteElsewhere, clearCache, newContext or relaunch")
+            throw TraceError("unknown command '\(trace.name)'; expected map, mapMalformed, save, rollback, deleteWork, deleteElsewhere, clearCache, newContext or relaunch")
         }
     }
 }

@@ -26,13 +26,23 @@ extension MapperMachine: SwiftExportable {
         switch command {
         case .map(let response, let result):
             lines = ["works = mapper.mapToWorks(\(Self.swift(response)), context: context)"]
-            guard case .mapped(let mapped) = expected.value else { return lines }
+            guard case .mapped(let mapped, _, _) = expected.value else { return lines }
             let firstNew = result?.index ?? Int.max
             if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) + ["_ = refs"] }
             for (position, work) in mapped.enumerated() where work.ref >= firstNew {
                 lines.append("refs.append(works[\(position)])  // \(Ref(work.ref))")
             }
             return lines
+        case .mapMalformed(let response, let missing):
+            // `.init` is `Data` (the parameter's type), so the test needs no Foundation import.
+            let body = MapperSystem.body(response, missing: missing)
+            lines = [
+                "do {  // lacks \(missing)",
+                "    let before = (context.insertedModelsArray.count, context.changedModelsArray.count)",
+                "    #expect(throws: DTODecodingError.self) { try mapper.mapToWorks(json: .init(\(Self.quoted(body)).utf8), context: context) }",
+                "    #expect(context.insertedModelsArray.count == before.0 && context.changedModelsArray.count == before.1)",
+                "}",
+            ]
         case .save: lines = ["try context.save()"]
         case .rollback: lines = ["context.rollback()"]
         case .newContext: lines = ["context = ModelContext(container)"]

@@ -8,6 +8,13 @@ public struct MapperState: Sendable {
     public var responses: [SpecResponse] = []
 }
 
+extension MapperState {
+    /// The earlier responses naming a volume ID whose work is gone and that no live work holds (`isStale`).
+    var staleResponses: [Int] {
+        responses.indices.filter { r in responses[r].works.contains { $0.volumes.contains(where: spec.isStale) } }
+    }
+}
+
 /// The `mapper` target: random sequences of mappings, saves, rollbacks, deletes here and elsewhere,
 /// cache clears and fresh contexts, with the mapper's returned works and the saved store compared to
 /// `MapperModel` after every step.
@@ -30,7 +37,8 @@ public struct MapperMachine: StateMachine, Sendable {
     // MARK: Generation
 
     /// The actions, simplest first: map, save, rollback, delete here, delete elsewhere, clear the
-    /// cache, a fresh context, map an earlier response again (its trace is a `map` step).
+    /// cache, a fresh context, map an earlier response again (its trace is a `map` step), relaunch, map a body that
+    /// lacks a required field.
     public var actions: [Action<MapperMachine>] {
         func coded(_ name: String, _ weight: UInt32, when: @escaping (MapperState) -> Bool = { _ in true },
                    _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
@@ -51,10 +59,20 @@ public struct MapperMachine: StateMachine, Sendable {
             },
             coded("clearCache", 4) { _, _ in .clearCache },
             coded("newContext", 6) { _, _ in .newContext },
-            coded("mapAgain", 13, when: { !$0.responses.isEmpty }) { m, d in
-                mapCommand(m.responses[Int(d.choose(upTo: UInt64(m.responses.count - 1)))], m)
-            },
+            // The crash class (issue 14): once a work is gone, mapping again a response naming one of its volume IDs
+            // weighs more and is drawn most of the time (M10, M11).
+            Action(coded: "mapAgain", weights: { m in m.staleResponses.isEmpty ? 13 : 26 }, when: { !$0.responses.isEmpty },
+                   draw: { m, d in
+                       let stale = m.staleResponses
+                       let pool = !stale.isEmpty && d.chooseBool(probability: 0.8) ? stale : Array(m.responses.indices)
+                       return mapCommand(m.responses[pool[Int(d.choose(upTo: UInt64(pool.count - 1)))]], m)
+                   }, predict: predict, perform: perform),
             coded("relaunch", 4) { _, _ in .relaunch },
+            coded("mapMalformed", 3) { _, d in
+                let response = ResponseGenerator.response(d)
+                let paths = response.requiredPaths
+                return .mapMalformed(response, missing: paths[Int(d.choose(upTo: UInt64(paths.count - 1)))])
+            },
         ]
     }
 
@@ -68,6 +86,8 @@ public struct MapperMachine: StateMachine, Sendable {
             guard ResponseGenerator.isWellFormed(response) else { return false }
             let expected = model.spec.createdCount(mapping: response) > 0 ? Ref(model.spec.nextRef) : nil
             return result == expected
+        case .mapMalformed(let response, let missing):
+            return ResponseGenerator.isWellFormed(response) && response.requiredPaths.contains(missing)
         case .deleteWork(let ref, _): return model.spec.isLive(ref.index)
         case .deleteElsewhere(let ref): return model.spec.isDeletableElsewhere(ref.index)
         case .save, .rollback, .clearCache, .newContext, .relaunch: return true
@@ -80,9 +100,15 @@ public struct MapperMachine: StateMachine, Sendable {
         switch command {
         case .map(let response, _):
             if model.responses.count < 8, !model.responses.contains(response) { model.responses.append(response) }
-            let refs = model.spec.map(response)
+            let known = model.spec.nextRef
+            let (refs, decided) = model.spec.mapDeciding(response)
             let works = refs.map { MappedWork(ref: $0, work: model.spec.works[$0].current.canonical) }
-            return Prediction(.mapped(works), rule: MapperRules.knownVolumeReused)
+            // Each rule that decided a part of the works is credited; a mapping of no works decides only that the
+            // context holds nothing new (M12). A mismatch is attributed by `MappingDiagnosis`.
+            return Prediction(.mapped(works, groups: response.groupWorks, known: known), rule: decided.first ?? MapperRules.storeMatches, alsoDecided: Array(decided.dropFirst()))
+        case .mapMalformed(_, let missing):
+            // M13: decoding names the missing field's path; nothing is inserted, the model is unchanged.
+            return Prediction(.rejected(path: missing, contextChanged: false), rule: MapperRules.malformedInsertsNothing)
         case .save:
             model.spec.save()
         case .rollback, .newContext:
@@ -103,6 +129,7 @@ public struct MapperMachine: StateMachine, Sendable {
     func perform(_ command: MapperCommand, _ system: inout MapperSystem) throws -> MapperObservation {
         switch command {
         case .map(let response, _): return system.map(response)
+        case .mapMalformed(let response, let missing): return system.mapMalformed(response, missing: missing)
         case .save: return system.save()
         case .rollback: return system.rollback()
         case .deleteWork(let ref, let evict): return system.deleteWork(ref.index, evict: evict)
@@ -120,10 +147,11 @@ public struct MapperMachine: StateMachine, Sendable {
         switch (expected.value, observed, command) {
         case (_, .trap, _):
             return Failure(rule: MapperRules.noStaleRead, kind: .trap, message: message)
-        case (.mapped(let want), .mapped(let got), .map(let response, let result)?):
-            let rule = MappingDiagnosis.rule(response: response, expected: want, observed: got,
-                                             firstNewRef: result?.index ?? Int.max)
-            return Failure(rule: rule, kind: .mismatch, message: message)
+        case (.mapped(let want, let wantGroups, let known), .mapped(let got, let gotGroups, _), .map(let response, _)?):
+            let rule = MappingDiagnosis.rule(response: response, expectedGroups: wantGroups, observedGroups: gotGroups,
+                                             expected: want, observed: got, firstNewRef: known)
+            let groups = wantGroups == gotGroups ? "" : "; its groups without volume IDs: expected \(wantGroups), observed \(gotGroups)"
+            return Failure(rule: rule, kind: .mismatch, message: message + groups)
         default:
             return Failure(rule: expected.rule, kind: .mismatch, message: message)
         }

@@ -14,6 +14,8 @@ public final class MapperSystem {
 
     private(set) var container: ModelContainer
     private(set) var context: ModelContext
+    /// An empty in-memory container for the grouping part of map steps (`groupWorks`); nothing is saved in it.
+    private let scratchContainer: ModelContainer
     /// The containers of earlier launches (models of theirs raise traps there) and the store file, if on disk.
     private var retired: [ModelContainer] = []
     private let storeFile: ScratchStoreFile?
@@ -39,6 +41,7 @@ public final class MapperSystem {
             container = ModelContainer(schema: storeSchema, configuration: config.storeConfiguration)
         }
         context = ModelContext(container)
+        scratchContainer = ModelContainer(schema: storeSchema, configuration: config.storeConfiguration)
         mapper = DTOMapper(strategy: strategy)
         let schema = container.schema
         entities = (schema.entityIndex(named: "Work") ?? -1, schema.entityIndex(named: "Edition") ?? -1,
@@ -47,6 +50,7 @@ public final class MapperSystem {
 
     func tearDown() {
         container.close()
+        scratchContainer.close()
         storeFile?.remove()
     }
 
@@ -70,6 +74,7 @@ public final class MapperSystem {
 
     func map(_ response: SpecResponse) -> MapperObservation {
         let traps = self.traps.count
+        let known = slots.count
         let works = mapper.mapToWorks(Self.dto(response), context: context)
         if let trap = newTrap(since: traps) { return .trap(trap) }
         var mapped: [MappedWork] = []
@@ -79,7 +84,19 @@ public final class MapperSystem {
             if let trap = newTrap(since: traps) { return .trap(trap) }
             mapped.append(MappedWork(ref: ref, work: canonical, isLive: work.modelContext === context && !work.isDeleted))
         }
-        return .mapped(mapped)
+        let groups = groupWorks(response)
+        if let trap = groups.trap { return .trap(trap) }
+        return .mapped(mapped, groups: groups.works, known: known)
+    }
+
+    /// The grouping part of a map step: the works a fresh mapper makes of `response` without volume IDs in an empty
+    /// context of a scratch container (never saved), one per group, and the first trap that recorded, if any.
+    private func groupWorks(_ response: SpecResponse) -> (works: [CanonicalWork], trap: String?) {
+        let scratch = ModelContext(scratchContainer)
+        let before = scratchContainer.traps.count
+        let works = DTOMapper(strategy: mapper.strategy).mapToWorks(Self.dto(response.withoutVolumes), context: scratch).map(canonicalWork)
+        let traps = scratchContainer.traps
+        return (works, traps.count > before ? traps[before].description : nil)
     }
 
     func save() -> MapperObservation {

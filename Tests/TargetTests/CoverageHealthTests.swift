@@ -8,18 +8,14 @@ import Testing
 
 /// The project's own targets pass the coverage health checks at a modest budget: no target
 /// rejects most of its cases, every action's precondition holds sometimes, and every rule is
-/// exercised — except the gaps below, which the search-power work (issue 14: `searchgraph` for
-/// the graph, `searchinputs` for the mapper) is closing. A gap is listed as a known issue, never
-/// dropped from the check; a new warning fails the test.
+/// exercised — a gap would be listed in `knownGaps` as a known issue, never dropped from the
+/// check; a new warning fails the test.
 @Suite("coverage health of the project's targets")
 struct CoverageHealthTests {
-    /// Rules no prediction or invariant check of the target names as deciding in 300 cases of seed 1
-    /// today. Most are checked all the same, inside the observation another rule decides (a map step's
-    /// works carry M1–M8), but the counters credit only the rules a prediction names: splitting those
-    /// observations is open work of issues 12 and 14.
-    static let knownGaps: [String: Set<String>] = [
-        "mapper": ["M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8", "M10", "M11", "M13", "M14"],
-    ]
+    /// Rules no prediction or invariant check of the target names as deciding in 300 cases of seed 1:
+    /// none today (issues 12 and 14 split the save and map observations so each part credits the rule
+    /// that decided it). A gap is listed here as a known issue, never dropped from the check.
+    static let knownGaps: [String: Set<String>] = [:]
 
     static let targets = [Target.graph, Target.mapper, Target.cache, Target.sync, Target.queue]
 
@@ -33,7 +29,7 @@ struct CoverageHealthTests {
         let unknown = report.warnings.filter { !known.contains($0) }
         #expect(unknown.isEmpty, "health warnings: \(unknown.joined(separator: "; "))")
         if !known.isEmpty {
-            withKnownIssue("expected: rules the search does not reach yet (issue 14, being closed by searchgraph/searchinputs)") {
+            withKnownIssue("expected: a rule listed in knownGaps that the search does not reach yet") {
                 Issue.record(Comment(rawValue: known.joined(separator: "\n")))
             }
         }

@@ -25,8 +25,6 @@ struct MutantAttributionTests {
     /// Open misattributions (issue 12), each with what is known of its cause. Recorded as known issues, so
     /// that the test fails when one is fixed (and must leave this list) or when any other mutant slips.
     static let openMisattributions: [String: String] = [
-        "dedup-drops-singletons": "M9 (seeds 11, 16, 19) and M5 (15, 17): MappingDiagnosis compares reuse and editions before grouping; deciding grouping first (tried) misattributed cache-keeps-temporary-ids as M3/M1",
-        "dedup-merges-missing-isbn": "M8/M3/M7: MappingDiagnosis.fewerWorksRule names the most specific rule the response exercises, not the one the grouping broke",
         "seed-description-keys": "C1/C3/C7: the cache model attributes a read by the key's own state, not by the twin key that shares its description",
         "keep-corrupt-file": "C4/C5: the kept corrupt file is first observed through expiry or a torn-write read",
         "cleanup-deletes-fresh": "C10 (seed 4): the deleted fresh file is first observed after a concurrent set",
