@@ -139,9 +139,11 @@ extension Shrinker {
     ///   goes to each smaller value, with up to two of that step's last choices dropped, so a later
     ///   step that needed the deleted one's object can become a simpler command that does not;
     /// - an element whose deletion alone was discarded (an assumption tied it to other values):
-    ///   all values (bound above 1) within `window` choices either side go one lower at once (indices
-    ///   past the deleted element), then each non-zero choice there goes to 0 and to one less — a
-    ///   size drawn after the list, an index that pointed at the last element.
+    ///   each value (bound above 1) within `window` choices after it goes one lower — a size drawn
+    ///   after the list; the one that works becomes the partner delete-elements lowers with later
+    ///   deletions (`partnerFromEnd`) — then all values either side one lower at once (indices past
+    ///   the deleted element), then each value before it one lower, then each to 0 (an index that
+    ///   pointed at the last element).
     func deleteSpanLoweringNeighbour() -> Bool {
         if deleteStepLoweringNextCommand() { return true }
         let window = 8
@@ -158,23 +160,28 @@ extension Shrinker {
                 if !discarded.contains(ChoiceSequence(deleted)) { continue }
             }
             let neighbours = Array(Swift.max(0, span.start - window)..<span.start) + Array(span.end..<Swift.min(raw.count, span.end + window))
-            // First every value near it one lower at once (indices past a deleted element shift down).
+            // First each value after it one lower (a size drawn after its list); one that works is
+            // remembered as the deletion's partner, which delete-elements then lowers by itself.
+            for j in neighbours where j >= span.end && !outOfBudget {
+                guard j < raw.count, raw[j] > 0, bounds[j] > 1 else { continue }
+                var candidate = deleted
+                candidate[j - span.count] -= 1
+                if consider(candidate) {
+                    partnerFromEnd = candidate.count - (j - span.count)
+                    return true
+                }
+            }
+            // Then every value near it one lower at once (indices past a deleted element shift down),
+            // then each value before it one lower, then each to 0.
             var shifted = deleted
             for j in neighbours where raw[j] > 0 && bounds[j] > 1 { shifted[j < span.start ? j : j - span.count] -= 1 }
             if shifted != deleted, consider(shifted) { return true }
-            // Then each value one lower, those after the element first (a size drawn after its list),
-            // then each to 0. A value after it that works is remembered as the deletion's partner.
-            let later = neighbours.filter { $0 >= span.end }, earlier = neighbours.filter { $0 < span.start }
-            for (j, value) in (later + earlier).map({ ($0, raw[$0] &- 1) }) + neighbours.map({ ($0, 0) }) where !outOfBudget {
+            let earlier = neighbours.filter { $0 < span.start }.map { ($0, raw[$0] &- 1) }
+            for (j, value) in earlier + neighbours.map({ ($0, UInt64(0)) }) where !outOfBudget {
                 guard j < raw.count, raw[j] > 0, value < raw[j] else { continue }
-                let position = j < span.start ? j : j - span.count
-                let oneLower = value + 1 == raw[j]
                 var candidate = deleted
-                candidate[position] = value
-                if consider(candidate) {
-                    if j >= span.end && oneLower { partnerFromEnd = candidate.count - position }
-                    return true
-                }
+                candidate[j < span.start ? j : j - span.count] = value
+                if consider(candidate) { return true }
             }
         }
         return false
