@@ -52,6 +52,41 @@ struct ShrinkPassTests {
         #expect(result.sequence.values == [1, 50, 0])
     }
 
+    @Test("delete-elements deletes runs of elements, not one at a time")
+    func deleteElementRuns() {
+        // 20 elements; the case fails while the first is 50 and there are at least two.
+        let start: [UInt64] = [1, 50] + (1...19).flatMap { [1, UInt64($0)] } + [0]
+        let result = Self.shrink(start, .deleteElements) { draw in
+            let list = Self.values.generate(draw)
+            return list.count >= 2 && list[0] == 50
+        }
+        #expect(result.sequence.values == [1, 50, 1, 1, 0])
+        // One by one would take 18 deletions and a failed one per remaining element.
+        #expect(result.attempts < 15, "\(result.attempts) attempts")
+    }
+
+    @Test("delete-elements lowers the size drawn after a list with the deletion, once delete-span-lower-neighbour found it")
+    func deleteElementsWithLearntPartner() {
+        // The list, then its size (must equal its length); fails when the sum reaches 10. Cutting
+        // the list at a flag reads a 7 as the size, which no cut length matches.
+        let start: [UInt64] = [1, 20, 1, 7, 1, 7, 1, 7, 1, 7, 0, 5]
+        let result = Self.shrink(start, .deleteElements, fails: { draw in
+            let list = Self.values.generate(draw)
+            guard Self.value(draw, 50) == UInt64(list.count) else { return nil }
+            return list.reduce(0, +) >= 10
+        })
+        #expect(result.sequence.values == start, "alone, every deletion is discarded")
+        let both = Shrinker(signature: Self.failure.signature, passes: [.deleteElements, .deleteSpanLowerNeighbour]) { draw in
+            let list = Self.values.generate(draw)
+            guard Self.value(draw, 50) == UInt64(list.count) else { return .rejected }
+            return list.reduce(0, +) >= 10 ? .fail(Self.failure) : .pass
+        }.shrink(ChoiceSequence(start))
+        #expect(both.sequence.values == [1, 20, 0, 1])
+        let byPass = Dictionary(uniqueKeysWithValues: both.passes.map { ($0.pass, $0) })
+        #expect(byPass["delete-span-lower-neighbour"]?.improvements == 1)
+        #expect((byPass["delete-elements"]?.choicesRemoved ?? 0) >= 6)
+    }
+
     @Test("zero-spans sets a whole span to zero")
     func zeroSpans() {
         let result = Self.shrink([4, 6, 1], .zeroSpans) { draw in

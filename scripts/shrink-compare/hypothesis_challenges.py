@@ -5,9 +5,11 @@ For each problem and seed it runs a @given test with that seed, counts the gener
 happen after the first failure (the shrink's evaluations; Hypothesis' final replay of the shrunk
 example is not counted) and checks whether the reported example is the known minimum.
 
-    python3 hypothesis_challenges.py [--seeds N] [problem ...]
+    python3 hypothesis_challenges.py [--seeds N] [--first K] [--per-seed] [problem ...]
 
-Prints one tab-separated line per problem: name, minimal/found, mean evaluations.
+Prints one tab-separated line per problem: name, minimal/found, mean evaluations. `--first K`
+starts at seed K (seeds K...N); `--per-seed` also prints `seed<TAB>name<TAB>found<TAB>minimal<TAB>
+evaluations` for every seed as it finishes, so that a run cut short still leaves its seeds.
 """
 import argparse
 import sys
@@ -201,13 +203,17 @@ def run(name, seed_value):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=100)
+    parser.add_argument("--first", type=int, default=1)
+    parser.add_argument("--per-seed", action="store_true")
     parser.add_argument("problems", nargs="*", default=list(PROBLEMS))
     args = parser.parse_args()
-    print(f"# hypothesis {hypothesis.__version__}, seeds 1-{args.seeds}", flush=True)
+    print(f"# hypothesis {hypothesis.__version__}, seeds {args.first}-{args.seeds}", flush=True)
     for name in args.problems:
         found = minimal = total = 0
-        for s in range(1, args.seeds + 1):
+        for s in range(args.first, args.seeds + 1):
             ok, is_minimal, evaluations = run(name, s)
+            if args.per_seed:
+                print(f"seed\t{name}\t{s}\t{int(ok)}\t{int(is_minimal)}\t{evaluations}", flush=True)
             if ok:
                 found += 1
                 minimal += is_minimal

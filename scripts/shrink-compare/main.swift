@@ -8,9 +8,11 @@ let arguments = CommandLine.arguments.dropFirst()
 var seeds: UInt64 = 100
 var names: [String] = []
 var showPasses = false
+var traceSeed: UInt64?
 var iterator = arguments.makeIterator()
 while let argument = iterator.next() {
     if argument == "--passes" { showPasses = true; continue }
+    if argument == "--trace", let value = iterator.next().flatMap({ UInt64($0) }) { traceSeed = value; continue }
     if argument == "--seeds", let value = iterator.next().flatMap({ UInt64($0) }) { seeds = value } else { names.append(argument) }
 }
 
@@ -22,8 +24,12 @@ rows += DependentProblem.allCases.map { problem in
     Row(name: problem.rawValue, run: { problem.run(seed: $0).map { ($0.isMinimal, $0.shrinkAttempts, $0.counterexample) } })
 }
 
+if let seed = traceSeed {
+    traceProblem(names.first ?? "reverse", seed: seed)
+    exit(0)
+}
 if showPasses {
-    printPassTables(seeds: seeds)
+    printPassTables(seeds: seeds, only: names)
     exit(0)
 }
 print("# graphfuzz, seeds 1-\(seeds)")

@@ -2,36 +2,44 @@
 // few problems rebuilt here from the package's definitions (`--passes` in main.swift).
 import GraphFuzzEngine
 
-func passTable<T>(_ name: String, _ gen: Gen<T>, seeds: UInt64, holds: @escaping (T) -> Bool?) {
-    var totals: [String: (runs: Int, attempts: Int, improvements: Int)] = [:]
-    var order: [String] = []
-    var stalled = 0
-    for seed in 1...seeds {
-        let test: (Draw) -> Outcome = { draw in
-            let value = gen.generate(draw)
-            if draw.isRejected { return .rejected }
-            switch holds(value) {
-            case nil: return .rejected
-            case true?: return .pass
-            case false?: return .fail(Failure(rule: "property", kind: .mismatch, message: "falsified"))
+enum GraphFuzzPasses {
+    static func passTable<T>(_ name: String, _ gen: Gen<T>, seeds: UInt64, holds: @escaping (T) -> Bool?) {
+        var totals: [String: (runs: Int, attempts: Int, improvements: Int)] = [:]
+        var order: [String] = []
+        var stalled = 0
+        for seed in 1...seeds {
+            let test: (Draw) -> Outcome = { draw in propertyOutcome(gen, holds, draw).outcome }
+            guard let found = Search.run(SearchOptions(seed: seed, runs: 5000), test: test).failure else { continue }
+            if found.shrink.stalled { stalled += 1 }
+            for pass in found.shrink.passes {
+                if totals[pass.pass] == nil { order.append(pass.pass) }
+                let t = totals[pass.pass] ?? (0, 0, 0)
+                totals[pass.pass] = (t.runs + pass.runs, t.attempts + pass.attempts, t.improvements + pass.improvements)
             }
         }
-        guard let found = Search.run(SearchOptions(seed: seed, runs: 5000), test: test).failure else { continue }
-        if found.shrink.stalled { stalled += 1 }
-        for pass in found.shrink.passes {
-            if totals[pass.pass] == nil { order.append(pass.pass) }
-            let t = totals[pass.pass] ?? (0, 0, 0)
-            totals[pass.pass] = (t.runs + pass.runs, t.attempts + pass.attempts, t.improvements + pass.improvements)
+        print("## \(name): stalled \(stalled)")
+        for pass in order {
+            let t = totals[pass]!
+            print("  \(pass)\truns \(t.runs)\tattempts \(t.attempts)\timprovements \(t.improvements)")
         }
-    }
-    print("## \(name): stalled \(stalled)")
-    for pass in order {
-        let t = totals[pass]!
-        print("  \(pass)\truns \(t.runs)\tattempts \(t.attempts)\timprovements \(t.improvements)")
     }
 }
 
-func printPassTables(seeds: UInt64) {
+/// Runs one case of a property (as `Property.counterexample` does): its outcome and the value.
+func propertyOutcome<T>(_ gen: Gen<T>, _ holds: (T) -> Bool?, _ draw: Draw) -> (outcome: Outcome, value: T) {
+    let value = gen.generate(draw)
+    if draw.isRejected { return (.rejected, value) }
+    switch holds(value) {
+    case nil: return (.rejected, value)
+    case true?: return (.pass, value)
+    case false?: return (.fail(Failure(rule: "property", kind: .mismatch, message: "falsified")), value)
+    }
+}
+
+func printPassTables(seeds: UInt64, only names: [String]) {
+    func passTable<T>(_ name: String, _ gen: Gen<T>, seeds: UInt64, holds: @escaping (T) -> Bool?) {
+        if names.isEmpty || names.contains(name) { GraphFuzzPasses.passTable(name, gen, seeds: seeds, holds: holds) }
+    }
     passTable("bound5", ShrinkingChallenge.bound5Problems, seeds: seeds) { ShrinkingChallenge.wrap16($0.joined().reduce(0, +)) < 5 * 256 }
     passTable("large_union_list", Gen<Int>.int(in: Int(Int64.min)...Int(Int64.max)).list().list(), seeds: seeds) { Set($0.joined()).count < 5 }
     passTable("reverse", Gen<Int>.int(in: Int(Int64.min)...Int(Int64.max)).list(), seeds: seeds) { $0.reversed() == $0 }
@@ -41,4 +49,35 @@ func printPassTables(seeds: UInt64) {
     passTable("difference_must_not_be_one", positive.zip(positive), seeds: seeds) { p in p.0 < 10 || abs(p.0 - p.1) != 1 }
     passTable("size_after_elements", DependentProblem.sizedAfter, seeds: seeds) { $0.elements.reduce(0, +) <= 10 }
     passTable("index_cycle", DependentProblem.indexList, seeds: seeds) { !DependentProblem.hasCycle($0) }
+    passTable("sorted_keys", DependentProblem.sortedKeyList, seeds: seeds) { keys in !(keys.count >= 3 && keys.last! - keys.first! >= 100) }
+}
+
+/// Prints every shrink evaluation of one seed: the choices run and how it ended (`--trace`).
+func traceShrink<T>(_ gen: Gen<T>, seed: UInt64, holds: @escaping (T) -> Bool?) {
+    var failed = false
+    let test: (Draw) -> Outcome = { draw in
+        let (outcome, value) = propertyOutcome(gen, holds, draw)
+        let ending: String
+        switch outcome {
+        case .fail: ending = "FAIL"
+        case .pass: ending = "pass"
+        case .rejected: ending = "rej "
+        }
+        if failed || ending == "FAIL" { print("\(ending)  [\(draw.choices.map(String.init).joined(separator: " "))]  \(value)") }
+        if ending == "FAIL" { failed = true }
+        return outcome
+    }
+    guard let found = Search.run(SearchOptions(seed: seed, runs: 5000), test: test).failure else { return }
+    for pass in found.shrink.passes where pass.attempts > 0 { print("  \(pass.pass): \(pass.attempts) attempts, \(pass.improvements) improvements") }
+    print("attempts \(found.shrink.attempts), skipped \(found.shrink.skipped)")
+}
+
+func traceProblem(_ name: String, seed: UInt64) {
+    switch name {
+    case "reverse": traceShrink(Gen<Int>.int(in: Int(Int64.min)...Int(Int64.max)).list(), seed: seed) { $0.reversed() == $0 }
+    case "calculator": traceShrink(Expression.gen, seed: seed) { e in e.hasNoLiteralZeroDivisor ? e.evaluate() != nil : nil }
+    case "size_after_elements": traceShrink(DependentProblem.sizedAfter, seed: seed) { $0.elements.reduce(0, +) <= 10 }
+    case "sorted_keys": traceShrink(DependentProblem.sortedKeyList, seed: seed) { keys in !(keys.count >= 3 && keys.last! - keys.first! >= 100) }
+    default: print("no trace for \(name)")
+    }
 }

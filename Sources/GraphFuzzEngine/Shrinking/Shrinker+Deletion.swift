@@ -24,27 +24,86 @@ extension Shrinker {
         return progress
     }
 
-    /// Deletes each element span (a list element with its "more" flag, a sized array's element);
-    /// when that alone fails and the element's list is sized by the choice just before it, also
-    /// lowers that size.
+    /// Deletes each element span (a list element with its "more" flag, a sized array's element),
+    /// from the last to the first. When that alone fails, it also lowers the choice that sizes the
+    /// list (drawn just before it) or the choice that an earlier shrink found must shrink with a
+    /// deleted element (`partnerFromEnd`, a size drawn after the list). After a deletion succeeds
+    /// it deletes runs of the elements before it, 1, 2, 4, … at a time (Hypothesis'
+    /// `find_integer`), so a long list loses its unneeded elements in a few runs.
     func deleteElements() -> Bool {
         var progress = false
         var i = spans.count - 1
         while i >= 0 && !outOfBudget {
             if i < spans.count, spans[i].label == .element, spans[i].count > 0 {
-                let span = spans[i]
-                if consider(removing(span.range)) {
+                let span = spans[i], size = sizeChoice(of: i)
+                if considerDeletion(removing(span.range), base: raw, start: span.start, count: 1, sizedBy: size) {
                     progress = true
-                } else if let size = sizeChoice(of: i), raw[size] > 0 {
-                    var candidate = raw
-                    candidate[size] -= 1
-                    candidate.removeSubrange(span.range)
-                    if consider(candidate) { progress = true }
+                    deleteRunBefore(span.start, depth: span.depth, sizedBy: size)
                 }
             }
             i -= 1
         }
         return progress
+    }
+
+    /// After the element ending at `end` was deleted: deletes the runs of sibling elements just
+    /// before `end`, growing the run 1, 2, 4, … while that fails, then binary-searching.
+    private func deleteRunBefore(_ end: Int, depth: Int, sizedBy size: Int?) {
+        // The contiguous run of element spans at `depth` ending at `end`.
+        var run: [Span] = []
+        for span in spans.reversed() where span.label == .element && span.depth == depth && span.end <= end && span.count > 0 {
+            guard span.end == (run.first?.start ?? end) else { break }
+            run.insert(span, at: 0)
+        }
+        guard !run.isEmpty else { return }
+        let base = raw
+        _ = Self.findInteger(limit: run.count) { k in
+            guard !self.outOfBudget else { return false }
+            let first = run[run.count - k].start
+            // Candidates come from `base` (the sequence when the run was measured); one that is
+            // not simpler than the current best is not run.
+            var candidate = base
+            candidate.removeSubrange(first..<end)
+            return self.considerDeletion(candidate, base: base, start: first, count: k, sizedBy: size)
+        }
+    }
+
+    /// Runs `deleted` (`base` without `count` elements from `start`); when that alone is discarded
+    /// or passes, runs it again with the size choice (before `start`) lowered by `count`, and, if
+    /// the deletion was discarded, with the learnt partner choice (after the deletion) lowered too.
+    private func considerDeletion(_ deleted: [UInt64], base: [UInt64], start: Int, count: Int, sizedBy size: Int?) -> Bool {
+        if consider(deleted) { return true }
+        if let size, size < start, base[size] >= UInt64(count) {
+            var candidate = deleted
+            candidate[size] -= UInt64(count)
+            if consider(candidate) { return true }
+        }
+        if let partner = partnerFromEnd, discarded.contains(ChoiceSequence(deleted)) {
+            let position = deleted.count - partner
+            if position >= start, position < deleted.count, deleted[position] >= UInt64(count) {
+                var candidate = deleted
+                candidate[position] -= UInt64(count)
+                if consider(candidate) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The largest k in 1...limit for which `f` holds, trying 1, 2, 4, … then binary-searching
+    /// (Hypothesis' `find_integer`); 0 if `f(1)` fails. `f` is assumed monotone.
+    static func findInteger(limit: Int, _ f: (Int) -> Bool) -> Int {
+        guard limit >= 1, f(1) else { return 0 }
+        var low = 1, high = 2
+        while high <= limit && f(high) { low = high; high *= 2 }
+        if high > limit {
+            if low == limit || f(limit) { return limit }
+            high = limit
+        }
+        while low + 1 < high {
+            let mid = (low + high) / 2
+            if f(mid) { low = mid } else { high = mid }
+        }
+        return low
     }
 
     /// The index of the choice that sizes the list holding element span `index`, if the list
@@ -80,9 +139,11 @@ extension Shrinker {
     ///   goes to each smaller value, with up to two of that step's last choices dropped, so a later
     ///   step that needed the deleted one's object can become a simpler command that does not;
     /// - an element whose deletion alone was discarded (an assumption tied it to other values):
-    ///   all values (bound above 1) within `window` choices either side go one lower at once (indices
-    ///   past the deleted element), then each non-zero choice there goes to 0 and to one less — a
-    ///   size drawn after the list, an index that pointed at the last element.
+    ///   each value (bound above 1) within `window` choices after it goes one lower — a size drawn
+    ///   after the list; the one that works becomes the partner delete-elements lowers with later
+    ///   deletions (`partnerFromEnd`) — then all values either side one lower at once (indices past
+    ///   the deleted element), then each value before it one lower, then each to 0 (an index that
+    ///   pointed at the last element).
     func deleteSpanLoweringNeighbour() -> Bool {
         if deleteStepLoweringNextCommand() { return true }
         let window = 8
@@ -99,17 +160,28 @@ extension Shrinker {
                 if !discarded.contains(ChoiceSequence(deleted)) { continue }
             }
             let neighbours = Array(Swift.max(0, span.start - window)..<span.start) + Array(span.end..<Swift.min(raw.count, span.end + window))
-            // First every value near it one lower at once (indices past a deleted element shift down).
+            // First each value after it one lower (a size drawn after its list); one that works is
+            // remembered as the deletion's partner, which delete-elements then lowers by itself.
+            for j in neighbours where j >= span.end && !outOfBudget {
+                guard j < raw.count, raw[j] > 0, bounds[j] > 1 else { continue }
+                var candidate = deleted
+                candidate[j - span.count] -= 1
+                if consider(candidate) {
+                    partnerFromEnd = candidate.count - (j - span.count)
+                    return true
+                }
+            }
+            // Then every value near it one lower at once (indices past a deleted element shift down),
+            // then each value before it one lower, then each to 0.
             var shifted = deleted
             for j in neighbours where raw[j] > 0 && bounds[j] > 1 { shifted[j < span.start ? j : j - span.count] -= 1 }
             if shifted != deleted, consider(shifted) { return true }
-            for j in neighbours where raw[j] > 0 && !outOfBudget {
-                let position = j < span.start ? j : j - span.count
-                for value in Set([0, raw[j] - 1]).sorted() {
-                    var candidate = deleted
-                    candidate[position] = value
-                    if consider(candidate) { return true }
-                }
+            let earlier = neighbours.filter { $0 < span.start }.map { ($0, raw[$0] &- 1) }
+            for (j, value) in earlier + neighbours.map({ ($0, UInt64(0)) }) where !outOfBudget {
+                guard j < raw.count, raw[j] > 0, value < raw[j] else { continue }
+                var candidate = deleted
+                candidate[j < span.start ? j : j - span.count] = value
+                if consider(candidate) { return true }
             }
         }
         return false

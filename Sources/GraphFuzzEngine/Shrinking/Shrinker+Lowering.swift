@@ -53,10 +53,20 @@ extension Shrinker {
         var progress = false
         var i = 0
         while i < raw.count && !outOfBudget {
-            if raw[i] > 0 && lower(at: i) { progress = true }
+            if raw[i] > 0 && !isMoreFlag(i) && lower(at: i) { progress = true }
             i += 1
         }
         return progress
+    }
+
+    /// Whether choice `i` is the "more" flag (the bound-1 choice that opens an element span) of a
+    /// list's last element, followed by the list's end flag: lowering it only deletes that last
+    /// element, which delete-elements tries first. (Flags of earlier elements stay: lowering one
+    /// cuts the list there, which a list whose elements index into it needs.)
+    private func isMoreFlag(_ i: Int) -> Bool {
+        guard bounds[i] == 1, let element = spans.first(where: { $0.label == .element && $0.start == i && $0.count > 1 }) else { return false }
+        return element.end < raw.count && raw[element.end] == 0 && bounds[element.end] == 1
+            && spans.contains { $0.label == .element && $0.start == element.end && $0.count == 1 && $0.depth == element.depth }
     }
 
     private func lower(at i: Int) -> Bool {

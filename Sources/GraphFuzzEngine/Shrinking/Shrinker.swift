@@ -30,6 +30,10 @@ public final class Shrinker {
     /// Positions whose full downward search found nothing, with the value they then held; a
     /// later round only re-checks them cheaply. Cleared when the sequence's length changes.
     var exhausted: [Int: UInt64] = [:]
+    /// How far from the end of the sequence the choice sits that had to be lowered by one for an
+    /// element's deletion not to be discarded (a size drawn after its list): `deleteElements`
+    /// lowers it together with later deletions. Learnt by `deleteSpanLoweringNeighbour`.
+    var partnerFromEnd: Int?
     private var seen: Set<ChoiceSequence> = []
     /// What earlier runs consumed and how they ended: candidates with a known end are not run.
     private var tree = ChoiceTree()
@@ -119,11 +123,32 @@ public final class Shrinker {
     // MARK: Candidates
 
     private func adopt(_ draw: Draw) {
-        if draw.choices.count != raw.count { exhausted = [:] }
+        if draw.choices.count != raw.count { exhausted = Self.carried(exhausted, from: raw, to: draw.choices) }
         raw = draw.choices
         bounds = draw.bounds.count == draw.choices.count ? draw.bounds : Array(repeating: .max, count: draw.choices.count)
         best = draw.sequence
         spans = draw.spans
+    }
+
+    /// The exhausted positions of `old` that survive in `new`: those in the prefix both share, and
+    /// those past it that still hold their value once shifted by the change in length (a deletion
+    /// or insertion at the end of the shared prefix). A deletion elsewhere leaves the search of an
+    /// untouched choice done.
+    static func carried(_ exhausted: [Int: UInt64], from old: [UInt64], to new: [UInt64]) -> [Int: UInt64] {
+        guard !exhausted.isEmpty else { return [:] }
+        let shorter = Swift.min(old.count, new.count)
+        var prefix = 0
+        while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
+        let shift = new.count - old.count
+        var result: [Int: UInt64] = [:]
+        for (position, value) in exhausted {
+            if position < prefix {
+                result[position] = value
+            } else if position + shift >= prefix + Swift.max(0, shift), position + shift < new.count, new[position + shift] == value {
+                result[position + shift] = value
+            }
+        }
+        return result
     }
 
     /// Runs `candidate` if it is simpler than the best and new; adopts it when it fails the same way.
