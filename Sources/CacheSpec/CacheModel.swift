@@ -105,10 +105,8 @@ public struct CacheModel: Sendable {
         _ = restart(clean: false)
         fileRule[identifier][key] = CacheRules.atomicWrites
         touched = (identifier, key)
-        let kept = disk[identifier][key] != nil, twin = CacheModel.twin(of: key)
-        // No file while the twin key (equal description) has one: only the twin's file could be there (C2).
-        let rule = !kept && twin < keyCount && disk[identifier][twin] != nil ? CacheRules.keyIdentity : CacheRules.atomicWrites
-        return Prediction(.crashed(interrupted: true, fileKept: kept), rule: rule, alsoDecided: [CacheRules.atomicWrites, CacheRules.cleanupExact])
+        return Prediction(.crashed(interrupted: true, fileKept: disk[identifier][key] != nil), rule: CacheRules.atomicWrites,
+                          alsoDecided: [CacheRules.cleanupExact])
     }
 
     private mutating func countWrite(_ instance: Int) {

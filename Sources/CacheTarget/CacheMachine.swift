@@ -217,10 +217,17 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
         if predicted.allows(observed) { return nil }
         var rule = predicted.rule
         if case .otherKeysValue = observed { rule = CacheRules.keyIdentity }
-        // After a crash: the interruption is C5's; the file is the restart's cleanup's to keep (C9) where an older
-        // one existed, else the prediction's (C5: the crash made no entry; C2 when only the twin key has a file).
+        // After a crash the step judges the interruption (C5) and the survival of an older file, the restart's
+        // cleanup's to keep (C9). A file where the model has none is left to the next read or `hasFile` of the key,
+        // which tell a torn prefix (C5) from another key's file (C2); the crash step cannot.
         if case .crashed(let interrupted, let kept) = predicted.value, case .crashed(let seenInterrupted, let seen) = observed {
-            if seenInterrupted != interrupted { rule = CacheRules.atomicWrites } else if kept && !seen { rule = CacheRules.cleanupExact }
+            if seenInterrupted != interrupted {
+                rule = CacheRules.atomicWrites
+            } else if kept {
+                rule = CacheRules.cleanupExact
+            } else if seen {
+                return nil
+            }
         }
         return Failure(rule: rule, kind: .mismatch, message: "\(step): expected \(predicted.value), observed \(observed)")
     }
