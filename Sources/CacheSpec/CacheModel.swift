@@ -98,14 +98,15 @@ public struct CacheModel: Sendable {
     }
 
     /// A set during which the process crashes (torn write, crash between write and rename), then
-    /// the restart: the crash interrupts the set (observed `true`: a write has a separate commit
-    /// point, the rename) and the key's file holds what it held before (C5).
+    /// the restart: the crash interrupts the set (a write has a separate commit point, the rename) and the key's
+    /// file holds what it held before (C5), which the restart's cleanup keeps unless it expired (C9).
     public mutating func crashingSet(instance: Int, key: Int) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         _ = restart(clean: false)
         fileRule[identifier][key] = CacheRules.atomicWrites
         touched = (identifier, key)
-        return Prediction(.flag(true), rule: CacheRules.atomicWrites)
+        return Prediction(.crashed(interrupted: true, fileKept: disk[identifier][key] != nil), rule: CacheRules.atomicWrites,
+                          alsoDecided: [CacheRules.cleanupExact])
     }
 
     private mutating func countWrite(_ instance: Int) {
@@ -120,8 +121,14 @@ public struct CacheModel: Sendable {
         if let held = memory[identifier][key] {
             if !isExpired(held.writtenAt) { return Prediction(.value(held.value), rule: CacheRules.lastValueRead) }
             memory[identifier][key] = nil
-            if disk[identifier][key] != nil {
+            if let file = disk[identifier][key] {
+                // The read goes on to the file: a corrupt one is deleted for failing its checksum (C6: its write
+                // time cannot be read), an intact one for being expired (C4).
                 disk[identifier][key] = nil
+                if file.corrupt {
+                    fileRule[identifier][key] = CacheRules.corruptFileDeleted
+                    return Prediction(.value(nil), rule: CacheRules.corruptFileDeleted, alsoDecided: [CacheRules.expiredNeverReturned])
+                }
                 fileRule[identifier][key] = CacheRules.expiredNeverReturned
             }
             return Prediction(.value(nil), rule: CacheRules.expiredNeverReturned)
@@ -148,9 +155,16 @@ public struct CacheModel: Sendable {
         return Prediction(.value(nil), rule: fileRule[identifier][key])
     }
 
-    /// contains: memory only (C7); a value another instance put in the shared memory counts (C1).
+    /// contains: memory only (C7); a value another instance put in the shared memory counts (C1). A miss while the
+    /// twin key (equal description) has a value in memory and the key has no file is key identity's (C2): only
+    /// the twin's value could make it true.
     public func contains(instance: Int, key: Int) -> Prediction<CacheObservation> {
-        guard let held = memory[instances[instance]][key], !isExpired(held.writtenAt) else {
+        let identifier = instances[instance]
+        guard let held = memory[identifier][key], !isExpired(held.writtenAt) else {
+            let twin = CacheModel.twin(of: key)
+            if twin < keyCount, let other = memory[identifier][twin], !isExpired(other.writtenAt), disk[identifier][key] == nil {
+                return Prediction(.flag(false), rule: CacheRules.keyIdentity, alsoDecided: [CacheRules.containsMemoryOnly])
+            }
             return Prediction(.flag(false), rule: CacheRules.containsMemoryOnly)
         }
         return Prediction(.flag(true), rule: held.by == instance ? CacheRules.containsMemoryOnly : CacheRules.lastValueRead)
@@ -225,9 +239,14 @@ public struct CacheModel: Sendable {
         }
     }
 
-    /// Whether the key's entry file exists.
+    /// Whether the key's entry file exists. No file while the twin key (equal description) has one is key
+    /// identity's (C2): only the twin's file could be there.
     public func hasFile(identifier: Int, key: Int) -> Prediction<CacheObservation> {
-        Prediction(.flag(disk[identifier][key] != nil), rule: fileRule[identifier][key])
+        let twin = CacheModel.twin(of: key)
+        if disk[identifier][key] == nil, twin < keyCount, disk[identifier][twin] != nil {
+            return Prediction(.flag(false), rule: CacheRules.keyIdentity, alsoDecided: [fileRule[identifier][key]])
+        }
+        return Prediction(.flag(disk[identifier][key] != nil), rule: fileRule[identifier][key])
     }
 
     /// Files in the folder that name no key: cleanup at every restart leaves none (C9), and a failed write removes its
@@ -242,8 +261,8 @@ public struct CacheModel: Sendable {
         cleanUp(identifier: 0)
         memory[0][key] = Held(value: final, writtenAt: now, by: -1)
         disk[0][key] = File(value: final, writtenAt: now, corrupt: false)
+        // The file's presence afterwards is the shutdown cleanup's (C9), its value the final sequential set's.
         cleanUp(identifier: 0)
-        fileRule[0][key] = CacheRules.concurrentSets
         let concurrent = values.dropFirst()
         let allowed = concurrent.map { CacheObservation.burst(allGetsAllowed: true, after: $0) }
         return Prediction(allowed.first ?? .burst(allGetsAllowed: true, after: values.first), rule: CacheRules.concurrentSets,

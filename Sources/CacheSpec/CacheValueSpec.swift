@@ -20,8 +20,15 @@ public enum CacheObservation: Equatable, Sendable, CustomStringConvertible {
     case value(CacheValueSpec?)
     /// A read returned bytes that are no value ever set (a prefix, flipped bits).
     case damaged(length: Int)
+    /// A read returned a value set for another key (its bytes name the key they were set for).
+    case otherKeysValue(CacheValueSpec, key: Int)
+    /// A read missed but left the key's entry file in place (every miss of a key with a file deletes it).
+    case missKeepingFile
     /// contains, hasFile, flipBit.
     case flag(Bool)
+    /// A set during which the process crashed, after the restart: whether the crash interrupted the set (C5) and
+    /// whether the key's entry file is there (the older file, kept by the restart's cleanup, C9; none if none, C5).
+    case crashed(interrupted: Bool, fileKept: Bool)
     /// A count of files (stray files).
     case count(Int)
     /// A concurrent burst: whether every get returned an allowed value, and the value read after it.
@@ -32,8 +39,11 @@ public enum CacheObservation: Equatable, Sendable, CustomStringConvertible {
         case .done: return "done"
         case .value(let value): return value.map(\.description) ?? "nothing"
         case .damaged(let length): return "damaged bytes (\(length))"
+        case .otherKeysValue(let value, let key): return "\(value) of key \(key)"
+        case .missKeepingFile: return "nothing, its file kept"
         case .flag(let flag): return String(flag)
         case .count(let count): return String(count)
+        case .crashed(let interrupted, let kept): return "\(interrupted ? "interrupted" : "not interrupted"), file \(kept ? "kept" : "none")"
         case .burst(let allowed, let after):
             return "burst(gets \(allowed ? "allowed" : "NOT allowed"), after: \(after.map(\.description) ?? "nothing"))"
         }

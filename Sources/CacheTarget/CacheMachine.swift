@@ -158,9 +158,12 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     func perform(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
         switch command {
         case .get(let cache, let key):
-            return CacheTargetValue.observe(system.caches[cache.index].value(for: CacheTargetKey(key)))
+            let core = system.caches[cache.index]
+            return CacheTargetValue.observeRead(core.value(for: CacheTargetKey(key)), key: key) {
+                system.faults.fileExists(at: system.filePath(CacheIdentifier(rawValue: core.identifier) ?? .main, key))
+            }
         case .set(let cache, let key, let value):
-            system.caches[cache.index].set(CacheTargetValue.bytes(value), for: CacheTargetKey(key))
+            system.caches[cache.index].set(CacheTargetValue.bytes(value, key: key), for: CacheTargetKey(key))
             return .done
         case .contains(let cache, let key):
             return .flag(system.caches[cache.index].contains(CacheTargetKey(key)))
@@ -174,7 +177,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
             return .done
         case .faultySet(let cache, let key, let value, let fault, let tornLength):
             system.faults.arm(fault, tornLength: tornLength)
-            system.caches[cache.index].set(CacheTargetValue.bytes(value), for: CacheTargetKey(key))
+            system.caches[cache.index].set(CacheTargetValue.bytes(value, key: key), for: CacheTargetKey(key))
             let interrupted = system.faults.isCrashed
             let fired = !system.faults.isArmed
             system.faults.disarm()
@@ -182,7 +185,8 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
             guard fault.crashes else { return .done }
             // The process dies: during the set if the fault fired, else just after it.
             system.restart(clean: false)
-            return .flag(interrupted)
+            let identifier = CacheIdentifier(rawValue: system.caches[cache.index].identifier) ?? .main
+            return .crashed(interrupted: interrupted, fileKept: system.faults.fileExists(at: system.filePath(identifier, key)))
         case .flipBit(let identifier, let key, let bit):
             return .flag(system.faults.flipBit(in: system.filePath(identifier, key), bit: bit))
         case .restart(let clean):
@@ -206,4 +210,25 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     }
 
     public func tearDown(_ system: inout CacheSystem) { system.tearDown() }
+
+    /// A read that returned another key's value breaks key identity (C2), whatever rule decided the value expected;
+    /// any other mismatch is the predicted rule's.
+    public func compare(_ predicted: Prediction<CacheObservation>, _ observed: CacheObservation, _ step: TraceStep) -> Failure? {
+        if predicted.allows(observed) { return nil }
+        var rule = predicted.rule
+        if case .otherKeysValue = observed { rule = CacheRules.keyIdentity }
+        // After a crash the step judges the interruption (C5) and the survival of an older file, the restart's
+        // cleanup's to keep (C9). A file where the model has none is left to the next read or `hasFile` of the key,
+        // which tell a torn prefix (C5) from another key's file (C2); the crash step cannot.
+        if case .crashed(let interrupted, let kept) = predicted.value, case .crashed(let seenInterrupted, let seen) = observed {
+            if seenInterrupted != interrupted {
+                rule = CacheRules.atomicWrites
+            } else if kept {
+                rule = CacheRules.cleanupExact
+            } else if seen {
+                return nil
+            }
+        }
+        return Failure(rule: rule, kind: .mismatch, message: "\(step): expected \(predicted.value), observed \(observed)")
+    }
 }

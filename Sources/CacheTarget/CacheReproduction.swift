@@ -53,12 +53,13 @@ extension CacheMachine: SwiftExportable {
             if allowed.count == 1 { return ["#expect(\(observed) == \(allowed[0]))"] }
             return ["#expect([\(allowed.joined(separator: ", "))].contains(\(observed)))"]
         }
-        func value(_ spec: CacheValueSpec) -> String { "CacheTargetValue.bytes(\(CacheReproduction.literal(spec)))" }
+        func value(_ spec: CacheValueSpec, _ key: Int) -> String { "CacheTargetValue.bytes(\(CacheReproduction.literal(spec)), key: \(key))" }
         switch command {
         case .get(let cache, let key):
-            return [comment] + check("CacheTargetValue.observe(caches[\(cache.index)].value(for: CacheTargetKey(\(key))))")
+            return [comment] + check("CacheTargetValue.observeRead(caches[\(cache.index)].value(for: CacheTargetKey(\(key))), key: \(key)) "
+                                     + "{ faults.fileExists(at: path(caches[\(cache.index)].identifier, \(key))) }")
         case .set(let cache, let key, let spec):
-            return [comment, "caches[\(cache.index)].set(\(value(spec)), for: CacheTargetKey(\(key)))"]
+            return [comment, "caches[\(cache.index)].set(\(value(spec, key)), for: CacheTargetKey(\(key)))"]
         case .contains(let cache, let key):
             return [comment] + check("CacheObservation.flag(caches[\(cache.index)].contains(CacheTargetKey(\(key))))")
         case .hasFile(let identifier, let key):
@@ -71,14 +72,16 @@ extension CacheMachine: SwiftExportable {
         case .faultySet(let cache, let key, let spec, let fault, let tornLength):
             var lines = [comment, "do {",
                          "    faults.arm(.\(fault.rawValue), tornLength: \(tornLength))",
-                         "    caches[\(cache.index)].set(\(value(spec)), for: CacheTargetKey(\(key)))",
+                         "    caches[\(cache.index)].set(\(value(spec, key)), for: CacheTargetKey(\(key)))",
                          "    let interrupted = faults.isCrashed",
                          "    let fired = !faults.isArmed",
                          "    faults.disarm()"]
             if fault == .failedRename {
                 lines += ["    _ = interrupted"] + check("CacheObservation.flag(fired)").map { "    " + $0 }
             } else if fault.crashes {
-                lines += ["    _ = fired", "    restart(clean: false)"] + check("CacheObservation.flag(interrupted)").map { "    " + $0 }
+                lines += ["    _ = fired", "    restart(clean: false)"]
+                    + check("CacheObservation.crashed(interrupted: interrupted, fileKept: faults.fileExists(at: path(caches[\(cache.index)].identifier, \(key))))")
+                        .map { "    " + $0 }
             } else {
                 lines += ["    _ = interrupted", "    _ = fired"]
             }
@@ -104,20 +107,20 @@ extension CacheMachine: SwiftExportable {
             let concurrent = values.sets.dropFirst().map(CacheReproduction.literal).joined(separator: ", ")
             var lines = [comment, "do {",
                          "    let actor = MemoryCache<CacheTargetKey, Data>(identifier: \"main\", environment: environment, strategy: strategy)",
-                         "    await actor.set(\(value(values.sets[0])), for: CacheTargetKey(\(key)))",
+                         "    await actor.set(\(value(values.sets[0], key)), for: CacheTargetKey(\(key)))",
                          "    await withTaskGroup(of: Void.self) { group in",
                          "        for spec in [\(concurrent)] {",
-                         "            group.addTask { await actor.set(CacheTargetValue.bytes(spec), for: CacheTargetKey(\(key))) }",
+                         "            group.addTask { await actor.set(CacheTargetValue.bytes(spec, key: \(key)), for: CacheTargetKey(\(key))) }",
                          "            group.addTask { _ = await actor.value(for: CacheTargetKey(\(key))) }",
                          "        }",
                          "    }",
-                         "    let after = CacheTargetValue.observe(await actor.value(for: CacheTargetKey(\(key))))"]
+                         "    let after = CacheTargetValue.observe(await actor.value(for: CacheTargetKey(\(key))), key: \(key))"]
             if isLast {
                 lines.append("    #expect([\(concurrent)].map { CacheObservation.value($0) }.contains(after))")
             } else {
                 lines.append("    _ = after")
             }
-            return lines + ["    await actor.set(\(value(values.final)), for: CacheTargetKey(\(key)))",
+            return lines + ["    await actor.set(\(value(values.final, key)), for: CacheTargetKey(\(key)))",
                             "    await actor.shutDown()", "}"]
         }
     }
@@ -131,8 +134,11 @@ enum CacheReproduction {
         case .done: return ".done"
         case .value(let spec): return "CacheObservation.value(\(spec.map(literal) ?? "nil"))"
         case .damaged(let length): return "CacheObservation.damaged(length: \(length))"
+        case .otherKeysValue(let spec, let key): return "CacheObservation.otherKeysValue(\(literal(spec)), key: \(key))"
+        case .missKeepingFile: return "CacheObservation.missKeepingFile"
         case .flag(let flag): return "CacheObservation.flag(\(flag))"
         case .count(let count): return "CacheObservation.count(\(count))"
+        case .crashed(let interrupted, let kept): return "CacheObservation.crashed(interrupted: \(interrupted), fileKept: \(kept))"
         case .burst(let allowed, let after):
             return "CacheObservation.burst(allGetsAllowed: \(allowed), after: \(after.map(literal) ?? "nil"))"
         }

@@ -88,10 +88,10 @@ public final class CacheSystem {
         let cacheKey = CacheTargetKey(key)
         let (gets, after) = bursts.run { () async -> ([Data?], Data?) in
             let cache = MemoryCache<CacheTargetKey, Data>(identifier: CacheIdentifier.main.rawValue, environment: environment, strategy: strategy)
-            await cache.set(CacheTargetValue.bytes(values[0]), for: cacheKey)
+            await cache.set(CacheTargetValue.bytes(values[0], key: key), for: cacheKey)
             let gets = await withTaskGroup(of: Data??.self) { group in
                 for value in values.dropFirst() {
-                    group.addTask { await cache.set(CacheTargetValue.bytes(value), for: cacheKey); return .none }
+                    group.addTask { await cache.set(CacheTargetValue.bytes(value, key: key), for: cacheKey); return .none }
                     group.addTask { .some(await cache.value(for: cacheKey)) }
                 }
                 var gets: [Data?] = []
@@ -99,12 +99,12 @@ public final class CacheSystem {
                 return gets
             }
             let after = await cache.value(for: cacheKey)
-            await cache.set(CacheTargetValue.bytes(final), for: cacheKey)
+            await cache.set(CacheTargetValue.bytes(final, key: key), for: cacheKey)
             await cache.shutDown()
             return (gets, after)
         }
-        let allowed = gets.allSatisfy { CacheTargetValue.isOne(of: values, $0) }
-        guard case .value(let spec) = CacheTargetValue.observe(after) else { return .burst(allGetsAllowed: allowed, after: nil) }
+        let allowed = gets.allSatisfy { CacheTargetValue.isOne(of: values, $0, key: key) }
+        guard case .value(let spec) = CacheTargetValue.observe(after, key: key) else { return .burst(allGetsAllowed: allowed, after: nil) }
         return .burst(allGetsAllowed: allowed, after: spec)
     }
 

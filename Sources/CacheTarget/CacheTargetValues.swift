@@ -20,33 +20,46 @@ public struct CacheTargetKey: Hashable, CustomStringConvertible, Sendable {
 
 /// The bytes of specification values, and back.
 public enum CacheTargetValue {
-    /// The bytes of `spec`: the tag, then a pattern derived from the tag and the position.
-    public static func bytes(_ spec: CacheValueSpec) -> Data {
+    /// The bytes of `spec` set for `key`: the tag, then a pattern derived from the tag, the key (when given) and the
+    /// position, so that a read of another key's value is seen as such (values of one byte excepted).
+    public static func bytes(_ spec: CacheValueSpec, key: Int? = nil) -> Data {
         guard spec.length > 0 else { return Data() }
         var bytes = [UInt8](repeating: 0, count: spec.length)
         let tag = UInt8(truncatingIfNeeded: spec.tag)
+        let salt = UInt8(truncatingIfNeeded: key.map { ($0 + 1) * 61 } ?? 0)
         bytes.withUnsafeMutableBufferPointer { buffer in
             buffer[0] = tag
             var index = 1
             while index < buffer.count {
-                buffer[index] = tag &* 131 &+ UInt8(truncatingIfNeeded: index &* 31) &+ UInt8(truncatingIfNeeded: index >> 8)
+                buffer[index] = tag &* 131 &+ UInt8(truncatingIfNeeded: index &* 31) &+ UInt8(truncatingIfNeeded: index >> 8) &+ salt
                 index += 1
             }
         }
         return Data(bytes)
     }
 
-    /// What a read of `data` observed: a value, nothing, or bytes no set ever wrote.
-    public static func observe(_ data: Data?) -> CacheObservation {
+    /// What a read of `data` for `key` observed: a value, nothing, another key's value, or bytes no set ever wrote.
+    public static func observe(_ data: Data?, key: Int? = nil) -> CacheObservation {
         guard let data else { return .value(nil) }
         guard let first = data.first else { return .value(CacheValueSpec(tag: 0, length: 0)) }
         let spec = CacheValueSpec(tag: Int(first), length: data.count)
-        return data == bytes(spec) ? .value(spec) : .damaged(length: data.count)
+        if data == bytes(spec, key: key) { return .value(spec) }
+        if key != nil, let other = (0..<CacheMachine.keyCount).first(where: { $0 != key && data == bytes(spec, key: $0) }) {
+            return .otherKeysValue(spec, key: other)
+        }
+        return .damaged(length: data.count)
+    }
+
+    /// What a read for `key` observed, and on a miss whether the key's entry file is still there (`fileLeft`,
+    /// asked only after a miss): every miss of a key with a file deletes the file (C4, C6).
+    public static func observeRead(_ data: Data?, key: Int, fileLeft: () -> Bool) -> CacheObservation {
+        let observed = observe(data, key: key)
+        return observed == .value(nil) && fileLeft() ? .missKeepingFile : observed
     }
 
     /// Whether `data` is the bytes of one of `values`.
-    public static func isOne(of values: [CacheValueSpec], _ data: Data?) -> Bool {
-        guard case .value(let spec?) = observe(data) else { return false }
+    public static func isOne(of values: [CacheValueSpec], _ data: Data?, key: Int? = nil) -> Bool {
+        guard case .value(let spec?) = observe(data, key: key) else { return false }
         return values.contains(spec)
     }
 }

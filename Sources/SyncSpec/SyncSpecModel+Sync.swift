@@ -1,6 +1,9 @@
 extension SyncSpecModel {
-    /// Pushes a device's unpushed records in identity order (R30).
-    public mutating func push(_ device: Int) {
+    /// Pushes a device's unpushed records in identity order (R30); returns whether the server refused an item it
+    /// holds as deleted (the device drops it, S5).
+    @discardableResult
+    public mutating func push(_ device: Int) -> Bool {
+        var refused = false
         var outgoing: [Int] = []
         for (i, local) in locals[device].enumerated()
         where local.dirty != 0 && (local.state == .present || local.state == .deletedPending) {
@@ -8,9 +11,10 @@ extension SyncSpecModel {
         }
         outgoing.sort { objects[$0].sortKey < objects[$1].sortKey }
         for i in outgoing {
-            if objects[i].isProject { pushProject(device, i) } else { pushItem(device, i) }
+            if objects[i].isProject { pushProject(device, i) } else { refused = pushItem(device, i) || refused }
             locals[device][i].dirty = 0
         }
+        return refused
     }
 
     private mutating func pushProject(_ device: Int, _ p: Int) {
@@ -29,17 +33,18 @@ extension SyncSpecModel {
         nextTag += 1
     }
 
-    private mutating func pushItem(_ device: Int, _ i: Int) {
+    /// Returns whether the server refused the save (it holds the record as deleted).
+    private mutating func pushItem(_ device: Int, _ i: Int) -> Bool {
         let local = locals[device][i]
         if local.dirty == 16 {
             // A migrated row: saved only if the server has none yet (not even a deletion); otherwise
             // the next fetch brings the server's version.
-            if server[i].exists { return }
+            if server[i].exists { return false }
             server[i].quantity = local.quantity
             server[i].position = local.position
         } else if server[i].exists && server[i].deleted {
             locals[device][i].state = .gone
-            return
+            return true
         } else if local.state == .deletedPending {
             server[i].deleted = true
             locals[device][i].state = .gone
@@ -53,6 +58,7 @@ extension SyncSpecModel {
         server[i].exists = true
         server[i].tag = nextTag
         nextTag += 1
+        return false
     }
 
     /// One full sync round: every device pushes, then every device fetches everything.
@@ -115,7 +121,7 @@ extension SyncSpecModel {
             return
         case .waiting, .present:
             if record.deleted {
-                if local.state == .present { effects.deletion = true }
+                if local.state == .present && local.dirty & ~16 != 0 { effects.deletion = true }
                 local.state = .gone
                 local.dirty = 0
             } else {

@@ -46,6 +46,7 @@ public struct SpecServerRecord: Sendable, Equatable {
 /// What a fetch did, for naming the rule that decides its observation.
 public struct SpecFetchEffects: Sendable, Equatable {
     public var orphan = false
+    /// A fetched deletion removed an item that had unpushed local edits (the deletion won over them, S5).
     public var deletion = false
     public var overwrite = false
 }

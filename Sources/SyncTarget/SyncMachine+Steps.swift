@@ -30,13 +30,14 @@ extension SyncMachine {
             let p = model.createProject(d.index, kind: kind)
             return Prediction(observe(model, kind.collections.map { model.read(d.index, p, $0) }), rule: editRule)
         case .push(let d):
-            model.push(d.index)
-            return Prediction(SyncObservation(reads: [], mirrors: nil), rule: SyncRules.lastWriterWins)
+            // A push observes the device's arrays afterwards: an item the server refused (deleted there) is gone (S5).
+            let refused = model.push(d.index)
+            return Prediction(observe(model, model.readAll(d.index)), rule: refused ? SyncRules.deletionWins : SyncRules.lastWriterWins)
         case .fetch(let d, let deliver):
             let effects = model.fetch(d.index, deliver: deliver?.map(\.index))
             let rule: String
             if model.phase == 0 { rule = SyncRules.blobLosesUpdate }
-            else if effects.orphan || !model.pending(d.index).isEmpty { rule = SyncRules.orphanWaits }
+            else if effects.orphan { rule = SyncRules.orphanWaits }
             else if effects.deletion { rule = SyncRules.deletionWins }
             else if effects.overwrite { rule = SyncRules.lastWriterWins }
             else { rule = SyncRules.concurrentAdditionsSurvive }
@@ -78,6 +79,7 @@ extension SyncMachine {
             for collection in kind.collections { try system.read(d.index, result.index, collection, into: &reads, &mirrors) }
         case .push(let d):
             try system.world.push(d.index)
+            try system.readAll(d.index, into: &reads, &mirrors)
         case .fetch(let d, let deliver):
             try system.world.fetch(d.index, deliver.map { .records($0.map { system.ids[$0.index] }) } ?? .all)
             try system.readAll(d.index, into: &reads, &mirrors)
@@ -106,7 +108,7 @@ extension SyncMachine {
         var rule = mirrorOnly && expected.rule != SyncRules.migrationKeepsItems && expected.rule != SyncRules.rollbackLosesNothing
             ? SyncRules.dualWriteAgreement : expected.rule
         if !mirrorOnly, [SyncRules.concurrentAdditionsSurvive, SyncRules.deletionWins, SyncRules.lastWriterWins].contains(rule) {
-            rule = Self.mergeRule(expected: expected.value.reads, observed: observed.reads)
+            rule = Self.mergeRule(expected: expected.value.reads, observed: observed.reads, deletionWon: rule == SyncRules.deletionWins)
         }
         return Failure(rule: rule, kind: .mismatch,
                        message: "\(step): expected \(expected.value), observed \(observed)")
@@ -114,11 +116,13 @@ extension SyncMachine {
 }
 
 extension SyncMachine {
-    /// Names the merge rule a complete fetch broke by what differs: an item that should be gone
-    /// still shown (a deletion lost, S5); otherwise an addition, quantity or position missing
-    /// (an independent concurrent edit lost, S4). A same-record conflict (S6) never changes
-    /// membership, and production merges it exactly as the specification does.
-    static func mergeRule(expected: [SpecCollectionRead], observed: [SpecCollectionRead]) -> String {
+    /// Names the merge rule a fetch broke by what differs: an item that should be gone still shown where the
+    /// fetch brought a deletion over local edits (`deletionWon`: the deletion lost, S5); otherwise an addition,
+    /// deletion, quantity or position of another item missing (an independent concurrent edit lost, S4). A
+    /// same-record conflict (S6) never changes membership, and production merges it exactly as the
+    /// specification does.
+    static func mergeRule(expected: [SpecCollectionRead], observed: [SpecCollectionRead], deletionWon: Bool) -> String {
+        guard deletionWon else { return SyncRules.concurrentAdditionsSurvive }
         var extra = false
         for read in expected {
             let seen = observed.first { $0.device == read.device && $0.project == read.project && $0.collection == read.collection }

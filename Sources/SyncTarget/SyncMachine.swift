@@ -129,9 +129,29 @@ public struct SyncMachine: StateMachine, Sendable {
         return true
     }
 
+    /// A candidate whose record another device deleted and pushed, the deletion not yet fetched here.
+    private func isDoomed(_ model: SyncSpecModel, _ i: Int, _ device: Int, _ kind: Kind) -> Bool {
+        isCandidate(model, i, device, kind) && model.server[i].deleted && model.isPending(i, on: device)
+    }
+
     /// A uniformly drawn candidate: counted in one pass, found in a second (the same choice and result as
     /// indexing the candidate list, without building it).
+    ///
+    /// The crash class (issue 14): an edit is drawn, about one time in three, among the items another device deleted
+    /// and pushed while this device still holds them (the deletion is pending here), so that the device edits an item
+    /// whose record is gone and then pushes (refused) or fetches (the deletion wins, S5).
     private func pickCandidate(_ model: SyncSpecModel, _ device: Int, _ kind: Kind, _ draw: Draw) -> Int? {
+        if kind != .remove, draw.chooseBool(probability: 0.35) {
+            var doomed = 0
+            for i in model.objects.indices where isDoomed(model, i, device, kind) { doomed += 1 }
+            if doomed > 0 {
+                var k = Int(draw.choose(upTo: UInt64(doomed - 1)))
+                for i in model.objects.indices where isDoomed(model, i, device, kind) {
+                    if k == 0 { return i }
+                    k -= 1
+                }
+            }
+        }
         var count = 0
         for i in model.objects.indices where isCandidate(model, i, device, kind) { count += 1 }
         guard count > 0 else { return nil }
@@ -146,11 +166,12 @@ public struct SyncMachine: StateMachine, Sendable {
     /// Every pending change in change order (nil), or reversed (newest first), or in a random
     /// order, or rarely a random part of them in random order: CloudKit delivers relationship
     /// changes out of order and not atomically (R31).
+    /// The mode is drawn first, even with nothing pending, so that a shrink that empties the pending list keeps the
+    /// later steps' choices in step.
     private func drawDelivery(_ model: SyncSpecModel, _ device: Int, _ draw: Draw) -> [Ref]? {
-        var pending = model.pending(device)
-        guard !pending.isEmpty else { return nil }
         let mode = draw.chooseWeighted(Self.deliveryWeights)
-        if mode == 0 { return nil }
+        var pending = model.pending(device)
+        if mode == 0 || pending.isEmpty { return nil }
         if mode == 1 { return pending.reversed().map { Ref($0) } }
         let count = mode == 2 ? pending.count : 1 + Int(draw.choose(upTo: UInt64(pending.count - 1)))
         var chosen: [Ref] = []

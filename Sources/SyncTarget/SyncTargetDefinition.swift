@@ -27,8 +27,9 @@ public enum SyncMutants {
     }
 
     public static let all: [Entry] = [
-        Entry(mutant: Mutant(name: "blob-storage", rule: SyncRules.concurrentAdditionsSurvive,
-                             summary: "The seed's current design: arrays stay transformable blobs in every phase, so two devices' concurrent additions to one array lose one of them."),
+        Entry(mutant: Mutant(name: "blob-storage", rules: [SyncRules.concurrentAdditionsSurvive, SyncRules.deletionWins],
+                             summary: "The seed's current design: arrays stay transformable blobs in every phase, so two devices' concurrent additions to one array lose one of them.",
+                             reason: "the array travels as one field, so a device's unpushed array wins over whatever another device pushed: an addition or edit of another item is lost (S4), and so is a deletion of an item the device edited concurrently, which must win (S5)"),
               strategy: [.blobsOnlyStorage]),
         Entry(mutant: Mutant(name: "dual-write-misses-entities", rule: SyncRules.dualWriteAgreement,
                              summary: "During dual-write the quantity edit path writes the blob only; the entity row keeps the old quantity."),

@@ -29,20 +29,20 @@ func cache_cleanupDeletesFresh_C9_6f8887b2c5() async throws {
         environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
     }
     // set(cache: v1, key: 0, tag: 1, length: 1)
-    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1)), for: CacheTargetKey(0))
+    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 0), for: CacheTargetKey(0))
     // burst(key: 1, count: 2, tag: 2)
     do {
         let actor = MemoryCache<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)
-        await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 2, length: 8)), for: CacheTargetKey(1))
+        await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 2, length: 8), key: 1), for: CacheTargetKey(1))
         await withTaskGroup(of: Void.self) { group in
             for spec in [CacheValueSpec(tag: 3, length: 9)] {
-                group.addTask { await actor.set(CacheTargetValue.bytes(spec), for: CacheTargetKey(1)) }
+                group.addTask { await actor.set(CacheTargetValue.bytes(spec, key: 1), for: CacheTargetKey(1)) }
                 group.addTask { _ = await actor.value(for: CacheTargetKey(1)) }
             }
         }
-        let after = CacheTargetValue.observe(await actor.value(for: CacheTargetKey(1)))
+        let after = CacheTargetValue.observe(await actor.value(for: CacheTargetKey(1)), key: 1)
         _ = after
-        await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 4, length: 10)), for: CacheTargetKey(1))
+        await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 4, length: 10), key: 1), for: CacheTargetKey(1))
         await actor.shutDown()
     }
     // flipBit(identifier: "main", key: 0, bit: 0)

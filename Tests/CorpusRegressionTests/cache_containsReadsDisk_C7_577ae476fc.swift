@@ -29,7 +29,7 @@ func cache_containsReadsDisk_C7_577ae476fc() async throws {
         environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
     }
     // set(cache: v1, key: 2, tag: 1, length: 1)
-    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1)), for: CacheTargetKey(2))
+    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 2), for: CacheTargetKey(2))
     // restart(clean: false)
     restart(clean: false)
     // contains(cache: v1, key: 2)

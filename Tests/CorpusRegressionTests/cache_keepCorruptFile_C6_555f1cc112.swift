@@ -29,22 +29,22 @@ func cache_keepCorruptFile_C6_555f1cc112() async throws {
         environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
     }
     // set(cache: v1, key: 1, tag: 1, length: 1)
-    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1)), for: CacheTargetKey(1))
+    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 1), for: CacheTargetKey(1))
     // faultySet(cache: v1, key: 0, tag: 0, length: 0, fault: "tornWrite", tornLength: 0)
     do {
         faults.arm(.tornWrite, tornLength: 0)
-        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0)), for: CacheTargetKey(0))
+        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0), key: 0), for: CacheTargetKey(0))
         let interrupted = faults.isCrashed
         let fired = !faults.isArmed
         faults.disarm()
         _ = fired
         restart(clean: false)
-        _ = CacheObservation.flag(interrupted)
+        _ = CacheObservation.crashed(interrupted: interrupted, fileKept: faults.fileExists(at: path(caches[0].identifier, 0)))
     }
     // flipBit(identifier: "main", key: 1, bit: 0)
     _ = CacheObservation.flag(faults.flipBit(in: path("main", 1), bit: 0))
     // get(cache: v1, key: 1)
-    _ = CacheTargetValue.observe(caches[0].value(for: CacheTargetKey(1)))
+    _ = CacheTargetValue.observeRead(caches[0].value(for: CacheTargetKey(1)), key: 1) { faults.fileExists(at: path(caches[0].identifier, 1)) }
     // hasFile(identifier: "main", key: 1)
     #expect(CacheObservation.flag(faults.fileExists(at: path("main", 1))) == CacheObservation.flag(false))
 }

@@ -31,7 +31,7 @@ func cache_seedDescriptionKeys_C2_74316a1b23() async throws {
     // faultySet(cache: v1, key: 2, tag: 1, length: 1, fault: "failedWrite", tornLength: 0)
     do {
         faults.arm(.failedWrite, tornLength: 0)
-        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1)), for: CacheTargetKey(2))
+        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 2), for: CacheTargetKey(2))
         let interrupted = faults.isCrashed
         let fired = !faults.isArmed
         faults.disarm()
@@ -39,5 +39,5 @@ func cache_seedDescriptionKeys_C2_74316a1b23() async throws {
         _ = fired
     }
     // get(cache: v1, key: 3)
-    #expect(CacheTargetValue.observe(caches[0].value(for: CacheTargetKey(3))) == CacheObservation.value(nil))
+    #expect(CacheTargetValue.observeRead(caches[0].value(for: CacheTargetKey(3)), key: 3) { faults.fileExists(at: path(caches[0].identifier, 3)) } == CacheObservation.value(nil))
 }

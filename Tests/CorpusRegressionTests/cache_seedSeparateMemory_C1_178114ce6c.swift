@@ -31,16 +31,16 @@ func cache_seedSeparateMemory_C1_178114ce6c() async throws {
     // burst(key: 0, count: 2, tag: 1)
     do {
         let actor = MemoryCache<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)
-        await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 8)), for: CacheTargetKey(0))
+        await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 8), key: 0), for: CacheTargetKey(0))
         await withTaskGroup(of: Void.self) { group in
             for spec in [CacheValueSpec(tag: 2, length: 9)] {
-                group.addTask { await actor.set(CacheTargetValue.bytes(spec), for: CacheTargetKey(0)) }
+                group.addTask { await actor.set(CacheTargetValue.bytes(spec, key: 0), for: CacheTargetKey(0)) }
                 group.addTask { _ = await actor.value(for: CacheTargetKey(0)) }
             }
         }
-        let after = CacheTargetValue.observe(await actor.value(for: CacheTargetKey(0)))
+        let after = CacheTargetValue.observe(await actor.value(for: CacheTargetKey(0)), key: 0)
         _ = after
-        await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 3, length: 10)), for: CacheTargetKey(0))
+        await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 3, length: 10), key: 0), for: CacheTargetKey(0))
         await actor.shutDown()
     }
     // contains(cache: v1, key: 0)

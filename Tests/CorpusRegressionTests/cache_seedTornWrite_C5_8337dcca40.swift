@@ -31,7 +31,7 @@ func cache_seedTornWrite_C5_8337dcca40() async throws {
     // faultySet(cache: v1, key: 0, tag: 0, length: 0, fault: "failedRename", tornLength: 0)
     do {
         faults.arm(.failedRename, tornLength: 0)
-        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0)), for: CacheTargetKey(0))
+        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0), key: 0), for: CacheTargetKey(0))
         let interrupted = faults.isCrashed
         let fired = !faults.isArmed
         faults.disarm()

@@ -25,10 +25,7 @@ struct MutantAttributionTests {
     /// Open misattributions (issue 12), each with what is known of its cause. Recorded as known issues, so
     /// that the test fails when one is fixed (and must leave this list) or when any other mutant slips.
     static let openMisattributions: [String: String] = [
-        "seed-description-keys": "C1/C3/C7: the cache model attributes a read by the key's own state, not by the twin key that shares its description",
-        "keep-corrupt-file": "C4/C5: the kept corrupt file is first observed through expiry or a torn-write read",
-        "cleanup-deletes-fresh": "C10 (seed 4): the deleted fresh file is first observed after a concurrent set",
-        "blob-storage": "S5/S7: the lost concurrent addition is first observed by the order or orphan rule",
+        "blob-storage": "S7 (seed 3): a partial fetch that meets an orphan is reported as S7 for the whole observation, also where the lost addition is in another project's array",
     ]
     /// Open shrink bounds: mutants whose counterexample is longer than the bound for some seeds.
     static let openBounds: [String: String] = [
@@ -37,7 +34,6 @@ struct MutantAttributionTests {
         "store-failed-save-partial": "7 steps for seeds 2, 15",
         "store-save-per-row": "7 steps for seed 20: the shrinker keeps a first create and killedSave whose joint deletion replays to G25 in 5 steps",
         "store-rows-then-relationships": "7–8 steps for seeds 11, 16, 20",
-        "blob-storage": "10 steps for seeds 4 and 17 (since issue 14's moves to the ends)",
     ]
 
     /// The longest shrunk counterexample a target may report (sync's stories need two devices).
