@@ -7,6 +7,7 @@ recorded choices no longer make that trace, so it cannot seed libFuzzer or be re
 until the mutant fails under the rule its corpus case names (for a mutant without a case: the rule the mutant
 declares first), saves that case, and removes the case it replaces when the new trace has another name.
 Cases of no named mutant are left as they are. Usage: scripts/rerecord-corpus.py [graph-fuzz binary] [Corpus]
+[target …] (only those targets' cases when targets are named; every target's otherwise).
 """
 import json
 import os
@@ -16,6 +17,7 @@ import tempfile
 
 BINARY = sys.argv[1] if len(sys.argv) > 1 else ".build/debug/graph-fuzz"
 CORPUS = sys.argv[2] if len(sys.argv) > 2 else "Corpus"
+TARGETS = set(sys.argv[3:])
 SEEDS = range(1, 21)
 
 
@@ -57,6 +59,8 @@ def main():
             fields = header(os.path.join(CORPUS, name))
             existing.setdefault((fields.get("target"), fields.get("mutant")), []).append((name, fields.get("rule")))
     for target, mutant, rules in mutants():
+        if TARGETS and target not in TARGETS:
+            continue
         wanted = existing.get((target, mutant)) or [(None, rules[0])]
         for old, rule in wanted:
             with tempfile.TemporaryDirectory() as folder:
