@@ -94,6 +94,7 @@ extension SyncSpecModel {
                 for i in items(p, collection) where locals[device][i].state == .waiting {
                     locals[device][i].state = .present
                     effects.orphan = true
+                    if !effects.orphanProjects.contains(p) { effects.orphanProjects.append(p) }
                 }
             }
             return
@@ -141,6 +142,8 @@ extension SyncSpecModel {
             } else {
                 local.state = .waiting
                 effects.orphan = true
+                let owner = Int(objects[i].owner)
+                if !effects.orphanProjects.contains(owner) { effects.orphanProjects.append(owner) }
             }
         }
         locals[device][i] = local

@@ -46,6 +46,9 @@ public struct SpecServerRecord: Sendable, Equatable {
 /// What a fetch did, for naming the rule that decides its observation.
 public struct SpecFetchEffects: Sendable, Equatable {
     public var orphan = false
+    /// The projects whose items waited for them or were released by them in this fetch (S7 decides
+    /// only those projects' arrays), in the order first met.
+    public var orphanProjects: [Int] = []
     /// A fetched deletion removed an item that had unpushed local edits (the deletion won over them, S5).
     public var deletion = false
     public var overwrite = false

@@ -110,6 +110,10 @@ public enum SyncCommand: TraceCodable, Sendable, Equatable {
 public struct SyncObservation: Equatable, Sendable, CustomStringConvertible {
     public var reads: [SpecCollectionRead]
     public var mirrors: [SpecCollectionRead]?
+    /// A fetch's prediction only: the projects whose arrays the orphan rule (S7) decides, because items
+    /// waited for them or were released by them. Never observed and not compared: `compare` uses it to
+    /// name the rule of the array that differs.
+    public var orphanProjects: [Int32] = []
 
     public init(reads: [SpecCollectionRead], mirrors: [SpecCollectionRead]?) {
         self.reads = reads

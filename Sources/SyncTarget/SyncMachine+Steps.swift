@@ -35,13 +35,16 @@ extension SyncMachine {
             return Prediction(observe(model, model.readAll(d.index)), rule: refused ? SyncRules.deletionWins : SyncRules.lastWriterWins)
         case .fetch(let d, let deliver):
             let effects = model.fetch(d.index, deliver: deliver?.map(\.index))
-            let rule: String
-            if model.phase == 0 { rule = SyncRules.blobLosesUpdate }
-            else if effects.orphan { rule = SyncRules.orphanWaits }
-            else if effects.deletion { rule = SyncRules.deletionWins }
-            else if effects.overwrite { rule = SyncRules.lastWriterWins }
-            else { rule = SyncRules.concurrentAdditionsSurvive }
-            return Prediction(observe(model, model.readAll(d.index)), rule: rule)
+            let merge: String
+            if effects.deletion { merge = SyncRules.deletionWins }
+            else if effects.overwrite { merge = SyncRules.lastWriterWins }
+            else { merge = SyncRules.concurrentAdditionsSurvive }
+            if model.phase == 0 { return Prediction(observe(model, model.readAll(d.index)), rule: SyncRules.blobLosesUpdate) }
+            guard effects.orphan else { return Prediction(observe(model, model.readAll(d.index)), rule: merge) }
+            // S7 decides the arrays of the projects items waited for; the merge rule decides the others.
+            var observation = observe(model, model.readAll(d.index))
+            observation.orphanProjects = effects.orphanProjects.map { Int32($0) }
+            return Prediction(observation, rule: SyncRules.orphanWaits, alsoDecided: [merge])
         case .migrate:
             model.rollOutNextPhase()
             return Prediction(observe(model, all(model, Array(0..<model.deviceCount))), rule: SyncRules.migrationKeepsItems)
@@ -107,6 +110,11 @@ extension SyncMachine {
         let mirrorOnly = observed.reads == expected.value.reads
         var rule = mirrorOnly && expected.rule != SyncRules.migrationKeepsItems && expected.rule != SyncRules.rollbackLosesNothing
             ? SyncRules.dualWriteAgreement : expected.rule
+        if !mirrorOnly, rule == SyncRules.orphanWaits, let merge = expected.alsoDecided.first,
+           let differing = Self.firstDifferingProject(expected: expected.value.reads, observed: observed.reads),
+           !expected.value.orphanProjects.contains(differing) {
+            rule = merge
+        }
         if !mirrorOnly, [SyncRules.concurrentAdditionsSurvive, SyncRules.deletionWins, SyncRules.lastWriterWins].contains(rule) {
             rule = Self.mergeRule(expected: expected.value.reads, observed: observed.reads, deletionWon: rule == SyncRules.deletionWins)
         }
@@ -116,6 +124,15 @@ extension SyncMachine {
 }
 
 extension SyncMachine {
+    /// The project of the first array whose expected and observed reads differ (nil when none does).
+    static func firstDifferingProject(expected: [SpecCollectionRead], observed: [SpecCollectionRead]) -> Int32? {
+        for read in expected {
+            let seen = observed.first { $0.device == read.device && $0.project == read.project && $0.collection == read.collection }
+            if seen != read { return read.project }
+        }
+        return observed.first { read in !expected.contains { $0.device == read.device && $0.project == read.project && $0.collection == read.collection } }?.project
+    }
+
     /// Names the merge rule a fetch broke by what differs: an item that should be gone still shown where the
     /// fetch brought a deletion over local edits (`deletionWon`: the deletion lost, S5); otherwise an addition,
     /// deletion, quantity or position of another item missing (an independent concurrent edit lost, S4). A

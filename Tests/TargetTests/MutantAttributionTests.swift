@@ -24,9 +24,7 @@ struct MutantAttributionTests {
 
     /// Open misattributions (issue 12), each with what is known of its cause. Recorded as known issues, so
     /// that the test fails when one is fixed (and must leave this list) or when any other mutant slips.
-    static let openMisattributions: [String: String] = [
-        "blob-storage": "S7 (seed 3): a partial fetch that meets an orphan is reported as S7 for the whole observation, also where the lost addition is in another project's array",
-    ]
+    static let openMisattributions: [String: String] = [:]
     /// Open shrink bounds: mutants whose counterexample is longer than the bound for some seeds.
     static let openBounds: [String: String] = [
         "edition-nullify": "7–8 steps for seeds 5, 13",
