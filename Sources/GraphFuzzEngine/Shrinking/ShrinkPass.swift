@@ -26,6 +26,9 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
 
     /// Deletes blocks of whole state-machine steps, halving block sizes down to single steps.
     public static let deleteSteps = ShrinkPass("delete-steps", .cheap) { $0.deleteSteps() }
+    /// Deletes the abandoned attempts of a step: an action drawn before the step's last `.command`
+    /// span whose arguments found nothing, with what it drew, so the later choice names the action.
+    public static let deleteAbandonedCommands = ShrinkPass("delete-abandoned-commands", .cheap) { $0.deleteAbandonedCommands() }
     /// Deletes each element span, lowering its list's size when the size was drawn just before.
     public static let deleteElements = ShrinkPass("delete-elements", .cheap) { $0.deleteElements() }
     /// Sets every choice of a span to zero.
@@ -53,7 +56,7 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
 
     /// Every pass, in the order a shrink starts with.
     public static let standard: [ShrinkPass] = [
-        deleteSteps, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
+        deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute,
     ]
 

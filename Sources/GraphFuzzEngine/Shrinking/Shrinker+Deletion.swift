@@ -24,6 +24,33 @@ extension Shrinker {
         return progress
     }
 
+    /// Deletes, from the last step to the first, each abandoned attempt of a step: a `.command` span
+    /// followed, in the same step, by another one (the action drawn first found no arguments or
+    /// failed its precondition), together with the choices drawn up to the next `.command` span.
+    /// The attempt changes nothing in the run, yet an earlier step's deletion can make it succeed
+    /// (the model then holds what its arguments need), so it keeps deletions of earlier steps from
+    /// replaying as they did; without it, the later choice names the action the step performed.
+    func deleteAbandonedCommands() -> Bool {
+        var progress = false
+        var s = stepSpans().count - 1
+        while s >= 0 && !outOfBudget {
+            defer { s -= 1 }
+            let steps = stepSpans()
+            guard s < steps.count else { continue }
+            let step = steps[s]
+            let commands = spans.filter { $0.label == .command && $0.count > 0 && $0.start >= step.start && $0.end <= step.end }
+            guard commands.count > 1 else { continue }
+            // The first attempt of the earliest pair first: once it goes, the next becomes the first.
+            for k in stride(from: commands.count - 2, through: 0, by: -1) where !outOfBudget {
+                if consider(removing(commands[k].start..<commands[k + 1].start)) {
+                    progress = true
+                    break
+                }
+            }
+        }
+        return progress
+    }
+
     /// Deletes each element span (a list element with its "more" flag, a sized array's element),
     /// from the last to the first. When that alone fails, it also lowers the choice that sizes the
     /// list (drawn just before it) or the choice that an earlier shrink found must shrink with a
