@@ -177,6 +177,36 @@ struct ShrinkPassTests {
         #expect(Self.shrink(start, .deleteSpanLowerNeighbour, fails: fails).sequence.values == [1, 1, 0])
     }
 
+    @Test("delete-abandoned-commands deletes an action attempt that found no arguments, so an earlier step can go")
+    func deleteAbandonedCommands() {
+        // Commands: 1 fails, 2 creates, 3 draws an argument and is abandoned (drawn again) once something
+        // was created. Deleting the create alone lets the abandoned 3 run instead of the failing 1.
+        let start: [UInt64] = [1, 2, 1, 3, 5, 1, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var created = false, failed = false
+            while draw.span(.step, { () -> Bool in
+                guard draw.chooseBool() else { return false }
+                while true {
+                    let command = draw.span(.command) { Self.value(draw, 3) }
+                    if command == 3 {
+                        _ = Self.value(draw, 9)
+                        if created { continue }
+                    }
+                    if command == 2 { created = true }
+                    if command == 1 { failed = true }
+                    return true
+                }
+            }) {}
+            return failed
+        }
+        #expect(Self.shrink(start, .deleteSteps, fails: fails).sequence.values == start)
+        #expect(Self.shrink(start, .deleteAbandonedCommands, fails: fails).sequence.values == [1, 2, 1, 1, 0])
+        let both = Shrinker(signature: Self.failure.signature, passes: [.deleteSteps, .deleteAbandonedCommands]) { draw in
+            fails(draw)! ? .fail(Self.failure) : .pass
+        }.shrink(ChoiceSequence(start))
+        #expect(both.sequence.values == [1, 1, 0])
+    }
+
     @Test("lower-and-realign lowers a branch and keeps what follows aligned")
     func lowerAndRealign() {
         // A branch: 0 reads one value, 1 reads two; then a last value that must be at least 5.

@@ -25,11 +25,11 @@ extension Shrinker {
     }
 
     /// Deletes, from the last step to the first, each abandoned attempt of a step: a `.command` span
-    /// followed, in the same step, by another one (the action drawn first found no arguments or
-    /// failed its precondition), together with the choices drawn up to the next `.command` span.
-    /// The attempt changes nothing in the run, yet an earlier step's deletion can make it succeed
-    /// (the model then holds what its arguments need), so it keeps deletions of earlier steps from
-    /// replaying as they did; without it, the later choice names the action the step performed.
+    /// followed, in the same step, by another one (the action drawn there found no arguments, so
+    /// the step drew again), together with the arguments it drew up to the next `.command` span.
+    /// Deleting it changes nothing in this run; but once an earlier step is deleted the attempt may
+    /// succeed (the model then holds what its arguments need) and the later steps no longer replay
+    /// as they were, so a deletion of earlier steps only works after this one.
     func deleteAbandonedCommands() -> Bool {
         var progress = false
         var s = stepSpans().count - 1
