@@ -44,8 +44,8 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     /// Deletes blocks of two and one choices (joins lists, drops stray flags).
     public static let deleteBlocks = ShrinkPass("delete-blocks", .expensive) { $0.deleteBlocks() }
     /// Deletes a span whose deletion alone was discarded or passed, and in the same candidate lowers
-    /// a nearby choice: the next step's command, a list's size, a value that indexed the deleted
-    /// element.
+    /// a nearby choice: the next step's command, a choice of the step before, a list's size, a value
+    /// that indexed the deleted element.
     public static let deleteSpanLowerNeighbour = ShrinkPass("delete-span-lower-neighbour", .expensive) { $0.deleteSpanLoweringNeighbour() }
     /// Lowers the first choice of a span and keeps only what the generator then consumed for that
     /// span, realigning the choices after it.

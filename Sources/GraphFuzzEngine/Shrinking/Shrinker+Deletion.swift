@@ -165,6 +165,7 @@ extension Shrinker {
     /// - a state-machine step: the next step's command choice (its `.command` span's first choice)
     ///   goes to each smaller value, with up to two of that step's last choices dropped, so a later
     ///   step that needed the deleted one's object can become a simpler command that does not;
+    /// - else a state-machine step with one choice of the step before it lowered (to 0, or one lower);
     /// - an element whose deletion alone was discarded (an assumption tied it to other values):
     ///   each value (bound above 1) within `window` choices after it goes one lower — a size drawn
     ///   after the list; the one that works becomes the partner delete-elements lowers with later
@@ -172,7 +173,7 @@ extension Shrinker {
     ///   the deleted element), then each value before it one lower, then each to 0 (an index that
     ///   pointed at the last element).
     func deleteSpanLoweringNeighbour() -> Bool {
-        if deleteStepLoweringNextCommand() { return true }
+        if deleteStepLoweringNextCommand() || deleteStepLoweringPreviousChoice() { return true }
         let window = 8
         var i = spans.count - 1
         while i >= 0 && !outOfBudget {
@@ -209,6 +210,29 @@ extension Shrinker {
                 var candidate = deleted
                 candidate[j < span.start ? j : j - span.count] = value
                 if consider(candidate) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Deletes a step and, in the same candidate, lowers one choice of the step before it (to 0, then
+    /// one lower), so that step does what the deleted one added: a create in the context a later
+    /// insert put its object in.
+    private func deleteStepLoweringPreviousChoice() -> Bool {
+        var i = stepSpans().count - 1
+        while i >= 1 && !outOfBudget {
+            defer { i -= 1 }
+            let steps = stepSpans()
+            guard i < steps.count else { continue }
+            let previous = steps[i - 1], deleted = steps[i]
+            // The step's first choice is its continue flag: lowering it would end the case there.
+            for j in (previous.start + 1)..<previous.end where j < raw.count && raw[j] > 0 && !outOfBudget {
+                for value in raw[j] > 1 ? [0, raw[j] - 1] : [0] where !outOfBudget {
+                    var candidate = raw
+                    candidate[j] = value
+                    candidate.removeSubrange(deleted.range)
+                    if consider(candidate) { return true }
+                }
             }
         }
         return false
