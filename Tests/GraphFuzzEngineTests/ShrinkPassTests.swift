@@ -177,6 +177,59 @@ struct ShrinkPassTests {
         #expect(Self.shrink(start, .deleteSpanLowerNeighbour, fails: fails).sequence.values == [1, 1, 0])
     }
 
+    @Test("delete-span-lower-neighbour deletes a step and lowers a choice of the step before")
+    func deleteStepLowerPrevious() {
+        // Commands: 1 marks, 2 creates outside (context 1) or inside (0), 3 moves what 2 created inside.
+        // The case fails when it marked and holds an object inside: a create inside replaces the move.
+        let start: [UInt64] = [1, 2, 1, 1, 3, 1, 1, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var context: UInt64?, marked = false
+            while draw.span(.step, { () -> Bool in
+                guard draw.chooseBool() else { return false }
+                switch draw.span(.command, { Self.value(draw, 3) }) {
+                case 1: marked = true
+                case 2: context = Self.value(draw, 1)
+                case 3: if context == nil { draw.reject() } else { context = 0 }
+                default: break
+                }
+                return true
+            }) {}
+            return draw.isRejected ? nil : marked && context == 0
+        }
+        #expect(Self.shrink(start, .deleteSteps, fails: fails).sequence.values == start)
+        #expect(Self.shrink(start, .deleteSpanLowerNeighbour, fails: fails).sequence.values == [1, 2, 0, 1, 1, 0])
+    }
+
+    @Test("delete-abandoned-commands deletes an action attempt that found no arguments, so an earlier step can go")
+    func deleteAbandonedCommands() {
+        // Commands: 1 fails, 2 creates, 3 draws an argument and is abandoned (drawn again) once something
+        // was created. Deleting the create alone lets the abandoned 3 run instead of the failing 1.
+        let start: [UInt64] = [1, 2, 1, 3, 5, 1, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var created = false, failed = false
+            while draw.span(.step, { () -> Bool in
+                guard draw.chooseBool() else { return false }
+                while true {
+                    let command = draw.span(.command) { Self.value(draw, 3) }
+                    if command == 3 {
+                        _ = Self.value(draw, 9)
+                        if created { continue }
+                    }
+                    if command == 2 { created = true }
+                    if command == 1 { failed = true }
+                    return true
+                }
+            }) {}
+            return failed
+        }
+        #expect(Self.shrink(start, .deleteSteps, fails: fails).sequence.values == start)
+        #expect(Self.shrink(start, .deleteAbandonedCommands, fails: fails).sequence.values == [1, 2, 1, 1, 0])
+        let both = Shrinker(signature: Self.failure.signature, passes: [.deleteSteps, .deleteAbandonedCommands]) { draw in
+            fails(draw)! ? .fail(Self.failure) : .pass
+        }.shrink(ChoiceSequence(start))
+        #expect(both.sequence.values == [1, 1, 0])
+    }
+
     @Test("lower-and-realign lowers a branch and keeps what follows aligned")
     func lowerAndRealign() {
         // A branch: 0 reads one value, 1 reads two; then a last value that must be at least 5.

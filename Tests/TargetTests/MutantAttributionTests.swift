@@ -27,11 +27,9 @@ struct MutantAttributionTests {
     static let openMisattributions: [String: String] = [:]
     /// Open shrink bounds: mutants whose counterexample is longer than the bound for some seeds.
     static let openBounds: [String: String] = [
-        "edition-nullify": "7–8 steps for seeds 5, 13",
+        "edition-nullify": "8 steps for seed 13",
         "user-entry-first": "7 steps for seed 16: owned, delete, save, relate; the 4-step path (a new entry related to a new work) needs the owned step replaced by a create, another action whose draws differ",
         "store-failed-save-partial": "7 steps for seeds 2, 15",
-        "store-save-per-row": "7 steps for seed 20: the shrinker keeps a first create and killedSave whose joint deletion replays to G25 in 5 steps",
-        "store-rows-then-relationships": "7–8 steps for seeds 11, 16, 20",
     ]
 
     /// The longest shrunk counterexample a target may report (sync's stories need two devices).

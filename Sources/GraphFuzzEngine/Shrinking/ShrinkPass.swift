@@ -26,6 +26,9 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
 
     /// Deletes blocks of whole state-machine steps, halving block sizes down to single steps.
     public static let deleteSteps = ShrinkPass("delete-steps", .cheap) { $0.deleteSteps() }
+    /// Deletes the abandoned attempts of a step: an action drawn before the step's last `.command`
+    /// span whose arguments found nothing, with what it drew, so the later choice names the action.
+    public static let deleteAbandonedCommands = ShrinkPass("delete-abandoned-commands", .cheap) { $0.deleteAbandonedCommands() }
     /// Deletes each element span, lowering its list's size when the size was drawn just before.
     public static let deleteElements = ShrinkPass("delete-elements", .cheap) { $0.deleteElements() }
     /// Sets every choice of a span to zero.
@@ -41,8 +44,8 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     /// Deletes blocks of two and one choices (joins lists, drops stray flags).
     public static let deleteBlocks = ShrinkPass("delete-blocks", .expensive) { $0.deleteBlocks() }
     /// Deletes a span whose deletion alone was discarded or passed, and in the same candidate lowers
-    /// a nearby choice: the next step's command, a list's size, a value that indexed the deleted
-    /// element.
+    /// a nearby choice: the next step's command, a choice of the step before, a list's size, a value
+    /// that indexed the deleted element.
     public static let deleteSpanLowerNeighbour = ShrinkPass("delete-span-lower-neighbour", .expensive) { $0.deleteSpanLoweringNeighbour() }
     /// Lowers the first choice of a span and keeps only what the generator then consumed for that
     /// span, realigning the choices after it.
@@ -53,7 +56,7 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
 
     /// Every pass, in the order a shrink starts with.
     public static let standard: [ShrinkPass] = [
-        deleteSteps, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
+        deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute,
     ]
 

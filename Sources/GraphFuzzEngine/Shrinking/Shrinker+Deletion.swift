@@ -24,6 +24,33 @@ extension Shrinker {
         return progress
     }
 
+    /// Deletes, from the last step to the first, each abandoned attempt of a step: a `.command` span
+    /// followed, in the same step, by another one (the action drawn there found no arguments, so
+    /// the step drew again), together with the arguments it drew up to the next `.command` span.
+    /// Deleting it changes nothing in this run; but once an earlier step is deleted the attempt may
+    /// succeed (the model then holds what its arguments need) and the later steps no longer replay
+    /// as they were, so a deletion of earlier steps only works after this one.
+    func deleteAbandonedCommands() -> Bool {
+        var progress = false
+        var s = stepSpans().count - 1
+        while s >= 0 && !outOfBudget {
+            defer { s -= 1 }
+            let steps = stepSpans()
+            guard s < steps.count else { continue }
+            let step = steps[s]
+            let commands = spans.filter { $0.label == .command && $0.count > 0 && $0.start >= step.start && $0.end <= step.end }
+            guard commands.count > 1 else { continue }
+            // The first attempt of the earliest pair first: once it goes, the next becomes the first.
+            for k in stride(from: commands.count - 2, through: 0, by: -1) where !outOfBudget {
+                if consider(removing(commands[k].start..<commands[k + 1].start)) {
+                    progress = true
+                    break
+                }
+            }
+        }
+        return progress
+    }
+
     /// Deletes each element span (a list element with its "more" flag, a sized array's element),
     /// from the last to the first. When that alone fails, it also lowers the choice that sizes the
     /// list (drawn just before it) or the choice that an earlier shrink found must shrink with a
@@ -138,6 +165,7 @@ extension Shrinker {
     /// - a state-machine step: the next step's command choice (its `.command` span's first choice)
     ///   goes to each smaller value, with up to two of that step's last choices dropped, so a later
     ///   step that needed the deleted one's object can become a simpler command that does not;
+    /// - else a state-machine step with one choice of the step before it lowered (to 0, or one lower);
     /// - an element whose deletion alone was discarded (an assumption tied it to other values):
     ///   each value (bound above 1) within `window` choices after it goes one lower — a size drawn
     ///   after the list; the one that works becomes the partner delete-elements lowers with later
@@ -145,7 +173,7 @@ extension Shrinker {
     ///   the deleted element), then each value before it one lower, then each to 0 (an index that
     ///   pointed at the last element).
     func deleteSpanLoweringNeighbour() -> Bool {
-        if deleteStepLoweringNextCommand() { return true }
+        if deleteStepLoweringNextCommand() || deleteStepLoweringPreviousChoice() { return true }
         let window = 8
         var i = spans.count - 1
         while i >= 0 && !outOfBudget {
@@ -182,6 +210,29 @@ extension Shrinker {
                 var candidate = deleted
                 candidate[j < span.start ? j : j - span.count] = value
                 if consider(candidate) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Deletes a step and, in the same candidate, lowers one choice of the step before it (to 0, then
+    /// one lower), so that step does what the deleted one added: a create in the context a later
+    /// insert put its object in.
+    private func deleteStepLoweringPreviousChoice() -> Bool {
+        var i = stepSpans().count - 1
+        while i >= 1 && !outOfBudget {
+            defer { i -= 1 }
+            let steps = stepSpans()
+            guard i < steps.count else { continue }
+            let previous = steps[i - 1], deleted = steps[i]
+            // The step's first choice is its continue flag: lowering it would end the case there.
+            for j in (previous.start + 1)..<previous.end where j < raw.count && raw[j] > 0 && !outOfBudget {
+                for value in raw[j] > 1 ? [0, raw[j] - 1] : [0] where !outOfBudget {
+                    var candidate = raw
+                    candidate[j] = value
+                    candidate.removeSubrange(deleted.range)
+                    if consider(candidate) { return true }
+                }
             }
         }
         return false
