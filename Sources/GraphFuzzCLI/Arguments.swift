@@ -55,8 +55,15 @@ public enum Invocation: Equatable {
 
 /// Parses `graph-fuzz` arguments (without the program name).
 public enum ArgumentParser {
+    /// The commands a user types (the hidden `worker` aside).
+    static let commands = ["replay", "list", "export-tests", "import-crash", "export-seeds", "bench", "coverage"]
+
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var rest = arguments[...]
+        // `graph-fuzz COMMAND --help` (alone after the command) prints the help, which describes every command.
+        if rest.count == 2, let command = rest.first, commands.contains(command), ["--help", "-h"].contains(rest.last!) {
+            return .help
+        }
         switch rest.first {
         case "replay":
             rest.removeFirst()
@@ -224,7 +231,7 @@ public enum ArgumentParser {
           graph-fuzz coverage [--target NAME|all] [--runs N] [--seed N] [--steps N]
                                                 how often each rule was exercised, and health warnings
                                                 (exit 1 when there is a warning)
-          graph-fuzz --help | --version
+          graph-fuzz [COMMAND] --help | graph-fuzz --version
 
         OPTIONS
           --target NAME   a target from `graph-fuzz list`, or all (default)
