@@ -89,13 +89,15 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
                                message: "saved rows differ: missing \(missing.map(\.description)), unexpected \(extra.map(\.description))")
             },
             Invariant("G26", decidedBy: { $0.refusesDamagedCopies ? "G26" : nil }) { model, system in
-                guard model.refusesDamagedCopies else { return nil }
+                // nil: the harness could not copy the file, so there is nothing of the store's to judge.
+                guard model.refusesDamagedCopies, let observed = system.damagedRefusals else { return nil }
                 let predicted = StoreDamage.allCases.map(GraphModel.refusal)
-                guard system.damagedRefusals != predicted else { return nil }
+                guard observed != predicted else { return nil }
                 return Failure(rule: "G26", kind: .invariant,
-                               message: "damaged copies of the store file (\(StoreDamage.allCases.map(\.rawValue))): expected refusals \(predicted), observed \(system.damagedRefusals)")
+                               message: "damaged copies of the store file (\(StoreDamage.allCases.map(\.rawValue))): expected refusals \(predicted), observed \(observed)")
             },
             Invariant("G27", decidedBy: { $0.numberedAfterRelaunch.isEmpty ? nil : "G27" }) { model, system in
+                guard !model.numberedAfterRelaunch.isEmpty else { return nil }
                 let reused = system.reusedNumbers(model.numberedAfterRelaunch.map { model.rowName(model.numberedID($0)).ref })
                 guard !reused.isEmpty else { return nil }
                 return Failure(rule: "G27", kind: .invariant,

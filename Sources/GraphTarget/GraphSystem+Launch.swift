@@ -58,26 +58,36 @@ extension GraphSystem {
         }
         contexts = [ModelContext(container), ModelContext(container)]
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }
-        if container.path != nil { damagedRefusals = StoreDamage.allCases.map(openDamagedCopy) }
+        if let path = container.path { damagedRefusals = damagedCopyRefusals(of: path) }
         return nil
     }
 
-    /// G26: a container opened on a copy of the store file damaged by `damage`, as an app relaunched on a damaged
-    /// file would open it. Observes the kind of the typed error that refused it (with the path if the error names
-    /// another file), or "opened". The copy is removed; the case's own container and file are untouched.
-    func openDamagedCopy(_ damage: StoreDamage) -> String {
-        guard let path = container.path else { return "noStoreFile" }
+    /// G26: each damage's refusal (see `openDamagedCopy`), or nil when the harness cannot read the store file or
+    /// write a copy: a fault of the harness or the machine, never reported as the store's.
+    func damagedCopyRefusals(of path: String) -> [String]? {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+        var refusals: [String] = []
+        for damage in StoreDamage.allCases {
+            guard let refusal = openDamagedCopy([UInt8](data), damage) else { return nil }
+            refusals.append(refusal)
+        }
+        return refusals
+    }
+
+    /// G26: a container opened on a copy of the store file (`bytes`) damaged by `damage`, as an app relaunched on
+    /// a damaged file would open it. Observes the kind of the typed error that refused it (with the path if the
+    /// error names another file), or "opened"; nil when the copy could not be written. The copy is removed; the
+    /// case's own container and file are untouched.
+    func openDamagedCopy(_ bytes: [UInt8], _ damage: StoreDamage) -> String? {
+        var bytes = bytes
         let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
         defer { copy.remove() }
-        var bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())
         switch damage {
         case .emptied: bytes = []
         case .cutInHeader: bytes = Array(bytes.prefix(50))
         case .overwrittenHeader: for i in 0..<min(16, bytes.count) { bytes[i] = 0 }
         }
-        guard FileManager.default.createFile(atPath: copy.path, contents: Data(bytes)) else {
-            return "copyNotWritten"
-        }
+        guard FileManager.default.createFile(atPath: copy.path, contents: Data(bytes)) else { return nil }
         do {
             let opened = try ModelContainer(schema: container.schema, configuration: container.configuration, path: copy.path)
             opened.close()

@@ -17,7 +17,9 @@ public struct GraphSystem {
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
     /// G26: at the last relaunch on the SQLite backend, what opening each `StoreDamage` of the file observed.
-    var damagedRefusals: [String] = []
+    /// G26: how each damaged copy of the store file was refused at the last relaunch; nil when the harness
+    /// could not make the copies (its own I/O failed: not a failure of the store, so G26 is not judged).
+    var damagedRefusals: [String]? = []
     /// G27: per entity, the highest permanent number saved so far, and as it was before the last save.
     var highestSaved = BooksEntities.names.map { _ in 0 }, highestBeforeLastSave = BooksEntities.names.map { _ in 0 }
     /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
