@@ -1,5 +1,6 @@
 import CacheSpec
 import Foundation
+import GraphFuzzEngine
 import PersistentCache
 
 /// The production cache under test for one case: the cores of the open instances over one
@@ -24,7 +25,10 @@ public final class CacheSystem {
             let parent = temporaryDirectory.hasSuffix("/") ? temporaryDirectory : temporaryDirectory + "/"
             root = parent + "graphfuzz-cache-" + UUID().uuidString
             base = LocalFileSystem()
-            try base.createFolder(at: root)
+            // The harness's own folder for the case, made before any cache exists: not the cache's to answer for.
+            do { try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true) } catch {
+                throw HarnessFault("cannot create the real-disk case's scratch folder \(root)", underlying: error)
+            }
         } else {
             let simulated = SimulatedFileSystem()
             self.simulated = simulated

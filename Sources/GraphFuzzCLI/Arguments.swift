@@ -271,7 +271,8 @@ public enum ArgumentParser {
         EXIT CODES
           0 no failure   1 a failure was found (or a replayed case failed)
           2 bad usage or bad input (a flag, a file and line, a corpus folder, too few open files)
-          3 internal or infrastructure error (workers keep dying without a reproducing case)
+          3 internal or infrastructure error (workers keep dying without a reproducing case), or a
+            harness fault (a machine's own I/O failed, e.g. a full /tmp: target, seed, case, step named)
           130 / 143 interrupted by SIGINT / SIGTERM (workers stopped, summary so far printed)
         """
 }

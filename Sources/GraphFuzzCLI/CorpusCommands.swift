@@ -2,7 +2,8 @@ import Foundation
 import GraphFuzzEngine
 
 /// `graph-fuzz replay [FILE|DIR ...]`: one line per case; exit 1 if a case misses its expected
-/// outcome, 2 on a malformed file (file and line named).
+/// outcome, 2 on a malformed file (file and line named), 3 when the harness could not do a step of a
+/// case (`HarnessFault`: no verdict on the code under test).
 struct ReplayCommand {
     var paths: [String]
     var json: Bool
@@ -19,7 +20,7 @@ struct ReplayCommand {
             console.err("graph-fuzz: \(error)\n")
             return 2
         }
-        var failed = 0, malformed = 0
+        var failed = 0, malformed = 0, harnessFaults = 0
         for file in files {
             do {
                 let corpusCase = try Corpus.read(file)
@@ -29,22 +30,27 @@ struct ReplayCommand {
                 } else {
                     result = try Corpus.replay(corpusCase, file: file, targets: registry.targets)
                 }
-                if !result.passed { failed += 1 }
+                if result.harnessFault != nil { harnessFaults += 1 } else if !result.passed { failed += 1 }
                 if json {
                     console.out(JSONValue.object([
                         ("event", .string("replay")), ("file", .string(file)), ("target", .string(result.target)),
-                        ("outcome", .string(result.passed ? "pass" : "fail")), ("rule", .optional(result.rule)),
+                        ("outcome", .string(result.harnessFault != nil ? "harnessFault" : result.passed ? "pass" : "fail")),
+                        ("rule", .optional(result.rule)),
                     ]).rendered + "\n")
                 } else {
                     let drift = result.drift ? " (generators changed since it was recorded; replayed from its trace)" : ""
-                    console.out("\(result.passed ? "pass" : "FAIL")  \(file)  \(result.message)\(drift)\n")
+                    let verdict = result.harnessFault != nil ? "HARNESS FAULT" : result.passed ? "pass" : "FAIL"
+                    console.out("\(verdict)  \(file)  \(result.message)\(drift)\n")
                 }
             } catch {
                 malformed += 1
                 console.err("graph-fuzz: \(error)\n")
             }
         }
-        if !json { console.out("\(files.count - failed - malformed) passed, \(failed) failed, \(malformed) malformed\n") }
-        return malformed > 0 ? 2 : (failed > 0 ? 1 : 0)
+        if !json {
+            console.out("\(files.count - failed - malformed - harnessFaults) passed, \(failed) failed, \(malformed) malformed"
+                + (harnessFaults > 0 ? ", \(harnessFaults) with a harness fault (no verdict)" : "") + "\n")
+        }
+        return malformed > 0 ? 2 : harnessFaults > 0 ? 3 : (failed > 0 ? 1 : 0)
     }
 }

@@ -100,6 +100,10 @@ public struct ImportedCrash {
     public init(bytes: [UInt8], harness: FuzzHarness, budget: ShrinkBudget = ShrinkBudget()) throws(ImportCrashError) {
         let draw = Draw(.bytes(bytes))
         let (outcome, steps) = harness.run(draw)
+        if let fault = outcome.harnessFault {
+            throw ImportCrashError(message: "the harness could not run the input on target \(harness.target.name): \(fault) "
+                + "(a harness fault, not a failure of the code under test): nothing to import")
+        }
         guard let found = outcome.failure else {
             let selected = "target \(harness.target.name)\(harness.mutant.map { " with mutant \($0)" } ?? "")"
             throw ImportCrashError(message: "the input \(outcome == .rejected ? "is rejected (its assumptions do not hold)" : "passes") on \(selected): nothing to import (was it found on another target or mutant?)")

@@ -39,7 +39,8 @@ struct RunCommand {
                     console.err("graph-fuzz: \(error.message)\n")
                     return 2
                 }
-                console.err("graph-fuzz: \(error.message.hasPrefix("infrastructure error") ? "" : "internal error: ")\(error.message)\n")
+                let named = error.message.hasPrefix("infrastructure error") || error.message.hasPrefix("harness fault")
+                console.err("graph-fuzz: \(named ? "" : "internal error: ")\(error.message)\n")
                 return 3
             }
             progress.clear()

@@ -52,6 +52,10 @@ public enum GraphFuzzTest {
                                                 test: Test.current)
             }
             run = try target.run(mutant: mutant, options: options, maxSteps: steps, executor: executor)
+        } catch let fault as CaseHarnessFault {
+            // The harness could not do its work: the test fails, but with no counterexample.
+            Issue.record("graph-fuzz: \(fault)", sourceLocation: sourceLocation)
+            return CheckResult(run: nil, reports: [], replayed: replayed, harnessFault: fault)
         } catch {
             Issue.record("graph-fuzz could not run the cases of \(target.name): \(error)", sourceLocation: sourceLocation)
             return CheckResult(run: nil, reports: [], replayed: replayed)
@@ -107,7 +111,7 @@ public enum GraphFuzzTest {
             }
         } catch {
             // An empty folder is a folder we have not saved to yet.
-            if !error.message.contains("holds no") {
+            if !error.message.contains("no .case file") {
                 Issue.record("graph-fuzz could not replay \(folder): \(error)", sourceLocation: sourceLocation)
             }
         }
@@ -123,6 +127,8 @@ public struct CheckResult: Sendable, CustomStringConvertible {
     public var reports: [FailureReport]
     /// Corpus cases replayed before the search.
     public var replayed: Int
+    /// The harness fault that stopped the search (recorded as an issue, never as a counterexample).
+    public var harnessFault: CaseHarnessFault?
 
     /// The first failure found (nil when the run passed).
     public var failure: FoundFailure? { run?.found.first?.result.failure }
@@ -133,6 +139,7 @@ public struct CheckResult: Sendable, CustomStringConvertible {
     public var steps: Int { run?.steps ?? 0 }
 
     public var description: String {
+        if let harnessFault { return "graph-fuzz: \(harnessFault)" }
         guard let run else { return "graph-fuzz: the search did not run" }
         var out = "graph-fuzz \(run.target)\(run.mutant.map { " (mutant \($0))" } ?? ""), seed \(run.options.seed): "
         out += "\(run.cases) cases, \(run.steps) steps"

@@ -67,10 +67,13 @@ final class IsolatedExecutor: CaseExecutor {
                 switch fields.first {
                 case "s": current = fields.count > 1 ? Int(fields[1]) : nil
                 case "f":
-                    guard fields.count == 3, let index = Int(fields[1]), let failure = OutcomeLine.decodeOutcome(fields[2])?.failure else {
+                    guard fields.count == 3, let index = Int(fields[1]), let outcome = OutcomeLine.decodeOutcome(fields[2]) else {
                         throw IsolationError(description: "a child test process wrote '\(line)'")
                     }
-                    report.failures.append(CaseFailure(index: index, failure: failure))
+                    if let fault = outcome.harnessFault, report.harnessFault.map({ index < $0.caseIndex }) ?? true {
+                        report.harnessFault = CaseHarnessFault(seed: seed, caseIndex: index, fault: fault)
+                    }
+                    if let failure = outcome.failure { report.failures.append(CaseFailure(index: index, failure: failure)) }
                 case "d":
                     let numbers = line.split(separator: " ").dropFirst().compactMap { Int($0) }
                     guard numbers.count == 3 else { throw IsolationError(description: "a child test process wrote '\(line)'") }

@@ -37,7 +37,7 @@ struct IsolatedChild {
     /// Serves requests until standard input ends, then ends the process (the test never goes on
     /// in a child):
     /// - `b START STRIDE COUNT`: run those cases; `s INDEX` before each, `f INDEX OUTCOME` for a
-    ///   failure, `d CASES REJECTED STEPS` at the end;
+    ///   failure or a harness fault, `d CASES REJECTED STEPS` at the end;
     /// - `w INDEX` (a case) or `r CHOICES…` (a shrink candidate): `k STEP` before each step runs,
     ///   then `o OUTCOME`.
     ///
@@ -78,7 +78,7 @@ struct IsolatedChild {
                 switch outcome {
                 case .pass: break
                 case .rejected: rejected += 1
-                case .fail: IsolationLine.emit("f \(index) \(OutcomeLine.encode(outcome))")
+                case .fail, .harnessFault: IsolationLine.emit("f \(index) \(OutcomeLine.encode(outcome))")
                 }
             }
             IsolationLine.emit("d \(count) \(rejected) \(steps)")

@@ -204,7 +204,7 @@ extension GraphMachine {
                    let decided = launchRule ?? rule
                    return Prediction(value, rule: decided, alsoDecided: model.alsoDecided.filter { $0 != decided })
                },
-               perform: { command, system in system.run(command) })
+               perform: { command, system in try system.run(command) })
     }
 }
 

@@ -32,7 +32,7 @@ public enum GraphBackendDifferential {
                 }
                 for (number, step) in planned.enumerated() {
                     report.steps += 1
-                    let a = memory.run(step.command), b = sqlite.run(step.command)
+                    let a = try memory.run(step.command), b = try sqlite.run(step.command)
                     if a != b {
                         report.disagreement = "seed \(seed) case \(index) step \(number + 1) \(step.trace): memory \(a), sqlite \(b)"
                         return report
@@ -44,6 +44,9 @@ public enum GraphBackendDifferential {
                     }
                     if a.isTrap { break }
                 }
+            } catch let fault as HarnessFault {
+                report.disagreement = "seed \(seed) case \(index): harness fault (not a disagreement of the backends): \(fault)"
+                return report
             } catch {
                 report.disagreement = "seed \(seed) case \(index): the store could not be opened: \(error)"
                 return report

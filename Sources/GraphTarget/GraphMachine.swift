@@ -89,8 +89,8 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
                                message: "saved rows differ: missing \(missing.map(\.description)), unexpected \(extra.map(\.description))")
             },
             Invariant("G26", decidedBy: { $0.refusesDamagedCopies ? "G26" : nil }) { model, system in
-                // nil: the harness could not copy the file, so there is nothing of the store's to judge.
-                guard model.refusesDamagedCopies, let observed = system.damagedRefusals else { return nil }
+                guard model.refusesDamagedCopies else { return nil }
+                let observed = system.damagedRefusals
                 let predicted = StoreDamage.allCases.map(GraphModel.refusal)
                 guard observed != predicted else { return nil }
                 return Failure(rule: "G26", kind: .invariant,

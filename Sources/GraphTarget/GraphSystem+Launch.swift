@@ -1,11 +1,13 @@
 import BooksTracker
 import Foundation
+import GraphFuzzEngine
 import GraphSpec
 import GraphStore
 
 extension GraphSystem {
-    /// The case's container on its backend, with the mutant's save grouping.
-    static func openContainer(_ config: GraphConfig, store: ModelConfiguration, mutant: GraphMutant?) throws(StoreError)
+    /// The case's container on its backend, with the mutant's save grouping. Throws the store's `StoreError`,
+    /// or a `HarnessFault` when the store could not create its file because the harness cannot write there.
+    static func openContainer(_ config: GraphConfig, store: ModelConfiguration, mutant: GraphMutant?) throws
         -> (ModelContainer, ScratchStoreFile?) {
         let schema = BooksTrackerSchema.schema(config.schema == .local ? .local : .cloudKit,
                                                localEditionEntriesRule: GraphMutant.editionEntriesRule(mutant))
@@ -21,6 +23,10 @@ extension GraphSystem {
                 container = try ModelContainer(schema: schema, configuration: store, path: made.path)
             } catch {
                 made.remove()
+                if let cause = made.unwritable() {
+                    throw HarnessFault("cannot write the case's scratch store file \(made.path) (the store reported \(error))",
+                                       underlying: cause)
+                }
                 throw error
             }
         }
@@ -30,16 +36,16 @@ extension GraphSystem {
 
     /// The relaunch commands: a relaunch reports how many rows the reopened store holds (G22); a killed save is
     /// `Library.save()` interrupted at its `point`-th write, then a relaunch (G25).
-    mutating func performLaunch(_ command: GraphCommand) -> GraphObservation {
+    mutating func performLaunch(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
         switch command {
         case .relaunch:
-            if let failure = relaunch() { return failure }
+            if let failure = try relaunch() { return failure }
             return .count(container.rows.count)
         case let .killedSave(c, point):
             container.writeInterruption = WriteInterruption(afterOperations: container.writeOperations + point)
-            let observation = run(.save(context: c))
+            let observation = try run(.save(context: c))
             if case .trap = observation { return observation }
-            if let failure = relaunch() { return failure }
+            if let failure = try relaunch() { return failure }
             return observation
         default:
             preconditionFailure("not a launch command: \(command)")
@@ -48,7 +54,7 @@ extension GraphSystem {
 
     /// Closes the container and opens it again on the same store, with new contexts and libraries. A store that
     /// cannot be reopened is observed as a trap (`relaunchFailed`): the app could not start.
-    private mutating func relaunch() -> GraphObservation? {
+    private mutating func relaunch() throws(HarnessFault) -> GraphObservation? {
         do {
             let old = container
             container = try old.relaunch()
@@ -58,27 +64,27 @@ extension GraphSystem {
         }
         contexts = [ModelContext(container), ModelContext(container)]
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }
-        if let path = container.path { damagedRefusals = damagedCopyRefusals(of: path) }
+        if let path = container.path { damagedRefusals = try damagedCopyRefusals(of: path) }
         return nil
     }
 
-    /// G26: each damage's refusal (see `openDamagedCopy`), or nil when the harness cannot read the store file or
-    /// write a copy: a fault of the harness or the machine, never reported as the store's.
-    func damagedCopyRefusals(of path: String) -> [String]? {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
-        var refusals: [String] = []
-        for damage in StoreDamage.allCases {
-            guard let refusal = openDamagedCopy([UInt8](data), damage) else { return nil }
-            refusals.append(refusal)
+    /// G26: each damage's refusal (see `openDamagedCopy`). Throws a `HarnessFault` when the harness cannot read
+    /// the store file or write a copy: its own I/O failed, never reported as the store's.
+    func damagedCopyRefusals(of path: String) throws(HarnessFault) -> [String] {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw HarnessFault("cannot read the store file \(path) to make damaged copies of it (G26)", underlying: error)
         }
+        var refusals: [String] = []
+        for damage in StoreDamage.allCases { refusals.append(try openDamagedCopy([UInt8](data), damage)) }
         return refusals
     }
 
     /// G26: a container opened on a copy of the store file (`bytes`) damaged by `damage`, as an app relaunched on
     /// a damaged file would open it. Observes the kind of the typed error that refused it (with the path if the
-    /// error names another file), or "opened"; nil when the copy could not be written. The copy is removed; the
-    /// case's own container and file are untouched.
-    func openDamagedCopy(_ bytes: [UInt8], _ damage: StoreDamage) -> String? {
+    /// error names another file), or "opened"; a `HarnessFault` when the copy could not be written. The copy is
+    /// removed; the case's own container and file are untouched.
+    func openDamagedCopy(_ bytes: [UInt8], _ damage: StoreDamage) throws(HarnessFault) -> String {
         var bytes = bytes
         let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
         defer { copy.remove() }
@@ -87,7 +93,9 @@ extension GraphSystem {
         case .cutInHeader: bytes = Array(bytes.prefix(50))
         case .overwrittenHeader: for i in 0..<min(16, bytes.count) { bytes[i] = 0 }
         }
-        guard FileManager.default.createFile(atPath: copy.path, contents: Data(bytes)) else { return nil }
+        do { try Data(bytes).write(to: URL(fileURLWithPath: copy.path)) } catch {
+            throw HarnessFault("cannot write the \(damage.rawValue) copy of the store file to \(copy.path) (G26)", underlying: error)
+        }
         do {
             let opened = try ModelContainer(schema: container.schema, configuration: container.configuration, path: copy.path)
             opened.close()

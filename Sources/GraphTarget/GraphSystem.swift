@@ -17,9 +17,8 @@ public struct GraphSystem {
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
     /// G26: at the last relaunch on the SQLite backend, what opening each `StoreDamage` of the file observed.
-    /// G26: how each damaged copy of the store file was refused at the last relaunch; nil when the harness
-    /// could not make the copies (its own I/O failed: not a failure of the store, so G26 is not judged).
-    var damagedRefusals: [String]? = []
+    /// (When the harness cannot make the copies, the step ends in a `HarnessFault`: nothing here is judged.)
+    var damagedRefusals: [String] = []
     /// G27: per entity, the highest permanent number saved so far, and as it was before the last save.
     var highestSaved = BooksEntities.names.map { _ in 0 }, highestBeforeLastSave = BooksEntities.names.map { _ in 0 }
     /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
@@ -29,7 +28,8 @@ public struct GraphSystem {
     /// every save's comparison.
     let containerViolationsAgree: Bool
 
-    init(config: GraphConfig, mutant: GraphMutant?) throws(StoreError) {
+    /// Throws the store's `StoreError`, or a `HarnessFault` when the harness cannot write the store file's folder.
+    init(config: GraphConfig, mutant: GraphMutant?) throws {
         let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
         (container, storeFile) = try Self.openContainer(config, store: store, mutant: mutant)
         contexts = [ModelContext(container), ModelContext(container)]
@@ -39,10 +39,11 @@ public struct GraphSystem {
         containerViolationsAgree = cloudKit.predictedContainerViolations == cloudKit.containerViolations
     }
 
-    /// Runs `command` and returns what it observed: the first trap it raised, or its result.
-    mutating func run(_ command: GraphCommand) -> GraphObservation {
+    /// Runs `command` and returns what it observed: the first trap it raised, or its result. Throws a
+    /// `HarnessFault` when the harness's own I/O of the step failed (a relaunch's damaged copies, G26).
+    mutating func run(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
         let before = trapCount
-        let observation = perform(command)
+        let observation = try perform(command)
         if trapCount > before { return .trap(trap(at: before).code.rawValue) }
         if case .save = command, observation == .saved { noteSavedNumbers() }
         return observation
@@ -71,7 +72,7 @@ public struct GraphSystem {
 
     private func model(_ ref: Ref) -> PersistentModel { refs[ref.index]! }
 
-    private mutating func perform(_ command: GraphCommand) -> GraphObservation {
+    private mutating func perform(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
         switch command {
         case let .create(_, entity, variant, context):
             let model = Self.make(entity, variant)
@@ -165,7 +166,7 @@ public struct GraphSystem {
             guard let work = model(w) as? Work else { return .trap("typeMismatch") }
             return .object(libraries[0].userEntry(of: work).map { name($0) })
         case .relaunch, .killedSave:
-            return performLaunch(command)
+            return try performLaunch(command)
         case let .validate(e):
             guard let entry = model(e) as? UserLibraryEntry else { return .trap("typeMismatch") }
             do throws(EntryValidationError) {

@@ -1,4 +1,5 @@
 import BooksTracker
+import GraphFuzzEngine
 import GraphStore
 import MapperSpec
 
@@ -34,6 +35,10 @@ public final class MapperSystem {
                 container = try ModelContainer(schema: storeSchema, configuration: config.storeConfiguration, path: file.path)
             } catch {
                 file.remove()
+                if let cause = file.unwritable() {
+                    throw HarnessFault("cannot write the case's scratch store file \(file.path) (the store reported \(error))",
+                                       underlying: cause)
+                }
                 throw error
             }
         } else {

@@ -27,7 +27,8 @@ public func libFuzzerMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMuta
 
 /// libFuzzer's test function: runs the case the bytes make; a failure traps, so libFuzzer keeps
 /// the input as a crash file (with `SWIFT_BACKTRACE=enable=no`, or Swift's backtracer gets the
-/// trap first). A rejected case (its assumptions not met) returns -1: not added to the corpus.
+/// trap first). A rejected case (its assumptions not met) or a harness fault returns -1: not added
+/// to the corpus.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
@@ -35,6 +36,10 @@ public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     case .pass: return 0
     case .rejected: return -1
     case .fail(let failure): fatalError("graph-fuzz-libfuzzer: \(session.harness.describe(failure))")
+    case .harnessFault(let fault):
+        // Not a crash of the code under test: the harness could not do its work. The input is not kept.
+        log("harness fault (not a failure of the code under test): \(fault)")
+        return -1
     }
 }
 
@@ -83,6 +88,10 @@ enum StandaloneMain {
                 exit(2)
             }
             let outcome = session.test(Array(data))
+            if let fault = outcome.harnessFault {
+                log("\(file): harness fault (not a failure of the code under test): \(fault)")
+                exit(3)
+            }
             if outcome.failure != nil { failed = true } else { log("\(file): \(outcome == .rejected ? "rejected" : "pass")") }
         }
         exit(failed ? 1 : 0)

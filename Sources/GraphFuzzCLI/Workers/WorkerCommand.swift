@@ -94,7 +94,7 @@ struct WorkerCommand {
                     switch outcome {
                     case .pass: break
                     case .rejected: rejected += 1
-                    case .fail: writeUnbuffered("f \(index) \(WorkerProtocol.encode(outcome))\n")
+                    case .fail, .harnessFault: writeUnbuffered("f \(index) \(WorkerProtocol.encode(outcome))\n")
                     }
                 }
                 writeUnbuffered("c \(coverage.line)\n")

@@ -192,8 +192,12 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
             slot.steps = steps
             slot.rejected = rejected
         case UInt8(ascii: "f"):
-            guard let index = scanner.int(), let failure = WorkerProtocol.decodeOutcome(scanner.rest)?.failure else { throw malformed(line) }
-            add(failure, case: index, to: &report)
+            guard let index = scanner.int(), let outcome = WorkerProtocol.decodeOutcome(scanner.rest) else { throw malformed(line) }
+            switch outcome {
+            case .fail(let failure): add(failure, case: index, to: &report)
+            case .harnessFault(let fault): noteHarnessFault(fault, case: index, in: &report)
+            case .pass, .rejected: throw malformed(line)
+            }
         case UInt8(ascii: "c"):
             guard let coverage = Coverage(line: scanner.rest) else { throw malformed(line) }
             report.coverage.merge(coverage)
@@ -214,6 +218,12 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
             throw malformed(line)
         }
         return false
+    }
+
+    /// The lowest case whose harness faulted: the search stops with it.
+    private func noteHarnessFault(_ fault: HarnessFault, case index: Int, in report: inout ChunkReport) {
+        guard report.harnessFault.map({ index < $0.caseIndex }) ?? true else { return }
+        report.harnessFault = CaseHarnessFault(seed: arguments.seed, caseIndex: index, fault: fault)
     }
 
     private func add(_ failure: Failure, case index: Int, to report: inout ChunkReport) {
@@ -270,6 +280,7 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
             case .pass: break
             case .rejected: report.rejected += 1
             case .fail(let failure): add(failure, case: current, to: &report)
+            case .harnessFault(let fault): noteHarnessFault(fault, case: current, in: &report)
             }
         }
     }
@@ -296,6 +307,11 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
             total.failures += report.failures
             total.coverage.merge(report.coverage)
             total.pausedSeconds += report.pausedSeconds
+            if total.harnessFault == nil { total.harnessFault = report.harnessFault }
+            if report.harnessFault != nil {
+                stop()
+                break
+            }
             if stopAtFirstFailure && !report.failures.isEmpty {
                 stop()
                 break

@@ -6,7 +6,7 @@ import GraphFuzzEngine
 /// - `b START STRIDE COUNT`: run cases START, START+STRIDE, … (COUNT of them) of the run's seed.
 ///   Before each case the worker writes `s INDEX STEPS REJECTED` (steps and rejected cases so far
 ///   in the batch) with one unbuffered write, so when it dies the parent knows which case was
-///   running; a failing case adds `f INDEX OUTCOME`; the batch ends with `c COVERAGE` (what its
+///   running; a failing case (or one whose harness faulted, `HarnessFault`) adds `f INDEX OUTCOME`; the batch ends with `c COVERAGE` (what its
 ///   cases exercised, `Coverage.line`) and `d STEPS REJECTED`.
 /// - `r CHOICES…`: replay a choice sequence (a shrink candidate); `w INDEX`: run case INDEX. Both
 ///   write `k STEP` just before the system runs each step and end with `o OUTCOME`.
@@ -16,7 +16,7 @@ import GraphFuzzEngine
 enum WorkerProtocol {
     static func escape(_ text: String) -> String { OutcomeLine.escape(text) }
     static func unescape(_ text: Substring) -> String { OutcomeLine.unescape(text) }
-    /// `pass`, `rejected`, or `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`.
+    /// `pass`, `rejected`, `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE` or `harness<TAB>…` (see `OutcomeLine`).
     static func encode(_ outcome: Outcome) -> String { OutcomeLine.encode(outcome) }
     static func decodeOutcome(_ text: Substring) -> Outcome? { OutcomeLine.decodeOutcome(text) }
 }

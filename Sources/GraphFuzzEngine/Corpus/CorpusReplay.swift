@@ -12,6 +12,9 @@ public struct ReplayResult: Sendable, Equatable {
     public var message: String
     /// The generators changed since the case was recorded (it replayed from its trace all the same).
     public var drift: Bool
+    /// The harness could not do a step of the replay (`HarnessFault`): no verdict (`passed` is
+    /// false, and the message says so).
+    public var harnessFault: HarnessFault?
 }
 
 /// Reading, writing and replaying corpus cases.
@@ -118,7 +121,7 @@ public enum Corpus {
     /// Replays a case with `run`, which replays the case's trace against production code (`nil`)
     /// or a mutant and returns the outcome — in this process, or in a worker process for cases
     /// that crash or hang. Production must pass; the mutant, if any, must fail with the recorded
-    /// rule and kind.
+    /// rule and kind. A harness fault in either run gives no verdict (`ReplayResult.harnessFault`).
     public static func replay(_ corpusCase: CorpusCase, file: String, targets: [Target],
                               run: (Target, String?) -> Result<Outcome, TraceReplayError>) throws(CorpusError) -> ReplayResult {
         guard let target = targets.first(where: { $0.name == corpusCase.target }) else {
@@ -128,8 +131,12 @@ public enum Corpus {
         if let mutant = corpusCase.mutant, target.mutant(named: mutant) == nil {
             throw CorpusError(file: file, line: lineOf("mutant:", corpusCase), message: "target '\(target.name)' has no mutant '\(mutant)'")
         }
+        var harnessFault: HarnessFault?
         func outcome(_ mutant: String?) throws(CorpusError) -> Outcome {
             switch run(target, mutant) {
+            case .success(.harnessFault(let fault)):
+                harnessFault = harnessFault ?? fault
+                return .rejected
             case .success(let outcome): return outcome
             case .failure(let error):
                 throw CorpusError(file: file, line: corpusCase.line(ofStep: error.step), message: error.message)
@@ -146,6 +153,11 @@ public enum Corpus {
             case .fail(let failure): problems.append("mutant \(mutant) fails \(failure.rule) (\(failure.kind.rawValue)), expected \(corpusCase.rule) (\(corpusCase.kind.rawValue))")
             default: problems.append("mutant \(mutant) no longer fails \(corpusCase.rule)")
             }
+        }
+        if let harnessFault {
+            return ReplayResult(file: file, target: target.name, passed: false, rule: corpusCase.rule,
+                                message: "harness fault (no verdict on the code under test): \(harnessFault)", drift: drift,
+                                harnessFault: harnessFault)
         }
         let message = problems.isEmpty
             ? (corpusCase.mutant.map { "production passes; mutant \($0) fails \(corpusCase.rule)" } ?? "production passes")

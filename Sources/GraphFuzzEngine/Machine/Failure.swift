@@ -58,9 +58,17 @@ public enum Outcome: Equatable, Sendable {
     /// The case did not meet its assumptions (a filter ran dry, a precondition failed); discarded.
     case rejected
     case fail(Failure)
+    /// The harness itself could not do a step (`HarnessFault`): no verdict on the code under test.
+    case harnessFault(HarnessFault)
 
     public var failure: Failure? {
         if case .fail(let failure) = self { return failure }
+        return nil
+    }
+
+    /// The harness's own fault, when the case ended in one.
+    public var harnessFault: HarnessFault? {
+        if case .harnessFault(let fault) = self { return fault }
         return nil
     }
 }

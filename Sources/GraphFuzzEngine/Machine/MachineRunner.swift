@@ -415,6 +415,8 @@ public struct MachineRunner<M: StateMachine> {
         }
         do {
             system = try machine.makeSystem(config)
+        } catch let fault as HarnessFault {
+            return finish(.harnessFault(fault))
         } catch {
             return finish(.fail(Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)")))
         }
@@ -461,6 +463,9 @@ public struct MachineRunner<M: StateMachine> {
                         }
                     }
                 }
+            } catch let fault as HarnessFault {
+                return finish(.harnessFault(HarnessFault(message: fault.message, place: fault.place, step: index,
+                                                         stepTrace: "\(trace(step))")))
             } catch {
                 failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(trace(step)) threw \(error)")
             }

@@ -44,7 +44,8 @@ public enum OutcomeLine {
         return out
     }
 
-    /// `pass`, `rejected`, or `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`.
+    /// `pass`, `rejected`, `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`, or
+    /// `harness<TAB>STEP<TAB>STEPTRACE<TAB>PLACE<TAB>MESSAGE` (a `HarnessFault`; `-` for no step).
     public static func encode(_ outcome: Outcome) -> String {
         switch outcome {
         case .pass: return "pass"
@@ -52,6 +53,9 @@ public enum OutcomeLine {
         case .fail(let failure):
             return ["fail", failure.kind.rawValue, escape(failure.rule), escape(failure.detail),
                     failure.step.map(String.init) ?? "-", escape(failure.message)].joined(separator: "\t")
+        case .harnessFault(let fault):
+            return ["harness", fault.step.map(String.init) ?? "-", escape(fault.stepTrace ?? ""), escape(fault.place),
+                    escape(fault.message)].joined(separator: "\t")
         }
     }
 
@@ -59,6 +63,11 @@ public enum OutcomeLine {
         if text == "pass" { return .pass }
         if text == "rejected" { return .rejected }
         let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+        if fields.count == 5, fields[0] == "harness" {
+            let step = Int(fields[1])
+            return .harnessFault(HarnessFault(message: unescape(fields[4]), place: unescape(fields[3]), step: step,
+                                              stepTrace: step == nil ? nil : unescape(fields[2])))
+        }
         guard fields.count == 6, fields[0] == "fail", let kind = FailureKind(rawValue: String(fields[1])) else { return nil }
         return .fail(Failure(rule: unescape(fields[2]), kind: kind, message: unescape(fields[5]), detail: unescape(fields[3]),
                              step: Int(fields[4])))

@@ -22,6 +22,9 @@ public struct ChunkReport: Sendable, Equatable {
     /// Seconds spent re-running suspected cases (a child that died or ran out of time), which
     /// the search's time does not count.
     public var pausedSeconds: Double
+    /// The first case whose harness could not do its work (`HarnessFault`): the chunk ended there,
+    /// and the search stops with it. Its `seed` is the run's.
+    public var harnessFault: CaseHarnessFault?
 
     public init(cases: Int = 0, rejected: Int = 0, steps: Int = 0, failures: [CaseFailure] = [], coverage: Coverage = Coverage(),
                 pausedSeconds: Double = 0) {
@@ -50,6 +53,9 @@ extension ChunkReport {
             case .fail(let failure):
                 report.failures.append(CaseFailure(index: index, failure: failure))
                 if stopAtFirstFailure { return report }
+            case .harnessFault(let fault):
+                report.harnessFault = CaseHarnessFault(seed: seed, caseIndex: index, fault: fault)
+                return report
             }
         }
         return report
@@ -64,7 +70,8 @@ extension ChunkReport {
 public protocol CaseExecutor: AnyObject {
     /// Runs the chunk's cases of the run `seed`; with `stopAtFirstFailure`, stops after the first
     /// failing case. A case that takes a child process down is reported as a `crash` failure of
-    /// that case, only once a fresh process died of it again.
+    /// that case, only once a fresh process died of it again. A case whose harness faulted is
+    /// reported in `harnessFault`, never as a failure.
     func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) throws -> ChunkReport
     /// Runs case `index` of the run `seed` alone: its outcome and the draw holding what it consumed.
     func run(case index: Int, seed: UInt64) throws -> (outcome: Outcome, draw: Draw)

@@ -49,12 +49,15 @@ public struct SearchResult: Sendable, Equatable {
     public var rejected: Int
     public var seconds: Double
     public var failure: FoundFailure?
+    /// The harness fault that stopped the search (no verdict on the code under test), if any.
+    public var harnessFault: CaseHarnessFault?
 
-    public init(cases: Int, rejected: Int, seconds: Double, failure: FoundFailure?) {
+    public init(cases: Int, rejected: Int, seconds: Double, failure: FoundFailure?, harnessFault: CaseHarnessFault? = nil) {
         self.cases = cases
         self.rejected = rejected
         self.seconds = seconds
         self.failure = failure
+        self.harnessFault = harnessFault
     }
 }
 
@@ -63,9 +66,10 @@ public struct SearchResult: Sendable, Equatable {
 /// `SplitMix64.caseSeed(run: seed, case: i)` alone.
 public enum Search {
     public static func run(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
-        // A function executor never throws.
-        guard let loop = try? SearchLoop(options: options, stopAtFirstFailure: true).run(FunctionExecutor(test: test)) else {
-            return SearchResult(cases: 0, rejected: 0, seconds: 0, failure: nil)
+        // A function executor never throws; the loop throws only a harness fault (a test that returned one).
+        let loop: LoopResult
+        do { loop = try SearchLoop(options: options, stopAtFirstFailure: true).run(FunctionExecutor(test: test)) } catch {
+            return SearchResult(cases: 0, rejected: 0, seconds: 0, failure: nil, harnessFault: error as? CaseHarnessFault)
         }
         let failure = loop.found.first?.failure
         return SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: failure?.seconds ?? loop.seconds, failure: failure)

@@ -109,6 +109,8 @@ public struct SearchLoop {
         self.events = events
     }
 
+    /// Runs the search. Throws `CaseHarnessFault` when a case's harness could not do its work (the
+    /// search stops there: no verdict on the code under test), or what the executor throws.
     public func run(_ executor: some CaseExecutor) throws -> LoopResult {
         let concurrent = executor as? any ChunkScheduler
         let dispatch = concurrent ?? SerialDispatch(executor: executor, seed: options.seed, stopAtFirstFailure: stopAtFirstFailure)
@@ -140,6 +142,12 @@ public struct SearchLoop {
             while !stopping && dispatch.wantsChunk, let chunk = nextChunk() { try dispatch.submit(chunk) }
             if dispatch.isIdle { break }
             let report = try dispatch.collect(timeout: events.progressInterval, dispatch: !stopping)
+            if var fault = report.harnessFault {
+                // No verdict is possible while the harness cannot do its work: stop, shrink nothing.
+                dispatch.stop()
+                fault.seed = options.seed
+                throw fault
+            }
             state.add(report)
             if stopAtFirstFailure && !report.failures.isEmpty {
                 dispatch.stop()
@@ -186,20 +194,25 @@ public struct SearchLoop {
     }
 
     /// Shrinks `group` from its lowest failing case; nil when that case no longer fails the same way.
+    /// A harness fault in any run of it stops the search (`CaseHarnessFault`, at the group's case).
     private func shrink(_ group: FailureGroups.Group, executor: some CaseExecutor) throws -> FoundFailure? {
-        let (first, original) = try executor.run(case: group.firstCase, seed: options.seed)
+        func checked(_ run: (outcome: Outcome, draw: Draw)) throws -> (outcome: Outcome, draw: Draw) {
+            guard let fault = run.outcome.harnessFault else { return run }
+            throw CaseHarnessFault(seed: options.seed, caseIndex: group.firstCase, fault: fault)
+        }
+        let (first, original) = try checked(executor.run(case: group.firstCase, seed: options.seed))
         guard first.failure?.signature == group.signature else { return nil }
         var thrown: (any Error)?
         let shrinker = Shrinker(signature: group.signature, budget: options.shrinkBudget, candidates: { sequence in
             guard thrown == nil, !events.stopRequested() else { return (.rejected, Draw(replaying: sequence)) }
-            do { return try executor.replay(sequence) } catch {
+            do { return try checked(executor.replay(sequence)) } catch {
                 thrown = error
                 return (.rejected, Draw(replaying: sequence))
             }
         })
         let shrink = shrinker.shrink(original.sequence)
         if let thrown { throw thrown }
-        let again = try executor.replay(shrink.sequence).outcome.failure
+        let again = try checked(executor.replay(shrink.sequence)).outcome.failure
         let final = again?.signature == group.signature ? again! : group.failure
         return FoundFailure(caseIndex: group.firstCase, original: original.sequence, shrunk: shrink.sequence, failure: final,
                             shrink: shrink, seconds: 0)

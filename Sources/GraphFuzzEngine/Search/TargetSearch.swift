@@ -15,6 +15,8 @@ public struct TargetSearchResult: Sendable, Equatable {
     public var declaredRules: [String]
 
     public var failure: FoundFailure? { search.failure }
+    /// The harness fault that stopped the search (no verdict on the code under test), if any.
+    public var harnessFault: CaseHarnessFault? { search.harnessFault }
 
     /// Whether a mutant's failure names a rule the mutant does not declare (a wrong verdict to explain).
     public var isMisattributed: Bool {
@@ -80,9 +82,14 @@ extension Target {
     public func search(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil) -> TargetSearchResult {
         let maxSteps = maxSteps ?? defaultSteps
         let executor = InProcessExecutor(machine: machine(mutant: mutant), maxSteps: maxSteps)
-        // An in-process executor never throws.
-        let loop = (try? SearchLoop(options: options, stopAtFirstFailure: true).run(executor))
-            ?? LoopResult(cases: 0, rejected: 0, steps: 0, seconds: 0, found: [], coverage: Coverage(), unconfirmed: [])
+        // An in-process executor never throws; the loop throws only a harness fault.
+        let loop: LoopResult
+        do { loop = try SearchLoop(options: options, stopAtFirstFailure: true).run(executor) } catch {
+            return TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps,
+                                      search: SearchResult(cases: 0, rejected: 0, seconds: 0, failure: nil,
+                                                           harnessFault: (error as? CaseHarnessFault).map { named($0, mutant: mutant) }),
+                                      steps: 0, originalSteps: 0, counterexample: nil, declaredRules: declaredRules(mutant))
+        }
         guard let first = loop.found.first else {
             return TargetSearchResult(target: name, mutant: mutant, options: options, maxSteps: maxSteps,
                                       search: SearchResult(cases: loop.cases, rejected: loop.rejected, seconds: loop.seconds, failure: nil),
@@ -97,7 +104,8 @@ extension Target {
 
     /// Runs every case of `options` through `executor` (in this process unless given), groups the
     /// failures by signature and shrinks each once; `found` hears of each as soon as it is shrunk
-    /// (while the search goes on), `events` of the rest (its `found` is replaced).
+    /// (while the search goes on), `events` of the rest (its `found` is replaced). Throws
+    /// `CaseHarnessFault` (naming this target) when a case's harness could not do its work.
     public func run(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil, executor: (any CaseExecutor)? = nil,
                     events: SearchEvents = SearchEvents(), found: @escaping (TargetFailure) -> Void = { _ in }) throws -> TargetRun {
         let maxSteps = maxSteps ?? defaultSteps
@@ -110,12 +118,23 @@ extension Target {
             described.append(entry)
             found(entry)
         }
-        let loop = try SearchLoop(options: options, events: events).run(executor)
+        let loop: LoopResult
+        do { loop = try SearchLoop(options: options, events: events).run(executor) } catch let fault as CaseHarnessFault {
+            throw named(fault, mutant: mutant)
+        }
         // The final counts of cases per signature.
         for (index, group) in loop.found.enumerated() where index < described.count { described[index].caseCount = group.caseCount }
         return TargetRun(target: name, mutant: mutant, options: options, maxSteps: maxSteps, cases: loop.cases, rejected: loop.rejected,
                          steps: loop.steps, seconds: loop.seconds, coverage: loop.coverage, found: described, unconfirmed: loop.unconfirmed,
                          interrupted: loop.interrupted)
+    }
+
+    /// `fault` naming this target and `mutant`.
+    private func named(_ fault: CaseHarnessFault, mutant: String?) -> CaseHarnessFault {
+        var fault = fault
+        fault.target = name
+        fault.mutant = mutant
+        return fault
     }
 
     /// The failure described: its shrunk case recorded, and the failure as the record tells it

@@ -204,6 +204,7 @@ public final class Shrinker {
         case .pass: end = .passed
         case .rejected: end = .rejected
         case .fail: end = .failedOtherwise
+        case .harnessFault: return  // no verdict: nothing to remember
         }
         tree.record(choices: draw.choices, bounds: draw.bounds, end: end)
     }

@@ -18,6 +18,16 @@ package struct ScratchStoreFile: Sendable {
         return ScratchStoreFile(path: parent + prefix + "-" + UUID().uuidString + ".sqlite")
     }
 
+    /// Why the harness cannot write a file where this one goes (its folder missing or unwritable, the disk
+    /// full), or nil when it can. Asked only after the store failed to create this file, to tell the harness's
+    /// own I/O failure (not the store's to answer for) from the store's refusal.
+    package func unwritable() -> (any Error)? {
+        let probe = path + ".probe"
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        do { try Data([0]).write(to: URL(fileURLWithPath: probe)) } catch { return error }
+        return nil
+    }
+
     /// Removes the file and its companions.
     package func remove() {
         for base in [path, path + ".creating"] {
