@@ -4,26 +4,13 @@ import GraphSpec
 /// Swift Testing source that replays a case against the production API directly (store, models, library),
 /// ending in the `#expect` the specification predicts for the last step.
 extension GraphMachine {
-    public static var swiftImports: [String] { ["GraphStore", "BooksTracker"] }
+    public static var swiftImports: [String] { ["GraphStore", "BooksTracker", "GraphTarget"] }
 
+    /// One line: the shared setup is `GraphExportFixture` (named `app`), so a test holds only its steps.
     public func swiftSetup(_ config: GraphConfig) -> [String] {
         let schema = config.schema == .local ? ".local" : ".cloudKit"
-        return [
-            "// \(config.trace)",
-            "let behavior = StoreBehavior(newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave == .resolves ? "resolves" : "unknown"), registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete == .stale ? "stale" : "none"))",
-            "let configuration: BooksConfiguration = \(schema)",
-            "var container: ModelContainer  // a relaunch step may reopen it",
-            "container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))",
-            "var contexts: [ModelContext]",
-            "contexts = [ModelContext(container), ModelContext(container)]",
-            "var libraries: [Library]",
-            "libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }",
-            "var refs: [PersistentModel?] = []",
-            "var held: [PersistentIdentifier?] = []",
-            "refs.reserveCapacity(16)",
-            "held.reserveCapacity(4)",
-            "_ = (contexts, libraries)",
-        ]
+        let behavior = "StoreBehavior(newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave == .resolves ? "resolves" : "unknown"), registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete == .stale ? "stale" : "none"))"
+        return ["// \(config.trace)", "let app = GraphExportFixture(configuration: \(schema), behavior: \(behavior))"]
     }
 
     /// Each step is one `do { … }` block, so its local names never clash with another step's.
@@ -31,8 +18,8 @@ extension GraphMachine {
         var body: [String] = []
         /// The last step binds what its `#expect` reads; a trap's `#expect` reads only the container.
         let binds = isLast && !expected.value.isTrap
-        func r(_ ref: Ref) -> String { "refs[\(ref.index)]!" }
-        func typed(_ ref: Ref, _ type: String) -> String { "(refs[\(ref.index)] as! \(type))" }
+        func r(_ ref: Ref) -> String { "app.refs[\(ref.index)]!" }
+        func typed(_ ref: Ref, _ type: String) -> String { "(app.refs[\(ref.index)] as! \(type))" }
         switch command {
         case let .create(_, entity, variant, context):
             let value = BooksEntities.createPool(entity).pool[variant]
@@ -43,9 +30,9 @@ extension GraphMachine {
             case BooksEntities.author: make = "Author(name: \(value))"
             default: make = "UserLibraryEntry(readingStatus: .\(value.description.dropFirst().dropLast()))"
             }
-            body.append("refs.append(\(make))")
-            if context >= 0 { body.append("contexts[\(context)].insert(refs.last!!)") }
-        case let .insert(ref, c): body.append("contexts[\(c)].insert(\(r(ref)))")
+            body.append("app.refs.append(\(make))")
+            if context >= 0 { body.append("app.contexts[\(context)].insert(app.refs.last!!)") }
+        case let .insert(ref, c): body.append("app.contexts[\(c)].insert(\(r(ref)))")
         case let .relate(ref, rel, target): body.append("\(r(ref)).relate(\(rel), to: \(r(target)))")
         case let .unrelate(ref, rel, target): body.append("\(r(ref)).unrelate(\(rel), from: \(r(target)))")
         case let .set(ref, slot, variant):
@@ -66,40 +53,40 @@ extension GraphMachine {
                 var failed = false
                 if case .refused = expected.value { failed = true }
                 if case .saveFailed = expected.value { failed = true }
-                if failed { body.append("let rowsBefore = container.rows") }
+                if failed { body.append("let rowsBefore = app.container.rows") }
                 body += ["var saveCode: Int? = nil",
-                         "do throws(LibrarySaveError) { try libraries[\(c)].save() } catch {",
+                         "do throws(LibrarySaveError) { try app.libraries[\(c)].save() } catch {",
                          "    if case .store(let failure) = error { saveCode = failure.code } else { saveCode = -1 }",
                          "}"]
             } else {
-                body.append("try? libraries[\(c)].save()")
+                body.append("try? app.libraries[\(c)].save()")
             }
-        case let .rollback(c): body.append("contexts[\(c)].rollback()")
-        case let .holdID(ref): body.append("held.append(\(r(ref)).persistentModelID)")
+        case let .rollback(c): body.append("app.contexts[\(c)].rollback()")
+        case let .holdID(ref): body.append("app.held.append(\(r(ref)).persistentModelID)")
         case let .lookup(_, h, c, method):
             switch method {
-            case .model: body.append("refs.append(contexts[\(c)].model(for: held[\(h)]!))")
-            case .registered: body.append("refs.append(contexts[\(c)].registeredModel(for: held[\(h)]!))")
-            case .fetch: body.append("refs.append(contexts[\(c)].fetch(FetchDescriptor(.identifier(held[\(h)]!))).first)")
+            case .model: body.append("app.refs.append(app.contexts[\(c)].model(for: app.held[\(h)]!))")
+            case .registered: body.append("app.refs.append(app.contexts[\(c)].registeredModel(for: app.held[\(h)]!))")
+            case .fetch: body.append("app.refs.append(app.contexts[\(c)].fetch(FetchDescriptor(.identifier(app.held[\(h)]!))).first)")
             }
         case let .read(ref, p):
             body.append("\(binds ? "let property =" : "_ =") \(r(ref)).entity.attributes.count > \(p) ? \"\\(\(r(ref)).value(at: \(p)))\" : \"\\(\(r(ref)).related(\(p) - \(r(ref)).entity.attributes.count).count)\"")
         case let .state(ref): body.append("\(binds ? "let state =" : "_ =") (\(r(ref)).lifecycle, \(r(ref)).isDeleted)")
         case let .fetchTitle(c, v):
-            body.append("\(binds ? "let fetched =" : "_ =") contexts[\(c)].fetch(FetchDescriptor(.attribute(entity: \"Work\", attribute: \"title\", equals: .string(\(BooksEntities.titles[v])))))")
-        case let .wishlist(_, w, c): body.append("refs.append(libraries[\(c)].createWishlistEntry(for: \(typed(w, "Work"))))")
+            body.append("\(binds ? "let fetched =" : "_ =") app.contexts[\(c)].fetch(FetchDescriptor(.attribute(entity: \"Work\", attribute: \"title\", equals: .string(\(BooksEntities.titles[v])))))")
+        case let .wishlist(_, w, c): body.append("app.refs.append(app.libraries[\(c)].createWishlistEntry(for: \(typed(w, "Work"))))")
         case let .owned(_, w, ed, c):
-            body.append("refs.append(libraries[\(c)].createOwnedEntry(for: \(typed(w, "Work")), edition: \(typed(ed, "Edition"))))")
-        case let .acquire(e, ed): body.append("libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
-        case let .userEntry(w): body.append("\(binds ? "let userEntry =" : "_ =") libraries[0].userEntry(of: \(typed(w, "Work")))")
+            body.append("app.refs.append(app.libraries[\(c)].createOwnedEntry(for: \(typed(w, "Work")), edition: \(typed(ed, "Edition"))))")
+        case let .acquire(e, ed): body.append("app.libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
+        case let .userEntry(w): body.append("\(binds ? "let userEntry =" : "_ =") app.libraries[0].userEntry(of: \(typed(w, "Work")))")
         case .relaunch, .killedSave:
             if case let .killedSave(c, point) = command {
-                body += ["container.writeInterruption = WriteInterruption(afterOperations: container.writeOperations + \(point))",
-                         "try? libraries[\(c)].save()"]
+                body += ["app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + \(point))",
+                         "try? app.libraries[\(c)].save()"]
             }
-            body += ["container = try container.relaunch()",
-                     "contexts = [ModelContext(container), ModelContext(container)]",
-                     "libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }"]
+            body += ["app.container = try app.container.relaunch()",
+                     "app.contexts = [ModelContext(app.container), ModelContext(app.container)]",
+                     "app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }"]
         case let .validate(e):
             if binds {
                 body.append("var validation: EntryValidationError? = nil")
@@ -122,21 +109,21 @@ extension GraphMachine {
         }
     }
 
-    private static func refExpression(_ name: ObjectName) -> String { "refs[\(name.ref)]!.persistentModelID" }
+    private static func refExpression(_ name: ObjectName) -> String { "app.refs[\(name.ref)]!.persistentModelID" }
 
     /// The `#expect` lines for the last step.
     static func expectation(_ command: GraphCommand, _ expected: GraphObservation) -> [String] {
         switch expected {
-        case .trap(let code): return ["#expect(container.traps.first?.code == .\(code))"]
+        case .trap(let code): return ["#expect(app.container.traps.first?.code == .\(code))"]
         default: break
         }
-        var lines = ["#expect(container.traps.isEmpty)"]
+        var lines = ["#expect(app.container.traps.isEmpty)"]
         switch (command, expected) {
         case (_, .identifier(let kind)), (_, .entry(let kind, _, _)):
-            let id = command.result.map { "refs[\($0.index)]!" } ?? {
-                if case let .insert(ref, _) = command { return "refs[\(ref.index)]!" }
-                if case let .holdID(ref) = command { return "refs[\(ref.index)]!" }
-                return "refs.last!!"
+            let id = command.result.map { "app.refs[\($0.index)]!" } ?? {
+                if case let .insert(ref, _) = command { return "app.refs[\(ref.index)]!" }
+                if case let .holdID(ref) = command { return "app.refs[\(ref.index)]!" }
+                return "app.refs.last!!"
             }()
             switch kind {
             case .none: lines.append("#expect(\(id).persistentModelID == nil)")
@@ -144,27 +131,27 @@ extension GraphMachine {
             case .permanent: lines.append("#expect(\(id).persistentModelID?.isTemporary == false)")
             }
             if case let .entry(_, inWork, inEdition) = expected, case let .owned(r, _, ed, _) = command {
-                lines.append("#expect((refs[\(ed.index)] as! Edition).userLibraryEntries.contains { $0 === refs[\(r.index)]! } == \(inEdition))")
+                lines.append("#expect((app.refs[\(ed.index)] as! Edition).userLibraryEntries.contains { $0 === app.refs[\(r.index)]! } == \(inEdition))")
                 _ = inWork
             } else if case let .entry(_, inWork, _) = expected, case let .wishlist(r, w, _) = command {
-                lines.append("#expect((refs[\(w.index)] as! Work).userLibraryEntries.contains { $0 === refs[\(r.index)]! } == \(inWork))")
+                lines.append("#expect((app.refs[\(w.index)] as! Work).userLibraryEntries.contains { $0 === app.refs[\(r.index)]! } == \(inWork))")
             }
         case (.relate(let ref, let rel, let target), .related(let n)), (.unrelate(let ref, let rel, let target), .related(let n)):
-            lines.append("#expect(refs[\(target.index)]!.entity.relationships.indices.map { refs[\(target.index)]!.related($0).contains { $0 === refs[\(ref.index)]! } }.contains(true) == \(n > 0)) // inverse of relationship \(rel)")
+            lines.append("#expect(app.refs[\(target.index)]!.entity.relationships.indices.map { app.refs[\(target.index)]!.related($0).contains { $0 === app.refs[\(ref.index)]! } }.contains(true) == \(n > 0)) // inverse of relationship \(rel)")
         case (_, .deleted(let pending, _)):
-            lines.append("#expect(contexts.map(\\.deletedModelsArray.count).contains(\(pending)))")
+            lines.append("#expect(app.contexts.map(\\.deletedModelsArray.count).contains(\(pending)))")
         case (.save, .saved): lines.append("#expect(saveCode == nil)")
-        case (.save, .refused): lines += ["#expect(saveCode == -1)", "#expect(container.rows == rowsBefore)"]
-        case (.save, .saveFailed(let code, _)): lines += ["#expect(saveCode == \(code))", "#expect(container.rows == rowsBefore)"]
+        case (.save, .refused): lines += ["#expect(saveCode == -1)", "#expect(app.container.rows == rowsBefore)"]
+        case (.save, .saveFailed(let code, _)): lines += ["#expect(saveCode == \(code))", "#expect(app.container.rows == rowsBefore)"]
         case (.lookup(let result, _, _, _), .found(_, _, _, let lifecycle)):
-            lines.append("#expect(refs[\(result.index)]?.lifecycle == .\(lifecycle))")
-        case (.lookup(let result, _, _, _), .notFound): lines.append("#expect(refs[\(result.index)] == nil)")
+            lines.append("#expect(app.refs[\(result.index)]?.lifecycle == .\(lifecycle))")
+        case (.lookup(let result, _, _, _), .notFound): lines.append("#expect(app.refs[\(result.index)] == nil)")
         case (.read, .value(let value)): lines.append("#expect(property == #\"\(value.description)\"#)")
         case (.read, .objects(let names)): lines.append("#expect(property == \"\(names.count)\")")
         case (.state, .state(_, let lifecycle, let deleted, _)): lines.append("#expect(state.0 == .\(lifecycle) && state.1 == \(deleted))")
         case (.fetchTitle, .objects(let names)): lines.append("#expect(fetched.count == \(names.count))")
         case (.acquire(let e, _), .acquired(let status, let inEdition)):
-            lines.append("#expect((refs[\(e.index)] as! UserLibraryEntry).readingStatus.rawValue == \(status)) // in edition: \(inEdition)")
+            lines.append("#expect((app.refs[\(e.index)] as! UserLibraryEntry).readingStatus.rawValue == \(status)) // in edition: \(inEdition)")
         case (.userEntry, .object(let name)):
             lines.append(name.map { "#expect(userEntry?.persistentModelID == \(refExpression($0)))" } ?? "#expect(userEntry == nil)")
         case (.validate, .validation(let error)):

@@ -9,30 +9,12 @@ import CacheTarget
 @Test("cache C9: cache-C9-6f8887b2c5")
 func cache_cleanupDeletesFresh_C9_6f8887b2c5() async throws {
     // config(realFileSystem: false, cleanupInterval: 100)
-    let clock = ManualClock()
-    let root = "/caches"
-    let disk = SimulatedFileSystem()
-    let faults = FaultInjectingFileSystem(base: disk)
-    let environment = CacheEnvironment(cachesDirectory: root, fileSystem: faults, clock: clock,
-                                       cleanupInterval: 100, memoryTier: { ManualMemoryTier() })
-    let strategy = CacheStrategy.shipped
-    var caches = [CacheCore<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)]
-    func restart(clean: Bool) {
-        if clean { caches.forEach { $0.shutDown() } }
-        environment.dropMemoryTiers()
-        disk.powerLoss()
-        faults.recover()
-        faults.disarm()
-        caches = caches.map { CacheCore(identifier: $0.identifier, environment: environment, strategy: strategy) }
-    }
-    func path(_ identifier: String, _ key: Int) -> String {
-        environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
-    }
+    let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: CacheStrategy.shipped)
     // set(cache: v1, key: 0, tag: 1, length: 1)
-    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 0), for: CacheTargetKey(0))
+    app.caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 0), for: CacheTargetKey(0))
     // burst(key: 1, count: 2, tag: 2)
     do {
-        let actor = MemoryCache<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)
+        let actor = MemoryCache<CacheTargetKey, Data>(identifier: "main", environment: app.environment, strategy: app.strategy)
         await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 2, length: 8), key: 1), for: CacheTargetKey(1))
         await withTaskGroup(of: Void.self) { group in
             for spec in [CacheValueSpec(tag: 3, length: 9)] {
@@ -46,5 +28,5 @@ func cache_cleanupDeletesFresh_C9_6f8887b2c5() async throws {
         await actor.shutDown()
     }
     // flipBit(identifier: "main", key: 0, bit: 0)
-    #expect(CacheObservation.flag(faults.flipBit(in: path("main", 0), bit: 0)) == CacheObservation.flag(true))
+    #expect(CacheObservation.flag(app.faults.flipBit(in: app.path("main", 0), bit: 0)) == CacheObservation.flag(true))
 }

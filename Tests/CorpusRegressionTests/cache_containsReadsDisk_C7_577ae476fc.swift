@@ -9,29 +9,11 @@ import CacheTarget
 @Test("cache C7: cache-C7-577ae476fc")
 func cache_containsReadsDisk_C7_577ae476fc() async throws {
     // config(realFileSystem: false, cleanupInterval: 100)
-    let clock = ManualClock()
-    let root = "/caches"
-    let disk = SimulatedFileSystem()
-    let faults = FaultInjectingFileSystem(base: disk)
-    let environment = CacheEnvironment(cachesDirectory: root, fileSystem: faults, clock: clock,
-                                       cleanupInterval: 100, memoryTier: { ManualMemoryTier() })
-    let strategy = CacheStrategy.shipped
-    var caches = [CacheCore<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)]
-    func restart(clean: Bool) {
-        if clean { caches.forEach { $0.shutDown() } }
-        environment.dropMemoryTiers()
-        disk.powerLoss()
-        faults.recover()
-        faults.disarm()
-        caches = caches.map { CacheCore(identifier: $0.identifier, environment: environment, strategy: strategy) }
-    }
-    func path(_ identifier: String, _ key: Int) -> String {
-        environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
-    }
+    let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: CacheStrategy.shipped)
     // set(cache: v1, key: 2, tag: 1, length: 1)
-    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 2), for: CacheTargetKey(2))
+    app.caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 2), for: CacheTargetKey(2))
     // restart(clean: false)
-    restart(clean: false)
+    app.restart(clean: false)
     // contains(cache: v1, key: 2)
-    #expect(CacheObservation.flag(caches[0].contains(CacheTargetKey(2))) == CacheObservation.flag(false))
+    #expect(CacheObservation.flag(app.caches[0].contains(CacheTargetKey(2))) == CacheObservation.flag(false))
 }

@@ -9,42 +9,24 @@ import CacheTarget
 @Test("cache C6: cache-C6-555f1cc112")
 func cache_keepCorruptFile_C6_555f1cc112() async throws {
     // config(realFileSystem: false, cleanupInterval: 100)
-    let clock = ManualClock()
-    let root = "/caches"
-    let disk = SimulatedFileSystem()
-    let faults = FaultInjectingFileSystem(base: disk)
-    let environment = CacheEnvironment(cachesDirectory: root, fileSystem: faults, clock: clock,
-                                       cleanupInterval: 100, memoryTier: { ManualMemoryTier() })
-    let strategy = CacheStrategy.shipped
-    var caches = [CacheCore<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)]
-    func restart(clean: Bool) {
-        if clean { caches.forEach { $0.shutDown() } }
-        environment.dropMemoryTiers()
-        disk.powerLoss()
-        faults.recover()
-        faults.disarm()
-        caches = caches.map { CacheCore(identifier: $0.identifier, environment: environment, strategy: strategy) }
-    }
-    func path(_ identifier: String, _ key: Int) -> String {
-        environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
-    }
+    let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: CacheStrategy.shipped)
     // set(cache: v1, key: 1, tag: 1, length: 1)
-    caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 1), for: CacheTargetKey(1))
+    app.caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 1), for: CacheTargetKey(1))
     // faultySet(cache: v1, key: 0, tag: 0, length: 0, fault: "tornWrite", tornLength: 0)
     do {
-        faults.arm(.tornWrite, tornLength: 0)
-        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0), key: 0), for: CacheTargetKey(0))
-        let interrupted = faults.isCrashed
-        let fired = !faults.isArmed
-        faults.disarm()
+        app.faults.arm(.tornWrite, tornLength: 0)
+        app.caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0), key: 0), for: CacheTargetKey(0))
+        let interrupted = app.faults.isCrashed
+        let fired = !app.faults.isArmed
+        app.faults.disarm()
         _ = fired
-        restart(clean: false)
-        _ = CacheObservation.crashed(interrupted: interrupted, fileKept: faults.fileExists(at: path(caches[0].identifier, 0)))
+        app.restart(clean: false)
+        _ = CacheObservation.crashed(interrupted: interrupted, fileKept: app.faults.fileExists(at: app.path(app.caches[0].identifier, 0)))
     }
     // flipBit(identifier: "main", key: 1, bit: 0)
-    _ = CacheObservation.flag(faults.flipBit(in: path("main", 1), bit: 0))
+    _ = CacheObservation.flag(app.faults.flipBit(in: app.path("main", 1), bit: 0))
     // get(cache: v1, key: 1)
-    _ = CacheTargetValue.observeRead(caches[0].value(for: CacheTargetKey(1)), key: 1) { faults.fileExists(at: path(caches[0].identifier, 1)) }
+    _ = CacheTargetValue.observeRead(app.caches[0].value(for: CacheTargetKey(1)), key: 1) { app.faults.fileExists(at: app.path(app.caches[0].identifier, 1)) }
     // hasFile(identifier: "main", key: 1)
-    #expect(CacheObservation.flag(faults.fileExists(at: path("main", 1))) == CacheObservation.flag(false))
+    #expect(CacheObservation.flag(app.faults.fileExists(at: app.path("main", 1))) == CacheObservation.flag(false))
 }

@@ -9,35 +9,17 @@ import CacheTarget
 @Test("cache C2: cache-C2-74316a1b23")
 func cache_seedDescriptionKeys_C2_74316a1b23() async throws {
     // config(realFileSystem: false, cleanupInterval: 100)
-    let clock = ManualClock()
-    let root = "/caches"
-    let disk = SimulatedFileSystem()
-    let faults = FaultInjectingFileSystem(base: disk)
-    let environment = CacheEnvironment(cachesDirectory: root, fileSystem: faults, clock: clock,
-                                       cleanupInterval: 100, memoryTier: { ManualMemoryTier() })
-    let strategy = CacheStrategy.shipped
-    var caches = [CacheCore<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)]
-    func restart(clean: Bool) {
-        if clean { caches.forEach { $0.shutDown() } }
-        environment.dropMemoryTiers()
-        disk.powerLoss()
-        faults.recover()
-        faults.disarm()
-        caches = caches.map { CacheCore(identifier: $0.identifier, environment: environment, strategy: strategy) }
-    }
-    func path(_ identifier: String, _ key: Int) -> String {
-        environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
-    }
+    let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: CacheStrategy.shipped)
     // faultySet(cache: v1, key: 2, tag: 1, length: 1, fault: "failedWrite", tornLength: 0)
     do {
-        faults.arm(.failedWrite, tornLength: 0)
-        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 2), for: CacheTargetKey(2))
-        let interrupted = faults.isCrashed
-        let fired = !faults.isArmed
-        faults.disarm()
+        app.faults.arm(.failedWrite, tornLength: 0)
+        app.caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 2), for: CacheTargetKey(2))
+        let interrupted = app.faults.isCrashed
+        let fired = !app.faults.isArmed
+        app.faults.disarm()
         _ = interrupted
         _ = fired
     }
     // get(cache: v1, key: 3)
-    #expect(CacheTargetValue.observeRead(caches[0].value(for: CacheTargetKey(3)), key: 3) { faults.fileExists(at: path(caches[0].identifier, 3)) } == CacheObservation.value(nil))
+    #expect(CacheTargetValue.observeRead(app.caches[0].value(for: CacheTargetKey(3)), key: 3) { app.faults.fileExists(at: app.path(app.caches[0].identifier, 3)) } == CacheObservation.value(nil))
 }

@@ -9,28 +9,10 @@ import CacheTarget
 @Test("cache C1: cache-C1-178114ce6c")
 func cache_seedSeparateMemory_C1_178114ce6c() async throws {
     // config(realFileSystem: false, cleanupInterval: 100)
-    let clock = ManualClock()
-    let root = "/caches"
-    let disk = SimulatedFileSystem()
-    let faults = FaultInjectingFileSystem(base: disk)
-    let environment = CacheEnvironment(cachesDirectory: root, fileSystem: faults, clock: clock,
-                                       cleanupInterval: 100, memoryTier: { ManualMemoryTier() })
-    let strategy = CacheStrategy.shipped
-    var caches = [CacheCore<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)]
-    func restart(clean: Bool) {
-        if clean { caches.forEach { $0.shutDown() } }
-        environment.dropMemoryTiers()
-        disk.powerLoss()
-        faults.recover()
-        faults.disarm()
-        caches = caches.map { CacheCore(identifier: $0.identifier, environment: environment, strategy: strategy) }
-    }
-    func path(_ identifier: String, _ key: Int) -> String {
-        environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
-    }
+    let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: CacheStrategy.shipped)
     // burst(key: 0, count: 2, tag: 1)
     do {
-        let actor = MemoryCache<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)
+        let actor = MemoryCache<CacheTargetKey, Data>(identifier: "main", environment: app.environment, strategy: app.strategy)
         await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 8), key: 0), for: CacheTargetKey(0))
         await withTaskGroup(of: Void.self) { group in
             for spec in [CacheValueSpec(tag: 2, length: 9)] {
@@ -44,5 +26,5 @@ func cache_seedSeparateMemory_C1_178114ce6c() async throws {
         await actor.shutDown()
     }
     // contains(cache: v1, key: 0)
-    #expect(CacheObservation.flag(caches[0].contains(CacheTargetKey(0))) == CacheObservation.flag(true))
+    #expect(CacheObservation.flag(app.caches[0].contains(CacheTargetKey(0))) == CacheObservation.flag(true))
 }

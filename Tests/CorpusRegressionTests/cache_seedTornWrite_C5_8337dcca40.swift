@@ -9,32 +9,14 @@ import CacheTarget
 @Test("cache C5: cache-C5-8337dcca40")
 func cache_seedTornWrite_C5_8337dcca40() async throws {
     // config(realFileSystem: false, cleanupInterval: 100)
-    let clock = ManualClock()
-    let root = "/caches"
-    let disk = SimulatedFileSystem()
-    let faults = FaultInjectingFileSystem(base: disk)
-    let environment = CacheEnvironment(cachesDirectory: root, fileSystem: faults, clock: clock,
-                                       cleanupInterval: 100, memoryTier: { ManualMemoryTier() })
-    let strategy = CacheStrategy.shipped
-    var caches = [CacheCore<CacheTargetKey, Data>(identifier: "main", environment: environment, strategy: strategy)]
-    func restart(clean: Bool) {
-        if clean { caches.forEach { $0.shutDown() } }
-        environment.dropMemoryTiers()
-        disk.powerLoss()
-        faults.recover()
-        faults.disarm()
-        caches = caches.map { CacheCore(identifier: $0.identifier, environment: environment, strategy: strategy) }
-    }
-    func path(_ identifier: String, _ key: Int) -> String {
-        environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
-    }
+    let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: CacheStrategy.shipped)
     // faultySet(cache: v1, key: 0, tag: 0, length: 0, fault: "failedRename", tornLength: 0)
     do {
-        faults.arm(.failedRename, tornLength: 0)
-        caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0), key: 0), for: CacheTargetKey(0))
-        let interrupted = faults.isCrashed
-        let fired = !faults.isArmed
-        faults.disarm()
+        app.faults.arm(.failedRename, tornLength: 0)
+        app.caches[0].set(CacheTargetValue.bytes(CacheValueSpec(tag: 0, length: 0), key: 0), for: CacheTargetKey(0))
+        let interrupted = app.faults.isCrashed
+        let fired = !app.faults.isArmed
+        app.faults.disarm()
         _ = interrupted
         #expect(CacheObservation.flag(fired) == CacheObservation.flag(true))
     }

@@ -3,55 +3,44 @@
 import Testing
 import GraphStore
 import BooksTracker
+import GraphTarget
 
 @Test("graph B4: graph-B4-fe7c5be651")
 func graph_editionNullify_B4_fe7c5be651() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
-    let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let configuration: BooksConfiguration = .local
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    var contexts: [ModelContext]
-    contexts = [ModelContext(container), ModelContext(container)]
-    var libraries: [Library]
-    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-    var refs: [PersistentModel?] = []
-    var held: [PersistentIdentifier?] = []
-    refs.reserveCapacity(16)
-    held.reserveCapacity(4)
-    _ = (contexts, libraries)
+    let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
     do {
-        refs.append(Work(title: "Dune"))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Work(title: "Dune"))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v2 = create(entity: "Work", variant: 0, context: 0)
     do {
-        refs.append(Work(title: "Dune"))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Work(title: "Dune"))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v3 = create(entity: "Edition", variant: 0, context: 0)
     do {
-        refs.append(Edition(pageCount: nil))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Edition(pageCount: nil))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v4 = owned(work: v1, edition: v3, context: 0)
     do {
-        refs.append(libraries[0].createOwnedEntry(for: (refs[0] as! Work), edition: (refs[2] as! Edition)))
+        app.refs.append(app.libraries[0].createOwnedEntry(for: (app.refs[0] as! Work), edition: (app.refs[2] as! Edition)))
     }
     // delete(model: v3)
     do {
-        refs[2]!.modelContext?.delete(refs[2]!)
+        app.refs[2]!.modelContext?.delete(app.refs[2]!)
     }
     // save(context: 0)
     do {
-        let rowsBefore = container.rows
+        let rowsBefore = app.container.rows
         var saveCode: Int? = nil
-        do throws(LibrarySaveError) { try libraries[0].save() } catch {
+        do throws(LibrarySaveError) { try app.libraries[0].save() } catch {
             if case .store(let failure) = error { saveCode = failure.code } else { saveCode = -1 }
         }
-        #expect(container.traps.isEmpty)
+        #expect(app.container.traps.isEmpty)
         #expect(saveCode == 1600)
-        #expect(container.rows == rowsBefore)
+        #expect(app.container.rows == rowsBefore)
     }
 }

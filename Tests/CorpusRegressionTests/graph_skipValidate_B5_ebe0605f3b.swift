@@ -3,37 +3,26 @@
 import Testing
 import GraphStore
 import BooksTracker
+import GraphTarget
 
 @Test("graph B5: graph-B5-ebe0605f3b")
 func graph_skipValidate_B5_ebe0605f3b() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
-    let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let configuration: BooksConfiguration = .local
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    var contexts: [ModelContext]
-    contexts = [ModelContext(container), ModelContext(container)]
-    var libraries: [Library]
-    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-    var refs: [PersistentModel?] = []
-    var held: [PersistentIdentifier?] = []
-    refs.reserveCapacity(16)
-    held.reserveCapacity(4)
-    _ = (contexts, libraries)
+    let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "UserLibraryEntry", variant: 0, context: 0)
     do {
-        refs.append(UserLibraryEntry(readingStatus: .toRead))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(UserLibraryEntry(readingStatus: .toRead))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // save(context: 0)
     do {
-        let rowsBefore = container.rows
+        let rowsBefore = app.container.rows
         var saveCode: Int? = nil
-        do throws(LibrarySaveError) { try libraries[0].save() } catch {
+        do throws(LibrarySaveError) { try app.libraries[0].save() } catch {
             if case .store(let failure) = error { saveCode = failure.code } else { saveCode = -1 }
         }
-        #expect(container.traps.isEmpty)
+        #expect(app.container.traps.isEmpty)
         #expect(saveCode == -1)
-        #expect(container.rows == rowsBefore)
+        #expect(app.container.rows == rowsBefore)
     }
 }

@@ -3,36 +3,25 @@
 import Testing
 import GraphStore
 import BooksTracker
+import GraphTarget
 
 @Test("graph G8: graph-G8-fc94767973")
 func graph_storeEagerDeleteRules_G8_fc94767973() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
-    let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let configuration: BooksConfiguration = .local
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    var contexts: [ModelContext]
-    contexts = [ModelContext(container), ModelContext(container)]
-    var libraries: [Library]
-    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-    var refs: [PersistentModel?] = []
-    var held: [PersistentIdentifier?] = []
-    refs.reserveCapacity(16)
-    held.reserveCapacity(4)
-    _ = (contexts, libraries)
+    let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
     do {
-        refs.append(Work(title: "Dune"))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Work(title: "Dune"))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v2 = wishlist(work: v1, context: 0)
     do {
-        refs.append(libraries[0].createWishlistEntry(for: (refs[0] as! Work)))
+        app.refs.append(app.libraries[0].createWishlistEntry(for: (app.refs[0] as! Work)))
     }
     // delete(model: v1)
     do {
-        refs[0]!.modelContext?.delete(refs[0]!)
-        #expect(container.traps.isEmpty)
-        #expect(contexts.map(\.deletedModelsArray.count).contains(1))
+        app.refs[0]!.modelContext?.delete(app.refs[0]!)
+        #expect(app.container.traps.isEmpty)
+        #expect(app.contexts.map(\.deletedModelsArray.count).contains(1))
     }
 }

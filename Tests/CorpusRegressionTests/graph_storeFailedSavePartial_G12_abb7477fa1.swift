@@ -3,50 +3,39 @@
 import Testing
 import GraphStore
 import BooksTracker
+import GraphTarget
 
 @Test("graph G12: graph-G12-abb7477fa1")
 func graph_storeFailedSavePartial_G12_abb7477fa1() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
-    let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let configuration: BooksConfiguration = .local
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    var contexts: [ModelContext]
-    contexts = [ModelContext(container), ModelContext(container)]
-    var libraries: [Library]
-    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-    var refs: [PersistentModel?] = []
-    var held: [PersistentIdentifier?] = []
-    refs.reserveCapacity(16)
-    held.reserveCapacity(4)
-    _ = (contexts, libraries)
+    let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Author", variant: 0, context: 0)
     do {
-        refs.append(Author(name: "Le Guin"))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Author(name: "Le Guin"))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // save(context: 0)
     do {
-        try? libraries[0].save()
+        try? app.libraries[0].save()
     }
     // v2 = create(entity: "Work", variant: 1, context: 0)
     do {
-        refs.append(Work(title: ""))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Work(title: ""))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // relate(model: v2, relationship: 0, target: v1)
     do {
-        refs[1]!.relate(0, to: refs[0]!)
+        app.refs[1]!.relate(0, to: app.refs[0]!)
     }
     // save(context: 0)
     do {
-        let rowsBefore = container.rows
+        let rowsBefore = app.container.rows
         var saveCode: Int? = nil
-        do throws(LibrarySaveError) { try libraries[0].save() } catch {
+        do throws(LibrarySaveError) { try app.libraries[0].save() } catch {
             if case .store(let failure) = error { saveCode = failure.code } else { saveCode = -1 }
         }
-        #expect(container.traps.isEmpty)
+        #expect(app.container.traps.isEmpty)
         #expect(saveCode == 1670)
-        #expect(container.rows == rowsBefore)
+        #expect(app.container.rows == rowsBefore)
     }
 }

@@ -3,28 +3,17 @@
 import Testing
 import GraphStore
 import BooksTracker
+import GraphTarget
 
 @Test("graph G2: graph-G2-0b514668f3")
 func graph_storePermanentOnInsert_G2_0b514668f3() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
-    let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let configuration: BooksConfiguration = .local
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    var contexts: [ModelContext]
-    contexts = [ModelContext(container), ModelContext(container)]
-    var libraries: [Library]
-    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-    var refs: [PersistentModel?] = []
-    var held: [PersistentIdentifier?] = []
-    refs.reserveCapacity(16)
-    held.reserveCapacity(4)
-    _ = (contexts, libraries)
+    let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
     do {
-        refs.append(Work(title: "Dune"))
-        contexts[0].insert(refs.last!!)
-        #expect(container.traps.isEmpty)
-        #expect(refs[0]!.persistentModelID?.isTemporary == true)
+        app.refs.append(Work(title: "Dune"))
+        app.contexts[0].insert(app.refs.last!!)
+        #expect(app.container.traps.isEmpty)
+        #expect(app.refs[0]!.persistentModelID?.isTemporary == true)
     }
 }

@@ -3,49 +3,38 @@
 import Testing
 import GraphStore
 import BooksTracker
+import GraphTarget
 
 @Test("graph G25: graph-G25-c27ab62e3e")
 func graph_storeRowsThenRelationships_G25_c27ab62e3e() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
-    let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let configuration: BooksConfiguration = .local
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    var contexts: [ModelContext]
-    contexts = [ModelContext(container), ModelContext(container)]
-    var libraries: [Library]
-    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-    var refs: [PersistentModel?] = []
-    var held: [PersistentIdentifier?] = []
-    refs.reserveCapacity(16)
-    held.reserveCapacity(4)
-    _ = (contexts, libraries)
+    let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
     do {
-        refs.append(Work(title: "Dune"))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Work(title: "Dune"))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v2 = create(entity: "Work", variant: 0, context: 0)
     do {
-        refs.append(Work(title: "Dune"))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Work(title: "Dune"))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v3 = create(entity: "Edition", variant: 0, context: 0)
     do {
-        refs.append(Edition(pageCount: nil))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Edition(pageCount: nil))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v4 = owned(work: v1, edition: v3, context: 0)
     do {
-        refs.append(libraries[0].createOwnedEntry(for: (refs[0] as! Work), edition: (refs[2] as! Edition)))
+        app.refs.append(app.libraries[0].createOwnedEntry(for: (app.refs[0] as! Work), edition: (app.refs[2] as! Edition)))
     }
     // killedSave(context: 0, back: 0)
     do {
-        container.writeInterruption = WriteInterruption(afterOperations: container.writeOperations + 7)
-        try? libraries[0].save()
-        container = try container.relaunch()
-        contexts = [ModelContext(container), ModelContext(container)]
-        libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-        #expect(container.traps.isEmpty)
+        app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + 7)
+        try? app.libraries[0].save()
+        app.container = try app.container.relaunch()
+        app.contexts = [ModelContext(app.container), ModelContext(app.container)]
+        app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }
+        #expect(app.container.traps.isEmpty)
     }
 }

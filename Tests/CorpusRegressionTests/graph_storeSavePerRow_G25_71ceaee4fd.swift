@@ -3,44 +3,33 @@
 import Testing
 import GraphStore
 import BooksTracker
+import GraphTarget
 
 @Test("graph G25: graph-G25-71ceaee4fd")
 func graph_storeSavePerRow_G25_71ceaee4fd() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
-    let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let configuration: BooksConfiguration = .local
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    var contexts: [ModelContext]
-    contexts = [ModelContext(container), ModelContext(container)]
-    var libraries: [Library]
-    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-    var refs: [PersistentModel?] = []
-    var held: [PersistentIdentifier?] = []
-    refs.reserveCapacity(16)
-    held.reserveCapacity(4)
-    _ = (contexts, libraries)
+    let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Edition", variant: 0, context: 0)
     do {
-        refs.append(Edition(pageCount: nil))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Edition(pageCount: nil))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v2 = create(entity: "Work", variant: 0, context: 0)
     do {
-        refs.append(Work(title: "Dune"))
-        contexts[0].insert(refs.last!!)
+        app.refs.append(Work(title: "Dune"))
+        app.contexts[0].insert(app.refs.last!!)
     }
     // v3 = wishlist(work: v2, context: 0)
     do {
-        refs.append(libraries[0].createWishlistEntry(for: (refs[1] as! Work)))
+        app.refs.append(app.libraries[0].createWishlistEntry(for: (app.refs[1] as! Work)))
     }
     // killedSave(context: 0, back: 0)
     do {
-        container.writeInterruption = WriteInterruption(afterOperations: container.writeOperations + 5)
-        try? libraries[0].save()
-        container = try container.relaunch()
-        contexts = [ModelContext(container), ModelContext(container)]
-        libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-        #expect(container.traps.isEmpty)
+        app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + 5)
+        try? app.libraries[0].save()
+        app.container = try app.container.relaunch()
+        app.contexts = [ModelContext(app.container), ModelContext(app.container)]
+        app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }
+        #expect(app.container.traps.isEmpty)
     }
 }

@@ -3,39 +3,28 @@
 import Testing
 import GraphStore
 import BooksTracker
+import GraphTarget
 
 @Test("graph B3: graph-B3-1da3a79f5b")
 func graph_userEntryFirst_B3_1da3a79f5b() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
-    let behavior = StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale)
-    let configuration: BooksConfiguration = .local
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
-    var contexts: [ModelContext]
-    contexts = [ModelContext(container), ModelContext(container)]
-    var libraries: [Library]
-    libraries = contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: configuration)) }
-    var refs: [PersistentModel?] = []
-    var held: [PersistentIdentifier?] = []
-    refs.reserveCapacity(16)
-    held.reserveCapacity(4)
-    _ = (contexts, libraries)
+    let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "UserLibraryEntry", variant: 0, context: -1)
     do {
-        refs.append(UserLibraryEntry(readingStatus: .toRead))
+        app.refs.append(UserLibraryEntry(readingStatus: .toRead))
     }
     // v2 = create(entity: "Work", variant: 0, context: -1)
     do {
-        refs.append(Work(title: "Dune"))
+        app.refs.append(Work(title: "Dune"))
     }
     // relate(model: v1, relationship: 0, target: v2)
     do {
-        refs[0]!.relate(0, to: refs[1]!)
+        app.refs[0]!.relate(0, to: app.refs[1]!)
     }
     // userEntry(work: v2)
     do {
-        let userEntry = libraries[0].userEntry(of: (refs[1] as! Work))
-        #expect(container.traps.isEmpty)
+        let userEntry = app.libraries[0].userEntry(of: (app.refs[1] as! Work))
+        #expect(app.container.traps.isEmpty)
         #expect(userEntry == nil)
     }
 }
