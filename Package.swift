@@ -73,7 +73,7 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
         .testTarget(name: "CorpusRegressionTests", dependencies: [
-            "ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync", "CacheSpec", "CacheTarget", "GraphTarget",
+            "ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync", "CacheSpec", "CacheTarget", "GraphTarget", "MapperTarget",
         ],
                     swiftSettings: strict),
     ]

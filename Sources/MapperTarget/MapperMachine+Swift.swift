@@ -4,33 +4,26 @@ import MapperSpec
 
 /// Swift Testing source reproducing a case against the production API directly.
 extension MapperMachine: SwiftExportable {
-    public static var swiftImports: [String] { ["GraphStore", "BooksTracker"] }
+    public static var swiftImports: [String] { ["GraphStore", "BooksTracker", "MapperTarget"] }
 
+    /// One line: the shared setup is `MapperExportFixture` (named `app`), so a test holds only its steps.
     public func swiftSetup(_ config: MapperConfig) -> [String] {
-        [
-            "var container: ModelContainer  // a relaunch step may reopen it",
-            "container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(",
-            "    newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave.rawValue),",
-            "    registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete.rawValue))))",
-            "var context: ModelContext  // a later step may replace it with a fresh context",
-            "context = ModelContext(container)",
-            strategy == .shipped ? "let mapper = DTOMapper()" : "let mapper = DTOMapper(strategy: \(Self.swift(strategy)))  // DTOMapper() passes",
-            "var works: [Work] = []",
-            "var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …",
-            "refs.reserveCapacity(8)",
-        ]
+        let behavior = "StoreBehavior(newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave.rawValue), "
+            + "registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete.rawValue))"
+        guard strategy != .shipped else { return ["let app = MapperExportFixture(behavior: \(behavior))"] }
+        return ["let app = MapperExportFixture(behavior: \(behavior), mapper: DTOMapper(strategy: \(Self.swift(strategy))))  // DTOMapper() passes"]
     }
 
     public func swiftLines(_ command: MapperCommand, _ step: TraceStep, predicted expected: Prediction<MapperObservation>, isLast: Bool) -> [String] {
         var lines: [String]
         switch command {
         case .map(let response, let result):
-            lines = ["works = mapper.mapToWorks(\(Self.swift(response)), context: context)"]
+            lines = ["app.works = app.mapper.mapToWorks(\(Self.swift(response)), context: app.context)"]
             guard case .mapped(let mapped, _, _) = expected.value else { return lines }
             let firstNew = result?.index ?? Int.max
-            if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) + ["_ = refs"] }
+            if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) }
             for (position, work) in mapped.enumerated() where work.ref >= firstNew {
-                lines.append("refs.append(works[\(position)])  // \(Ref(work.ref))")
+                lines.append("app.refs.append(app.works[\(position)])  // \(Ref(work.ref))")
             }
             return lines
         case .mapMalformed(let response, let missing):
@@ -38,43 +31,43 @@ extension MapperMachine: SwiftExportable {
             let body = MapperSystem.body(response, missing: missing)
             lines = [
                 "do {  // lacks \(missing)",
-                "    let before = (context.insertedModelsArray.count, context.changedModelsArray.count)",
-                "    #expect(throws: DTODecodingError.self) { try mapper.mapToWorks(json: .init(\(Self.quoted(body)).utf8), context: context) }",
-                "    #expect(context.insertedModelsArray.count == before.0 && context.changedModelsArray.count == before.1)",
+                "    let before = (app.context.insertedModelsArray.count, app.context.changedModelsArray.count)",
+                "    #expect(throws: DTODecodingError.self) { try app.mapper.mapToWorks(json: .init(\(Self.quoted(body)).utf8), context: app.context) }",
+                "    #expect(app.context.insertedModelsArray.count == before.0 && app.context.changedModelsArray.count == before.1)",
                 "}",
             ]
-        case .save: lines = ["try context.save()"]
-        case .rollback: lines = ["context.rollback()"]
-        case .newContext: lines = ["context = ModelContext(container)"]
-        case .clearCache: lines = ["mapper.clearCache()"]
-        case .relaunch: lines = ["container = try container.relaunch()", "context = ModelContext(container)"]
+        case .save: lines = ["try app.context.save()"]
+        case .rollback: lines = ["app.context.rollback()"]
+        case .newContext: lines = ["app.context = ModelContext(app.container)"]
+        case .clearCache: lines = ["app.mapper.clearCache()"]
+        case .relaunch: lines = ["app.container = try app.container.relaunch()", "app.context = ModelContext(app.container)"]
         case .deleteWork(let ref, let evict):
-            lines = ["if let work = DTOMapper.liveWork(refs[\(ref.index)].persistentModelID!, in: context) {  // \(ref)"]
-            if evict { lines.append("    mapper.removeWorkFromCache(work)") }
-            lines += ["    context.delete(work)", "}"]
+            lines = ["if let work = DTOMapper.liveWork(app.refs[\(ref.index)].persistentModelID!, in: app.context) {  // \(ref)"]
+            if evict { lines.append("    app.mapper.removeWorkFromCache(work)") }
+            lines += ["    app.context.delete(work)", "}"]
         case .deleteElsewhere(let ref):
             lines = [
                 "do {",
-                "    let other = ModelContext(container)",
-                "    if let work = other.fetch(FetchDescriptor(.identifier(refs[\(ref.index)].persistentModelID!))).first { other.delete(work) }  // \(ref)",
+                "    let other = ModelContext(app.container)",
+                "    if let work = other.fetch(FetchDescriptor(.identifier(app.refs[\(ref.index)].persistentModelID!))).first { other.delete(work) }  // \(ref)",
                 "    try other.save()",
                 "}",
             ]
         }
-        if isLast { lines += ["#expect(container.traps.isEmpty)", "_ = refs"] }
+        if isLast { lines.append("#expect(app.container.traps.isEmpty)") }
         return lines
     }
 
     private static func expectations(_ mapped: [MappedWork], firstNew: Int) -> [String] {
-        var lines = ["#expect(container.traps.isEmpty)", "try #require(works.count == \(mapped.count))"]
+        var lines = ["#expect(app.container.traps.isEmpty)", "try #require(app.works.count == \(mapped.count))"]
         for (position, item) in mapped.enumerated() {
-            let work = "works[\(position)]"
+            let work = "app.works[\(position)]"
             if item.ref < firstNew {
-                lines.append("#expect(\(work).persistentModelID == refs[\(item.ref)].persistentModelID)  // \(Ref(item.ref))")
+                lines.append("#expect(\(work).persistentModelID == app.refs[\(item.ref)].persistentModelID)  // \(Ref(item.ref))")
             }
             let isbns = item.work.editionISBNs.map { $0.map { "\"\($0)\"" } ?? "nil" }.joined(separator: ", ")
             lines += [
-                "#expect(\(work).modelContext === context && !\(work).isDeleted)",
+                "#expect(\(work).modelContext === app.context && !\(work).isDeleted)",
                 "#expect(\(work).title == \(quoted(item.work.title)))",
                 "#expect(\(work).subjectTags == \(list(item.work.tags)))",
                 "#expect(\(work).primaryProvider == \(item.work.provider.map(quoted) ?? "nil"))",

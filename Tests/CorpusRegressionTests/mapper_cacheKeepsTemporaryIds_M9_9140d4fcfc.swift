@@ -3,32 +3,23 @@
 import Testing
 import GraphStore
 import BooksTracker
+import MapperTarget
 
 @Test("mapper M9: mapper-M9-9140d4fcfc")
 func mapper_cacheKeepsTemporaryIds_M9_9140d4fcfc() async throws {
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
-        newModelLink: .autoInsert, temporaryIDAfterSave: .unknown,
-        registeredAfterForeignDelete: .stale)))
-    var context: ModelContext  // a later step may replace it with a fresh context
-    context = ModelContext(container)
-    let mapper = DTOMapper()
-    var works: [Work] = []
-    var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …
-    refs.reserveCapacity(8)
-    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: ["vol-A"])], editions: [], authors: []), context: context)
-    refs.append(works[0])  // v1
-    try context.save()
-    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: ["vol-A"])], editions: [], authors: []), context: context)
-    #expect(container.traps.isEmpty)
-    try #require(works.count == 1)
-    #expect(works[0].persistentModelID == refs[0].persistentModelID)  // v1
-    #expect(works[0].modelContext === context && !works[0].isDeleted)
-    #expect(works[0].title == "Dune")
-    #expect(works[0].subjectTags == [])
-    #expect(works[0].primaryProvider == nil)
-    #expect(works[0].googleBooksVolumeIDs.sorted() == ["vol-A"])
-    #expect(works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
-    #expect(works[0].authors.map(\.name).sorted() == [])
-    _ = refs
+    let app = MapperExportFixture(behavior: StoreBehavior(newModelLink: .autoInsert, temporaryIDAfterSave: .unknown, registeredAfterForeignDelete: .stale))
+    app.works = app.mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: ["vol-A"])], editions: [], authors: []), context: app.context)
+    app.refs.append(app.works[0])  // v1
+    try app.context.save()
+    app.works = app.mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: ["vol-A"])], editions: [], authors: []), context: app.context)
+    #expect(app.container.traps.isEmpty)
+    try #require(app.works.count == 1)
+    #expect(app.works[0].persistentModelID == app.refs[0].persistentModelID)  // v1
+    #expect(app.works[0].modelContext === app.context && !app.works[0].isDeleted)
+    #expect(app.works[0].title == "Dune")
+    #expect(app.works[0].subjectTags == [])
+    #expect(app.works[0].primaryProvider == nil)
+    #expect(app.works[0].googleBooksVolumeIDs.sorted() == ["vol-A"])
+    #expect(app.works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
+    #expect(app.works[0].authors.map(\.name).sorted() == [])
 }

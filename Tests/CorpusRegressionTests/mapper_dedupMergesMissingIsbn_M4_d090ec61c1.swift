@@ -3,35 +3,26 @@
 import Testing
 import GraphStore
 import BooksTracker
+import MapperTarget
 
 @Test("mapper M4: mapper-M4-d090ec61c1")
 func mapper_dedupMergesMissingIsbn_M4_d090ec61c1() async throws {
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
-        newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
-        registeredAfterForeignDelete: .stale)))
-    var context: ModelContext  // a later step may replace it with a fresh context
-    context = ModelContext(container)
-    let mapper = DTOMapper()
-    var works: [Work] = []
-    var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …
-    refs.reserveCapacity(8)
-    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: true, primaryProvider: nil, googleBooksVolumeIDs: []), WorkDTO(id: "w2", title: "Dune", subjectTags: [], synthetic: true, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [], authors: []), context: context)
-    #expect(container.traps.isEmpty)
-    try #require(works.count == 2)
-    #expect(works[0].modelContext === context && !works[0].isDeleted)
-    #expect(works[0].title == "Dune")
-    #expect(works[0].subjectTags == [])
-    #expect(works[0].primaryProvider == nil)
-    #expect(works[0].googleBooksVolumeIDs.sorted() == [])
-    #expect(works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
-    #expect(works[0].authors.map(\.name).sorted() == [])
-    #expect(works[1].modelContext === context && !works[1].isDeleted)
-    #expect(works[1].title == "Dune")
-    #expect(works[1].subjectTags == [])
-    #expect(works[1].primaryProvider == nil)
-    #expect(works[1].googleBooksVolumeIDs.sorted() == [])
-    #expect(works[1].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
-    #expect(works[1].authors.map(\.name).sorted() == [])
-    _ = refs
+    let app = MapperExportFixture(behavior: StoreBehavior(newModelLink: .autoInsert, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
+    app.works = app.mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: true, primaryProvider: nil, googleBooksVolumeIDs: []), WorkDTO(id: "w2", title: "Dune", subjectTags: [], synthetic: true, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [], authors: []), context: app.context)
+    #expect(app.container.traps.isEmpty)
+    try #require(app.works.count == 2)
+    #expect(app.works[0].modelContext === app.context && !app.works[0].isDeleted)
+    #expect(app.works[0].title == "Dune")
+    #expect(app.works[0].subjectTags == [])
+    #expect(app.works[0].primaryProvider == nil)
+    #expect(app.works[0].googleBooksVolumeIDs.sorted() == [])
+    #expect(app.works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
+    #expect(app.works[0].authors.map(\.name).sorted() == [])
+    #expect(app.works[1].modelContext === app.context && !app.works[1].isDeleted)
+    #expect(app.works[1].title == "Dune")
+    #expect(app.works[1].subjectTags == [])
+    #expect(app.works[1].primaryProvider == nil)
+    #expect(app.works[1].googleBooksVolumeIDs.sorted() == [])
+    #expect(app.works[1].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
+    #expect(app.works[1].authors.map(\.name).sorted() == [])
 }

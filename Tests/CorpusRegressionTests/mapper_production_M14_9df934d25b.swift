@@ -3,29 +3,20 @@
 import Testing
 import GraphStore
 import BooksTracker
+import MapperTarget
 
 @Test("mapper M14: mapper-M14-9df934d25b")
 func mapper_production_M14_9df934d25b() async throws {
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
-        newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
-        registeredAfterForeignDelete: .stale)))
-    var context: ModelContext  // a later step may replace it with a fresh context
-    context = ModelContext(container)
-    let mapper = DTOMapper()
-    var works: [Work] = []
-    var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …
-    refs.reserveCapacity(8)
-    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [EditionDTO(isbn: nil, isbns: [], title: nil, publisher: nil, pageCount: 0, workId: "w1")], authors: []), context: context)
-    #expect(container.traps.isEmpty)
-    try #require(works.count == 1)
-    #expect(works[0].modelContext === context && !works[0].isDeleted)
-    #expect(works[0].title == "Dune")
-    #expect(works[0].subjectTags == [])
-    #expect(works[0].primaryProvider == nil)
-    #expect(works[0].googleBooksVolumeIDs.sorted() == [])
-    #expect(works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [nil])
-    #expect(works[0].authors.map(\.name).sorted() == [])
-    #expect(works[0].editions.map { "\($0.isbn ?? "-")/\($0.editionTitle ?? "-")/\($0.publisher ?? "-")/\($0.pageCount.map(String.init) ?? "-")" }.sorted() == ["-/-/-/-"])
-    _ = refs
+    let app = MapperExportFixture(behavior: StoreBehavior(newModelLink: .autoInsert, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
+    app.works = app.mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [EditionDTO(isbn: nil, isbns: [], title: nil, publisher: nil, pageCount: 0, workId: "w1")], authors: []), context: app.context)
+    #expect(app.container.traps.isEmpty)
+    try #require(app.works.count == 1)
+    #expect(app.works[0].modelContext === app.context && !app.works[0].isDeleted)
+    #expect(app.works[0].title == "Dune")
+    #expect(app.works[0].subjectTags == [])
+    #expect(app.works[0].primaryProvider == nil)
+    #expect(app.works[0].googleBooksVolumeIDs.sorted() == [])
+    #expect(app.works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [nil])
+    #expect(app.works[0].authors.map(\.name).sorted() == [])
+    #expect(app.works[0].editions.map { "\($0.isbn ?? "-")/\($0.editionTitle ?? "-")/\($0.publisher ?? "-")/\($0.pageCount.map(String.init) ?? "-")" }.sorted() == ["-/-/-/-"])
 }

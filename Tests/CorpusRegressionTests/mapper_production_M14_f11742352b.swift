@@ -3,42 +3,33 @@
 import Testing
 import GraphStore
 import BooksTracker
+import MapperTarget
 
 @Test("mapper M14: mapper-M14-f11742352b")
 func mapper_production_M14_f11742352b() async throws {
-    var container: ModelContainer  // a relaunch step may reopen it
-    container = BooksTrackerSchema.container(.cloudKit, store: ModelConfiguration(trapPolicy: .record, behavior: StoreBehavior(
-        newModelLink: .autoInsert, temporaryIDAfterSave: .resolves,
-        registeredAfterForeignDelete: .stale)))
-    var context: ModelContext  // a later step may replace it with a fresh context
-    context = ModelContext(container)
-    let mapper = DTOMapper()
-    var works: [Work] = []
-    var refs: [Work] = []  // refs[0] is v1, refs[1] is v2, …
-    refs.reserveCapacity(8)
-    works = mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: []), WorkDTO(id: "w2", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: []), WorkDTO(id: "w3", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [], authors: [AuthorDTO(name: "Ann Leckie", workIds: ["w3"]), AuthorDTO(name: "Ted Chiang", workIds: ["w1", "w3"]), AuthorDTO(name: "N. K. Jemisin", workIds: ["w3"]), AuthorDTO(name: "Octavia E. Butler", workIds: ["w3"])]), context: context)
-    #expect(container.traps.isEmpty)
-    try #require(works.count == 3)
-    #expect(works[0].modelContext === context && !works[0].isDeleted)
-    #expect(works[0].title == "Dune")
-    #expect(works[0].subjectTags == [])
-    #expect(works[0].primaryProvider == nil)
-    #expect(works[0].googleBooksVolumeIDs.sorted() == [])
-    #expect(works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
-    #expect(works[0].authors.map(\.name).sorted() == ["Ted Chiang"])
-    #expect(works[1].modelContext === context && !works[1].isDeleted)
-    #expect(works[1].title == "Dune")
-    #expect(works[1].subjectTags == [])
-    #expect(works[1].primaryProvider == nil)
-    #expect(works[1].googleBooksVolumeIDs.sorted() == [])
-    #expect(works[1].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
-    #expect(works[1].authors.map(\.name).sorted() == [])
-    #expect(works[2].modelContext === context && !works[2].isDeleted)
-    #expect(works[2].title == "Dune")
-    #expect(works[2].subjectTags == [])
-    #expect(works[2].primaryProvider == nil)
-    #expect(works[2].googleBooksVolumeIDs.sorted() == [])
-    #expect(works[2].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
-    #expect(works[2].authors.map(\.name).sorted() == ["Ann Leckie", "N. K. Jemisin", "Ted Chiang"])
-    _ = refs
+    let app = MapperExportFixture(behavior: StoreBehavior(newModelLink: .autoInsert, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
+    app.works = app.mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: []), WorkDTO(id: "w2", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: []), WorkDTO(id: "w3", title: "Dune", subjectTags: [], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: [])], editions: [], authors: [AuthorDTO(name: "Ann Leckie", workIds: ["w3"]), AuthorDTO(name: "Ted Chiang", workIds: ["w1", "w3"]), AuthorDTO(name: "N. K. Jemisin", workIds: ["w3"]), AuthorDTO(name: "Octavia E. Butler", workIds: ["w3"])]), context: app.context)
+    #expect(app.container.traps.isEmpty)
+    try #require(app.works.count == 3)
+    #expect(app.works[0].modelContext === app.context && !app.works[0].isDeleted)
+    #expect(app.works[0].title == "Dune")
+    #expect(app.works[0].subjectTags == [])
+    #expect(app.works[0].primaryProvider == nil)
+    #expect(app.works[0].googleBooksVolumeIDs.sorted() == [])
+    #expect(app.works[0].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
+    #expect(app.works[0].authors.map(\.name).sorted() == ["Ted Chiang"])
+    #expect(app.works[1].modelContext === app.context && !app.works[1].isDeleted)
+    #expect(app.works[1].title == "Dune")
+    #expect(app.works[1].subjectTags == [])
+    #expect(app.works[1].primaryProvider == nil)
+    #expect(app.works[1].googleBooksVolumeIDs.sorted() == [])
+    #expect(app.works[1].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
+    #expect(app.works[1].authors.map(\.name).sorted() == [])
+    #expect(app.works[2].modelContext === app.context && !app.works[2].isDeleted)
+    #expect(app.works[2].title == "Dune")
+    #expect(app.works[2].subjectTags == [])
+    #expect(app.works[2].primaryProvider == nil)
+    #expect(app.works[2].googleBooksVolumeIDs.sorted() == [])
+    #expect(app.works[2].editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") } == [])
+    #expect(app.works[2].authors.map(\.name).sorted() == ["Ann Leckie", "N. K. Jemisin", "Ted Chiang"])
 }
