@@ -24,3 +24,48 @@ public final class MapperExportFixture {
         self.mapper = mapper
     }
 }
+
+/// A mapped work as an exported test compares it: what the mapper stored, each list in a stable order. Built
+/// from a `Work` (`StoredWork(app.works[0])`) or written out as the specification predicts it.
+public struct StoredWork: Equatable, CustomStringConvertible {
+    public var title: String
+    public var subjectTags: [String]
+    public var primaryProvider: String?
+    /// Sorted.
+    public var googleBooksVolumeIDs: [String]
+    /// The editions' ISBNs, sorted (a missing ISBN first).
+    public var editionISBNs: [String?]
+    /// The authors' names, sorted.
+    public var authors: [String]
+    /// The editions as `ISBN/title/publisher/pages` (`-` for none), sorted; empty unless compared (M5, M14).
+    public var editionDetails: [String]
+
+    public init(title: String, subjectTags: [String], primaryProvider: String?, googleBooksVolumeIDs: [String],
+                editionISBNs: [String?], authors: [String], editionDetails: [String] = []) {
+        self.title = title
+        self.subjectTags = subjectTags
+        self.primaryProvider = primaryProvider
+        self.googleBooksVolumeIDs = googleBooksVolumeIDs
+        self.editionISBNs = editionISBNs
+        self.authors = authors
+        self.editionDetails = editionDetails
+    }
+
+    /// What `work` holds; its editions' details only `withEditionDetails`.
+    public init(_ work: Work, withEditionDetails: Bool = false) {
+        self.init(title: work.title, subjectTags: work.subjectTags, primaryProvider: work.primaryProvider,
+                  googleBooksVolumeIDs: work.googleBooksVolumeIDs.sorted(),
+                  editionISBNs: work.editions.map(\.isbn).sorted { ($0 ?? "") < ($1 ?? "") },
+                  authors: work.authors.map(\.name).sorted(),
+                  editionDetails: withEditionDetails ? work.editions.map(Self.details).sorted() : [])
+    }
+
+    static func details(_ edition: Edition) -> String {
+        "\(edition.isbn ?? "-")/\(edition.editionTitle ?? "-")/\(edition.publisher ?? "-")/\(edition.pageCount.map(String.init) ?? "-")"
+    }
+
+    public var description: String {
+        "\(title) tags \(subjectTags) provider \(primaryProvider ?? "nil") volumes \(googleBooksVolumeIDs) ISBNs \(editionISBNs.map { $0 ?? "nil" }) "
+            + "authors \(authors)" + (editionDetails.isEmpty ? "" : " editions \(editionDetails)")
+    }
+}
