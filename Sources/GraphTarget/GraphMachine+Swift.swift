@@ -13,7 +13,7 @@ extension GraphMachine {
         return ["// \(config.trace)", "let app = GraphExportFixture(configuration: \(schema), behavior: \(behavior))"]
     }
 
-    /// Each step is one `do { … }` block, so its local names never clash with another step's.
+    /// Each step: its trace as a comment, then its production calls (in a `do { … }` block when it binds names).
     public func swiftLines(_ command: GraphCommand, _ step: TraceStep, predicted expected: Prediction<GraphObservation>, isLast: Bool) -> [String] {
         var body: [String] = []
         /// The last step binds what its `#expect` reads; a trap's `#expect` reads only the container.
@@ -96,6 +96,8 @@ extension GraphMachine {
             }
         }
         if isLast { body += Self.expectation(command, expected.value) }
+        // A step that binds local names is a `do { … }` block, so they never clash with another step's.
+        guard body.contains(where: { $0.hasPrefix("let ") || $0.hasPrefix("var ") }) else { return ["// \(step)"] + body }
         return ["// \(step)", "do {"] + body.map { "    " + $0 } + ["}"]
     }
 

@@ -10,28 +10,18 @@ func graph_editionNullify_B4_fe7c5be651() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
-    do {
-        app.refs.append(Work(title: "Dune"))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Work(title: "Dune"))
+    app.contexts[0].insert(app.refs.last!!)
     // v2 = create(entity: "Work", variant: 0, context: 0)
-    do {
-        app.refs.append(Work(title: "Dune"))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Work(title: "Dune"))
+    app.contexts[0].insert(app.refs.last!!)
     // v3 = create(entity: "Edition", variant: 0, context: 0)
-    do {
-        app.refs.append(Edition(pageCount: nil))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Edition(pageCount: nil))
+    app.contexts[0].insert(app.refs.last!!)
     // v4 = owned(work: v1, edition: v3, context: 0)
-    do {
-        app.refs.append(app.libraries[0].createOwnedEntry(for: (app.refs[0] as! Work), edition: (app.refs[2] as! Edition)))
-    }
+    app.refs.append(app.libraries[0].createOwnedEntry(for: (app.refs[0] as! Work), edition: (app.refs[2] as! Edition)))
     // delete(model: v3)
-    do {
-        app.refs[2]!.modelContext?.delete(app.refs[2]!)
-    }
+    app.refs[2]!.modelContext?.delete(app.refs[2]!)
     // save(context: 0)
     do {
         let rowsBefore = app.container.rows

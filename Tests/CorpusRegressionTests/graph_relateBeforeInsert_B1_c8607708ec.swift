@@ -10,15 +10,11 @@ func graph_relateBeforeInsert_B1_c8607708ec() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
-    do {
-        app.refs.append(Work(title: "Dune"))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Work(title: "Dune"))
+    app.contexts[0].insert(app.refs.last!!)
     // v2 = wishlist(work: v1, context: 0)
-    do {
-        app.refs.append(app.libraries[0].createWishlistEntry(for: (app.refs[0] as! Work)))
-        #expect(app.container.traps.isEmpty)
-        #expect(app.refs[1]!.persistentModelID?.isTemporary == true)
-        #expect((app.refs[0] as! Work).userLibraryEntries.contains { $0 === app.refs[1]! } == true)
-    }
+    app.refs.append(app.libraries[0].createWishlistEntry(for: (app.refs[0] as! Work)))
+    #expect(app.container.traps.isEmpty)
+    #expect(app.refs[1]!.persistentModelID?.isTemporary == true)
+    #expect((app.refs[0] as! Work).userLibraryEntries.contains { $0 === app.refs[1]! } == true)
 }

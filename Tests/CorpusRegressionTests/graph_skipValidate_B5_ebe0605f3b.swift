@@ -10,10 +10,8 @@ func graph_skipValidate_B5_ebe0605f3b() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "UserLibraryEntry", variant: 0, context: 0)
-    do {
-        app.refs.append(UserLibraryEntry(readingStatus: .toRead))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(UserLibraryEntry(readingStatus: .toRead))
+    app.contexts[0].insert(app.refs.last!!)
     // save(context: 0)
     do {
         let rowsBefore = app.container.rows

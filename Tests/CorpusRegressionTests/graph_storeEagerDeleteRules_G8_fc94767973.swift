@@ -10,18 +10,12 @@ func graph_storeEagerDeleteRules_G8_fc94767973() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
-    do {
-        app.refs.append(Work(title: "Dune"))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Work(title: "Dune"))
+    app.contexts[0].insert(app.refs.last!!)
     // v2 = wishlist(work: v1, context: 0)
-    do {
-        app.refs.append(app.libraries[0].createWishlistEntry(for: (app.refs[0] as! Work)))
-    }
+    app.refs.append(app.libraries[0].createWishlistEntry(for: (app.refs[0] as! Work)))
     // delete(model: v1)
-    do {
-        app.refs[0]!.modelContext?.delete(app.refs[0]!)
-        #expect(app.container.traps.isEmpty)
-        #expect(app.contexts.map(\.deletedModelsArray.count).contains(1))
-    }
+    app.refs[0]!.modelContext?.delete(app.refs[0]!)
+    #expect(app.container.traps.isEmpty)
+    #expect(app.contexts.map(\.deletedModelsArray.count).contains(1))
 }

@@ -10,10 +10,8 @@ func graph_storePermanentOnInsert_G2_0b514668f3() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
-    do {
-        app.refs.append(Work(title: "Dune"))
-        app.contexts[0].insert(app.refs.last!!)
-        #expect(app.container.traps.isEmpty)
-        #expect(app.refs[0]!.persistentModelID?.isTemporary == true)
-    }
+    app.refs.append(Work(title: "Dune"))
+    app.contexts[0].insert(app.refs.last!!)
+    #expect(app.container.traps.isEmpty)
+    #expect(app.refs[0]!.persistentModelID?.isTemporary == true)
 }

@@ -10,31 +10,21 @@ func graph_storeRowsThenRelationships_G25_c27ab62e3e() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Work", variant: 0, context: 0)
-    do {
-        app.refs.append(Work(title: "Dune"))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Work(title: "Dune"))
+    app.contexts[0].insert(app.refs.last!!)
     // v2 = create(entity: "Work", variant: 0, context: 0)
-    do {
-        app.refs.append(Work(title: "Dune"))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Work(title: "Dune"))
+    app.contexts[0].insert(app.refs.last!!)
     // v3 = create(entity: "Edition", variant: 0, context: 0)
-    do {
-        app.refs.append(Edition(pageCount: nil))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Edition(pageCount: nil))
+    app.contexts[0].insert(app.refs.last!!)
     // v4 = owned(work: v1, edition: v3, context: 0)
-    do {
-        app.refs.append(app.libraries[0].createOwnedEntry(for: (app.refs[0] as! Work), edition: (app.refs[2] as! Edition)))
-    }
+    app.refs.append(app.libraries[0].createOwnedEntry(for: (app.refs[0] as! Work), edition: (app.refs[2] as! Edition)))
     // killedSave(context: 0, back: 0)
-    do {
-        app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + 7)
-        try? app.libraries[0].save()
-        app.container = try app.container.relaunch()
-        app.contexts = [ModelContext(app.container), ModelContext(app.container)]
-        app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }
-        #expect(app.container.traps.isEmpty)
-    }
+    app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + 7)
+    try? app.libraries[0].save()
+    app.container = try app.container.relaunch()
+    app.contexts = [ModelContext(app.container), ModelContext(app.container)]
+    app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }
+    #expect(app.container.traps.isEmpty)
 }

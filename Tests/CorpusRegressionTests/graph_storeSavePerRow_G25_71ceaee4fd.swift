@@ -10,26 +10,18 @@ func graph_storeSavePerRow_G25_71ceaee4fd() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "Edition", variant: 0, context: 0)
-    do {
-        app.refs.append(Edition(pageCount: nil))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Edition(pageCount: nil))
+    app.contexts[0].insert(app.refs.last!!)
     // v2 = create(entity: "Work", variant: 0, context: 0)
-    do {
-        app.refs.append(Work(title: "Dune"))
-        app.contexts[0].insert(app.refs.last!!)
-    }
+    app.refs.append(Work(title: "Dune"))
+    app.contexts[0].insert(app.refs.last!!)
     // v3 = wishlist(work: v2, context: 0)
-    do {
-        app.refs.append(app.libraries[0].createWishlistEntry(for: (app.refs[1] as! Work)))
-    }
+    app.refs.append(app.libraries[0].createWishlistEntry(for: (app.refs[1] as! Work)))
     // killedSave(context: 0, back: 0)
-    do {
-        app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + 5)
-        try? app.libraries[0].save()
-        app.container = try app.container.relaunch()
-        app.contexts = [ModelContext(app.container), ModelContext(app.container)]
-        app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }
-        #expect(app.container.traps.isEmpty)
-    }
+    app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + 5)
+    try? app.libraries[0].save()
+    app.container = try app.container.relaunch()
+    app.contexts = [ModelContext(app.container), ModelContext(app.container)]
+    app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }
+    #expect(app.container.traps.isEmpty)
 }

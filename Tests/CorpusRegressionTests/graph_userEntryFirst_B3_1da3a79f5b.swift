@@ -10,17 +10,11 @@ func graph_userEntryFirst_B3_1da3a79f5b() async throws {
     // config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")
     let app = GraphExportFixture(configuration: .local, behavior: StoreBehavior(newModelLink: .trap, temporaryIDAfterSave: .resolves, registeredAfterForeignDelete: .stale))
     // v1 = create(entity: "UserLibraryEntry", variant: 0, context: -1)
-    do {
-        app.refs.append(UserLibraryEntry(readingStatus: .toRead))
-    }
+    app.refs.append(UserLibraryEntry(readingStatus: .toRead))
     // v2 = create(entity: "Work", variant: 0, context: -1)
-    do {
-        app.refs.append(Work(title: "Dune"))
-    }
+    app.refs.append(Work(title: "Dune"))
     // relate(model: v1, relationship: 0, target: v2)
-    do {
-        app.refs[0]!.relate(0, to: app.refs[1]!)
-    }
+    app.refs[0]!.relate(0, to: app.refs[1]!)
     // userEntry(work: v2)
     do {
         let userEntry = app.libraries[0].userEntry(of: (app.refs[1] as! Work))
