@@ -54,7 +54,7 @@ extension Shrinker {
                 // The new step's first few small arguments, each set to each of its values.
                 guard let consumed, let now = consumed.spans.first(where: { $0.label == .step && $0.start == step.start && $0.depth == step.depth })
                 else { continue }
-                let positions = (first.start + 1)..<Swift.min(now.end, first.start + 5)
+                let positions = (first.start + 1)..<Swift.max(first.start + 1, Swift.min(now.end, first.start + 5))
                 for p in positions where p < consumed.bounds.count && consumed.bounds[p] > 0 && consumed.bounds[p] <= 7 && !outOfBudget {
                     for v in 1...consumed.bounds[p] where !outOfBudget {
                         var explored = candidate
