@@ -1,5 +1,6 @@
 import CacheTarget
 import ExampleTargets
+import Foundation
 import GraphFuzzEngine
 import GraphTarget
 import MapperTarget
@@ -26,18 +27,14 @@ struct MutantAttributionTests {
     /// that the test fails when one is fixed (and must leave this list) or when any other mutant slips.
     static let openMisattributions: [String: String] = [:]
     /// Open shrink bounds: mutants whose counterexample is longer than the bound for some seeds.
-    static let openBounds: [String: String] = [
-        "edition-nullify": "8 steps for seed 13",
-        "user-entry-first": "7 steps for seed 16: owned, delete, save, relate; the 4-step path (a new entry related to a new work) needs the owned step replaced by a create, another action whose draws differ",
-        "store-failed-save-partial": "7 steps for seeds 2, 15",
-    ]
+    static let openBounds: [String: String] = [:]
 
     /// The longest shrunk counterexample a target may report (sync's stories need two devices).
     static func bound(_ target: Target) -> Int { target.name == "sync" ? 8 : 6 }
 
     @Test("Seeds 1–20: found under a declared rule, shrunk within the target's bound", arguments: cases)
     func attribution(_ item: Case) {
-        var misattributed: [String] = [], missed: [UInt64] = [], long: [String] = []
+        var misattributed: [String] = [], missed: [UInt64] = [], long: [String] = [], lengths: [Int] = [], attempts: [Int] = []
         for seed in UInt64(1)...20 {
             let result = item.target.search(mutant: item.mutant.name, options: SearchOptions(seed: seed, runs: 2000))
             guard let found = result.failure else {
@@ -46,9 +43,16 @@ struct MutantAttributionTests {
             }
             if result.isMisattributed { misattributed.append("seed \(seed): \(found.failure.rule)") }
             let steps = result.counterexample?.steps.count ?? Int.max
+            lengths.append(steps)
+            attempts.append(found.shrink.attempts)
             if steps > Self.bound(item.target) { long.append("seed \(seed): \(steps) steps") }
         }
         #expect(missed.isEmpty, "\(item.mutant.name) not found with seeds \(missed)")
+        // GRAPHFUZZ_SHRINK_FIGURES=1 prints each mutant's shrunk lengths and mean shrink attempts (docs/performance.md).
+        if ProcessInfo.processInfo.environment["GRAPHFUZZ_SHRINK_FIGURES"] != nil {
+            let mean = attempts.isEmpty ? 0 : Double(attempts.reduce(0, +)) / Double(attempts.count)
+            print("shrink-figures \(item.target.name)/\(item.mutant.name) max \(lengths.max() ?? 0) lengths \(lengths) attempts \(String(format: "%.1f", mean))")
+        }
         let name = item.mutant.name
         withKnownIssue("expected: an open misattribution of issue 12 (openMisattributions says why)") {
             #expect(misattributed.isEmpty,

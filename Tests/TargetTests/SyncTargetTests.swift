@@ -30,9 +30,9 @@ import Testing
         Minimum(mutant: "blob-storage", rule: "S4", steps: [
             "migrate()",
             "v4 = addItem(device: \"A\", project: v3, collection: \"glassItems\", code: 0)",
-            "push(device: \"A\")",
             "v5 = addItem(device: \"B\", project: v3, collection: \"glassItems\", code: 0)",
-            "fetch(device: \"B\", deliver: nil)",
+            "push(device: \"B\")",
+            "fetch(device: \"A\", deliver: nil)",
         ], seed: 2),
         Minimum(mutant: "dual-write-misses-entities", rule: "S1", steps: [
             "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",

@@ -57,7 +57,7 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     /// Every pass, in the order a shrink starts with.
     public static let standard: [ShrinkPass] = [
         deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
-        deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute,
+        deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction,
     ]
 
     /// The standard pass called `name`, if any.

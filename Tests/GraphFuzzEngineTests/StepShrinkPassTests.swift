@@ -1,0 +1,94 @@
+import GraphFuzzEngine
+import Testing
+
+/// The step-level shrink passes, each alone on a hand-built state-machine choice sequence: steps of
+/// (continue flag, command, arguments) in `.step` and `.command` spans, as `MachineRunner` draws them.
+@Suite("Step shrink passes")
+struct StepShrinkPassTests {
+    /// Runs steps until the continue flag is 0: `step` reads a command and its arguments and says
+    /// whether the case fails (true), passes on (false) or is rejected (nil) after it.
+    static func steps(_ draw: Draw, bound: UInt64, _ step: (UInt64) -> Bool?) -> Bool? {
+        var failed = false
+        while draw.span(.step, { () -> Bool in
+            guard draw.chooseBool() else { return false }
+            let command = draw.span(.command) { draw.choose(upTo: bound) }
+            switch step(command) {
+            case nil: draw.reject()
+            case true?: failed = true
+            case false?: break
+            }
+            return !draw.isRejected
+        }) {}
+        return draw.isRejected ? nil : failed
+    }
+
+    @Test("replace-step-action replaces a step's action by a simpler one and realigns its arguments")
+    func replaceStepAction() {
+        // Commands: 0 makes (one argument), 1 makes in style (two arguments), 2 fails once something was made.
+        let start: [UInt64] = [1, 1, 5, 5, 1, 2, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var made = false
+            return Self.steps(draw, bound: 2) { command in
+                switch command {
+                case 0: _ = draw.choose(upTo: 9); made = true
+                case 1: _ = (draw.choose(upTo: 9), draw.choose(upTo: 9)); made = true
+                default: return made
+                }
+                return false
+            }
+        }
+        // Lowering the command alone misreads the second argument as the next step: nothing shorter.
+        #expect(ShrinkPassTests.shrink(start, .minimiseChoices, fails: fails).sequence.count == start.count)
+        let result = ShrinkPassTests.shrink(start, .replaceStepAction, fails: fails)
+        #expect(result.sequence.values == [1, 0, 5, 1, 2, 0])
+        #expect(result.passes[0].improvements == 1 && result.passes[0].choicesRemoved == 1)
+    }
+
+    @Test("replace-step-action tries the simplest action with each small argument, without the step it needed")
+    func replaceStepActionExploring() {
+        // Commands: 0 makes an object of a kind (0...3), 1 prepares, 2 derives a kind-3 object (only
+        // after a prepare), 3 fails once a kind-3 object exists. Neither the prepare nor the derive
+        // can go alone; a make of kind 3 replaces both.
+        let start: [UInt64] = [1, 1, 1, 2, 1, 3, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var prepared = false, special = false
+            return Self.steps(draw, bound: 3) { command in
+                switch command {
+                case 0: special = special || draw.choose(upTo: 3) == 3
+                case 1: prepared = true
+                case 2: guard prepared else { return nil }; special = true
+                default: return special
+                }
+                return false
+            }
+        }
+        #expect(ShrinkPassTests.shrink(start, .deleteSteps, fails: fails).sequence.values == start)
+        #expect(ShrinkPassTests.shrink(start, .replaceStepAction, fails: fails).sequence.values == [1, 0, 3, 1, 3, 0])
+    }
+
+    @Test("move-step moves a step later where the order does not matter")
+    func moveStep() {
+        // The case fails when it holds a 3 and a 2; a 2 needs a 1 before it. No step can go; the 3 can move
+        // later, past the 1, then past the 2.
+        let start: [UInt64] = [1, 3, 1, 1, 1, 2, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var seen: Set<UInt64> = []
+            return Self.steps(draw, bound: 3) { command in
+                if command == 2 && !seen.contains(1) { return nil }
+                seen.insert(command)
+                return seen.contains(2) && seen.contains(3)
+            }
+        }
+        #expect(ShrinkPassTests.shrink(start, .deleteSteps, fails: fails).sequence.values == start)
+        let result = ShrinkPassTests.shrink(start, .moveStep, fails: fails)
+        #expect(result.sequence.values == [1, 1, 1, 2, 1, 3, 0])
+        #expect(result.passes[0].improvements == 2 && result.passes[0].choicesRemoved == 0)
+    }
+
+    @Test("the step passes cost nothing on a sequence without steps")
+    func noSteps() {
+        let result = ShrinkPassTests.shrink([1, 3, 1, 50, 0], .replaceStepAction) { ShrinkPassTests.values.generate($0).contains(50) }
+        #expect(result.attempts == 1 && result.sequence.values == [1, 3, 1, 50, 0])
+        #expect(ShrinkPassTests.shrink([1, 3, 1, 50, 0], .moveStep) { ShrinkPassTests.values.generate($0).contains(50) }.attempts == 1)
+    }
+}
