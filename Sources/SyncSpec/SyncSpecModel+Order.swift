@@ -17,13 +17,19 @@ struct PlacementPair: Hashable, Sendable {
 extension SyncSpecModel {
     /// Whether the rules put item `a` before item `b` on a device: their current placements were related so.
     public func precedes(_ device: Int, _ a: Int, _ b: Int) -> Bool {
-        let pa = locals[device][a].placement, pb = locals[device][b].placement
-        return pa != 0 && pb != 0 && placedBefore.contains(PlacementPair(before: pa, after: pb))
+        Self.precedes(locals[device], placedBefore, a, b)
+    }
+
+    /// `precedes` over one device's row (closures below capture the row and the pairs, not the whole model).
+    static func precedes(_ row: [SpecLocal], _ pairs: Set<PlacementPair>, _ a: Int, _ b: Int) -> Bool {
+        let pa = row[a].placement, pb = row[b].placement
+        return pa != 0 && pb != 0 && pairs.contains(PlacementPair(before: pa, after: pb))
     }
 
     /// The present items of an array on a device, by identity.
     func presentItems(_ device: Int, _ project: Int, _ collection: SpecCollection) -> [Int] {
-        items(project, collection).filter { locals[device][$0].state == .present }
+        let row = locals[device], objects = self.objects
+        return items(project, collection).filter { row[$0].state == .present }
             .sorted { objects[$0].sortKey < objects[$1].sortKey }
     }
 
@@ -33,10 +39,11 @@ extension SyncSpecModel {
     func arrange(_ device: Int, _ project: Int, _ collection: SpecCollection) -> (order: [Int], decided: Bool) {
         var rest = presentItems(device, project, collection)
         guard collection.isOrdered else { return (rest, true) }
+        let row = locals[device], pairs = placedBefore
         var order: [Int] = []
         var decided = true
         while !rest.isEmpty {
-            let free = rest.indices.filter { k in !rest.contains { precedes(device, $0, rest[k]) } }
+            let free = rest.indices.filter { k in !rest.contains { Self.precedes(row, pairs, $0, rest[k]) } }
             if free.count != 1 { decided = false }
             order.append(rest.remove(at: free.first ?? 0))
         }
@@ -45,9 +52,10 @@ extension SyncSpecModel {
 
     /// The pairs the rules decide among the present items of an ordered array.
     func decidedPairs(_ device: Int, _ order: [Int]) -> [SpecPrecedence] {
+        let row = locals[device], placed = placedBefore
         var pairs: [SpecPrecedence] = []
         for a in order {
-            for b in order where precedes(device, a, b) { pairs.append(SpecPrecedence(before: Int32(a), after: Int32(b))) }
+            for b in order where Self.precedes(row, placed, a, b) { pairs.append(SpecPrecedence(before: Int32(a), after: Int32(b))) }
         }
         return pairs
     }
