@@ -85,7 +85,17 @@ public enum MigrationPhase: Int, Sendable, Comparable, CaseIterable {
     public var readsEntities: Bool { self >= .entityReads }
 }
 
-/// The spacing of explicit positions: a new last item goes 1024 after the last one.
+/// The spacing of explicit positions: a new last item goes about 1024 after the last one.
 public enum PositionSpacing {
     public static let step: Double = 1024
+
+    /// A share in [0.25, 0.75) drawn from an item's identity. A placement uses it (an append goes `step × (0.5 +
+    /// share)` after the last item, a move that share of the way between its neighbours), so that two devices
+    /// placing different items at the same place concurrently give them different positions: no two rows tie, and
+    /// a move never has to renumber rows the user did not move (a renumbering pushes their records, which under
+    /// record-level last-writer-wins reverts another device's quantity edit of them; issue 12).
+    public static func share(of id: RecordID) -> Double {
+        let spread = (Double(id.sortKey % 1_000_003) * 0.618_033_988_749_894_9).truncatingRemainder(dividingBy: 1)
+        return 0.25 + spread / 2
+    }
 }

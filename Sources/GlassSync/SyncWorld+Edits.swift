@@ -23,7 +23,8 @@ extension SyncWorld {
         let notes = collection.hasQuantity ? "sheet \(code)" : ""
         if usesEntities {
             let order = devices[device].entityOrder(of: project, collection)
-            let position = order.last.map { devices[device].items[$0].position + PositionSpacing.step } ?? 0
+            let gap = PositionSpacing.step * (0.5 + PositionSpacing.share(of: id))
+            let position = order.last.map { devices[device].items[$0].position + gap } ?? 0
             devices[device].insert(LocalItem(
                 id: id, owner: project, ownerKind: kind, collection: collection, code: code,
                 quantity: collection.initialQuantity, position: collection.isOrdered ? position : 0, notes: notes,
@@ -66,17 +67,18 @@ extension SyncWorld {
             let others = store.entityOrder(of: target.project, target.collection).filter { $0 != i }
             guard index >= 0, index <= others.count else { throw SyncError.positionOutOfRange(index, count: others.count) }
             var position: Double?
+            let share = PositionSpacing.share(of: item), gap = PositionSpacing.step * (0.5 + share)
             if others.isEmpty {
                 position = 0
             } else if index == 0 {
-                position = store.items[others[0]].position - PositionSpacing.step
+                position = store.items[others[0]].position - gap
             } else if index == others.count {
-                position = store.items[others[others.count - 1]].position + PositionSpacing.step
+                position = store.items[others[others.count - 1]].position + gap
             } else {
                 let before = store.items[others[index - 1]].position, after = store.items[others[index]].position
-                let middle = (before + after) / 2
-                // Equal neighbours (two devices appended concurrently) or exhausted precision: renumber.
-                if before < middle && middle < after { position = middle }
+                let between = before + (after - before) * share
+                // Equal neighbours (not made by placements, which never tie) or exhausted precision: renumber.
+                if before < between && between < after { position = between }
             }
             if let position {
                 devices[device].withItem(at: i) {

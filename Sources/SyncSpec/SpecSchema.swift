@@ -41,12 +41,26 @@ public struct SpecItemRead: Equatable, Sendable {
     }
 }
 
+/// A pair of items the order rules decide: `before` comes before `after` (object indexes).
+public struct SpecPrecedence: Equatable, Sendable {
+    public var before: Int32
+    public var after: Int32
+
+    public init(before: Int32, after: Int32) {
+        self.before = before
+        self.after = after
+    }
+}
+
 /// One array of one project on one device, as the app reads it.
 public struct SpecCollectionRead: Equatable, Sendable, CustomStringConvertible {
     public var device: Int8
     public var project: Int32
     public var collection: SpecCollection
     public var items: [SpecItemRead]
+    /// A prediction only (never observed, not compared by `==`): nil when the rules decide the whole order and
+    /// `items` is it; otherwise the pairs they decide, and `items` is one order that keeps them (S4, S9).
+    public var precedences: [SpecPrecedence]?
 
     public init(device: Int8, project: Int32, collection: SpecCollection, items: [SpecItemRead]) {
         self.device = device
@@ -87,13 +101,22 @@ public struct SpecCollectionRead: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether an observed read is one this prediction allows: the same array with exactly these items and
+    /// quantities, in this order when the rules decide it, otherwise in any order that keeps every pair in
+    /// `precedences`.
+    public func admits(_ observed: SpecCollectionRead) -> Bool {
+        guard let precedences else { return self == observed }
+        guard device == observed.device, project == observed.project, collection == observed.collection,
+              items.count == observed.items.count, items.allSatisfy(observed.items.contains) else { return false }
+        return precedences.allSatisfy { pair in
+            guard let b = observed.items.firstIndex(where: { $0.item == pair.before }),
+                  let a = observed.items.firstIndex(where: { $0.item == pair.after }) else { return false }
+            return b < a
+        }
+    }
+
     public var description: String {
         let list = items.map { "v\($0.item + 1)" + (collection.hasQuantity ? "×\($0.quantity)" : "") }
         return "\(["A", "B", "C", "D"][Int(device) & 3]):v\(project + 1).\(collection.name)=[\(list.joined(separator: ", "))]"
     }
-}
-
-/// The spacing of explicit positions.
-public enum SpecPositions {
-    public static let step: Double = 1024
 }

@@ -9,14 +9,13 @@ extension SyncSpecModel {
         return index
     }
 
-    /// A new item at the end of an array; returns its index.
+    /// A new item at the end of an array (S9: after every item the device holds there); returns its index.
     public mutating func addItem(_ device: Int, project: Int, _ collection: SpecCollection, code: Int) -> Int {
-        let last = lastInOrder(device, project, collection)
-        let position = collection.isOrdered ? last.map { locals[device][$0].position + SpecPositions.step } ?? 0 : 0
         let index = append(SpecObject(isProject: false, kind: objects[project].kind, owner: Int32(project),
                                       collection: collection, code: code, sortKey: takeID(origin: device + 1)))
-        locals[device][index] = SpecLocal(state: .present, quantity: collection.initialQuantity, position: position,
+        locals[device][index] = SpecLocal(state: .present, quantity: collection.initialQuantity,
                                           dirty: usesEntities ? 7 : 0)
+        if collection.isOrdered { place(device, index, at: nil) }
         markBlob(device, index)
         return index
     }
@@ -31,35 +30,11 @@ extension SyncSpecModel {
         markBlob(device, item)
     }
 
-    /// Moves an item of an ordered array to `index` among the others.
+    /// Moves an item of an ordered array to `index` among the others (S9): a new placement of that item alone
+    /// (its record is the only one the move changes, S4).
     public mutating func moveItem(_ device: Int, item: Int, to index: Int) {
-        let object = objects[item]
-        let others = order(device, Int(object.owner), object.collection).filter { $0 != item }
-        let row = locals[device]
-        var position: Double?
-        if others.isEmpty {
-            position = 0
-        } else if index == 0 {
-            position = row[others[0]].position - SpecPositions.step
-        } else if index >= others.count {
-            position = row[others[others.count - 1]].position + SpecPositions.step
-        } else {
-            let before = row[others[index - 1]].position, after = row[others[index]].position
-            let middle = (before + after) / 2
-            if before < middle && middle < after { position = middle }
-        }
-        if let position {
-            locals[device][item].position = position
-            if usesEntities { locals[device][item].dirty |= 4 }
-        } else {
-            // No room between equal neighbours: the whole array is renumbered 0, 1024, … in the new order.
-            var order = others
-            order.insert(item, at: index)
-            for (n, i) in order.enumerated() where locals[device][i].position != Double(n) * SpecPositions.step {
-                locals[device][i].position = Double(n) * SpecPositions.step
-                if usesEntities { locals[device][i].dirty |= 4 }
-            }
-        }
+        place(device, item, at: index)
+        if usesEntities { locals[device][item].dirty |= 4 }
         markBlob(device, item)
     }
 

@@ -41,7 +41,7 @@ extension SyncSpecModel {
             // the next fetch brings the server's version.
             if server[i].exists { return false }
             server[i].quantity = local.quantity
-            server[i].position = local.position
+            server[i].placement = local.placement
         } else if server[i].exists && server[i].deleted {
             locals[device][i].state = .gone
             return true
@@ -50,10 +50,10 @@ extension SyncSpecModel {
             locals[device][i].state = .gone
         } else if !server[i].exists || granularity == .record || local.dirty & 1 != 0 {
             server[i].quantity = local.quantity
-            server[i].position = local.position
+            server[i].placement = local.placement
         } else {
             if local.dirty & 2 != 0 { server[i].quantity = local.quantity }
-            if local.dirty & 4 != 0 { server[i].position = local.position }
+            if local.dirty & 4 != 0 { server[i].placement = local.placement }
         }
         server[i].exists = true
         server[i].tag = nextTag
@@ -105,12 +105,12 @@ extension SyncSpecModel {
             if keep { continue }
             for i in order(device, p, collection) { locals[device][i].state = .absent }
             let snapshot = slot < server[p].blobs.count ? server[p].blobs[slot] : []
-            for (n, entry) in snapshot.enumerated() {
-                let i = Int(entry.item)
-                locals[device][i].state = .present
-                locals[device][i].quantity = Int(entry.quantity)
-                locals[device][i].position = collection.isOrdered ? Double(n) * SpecPositions.step : 0
+            for entry in snapshot {
+                locals[device][Int(entry.item)].state = .present
+                locals[device][Int(entry.item)].quantity = Int(entry.quantity)
             }
+            // The blob is the order: every pair of its entries is decided.
+            if collection.isOrdered { placeInOrder(device, snapshot.map { Int($0.item) }, as: snapshot.map { _ in newPlacement() }) }
         }
     }
 
@@ -128,14 +128,14 @@ extension SyncSpecModel {
             } else {
                 let edits = local.dirty & ~16
                 let takeQuantity = granularity == .record ? edits == 0 : edits & 3 == 0
-                let takePosition = granularity == .record ? edits == 0 : edits & 5 == 0
+                let takePlacement = granularity == .record ? edits == 0 : edits & 5 == 0
                 if takeQuantity && local.quantity != record.quantity { local.quantity = record.quantity; effects.overwrite = true }
-                if takePosition && local.position != record.position { local.position = record.position; effects.overwrite = true }
+                if takePlacement && local.placement != record.placement { local.placement = record.placement; effects.overwrite = true }
             }
         case .absent:
             if record.deleted { return }
             local.quantity = record.quantity
-            local.position = record.position
+            local.placement = record.placement
             local.dirty = 0
             if locals[device][Int(objects[i].owner)].state == .present {
                 local.state = .present
@@ -151,8 +151,9 @@ extension SyncSpecModel {
 }
 
 extension SyncSpecModel {
-    /// Moves every device to the next phase (S2). 0 → 1 numbers each array's entity positions
-    /// 0, 1024, … in read order and marks the new rows as migrated (pushed only if the server has
+    /// Moves every device to the next phase (S2). 0 → 1 places each ordered array's entity rows in read
+    /// order (an item's placement at a slot is alike on every device) and marks the new rows as migrated (pushed
+    /// only if the server has
     /// no such record yet); 2 → 3 drops unpushed blob changes.
     public mutating func advancePhase() {
         precondition(phase < 3, "phase 3 is the last")
@@ -161,10 +162,9 @@ extension SyncSpecModel {
             for d in locals.indices {
                 for p in projects(on: d) {
                     for collection in objects[p].kind.collections {
-                        for (n, i) in order(d, p, collection).enumerated() {
-                            locals[d][i].position = collection.isOrdered ? Double(n) * SpecPositions.step : 0
-                            locals[d][i].dirty = 16
-                        }
+                        let order = self.order(d, p, collection)
+                        for i in order { locals[d][i].dirty = 16 }
+                        if collection.isOrdered { placeInOrder(d, order, as: order.enumerated().map { migrationPlacement($1, slot: $0) }) }
                     }
                 }
             }
@@ -173,6 +173,15 @@ extension SyncSpecModel {
                 for p in objects.indices where objects[p].isProject { locals[d][p].dirty &= 1 }
             }
         }
+    }
+
+    /// The placement a migration gives `item` at `slot`, the same on every device.
+    private mutating func migrationPlacement(_ item: Int, slot: Int) -> Int {
+        let key = UInt64(item) << 32 | UInt64(slot)
+        if let placement = migrationPlacements[key] { return placement }
+        let placement = newPlacement()
+        migrationPlacements[key] = placement
+        return placement
     }
 
     /// The next phase, rolled out to synced devices: before phase 1 every device syncs once.

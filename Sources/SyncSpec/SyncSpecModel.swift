@@ -25,8 +25,9 @@ public enum SpecState: UInt8, Sendable {
 public struct SpecLocal: Sendable, Equatable {
     public var state: SpecState = .absent
     public var quantity = 0
-    public var position = 0.0
-    /// Unpushed changes: items 1 new, 2 quantity, 4 position, 8 deletion, 16 migrated; projects 1 new, 2<<slot a blob.
+    /// The item's current placement in an ordered array (0: none; see `SyncSpecModel+Order.swift`).
+    public var placement = 0
+    /// Unpushed changes: items 1 new, 2 quantity, 4 placement, 8 deletion, 16 migrated; projects 1 new, 2<<slot a blob.
     public var dirty: UInt8 = 0
     /// The server change tag last fetched.
     public var known = 0
@@ -38,7 +39,7 @@ public struct SpecServerRecord: Sendable, Equatable {
     public var deleted = false
     public var tag = 0
     public var quantity = 0
-    public var position = 0.0
+    public var placement = 0
     /// Project records in phase 0: each array as pushed, in order (item index, quantity).
     public var blobs: [[SpecItemRead]] = []
 }
@@ -75,6 +76,11 @@ public struct SyncSpecModel: Sendable {
     /// instead of every object.
     var members: [[Int]] = []
     static let arraysPerProject = SpecCollection.allCases.count
+    /// The order rules' decided pairs of placements (see `SyncSpecModel+Order.swift`).
+    var placedBefore: Set<PlacementPair> = []
+    var nextPlacement = 1
+    /// The placement a phase-1 migration gives an item at a slot, alike on every device: `item << 32 | slot`.
+    var migrationPlacements: [UInt64: Int] = [:]
     /// The projects' indexes, ascending.
     public private(set) var projectIndexes: [Int] = []
 
@@ -128,39 +134,19 @@ public struct SyncSpecModel: Sendable {
         object >= 0 && object < objects.count && locals[device][object].state == .present
     }
 
-    /// Present items of one array on a device, in read order.
+    /// Present items of one array on a device, in read order (one order the rules allow, see `read`).
     public func order(_ device: Int, _ project: Int, _ collection: SpecCollection) -> [Int] {
-        withKeyedOrder(device, project, collection) { keyed in keyed.map(\.index) }
+        arrange(device, project, collection).order
     }
 
-    /// Calls `body` with the present items of an array and their read-order keys, sorted, in a temporary buffer
-    /// (no heap array per read). The array's own items (see `members`) are exactly the objects that are items
-    /// of this project and array.
-    private func withKeyedOrder<R>(_ device: Int, _ project: Int, _ collection: SpecCollection,
-                                   _ body: (UnsafeMutableBufferPointer<(position: Double, key: UInt64, index: Int)>) -> R) -> R {
-        let row = locals[device], ordered = collection.isOrdered
-        let members = items(project, collection)
-        return withUnsafeTemporaryAllocation(of: (position: Double, key: UInt64, index: Int).self, capacity: members.count) { buffer in
-            var count = 0
-            for i in members where row[i].state == .present {
-                buffer.initializeElement(at: count, to: (ordered ? row[i].position : 0, objects[i].sortKey, i))
-                count += 1
-            }
-            var keyed = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
-            // (position, key) is a total order: keys are unique, so no two items compare equal.
-            if count > 1 { keyed.sort { ($0.position, $0.key) < ($1.position, $1.key) } }
-            defer { keyed.deinitialize() }
-            return body(keyed)
-        }
-    }
-
-    /// What the app reads for one array.
+    /// One array as the app should read it. Where the rules leave the order of some items open, the read
+    /// carries the pairs they decide (`precedences`) and any order that keeps them is allowed.
     public func read(_ device: Int, _ project: Int, _ collection: SpecCollection) -> SpecCollectionRead {
-        let row = locals[device]
-        return SpecCollectionRead(device: Int8(device), project: Int32(project), collection: collection,
-                                  items: withKeyedOrder(device, project, collection) { keyed in
-                                      keyed.map { SpecItemRead(item: Int32($0.index), quantity: Int32(row[$0.index].quantity)) }
-                                  })
+        let (order, decided) = arrange(device, project, collection)
+        var read = SpecCollectionRead(device: Int8(device), project: Int32(project), collection: collection,
+                                      items: order.map { SpecItemRead(item: Int32($0), quantity: Int32(locals[device][$0].quantity)) })
+        if !decided { read.precedences = decidedPairs(device, order) }
+        return read
     }
 
     /// Every array of every project present on a device, projects by index.
@@ -170,18 +156,6 @@ public struct SyncSpecModel: Sendable {
             for collection in objects[p].kind.collections { result.append(read(device, p, collection)) }
         }
         return result
-    }
-
-    /// The last item of an array in read order (`order(…).last`), found by one scan for the greatest key.
-    public func lastInOrder(_ device: Int, _ project: Int, _ collection: SpecCollection) -> Int? {
-        let row = locals[device], ordered = collection.isOrdered
-        var last: (position: Double, key: UInt64, index: Int)?
-        for i in items(project, collection) where row[i].state == .present {
-            let candidate = (position: ordered ? row[i].position : 0, key: objects[i].sortKey, index: i)
-            if let current = last, (candidate.position, candidate.key) < (current.position, current.key) { continue }
-            last = candidate
-        }
-        return last?.index
     }
 
     /// Whether record `i` has a change the device has not fetched (it is in `pending(device)`).

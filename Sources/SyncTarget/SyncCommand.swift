@@ -130,6 +130,22 @@ public struct SyncObservation: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether an observation is one this prediction allows: every array read in an order the rules allow
+    /// (`SpecCollectionRead.admits`) and, during dual-write, the mirrors reading exactly like the reads (S1).
+    public func admits(_ observed: SyncObservation) -> Bool {
+        guard admitsReads(observed.reads) else { return false }
+        switch (mirrors, observed.mirrors) {
+        case (nil, nil): return true
+        case (_?, let seen?): return SpecCollectionRead.equal(seen, observed.reads)
+        default: return false
+        }
+    }
+
+    /// Whether the observed reads are ones this prediction's reads allow.
+    public func admitsReads(_ observed: [SpecCollectionRead]) -> Bool {
+        reads.count == observed.count && zip(reads, observed).allSatisfy { $0.admits($1) }
+    }
+
     public var description: String {
         let main = reads.isEmpty ? "ok" : reads.map(\.description).joined(separator: " ")
         guard let mirrors, mirrors != reads else { return main }

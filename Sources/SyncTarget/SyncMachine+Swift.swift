@@ -50,6 +50,13 @@ extension SyncMachine: SwiftExportable {
         let q = optional ? "?" : ""
         let ids = read.items.map { "v\($0.item + 1)" }.joined(separator: ", ")
         let quantities = read.items.map { String($0.quantity) }.joined(separator: ", ")
+        if read.precedences != nil {
+            // The rules leave part of this order open: the items and their quantities, in any order.
+            let pairs = read.items.map { "v\($0.item + 1): \($0.quantity)" }.joined(separator: ", ")
+            let table = optional ? "\(target)?.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.id, $0.quantity) }) }"
+                : "Dictionary(uniqueKeysWithValues: \(target).map { ($0.id, $0.quantity) })"
+            return ["#expect(\(table) == [\(pairs)])"]
+        }
         var lines = ["#expect(\(target)\(q).map(\\.id) == [\(ids)])"]
         if read.collection.hasQuantity && !read.items.isEmpty {
             lines.append("#expect(\(target)\(q).map(\\.quantity) == [\(quantities)])")

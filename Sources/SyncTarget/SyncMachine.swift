@@ -71,8 +71,8 @@ public struct SyncMachine: StateMachine, Sendable {
     /// An item added to a project present on device `d`: oldest first (stable when shrinking deletes a later
     /// creation), or the newest project, so that items often go to projects created during the case. The present
     /// projects are counted and the chosen one found by a second pass (no list per step).
-    /// Where a move goes: anywhere (the simplest), the front, the end, or between two neighbours of equal position
-    /// (no midpoint: the array is renumbered; two devices appending concurrently make them) when there are such.
+    /// Where a move goes: anywhere (the simplest), the front, the end, or between two neighbours whose order the
+    /// rules leave open (two devices placed them concurrently) when there are such.
     private func moveTarget(_ model: SyncSpecModel, _ d: Int, _ item: Int, _ draw: Draw) -> Int {
         let count = model.arrayCount(d, of: item)
         switch draw.chooseWeighted(Self.moveWeights) {
@@ -81,20 +81,19 @@ public struct SyncMachine: StateMachine, Sendable {
         case 3:
             let object = model.objects[item]
             let others = model.order(d, Int(object.owner), object.collection).filter { $0 != item }
-            let row = model.locals[d]
-            if let tie = others.indices.dropFirst().first(where: { row[others[$0 - 1]].position == row[others[$0]].position }) {
-                return tie
+            if let open = others.indices.dropFirst().first(where: { !model.precedes(d, others[$0 - 1], others[$0]) }) {
+                return open
             }
             return Int(draw.choose(upTo: UInt64(count - 1)))
         default: return Int(draw.choose(upTo: UInt64(count - 1)))
         }
     }
 
-    /// Anywhere, front, end, between equal positions.
+    /// Anywhere, front, end, between neighbours of open order.
     private static let moveWeights: [UInt32] = [3, 2, 2, 3]
 
     /// An item added on device `d`: often to the array the newest item went to (on either device), so that the two
-    /// devices append to one array concurrently and, once synced, hold items of equal position; else to a present
+    /// devices append to one array concurrently and, once synced, hold items whose order the rules leave open; else to a present
     /// project drawn as below.
     private func addItem(_ model: SyncSpecModel, _ d: Int, _ draw: Draw) -> SyncCommand? {
         if draw.chooseBool(probability: 0.35),

@@ -99,4 +99,33 @@ import Testing
         #expect(model.phase == 1)
         #expect(ids(model, A, plan, .referenceUrls) == before)
     }
+
+    /// Order without positions (issue 12): concurrent additions leave their order open, and the read admits
+    /// either order; a move decides it, on the moving device at once (S9) and on the other after a sync (S4).
+    @Test(arguments: SpecGranularity.allCases)
+    func concurrentAdditionsLeaveTheirOrderOpenUntilAMoveDecidesItS4S9(_ granularity: SpecGranularity) {
+        var model = SyncSpecModel(granularity: granularity)
+        model.rollOutNextPhase()
+        let first = model.addItem(A, project: log, .glassItems, code: 0)
+        model.settle()
+        let x = model.addItem(A, project: log, .glassItems, code: 1)
+        let y = model.addItem(B, project: log, .glassItems, code: 2)
+        model.settle()
+        let merged = model.read(A, log, .glassItems)
+        // Both come after `first`, which both devices held; nothing orders x and y.
+        #expect(merged.precedences?.count == 2)
+        var swapped = merged
+        swapped.items = [merged.items[0], merged.items[2], merged.items[1]]
+        #expect(merged.admits(swapped))
+        var wrong = merged
+        wrong.items = [merged.items[1], merged.items[0], merged.items[2]]
+        #expect(!merged.admits(wrong))
+        model.moveItem(B, item: x, to: 2)
+        #expect(model.read(B, log, .glassItems).precedences == nil)
+        #expect(ids(model, B, log, .glassItems) == [first, y, x].map(Int32.init))
+        model.push(B)
+        model.fetch(A, deliver: nil)
+        #expect(model.read(A, log, .glassItems).precedences == nil)
+        #expect(ids(model, A, log, .glassItems) == [first, y, x].map(Int32.init))
+    }
 }
