@@ -24,21 +24,66 @@ public final class Draw {
     /// Set by `reject()` or a filter that ran out of tries: the case is discarded, not failed.
     public private(set) var isRejected = false
 
-    @exclusivity(unchecked) private var source: Source
+    /// The source, split so that a random draw touches only its generator.
+    private enum Kind { case random, replay, bytes }
+    @exclusivity(unchecked) private var kind: Kind
+    @exclusivity(unchecked) private var rng: SplitMix64
+    @exclusivity(unchecked) private var recorded: [UInt64]
+    @exclusivity(unchecked) private var bytes: [UInt8]
     @exclusivity(unchecked) private var cursor = 0
+    /// Choices drawn so far (`choices.count` when they are kept).
+    @exclusivity(unchecked) private var drawn = 0
     @exclusivity(unchecked) private var openSpans: [Int] = []
+    /// Whether `choices`, `bounds` and `spans` are kept. A search's cases that only need an outcome
+    /// draw the same values from an unrecorded draw (`init(unrecordedSeed:)`); a failing case is run
+    /// again from its seed, recorded, to shrink it.
+    @usableFromInline let keepsRecord: Bool
     /// A random case stops drawing fresh values beyond this many choices (draws return 0).
     public let maxChoices: Int
 
-    public init(_ source: Source, maxChoices: Int = 1 << 16) {
-        self.source = source
+    public convenience init(_ source: Source, maxChoices: Int = 1 << 16) {
+        self.init(source, maxChoices: maxChoices, keepsRecord: true)
+    }
+
+    init(_ source: Source, maxChoices: Int, keepsRecord: Bool) {
+        switch source {
+        case .random(let generator): (kind, rng, recorded, bytes) = (.random, generator, [], [])
+        case .replay(let values): (kind, rng, recorded, bytes) = (.replay, SplitMix64(seed: 0), values, [])
+        case .bytes(let raw): (kind, rng, recorded, bytes) = (.bytes, SplitMix64(seed: 0), [], raw)
+        }
         self.maxChoices = maxChoices
-        choices.reserveCapacity(64)
-        bounds.reserveCapacity(64)
+        self.keepsRecord = keepsRecord
+        if keepsRecord {
+            choices.reserveCapacity(64)
+            bounds.reserveCapacity(64)
+        }
     }
 
     public convenience init(seed: UInt64, maxChoices: Int = 1 << 16) {
         self.init(.random(SplitMix64(seed: seed)), maxChoices: maxChoices)
+    }
+
+    /// A random draw that keeps no choices, bounds or spans (`sequence` is empty): it draws the same
+    /// values as `init(seed:)`, for runs that read only the outcome. `restart(seed:)` reuses it.
+    @usableFromInline
+    convenience init(unrecordedSeed seed: UInt64) {
+        self.init(.random(SplitMix64(seed: seed)), maxChoices: 1 << 16, keepsRecord: false)
+    }
+
+    /// Starts over as a fresh random draw from `seed` (the next case of a search).
+    @usableFromInline
+    func restart(seed: UInt64) {
+        kind = .random
+        rng = SplitMix64(seed: seed)
+        cursor = 0
+        drawn = 0
+        isRejected = false
+        if keepsRecord {
+            choices.removeAll(keepingCapacity: true)
+            bounds.removeAll(keepingCapacity: true)
+            spans.removeAll(keepingCapacity: true)
+            openSpans.removeAll(keepingCapacity: true)
+        }
     }
 
     public convenience init(replaying sequence: ChoiceSequence) {
@@ -46,10 +91,7 @@ public final class Draw {
     }
 
     /// True when choices come from a seeded generator rather than a recording.
-    public var isRandom: Bool {
-        if case .random = source { return true }
-        return false
-    }
+    public var isRandom: Bool { kind == .random }
 
     // MARK: Drawing
 
@@ -83,8 +125,8 @@ public final class Draw {
     /// An index into `weights`, recorded as the index; index 0 is the simplest.
     public func chooseWeighted(_ weights: [UInt32]) -> Int {
         precondition(!weights.isEmpty, "chooseWeighted needs at least one weight")
-        let total = weights.reduce(UInt64(0)) { $0 + UInt64($1) }
         return Int(choose(upTo: UInt64(weights.count - 1)) { rng in
+            let total = weights.reduce(UInt64(0)) { $0 + UInt64($1) }
             var pick = rng.next(upTo: Swift.max(total, 1) - 1)
             for (index, weight) in weights.enumerated() {
                 if pick < UInt64(weight) { return UInt64(index) }
@@ -97,18 +139,13 @@ public final class Draw {
     @inline(__always)
     private func choose(upTo bound: UInt64, random: (inout SplitMix64) -> UInt64) -> UInt64 {
         let value: UInt64
-        switch source {
-        case .random(var rng):
-            if choices.count >= maxChoices {
-                value = 0
-            } else {
-                value = random(&rng)
-                source = .random(rng)
-            }
-        case .replay(let recorded):
+        switch kind {
+        case .random:
+            value = drawn >= maxChoices ? 0 : random(&rng)
+        case .replay:
             value = cursor < recorded.count ? Swift.min(recorded[cursor], bound) : 0
             cursor += 1
-        case .bytes(let bytes):
+        case .bytes:
             var raw: UInt64 = 0
             var needed = ChoiceBytes.width(of: bound)
             while needed > 0 {
@@ -118,8 +155,11 @@ public final class Draw {
             }
             value = bound == .max ? raw : raw % (bound &+ 1)
         }
-        choices.append(value)
-        bounds.append(bound)
+        drawn += 1
+        if keepsRecord {
+            choices.append(value)
+            bounds.append(bound)
+        }
         return value
     }
 
@@ -127,9 +167,12 @@ public final class Draw {
     /// bound 0 so later choices keep their positions, but it takes no randomness and no bytes.
     @inline(__always)
     public func forcedZero() {
-        if case .replay = source { cursor += 1 }
-        choices.append(0)
-        bounds.append(0)
+        if kind == .replay { cursor += 1 }
+        drawn += 1
+        if keepsRecord {
+            choices.append(0)
+            bounds.append(0)
+        }
     }
 
     // MARK: Structure
@@ -137,12 +180,14 @@ public final class Draw {
     /// Opens a span; every `beginSpan` is matched by one `endSpan`.
     @inline(__always)
     public func beginSpan(_ label: Span.Label) {
+        guard keepsRecord else { return }
         openSpans.append(spans.count)
         spans.append(Span(label: label, start: choices.count, end: choices.count, depth: openSpans.count - 1))
     }
 
     @inline(__always)
     public func endSpan() {
+        guard keepsRecord else { return }
         let index = openSpans.removeLast()
         spans[index].end = choices.count
     }
@@ -158,6 +203,7 @@ public final class Draw {
     /// Marks the case as not meeting its assumptions: it is discarded, never reported.
     public func reject() { isRejected = true }
 
-    /// The recorded choices, including zeros read past the end of a replayed sequence.
+    /// The recorded choices, including zeros read past the end of a replayed sequence (none for an
+    /// unrecorded draw).
     public var sequence: ChoiceSequence { ChoiceSequence(choices) }
 }

@@ -17,6 +17,9 @@ public struct AnyMachine {
     /// Runs one case from `draw` like `run` and also returns what it exercised (merge the
     /// coverage of many cases for a coverage table).
     public let runCovered: (Draw, Int) -> (outcome: Outcome, steps: Int, coverage: Coverage)
+    /// Runs a search's chunk of cases (chunk, seed of the run, maxSteps, stop at the first failure):
+    /// what `runCovered` returns for each case, added up, without recording the cases' choices.
+    public let runChunk: (CaseChunk, UInt64, Int, Bool) -> ChunkReport
     /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`).
     public let swiftImports: [String]
     /// Re-runs a recorded sequence and describes it.
@@ -54,6 +57,9 @@ public struct AnyMachine {
         runCovered = { draw, maxSteps in
             let result = runner.with(maxSteps: maxSteps).run(draw, covers: true)
             return (result.outcome, result.commands.count, result.coverage)
+        }
+        runChunk = { chunk, seed, maxSteps, stopAtFirstFailure in
+            runner.with(maxSteps: maxSteps).runChunk(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure, covers: true)
         }
         swiftImports = AnyMachine.swiftImports(machine)
         measureThroughput = { seed, cases, maxSteps, seconds in

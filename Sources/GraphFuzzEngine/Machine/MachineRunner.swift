@@ -157,17 +157,55 @@ public struct MachineRunner<M: StateMachine> {
     @inlinable
     func run(_ draw: Draw, keepSteps: Bool, systemSteps: Int, willRunStep: ((Int) -> Void)?, covers: Bool) -> MachineRun<M> {
         let config = draw.span(.config) { machine.makeConfig(draw) }
-        var chooser = Chooser(actions: actions, plan: plan, enabled: draw.span(.swarm) { swarm(draw) }, counts: covers)
-        var result = execute(config: config, keepSteps: keepSteps, covers: covers, systemSteps: systemSteps, willRunStep: willRunStep,
-                             trace: { step in keepSteps ? step.trace : chooser.trace(of: step) },
-                             next: { model, index, refs in nextStep(model, index, refs, draw, records: keepSteps, &chooser) })
-        if covers {
-            for a in actions.indices {
-                result.coverage.actions[a].held = chooser.held[a]
-                result.coverage.actions[a].failed = chooser.failed[a]
+        var chooser = Chooser(actions: actions, counts: covers)
+        chooser.start(enabled: draw.span(.swarm) { swarm(draw) }, plan: plan)
+        var tally = Tally(actions: actions.count, counts: covers)
+        var commands: [PlannedStep<M>] = []
+        // A case's length is about `maxSteps` (at most 64 reserved, so a long limit allocates as it grows).
+        commands.reserveCapacity(Swift.min(maxSteps, 64))
+        var steps: [ExecutedStep<M>] = []
+        let (outcome, _) = execute(config: config, keepSteps: keepSteps, keepCommands: true, commands: &commands, steps: &steps,
+                                   tally: &tally, systemSteps: systemSteps, willRunStep: willRunStep,
+                                   trace: { step in keepSteps ? step.trace : chooser.trace(of: step) },
+                                   next: { model, index, refs in nextStep(model, index, refs, draw, records: keepSteps, &chooser) })
+        return MachineRun(outcome: outcome, config: config, commands: commands, steps: steps,
+                          coverage: tally.coverage(actions, held: chooser.held, failed: chooser.failed))
+    }
+
+    /// Runs a search's chunk of cases — case `i` drawn from `SplitMix64.caseSeed(run: seed, case: i)`,
+    /// exactly what `run(_:covers:)` draws for it — and adds up what they did; with
+    /// `stopAtFirstFailure`, stops after the first failing case.
+    ///
+    /// Nobody reads a passing case's choices (a failing case is run again from its seed, recorded, to
+    /// shrink it), so the cases share one draw that keeps no record, and one set of buffers: the
+    /// chooser's, and the coverage counts, kept per action and rule across the chunk and turned into a
+    /// `Coverage` once at its end.
+    @inlinable
+    func runChunk(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool, covers: Bool) -> ChunkReport {
+        let draw = Draw(unrecordedSeed: 0)
+        var chooser = Chooser(actions: actions, counts: covers)
+        var tally = Tally(actions: actions.count, counts: covers)
+        var commands: [PlannedStep<M>] = []
+        var steps: [ExecutedStep<M>] = []
+        var report = ChunkReport()
+        for index in chunk.indices {
+            draw.restart(seed: SplitMix64.caseSeed(run: seed, case: index))
+            let config = draw.span(.config) { machine.makeConfig(draw) }
+            chooser.start(enabled: draw.span(.swarm) { swarm(draw) }, plan: plan)
+            let (outcome, count) = execute(config: config, keepSteps: false, keepCommands: false, commands: &commands, steps: &steps,
+                                           tally: &tally, systemSteps: .max, willRunStep: nil,
+                                           trace: { step in chooser.trace(of: step) },
+                                           next: { model, index, refs in nextStep(model, index, refs, draw, records: false, &chooser) })
+            report.cases += 1
+            report.steps += count
+            if case .rejected = outcome { report.rejected += 1 }
+            if case .fail(let failure) = outcome {
+                report.failures.append(CaseFailure(index: index, failure: failure))
+                if stopAtFirstFailure { break }
             }
         }
-        return result
+        report.coverage = tally.coverage(actions, held: chooser.held, failed: chooser.failed)
+        return report
     }
 
     /// Swarm testing (Groce et al., ISSTA 2012): half the cases use every action; the others leave
@@ -222,8 +260,9 @@ public struct MachineRunner<M: StateMachine> {
     @usableFromInline
     struct Chooser {
         @usableFromInline let actions: [Action<M>]
-        @usableFromInline let enabled: [Bool]
-        /// Per action: precondition checks that held, and that failed.
+        /// The actions this case may use (`start`).
+        @usableFromInline var enabled: [Bool] = []
+        /// Per action: precondition checks that held, and that failed (added up over the cases it chooses for).
         @usableFromInline var held: [Int]
         @usableFromInline var failed: [Int]
         @usableFromInline var candidates: [Int] = []
@@ -239,17 +278,26 @@ public struct MachineRunner<M: StateMachine> {
         /// The arguments the last drawn step recorded; lent to each step's `Arguments` in turn.
         @usableFromInline var buffer: [TraceStep.Argument] = []
 
+        /// A chooser for one case or, reused, for every case of a chunk (its buffers keep their storage).
         @inlinable
-        init(actions: [Action<M>], plan: Plan, enabled: [Bool], counts: Bool) {
+        init(actions: [Action<M>], counts: Bool) {
             self.actions = actions
-            self.enabled = enabled
             self.counts = counts
             held = counts ? Array(repeating: 0, count: actions.count) : []
             failed = held
             known = Array(repeating: 0, count: actions.count)
-            // Element-wise, so `stepWeights` has its own storage (a shared one would be copied on the
-            // first write of every case).
+            modelWeighted = []
             stepWeights.reserveCapacity(actions.count)
+            weights.reserveCapacity(actions.count)
+        }
+
+        /// Starts a case that may use the `enabled` actions.
+        @inlinable
+        mutating func start(enabled: [Bool], plan: Plan) {
+            self.enabled = enabled
+            // Element-wise, so `stepWeights` keeps its own storage (a shared one would be copied on the
+            // first write of every case).
+            stepWeights.removeAll(keepingCapacity: true)
             if enabled == plan.allEnabled {
                 stepWeights.append(contentsOf: plan.fixedWeights)
                 modelWeighted = plan.modelWeighted
@@ -257,7 +305,6 @@ public struct MachineRunner<M: StateMachine> {
                 for a in actions.indices { stepWeights.append(enabled[a] ? actions[a].fixedWeight ?? 0 : 0) }
                 modelWeighted = plan.modelWeighted.filter { enabled[$0] }
             }
-            weights.reserveCapacity(actions.count)
         }
 
         /// Starts a step in `model`: its model-dependent weights, no precondition evaluated yet.
@@ -342,7 +389,8 @@ public struct MachineRunner<M: StateMachine> {
     /// generators use it, so a system that crashes or hangs cannot take them down.
     public func generate(_ draw: Draw) -> (config: M.Config, commands: [PlannedStep<M>]) {
         let config = draw.span(.config) { machine.makeConfig(draw) }
-        var chooser = Chooser(actions: actions, plan: plan, enabled: draw.span(.swarm) { swarm(draw) }, counts: false)
+        var chooser = Chooser(actions: actions, counts: false)
+        chooser.start(enabled: draw.span(.swarm) { swarm(draw) }, plan: plan)
         var model = machine.makeModel(config)
         var commands: [PlannedStep<M>] = []
         var refs = 0
@@ -360,7 +408,10 @@ public struct MachineRunner<M: StateMachine> {
     public func replay(config: M.Config, traces: [TraceStep], keepSteps: Bool = true,
                        systemSteps: Int = .max) -> Result<MachineRun<M>, ReplayError> {
         var refused: ReplayError?
-        let run = execute(config: config, keepSteps: keepSteps, covers: true, systemSteps: systemSteps, willRunStep: nil, trace: \.trace) { model, index, refs in
+        var commands: [PlannedStep<M>] = [], steps: [ExecutedStep<M>] = []
+        var tally = Tally(actions: actions.count, counts: true)
+        let (outcome, _) = execute(config: config, keepSteps: keepSteps, keepCommands: true, commands: &commands, steps: &steps, tally: &tally,
+                                   systemSteps: systemSteps, willRunStep: nil, trace: \.trace) { model, index, refs in
             guard index < traces.count else { return .stop }
             let trace = traces[index]
             guard let a = actions.firstIndex(where: { $0.name == trace.name }) else {
@@ -381,44 +432,31 @@ public struct MachineRunner<M: StateMachine> {
             return .step(PlannedStep(action: a, command: command, trace: trace))
         }
         if let refused { return .failure(refused) }
-        return .success(run)
+        return .success(MachineRun(outcome: outcome, config: config, commands: commands, steps: steps,
+                                   coverage: tally.coverage(actions, held: [], failed: [])))
     }
 
     @usableFromInline
     enum Next { case step(PlannedStep<M>), stop, reject }
 
-    /// Runs the steps `next` plans. `trace` gives a step's whole trace, asked only for a failure's
-    /// message (a search's steps carry none). Without `covers` nothing is counted for coverage.
+    /// Runs the steps `next` plans, appending them to `commands` (with `keepCommands`) and, with
+    /// their predictions, to `steps` (with `keepSteps`); returns the outcome and the steps run. `trace`
+    /// gives a step's whole trace, asked only for a failure's message (a search's steps carry none).
+    /// What the case exercised is added to `tally` when it counts.
     @inlinable
-    func execute(config: M.Config, keepSteps: Bool, covers: Bool, systemSteps: Int, willRunStep: ((Int) -> Void)?,
-                 trace: (PlannedStep<M>) -> TraceStep, next: (M.Model, Int, Int) -> Next) -> MachineRun<M> {
-        var steps: [ExecutedStep<M>] = []
-        var commands: [PlannedStep<M>] = []
-        // A case's length is about `maxSteps` (at most 64 reserved, so a long limit allocates as it grows).
-        commands.reserveCapacity(Swift.min(maxSteps, 64))
+    func execute(config: M.Config, keepSteps: Bool, keepCommands: Bool, commands: inout [PlannedStep<M>], steps: inout [ExecutedStep<M>],
+                 tally: inout Tally, systemSteps: Int, willRunStep: ((Int) -> Void)?,
+                 trace: (PlannedStep<M>) -> TraceStep, next: (M.Model, Int, Int) -> Next) -> (outcome: Outcome, steps: Int) {
+        let covers = tally.counts
+        if covers { tally.cases += 1 }
         var model = machine.makeModel(config)
         var system: M.System
-        var ran = covers ? [Int](repeating: 0, count: actions.count) : []
-        // Per action, the index in `rules` of the rule its last prediction named (an action mostly names one).
-        var ruleOfAction = covers ? [Int](repeating: 0, count: actions.count) : []
-        var rules = RuleCounts()
-        var checks = RuleCounts()
-        func finish(_ outcome: Outcome) -> MachineRun<M> {
-            var coverage = Coverage()
-            if covers {
-                coverage.cases = 1
-                coverage.actions = actions.indices.map { Coverage.ActionCount(name: actions[$0].name, ran: ran[$0]) }
-                for (rule, count) in zip(rules.rules, rules.counts) { coverage.predictions[rule, default: 0] += count }
-                for (rule, count) in zip(checks.rules, checks.counts) { coverage.invariants[rule, default: 0] += count }
-            }
-            return MachineRun(outcome: outcome, config: config, commands: commands, steps: steps, coverage: coverage)
-        }
         do {
             system = try machine.makeSystem(config)
         } catch let fault as HarnessFault {
             return finish(.harnessFault(fault))
         } catch {
-            return finish(.fail(Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)")))
+            return (.fail(Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)")), 0)
         }
         defer { machine.tearDown(&system) }
         var index = 0
@@ -426,20 +464,16 @@ public struct MachineRunner<M: StateMachine> {
         while true {
             let step: PlannedStep<M>
             switch next(model, index, refs) {
-            case .stop: return finish(.pass)
-            case .reject: return finish(.rejected)
+            case .stop: return (.pass, index)
+            case .reject: return (.rejected, index)
             case .step(let s): step = s
             }
-            commands.append(step)
+            if keepCommands { commands.append(step) }
             if step.trace.result != nil { refs += 1 }
             let predicted = actions[step.action].predict(step.command, &model)
-            if covers {
-                ran[step.action] += 1
-                rules.count(predicted.rule, hint: &ruleOfAction[step.action])
-                for rule in predicted.alsoDecided { rules.count(rule) }
-            }
+            if covers { tally.count(predicted, of: step.action) }
             if keepSteps { steps.append(ExecutedStep(step: step, predicted: predicted)) }
-            if index >= systemSteps { return finish(.pass) }
+            if index >= systemSteps { return (.pass, index + 1) }
             willRunStep?(index)
             var failure: Failure?
             do {
@@ -452,9 +486,9 @@ public struct MachineRunner<M: StateMachine> {
                     for i in invariants.indices {
                         if covers {
                             if let decide = invariants[i].decidedBy {
-                                if let rule = decide(model) { checks.count(rule) }
+                                if let rule = decide(model) { tally.checks.count(rule) }
                             } else {
-                                checks.count(invariants[i].rule)
+                                tally.checks.count(invariants[i].rule)
                             }
                         }
                         if let broken = invariants[i].check(model, system) {
@@ -471,15 +505,60 @@ public struct MachineRunner<M: StateMachine> {
             }
             if var failure {
                 failure.step = index
-                return finish(.fail(failure))
+                return (.fail(failure), index + 1)
             }
             index += 1
         }
     }
+
+    /// What cases exercised (coverage), counted per action index and per rule: for one case, or kept
+    /// across the cases of a chunk and turned into a `Coverage` once.
+    @usableFromInline
+    struct Tally {
+        /// Whether anything is counted (a search that reports no coverage does not pay for it).
+        @usableFromInline let counts: Bool
+        @usableFromInline var cases = 0
+        /// Per action, the steps that ran it.
+        @usableFromInline var ran: [Int]
+        /// Per action, the index in `rules` of the rule its last prediction named (an action mostly names one).
+        @usableFromInline var ruleOfAction: [Int]
+        @usableFromInline var rules = RuleCounts()
+        @usableFromInline var checks = RuleCounts()
+
+        @inlinable
+        init(actions: Int, counts: Bool) {
+            self.counts = counts
+            ran = counts ? Array(repeating: 0, count: actions) : []
+            ruleOfAction = ran
+        }
+
+        /// Counts a step of action `action` and the rules its prediction names.
+        @inlinable
+        mutating func count(_ predicted: Prediction<M.Observation>, of action: Int) {
+            ran[action] += 1
+            rules.count(predicted.rule, hint: &ruleOfAction[action])
+            for rule in predicted.alsoDecided { rules.count(rule) }
+        }
+
+        /// The counts as a `Coverage`, with the precondition checks a chooser counted (`held`, `failed`;
+        /// empty when none were).
+        @inlinable
+        func coverage(_ actions: [Action<M>], held: [Int], failed: [Int]) -> Coverage {
+            var coverage = Coverage()
+            guard counts else { return coverage }
+            coverage.cases = cases
+            coverage.actions = actions.indices.map {
+                Coverage.ActionCount(name: actions[$0].name, ran: ran[$0], held: held.isEmpty ? 0 : held[$0], failed: failed.isEmpty ? 0 : failed[$0])
+            }
+            for (rule, count) in zip(rules.rules, rules.counts) { coverage.predictions[rule, default: 0] += count }
+            for (rule, count) in zip(checks.rules, checks.counts) { coverage.invariants[rule, default: 0] += count }
+            return coverage
+        }
+    }
 }
 
-/// Predictions per rule id within one case: a short list searched from the last hit (a case names few
-/// rules), so counting costs no hashing per step.
+/// Predictions per rule id within one case or chunk: a short list searched from the last hit (a machine
+/// names few rules), so counting costs no hashing per step.
 @usableFromInline
 struct RuleCounts {
     @usableFromInline var rules: [String] = []

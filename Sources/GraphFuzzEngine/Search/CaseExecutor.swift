@@ -152,7 +152,7 @@ public final class InProcessExecutor: CaseExecutor {
     }
 
     public func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
-        ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { draw in machine.runCovered(draw, maxSteps) }
+        machine.runChunk(chunk, seed, maxSteps, stopAtFirstFailure)
     }
 
     public func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) {
