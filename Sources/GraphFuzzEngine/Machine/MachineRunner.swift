@@ -188,7 +188,7 @@ public struct MachineRunner<M: StateMachine> {
         var commands: [PlannedStep<M>] = []
         var steps: [ExecutedStep<M>] = []
         var report = ChunkReport()
-        for index in chunk.indices {
+        cases: for index in chunk.indices {
             draw.restart(seed: SplitMix64.caseSeed(run: seed, case: index))
             let config = draw.span(.config) { machine.makeConfig(draw) }
             chooser.start(enabled: draw.span(.swarm) { swarm(draw) }, plan: plan)
@@ -198,10 +198,16 @@ public struct MachineRunner<M: StateMachine> {
                                            next: { model, index, refs in nextStep(model, index, refs, draw, records: false, &chooser) })
             report.cases += 1
             report.steps += count
-            if case .rejected = outcome { report.rejected += 1 }
-            if case .fail(let failure) = outcome {
+            switch outcome {
+            case .pass: break
+            case .rejected: report.rejected += 1
+            case .fail(let failure):
                 report.failures.append(CaseFailure(index: index, failure: failure))
-                if stopAtFirstFailure { break }
+                if stopAtFirstFailure { break cases }
+            case .harnessFault(let fault):
+                // Never a failure of the code under test: the search stops and reports it (exit 3).
+                report.harnessFault = CaseHarnessFault(seed: seed, caseIndex: index, fault: fault)
+                break cases
             }
         }
         report.coverage = tally.coverage(actions, held: chooser.held, failed: chooser.failed)
@@ -454,7 +460,7 @@ public struct MachineRunner<M: StateMachine> {
         do {
             system = try machine.makeSystem(config)
         } catch let fault as HarnessFault {
-            return finish(.harnessFault(fault))
+            return (.harnessFault(fault), 0)
         } catch {
             return (.fail(Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)")), 0)
         }
@@ -498,8 +504,8 @@ public struct MachineRunner<M: StateMachine> {
                     }
                 }
             } catch let fault as HarnessFault {
-                return finish(.harnessFault(HarnessFault(message: fault.message, place: fault.place, step: index,
-                                                         stepTrace: "\(trace(step))")))
+                return (.harnessFault(HarnessFault(message: fault.message, place: fault.place, step: index,
+                                                   stepTrace: "\(trace(step))")), index + 1)
             } catch {
                 failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(trace(step)) threw \(error)")
             }
