@@ -92,8 +92,21 @@ extension Shrinker {
             if !progress && !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
             return progress
         }
-        var low: UInt64 = 1, high = raw[i]
+        // One and two below first (Hypothesis' Integer shrinker tries both): a value held up by
+        // another (a key above its predecessor, a sum to keep) is often minimal already, and then
+        // these runs replace the whole binary search. Two below crosses a hole of one value (a
+        // difference that must not be 0 fails at one apart either way).
         var progress = false
+        if raw[i] > 2 {
+            let probes = raw[i] > 3 ? [raw[i] - 1, raw[i] - 2] : [raw[i] - 1]
+            guard probes.contains(where: { i < raw.count && $0 < raw[i] && attempt($0) }) else {
+                if !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
+                return false
+            }
+            progress = true
+            guard i < raw.count else { return true }
+        }
+        var low: UInt64 = 1, high = raw[i]
         while low + 1 < high && !outOfBudget && i < raw.count {
             let mid = low + (high - low) / 2
             if attempt(mid) {
