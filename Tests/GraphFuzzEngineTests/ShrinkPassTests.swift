@@ -141,6 +141,20 @@ struct ShrinkPassTests {
         #expect(result.sequence.values == [37])
     }
 
+    @Test("minimise-choices zeroes an integer's magnitude and sign in one candidate")
+    func minimiseZeroesWholeInteger() {
+        // Two integers around zero (magnitude, sign); fails while the second is not 0.
+        let ints = Gen<Int>.int(in: -100...100)
+        let result = Self.shrink([5, 1, 7, 1], .minimiseChoices) { draw in
+            _ = ints.generate(draw)
+            return ints.generate(draw) != 0
+        }
+        #expect(result.sequence.values == [0, 0, 1, 0])
+        // The start, [0 0 7 1], [0 0 0 0], [0 0 1 1], [0 0 1 0]. Lowering magnitudes alone would
+        // also run [0 1 7 1] and, once the sign is 0, [0 0 0 0] beside [0 0 0 1]: seven.
+        #expect(result.attempts == 5, "\(result.attempts) attempts")
+    }
+
     @Test("minimise-choices tries one and two below before a binary search, and stops there when both pass")
     func minimiseOneAndTwoBelow() {
         // Fails only at 37 and 39 (a hole at 38): one below passes, two below fails.
