@@ -65,26 +65,43 @@ struct ShrinkPassTests {
         #expect(result.attempts < 15, "\(result.attempts) attempts")
     }
 
-    @Test("delete-elements lowers the size drawn after a list with the deletion, once delete-span-lower-neighbour found it")
+    @Test("delete-elements learns the size drawn after a list from its first discarded deletion and lowers it with later ones")
     func deleteElementsWithLearntPartner() {
-        // The list, then its size (must equal its length); fails when the sum reaches 10. Cutting
-        // the list at a flag reads a 7 as the size, which no cut length matches.
+        // The list, then its size (must equal its length); fails when the sum reaches 10. Every
+        // deletion alone is discarded; lowering the size by the deletion's length is not.
         let start: [UInt64] = [1, 20, 1, 7, 1, 7, 1, 7, 1, 7, 0, 5]
         let result = Self.shrink(start, .deleteElements, fails: { draw in
             let list = Self.values.generate(draw)
             guard Self.value(draw, 50) == UInt64(list.count) else { return nil }
             return list.reduce(0, +) >= 10
         })
-        #expect(result.sequence.values == start, "alone, every deletion is discarded")
-        let both = Shrinker(signature: Self.failure.signature, passes: [.deleteElements, .deleteSpanLowerNeighbour]) { draw in
+        #expect(result.sequence.values == [1, 20, 0, 1])
+        #expect(result.passes[0].choicesRemoved == 8)
+        #expect(result.attempts < 12, "\(result.attempts) attempts")
+    }
+
+    @Test("delete-elements cuts a long list to the shortest prefix that still fails")
+    func truncateLists() {
+        // 16 elements; fails when the list holds two different values (the first two differ).
+        let start: [UInt64] = [1, 3, 1, 4] + (1...14).flatMap { [1, UInt64($0 % 5)] } + [0]
+        let result = Self.shrink(start, .deleteElements) { draw in Set(Self.values.generate(draw)).count >= 2 }
+        #expect(result.sequence.values == [1, 3, 1, 4, 0])
+        // Keeping 1 passes and keeping 2 fails: two runs, then one deletion per element left.
+        #expect(result.attempts <= 5, "\(result.attempts) attempts")
+    }
+
+    @Test("delete-elements leaves a list whose prefixes are discarded to single deletions")
+    func truncationStopsAtAssumption() {
+        // Every element must index into the list; fails when it holds a 3. A prefix of one element
+        // is discarded (3 is past its end), so cutting stops there.
+        let start: [UInt64] = [1, 0, 1, 3, 1, 1, 1, 2, 1, 0, 0]
+        let result = Self.shrink(start, .deleteElements) { draw in
             let list = Self.values.generate(draw)
-            guard Self.value(draw, 50) == UInt64(list.count) else { return .rejected }
-            return list.reduce(0, +) >= 10 ? .fail(Self.failure) : .pass
-        }.shrink(ChoiceSequence(start))
-        #expect(both.sequence.values == [1, 20, 0, 1])
-        let byPass = Dictionary(uniqueKeysWithValues: both.passes.map { ($0.pass, $0) })
-        #expect(byPass["delete-span-lower-neighbour"]?.improvements == 1)
-        #expect((byPass["delete-elements"]?.choicesRemoved ?? 0) >= 6)
+            guard list.allSatisfy({ $0 < list.count }) else { return nil }
+            return list.contains(3)
+        }
+        let shrunk = Self.values.generate(Draw(replaying: result.sequence))
+        #expect(shrunk.count == 4 && shrunk.contains(3), "\(shrunk)")
     }
 
     @Test("zero-spans sets a whole span to zero")
@@ -124,6 +141,36 @@ struct ShrinkPassTests {
         #expect(result.sequence.values == [37])
     }
 
+    @Test("minimise-choices zeroes an integer's magnitude and sign in one candidate")
+    func minimiseZeroesWholeInteger() {
+        // Two integers around zero (magnitude, sign); fails while the second is not 0.
+        let ints = Gen<Int>.int(in: -100...100)
+        let result = Self.shrink([5, 1, 7, 1], .minimiseChoices) { draw in
+            _ = ints.generate(draw)
+            return ints.generate(draw) != 0
+        }
+        #expect(result.sequence.values == [0, 0, 1, 0])
+        // The start, [0 0 7 1], [0 0 0 0], [0 0 1 1], [0 0 1 0]. Lowering magnitudes alone would
+        // also run [0 1 7 1] and, once the sign is 0, [0 0 0 0] beside [0 0 0 1]: seven.
+        #expect(result.attempts == 5, "\(result.attempts) attempts")
+    }
+
+    @Test("minimise-choices tries one and two below before a binary search, and stops there when both pass")
+    func minimiseOneAndTwoBelow() {
+        // Fails only at 37 and 39 (a hole at 38): one below passes, two below fails.
+        final class Counter: @unchecked Sendable { var runs = 0 }
+        let counter = Counter()
+        let result = Self.shrink([39], .minimiseChoices) { draw in
+            counter.runs += 1
+            let v = Self.value(draw, 1000)
+            return v == 37 || v == 39
+        }
+        #expect(result.sequence.values == [37])
+        // The start, 0, 1, 38, 37, then a binary search below 37 (six runs).
+        #expect(result.attempts == 11, "\(result.attempts) attempts")
+        #expect(counter.runs == result.attempts)
+    }
+
     @Test("sort-siblings puts sibling spans in order")
     func sortSiblings() {
         let result = Self.shrink([1, 9, 1, 2, 0], .sortSiblings) { draw in
@@ -151,7 +198,6 @@ struct ShrinkPassTests {
             guard Self.value(draw, 50) == UInt64(list.count) else { return nil }
             return list.reduce(0, +) >= 10
         }
-        #expect(Self.shrink(start, .deleteElements, fails: fails).sequence.values == start)
         let shrunk = Self.shrink(start, .deleteSpanLowerNeighbour, fails: fails).sequence.values
         #expect(shrunk.count == 4 && Array(shrunk[2...]) == [0, 1], "\(shrunk)")
     }

@@ -39,7 +39,29 @@ struct ShrinkerTests {
         #expect((a?.shrink.attempts ?? 0) > 0)
         #expect(a.map { gen.generate(Draw(replaying: $0.shrunk)) } == [1001])
         let passes = a?.shrink.passes ?? []
-        #expect(passes.map(\.attempts).reduce(0, +) == (a?.shrink.attempts ?? 0) - 1)
+        // The search hands its own run of the failing case to the shrinker: only candidates count.
+        #expect(passes.map(\.attempts).reduce(0, +) == (a?.shrink.attempts ?? 0))
+    }
+
+    @Test("a shrink given the run of its start does not run the start again")
+    func knownStartRun() {
+        final class Counter: @unchecked Sendable { var runs = 0 }
+        let counter = Counter()
+        let test: (Draw) -> Outcome = { draw in
+            counter.runs += 1
+            return draw.choose(upTo: 100) >= 7 ? .fail(Failure(rule: "K", kind: .mismatch, message: "")) : .pass
+        }
+        let signature = FailureSignature(rule: "K", kind: .mismatch)
+        let start = Draw(replaying: ChoiceSequence([90]))
+        let outcome = test(start)
+        counter.runs = 0
+        let given = Shrinker(signature: signature, test: test).shrink(ChoiceSequence([90]), run: (outcome, start))
+        #expect(given.sequence == ChoiceSequence([7]))
+        #expect(counter.runs == given.attempts)
+        counter.runs = 0
+        let replayed = Shrinker(signature: signature, test: test).shrink(ChoiceSequence([90]))
+        #expect(replayed.sequence == ChoiceSequence([7]))
+        #expect(counter.runs == replayed.attempts && replayed.attempts == given.attempts + 1)
     }
 
     @Test("the budget stops a shrink and says so")

@@ -210,7 +210,7 @@ public struct SearchLoop {
                 return (.rejected, Draw(replaying: sequence))
             }
         })
-        let shrink = shrinker.shrink(original.sequence)
+        let shrink = shrinker.shrink(original.sequence, run: (first, original))
         if let thrown { throw thrown }
         let again = try checked(executor.replay(shrink.sequence)).outcome.failure
         let final = again?.signature == group.signature ? again! : group.failure

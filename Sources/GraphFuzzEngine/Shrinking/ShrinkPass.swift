@@ -41,7 +41,7 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     public static let lowerDuplicates = ShrinkPass("lower-duplicates", .cheap) { $0.lowerDuplicates() }
     /// Swaps adjacent sibling spans that are out of order.
     public static let sortSiblings = ShrinkPass("sort-siblings", .cheap) { $0.sortSiblings() }
-    /// Deletes blocks of two and one choices (joins lists, drops stray flags).
+    /// Deletes blocks of two choices that start a span, not an integer's (joins lists).
     public static let deleteBlocks = ShrinkPass("delete-blocks", .expensive) { $0.deleteBlocks() }
     /// Deletes a span whose deletion alone was discarded or passed, and in the same candidate lowers
     /// a nearby choice: the next step's command, a choice of the step before, a list's size, a value

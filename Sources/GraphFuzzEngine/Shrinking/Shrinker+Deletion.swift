@@ -58,7 +58,7 @@ extension Shrinker {
     /// it deletes runs of the elements before it, 1, 2, 4, … at a time (Hypothesis'
     /// `find_integer`), so a long list loses its unneeded elements in a few runs.
     func deleteElements() -> Bool {
-        var progress = false
+        var progress = truncateLists()
         var i = spans.count - 1
         while i >= 0 && !outOfBudget {
             if i < spans.count, spans[i].label == .element, spans[i].count > 0 {
@@ -71,6 +71,61 @@ extension Shrinker {
             i -= 1
         }
         return progress
+    }
+
+    /// Cuts each list of four or more elements to its first k elements, for the smallest k that
+    /// still fails: k = 1, 2, 4, … while that passes, then a binary search. A failure seldom needs
+    /// a random list's every element; when it needs a few, this finds them in about twice the bits
+    /// of their count, where deleting elements one run at a time from the end costs about twice
+    /// the bits of the list's length and certifies each element separately.
+    func truncateLists() -> Bool {
+        var progress = false
+        var i = 0
+        while i < spans.count && !outOfBudget {
+            defer { i += 1 }
+            guard spans[i].label == .list, listElements(i).count >= 4 else { continue }
+            let list = spans[i]
+            // Keeps the first k elements of the list (found again in the current spans).
+            func keep(_ k: Int) -> Bool {
+                guard let index = spans.firstIndex(where: { $0.label == .list && $0.start == list.start && $0.depth == list.depth }) else { return false }
+                let elements = listElements(index)
+                guard k < elements.count, elements.last!.end <= raw.count,
+                      let first = spans.firstIndex(where: { $0 == elements[k] }) else { return false }
+                let cut = elements[k].start..<elements.last!.end
+                return considerDeletion(removing(cut), base: raw, start: cut.lowerBound, count: cut.count == 0 ? 0 : elements.count - k,
+                                        sizedBy: sizeChoice(of: first))
+            }
+            let n = listElements(i).count
+            var low = 0, high = 0
+            var k = 1
+            while k < n && !outOfBudget {
+                if keep(k) { high = k; break }
+                // Discarded even with the size or partner lowered: the elements are tied to each
+                // other (an assumption over the list); deleting single elements does better.
+                if lastDiscarded { break }
+                low = k
+                k *= 2
+            }
+            guard high > 0 else { continue }
+            progress = true
+            while low + 1 < high && !outOfBudget {
+                let mid = (low + high) / 2
+                if keep(mid) { high = mid } else { low = mid }
+            }
+        }
+        return progress
+    }
+
+    /// The element spans (holding more than their flag) directly inside the list span at `index`.
+    private func listElements(_ index: Int) -> [Span] {
+        let list = spans[index]
+        var result: [Span] = []
+        var j = index + 1
+        while j < spans.count && spans[j].start < list.end {
+            if spans[j].label == .element && spans[j].depth == list.depth + 1 && spans[j].count > 1 { result.append(spans[j]) }
+            j += 1
+        }
+        return result
     }
 
     /// After the element ending at `end` was deleted: deletes the runs of sibling elements just
@@ -105,16 +160,47 @@ extension Shrinker {
             candidate[size] -= UInt64(count)
             if consider(candidate) { return true }
         }
-        if let partner = partnerFromEnd, discarded.contains(ChoiceSequence(deleted)) {
+        guard discarded.contains(ChoiceSequence(deleted)) else { return false }
+        if let partner = partnerFromEnd {
             let position = deleted.count - partner
             if position >= start, position < deleted.count, deleted[position] >= UInt64(count) {
                 var candidate = deleted
                 candidate[position] -= UInt64(count)
                 if consider(candidate) { return true }
             }
+            return false
+        }
+        // A deleted end flag (one choice) shifts what follows; only a real element teaches a partner.
+        return base == raw && raw.count - deleted.count > 1 && learnPartner(deleted, start: start, count: count)
+    }
+
+    /// The first time a deletion is discarded and no partner is known: lowers each value (bound
+    /// above 1) among the few choices after the deletion by the number of elements deleted, and
+    /// remembers the one that makes the deletion fail as the partner (a size drawn after its list).
+    /// Once per shrink, so a problem without such a partner pays for the search only once.
+    /// `deleted` is the best sequence (`raw`) with choices removed before the first choice looked at.
+    private func learnPartner(_ deleted: [UInt64], start: Int, count: Int) -> Bool {
+        guard !partnerSearched else { return false }
+        partnerSearched = true
+        var tried = 0
+        for j in start..<Swift.min(deleted.count, start + Self.partnerWindow) where !outOfBudget && tried < Self.partnerTries {
+            let original = j + (raw.count - deleted.count)
+            guard original < raw.count, bounds[original] > 1, deleted[j] >= UInt64(count), deleted[j] > 0 else { continue }
+            tried += 1
+            var candidate = deleted
+            candidate[j] -= UInt64(count)
+            let (accepted, draw) = evaluate(candidate)
+            // Failing, or passing rather than discarded: lowering this choice met the assumption.
+            if accepted || (draw != nil && !discarded.contains(ChoiceSequence(candidate))) {
+                partnerFromEnd = candidate.count - j
+                return accepted
+            }
         }
         return false
     }
+
+    static let partnerWindow = 8
+    static let partnerTries = 3
 
     /// The largest k in 1...limit for which `f` holds, trying 1, 2, 4, … then binary-searching
     /// (Hypothesis' `find_integer`); 0 if `f(1)` fails. `f` is assumed monotone.
@@ -145,17 +231,19 @@ extension Shrinker {
         return list.start - 2
     }
 
-    /// Deletes blocks of two and one choices that start a span: this joins neighbouring lists
-    /// (a list's end flag and the next list's start) and drops stray flags.
+    /// Deletes blocks of two choices that start a span other than an integer's: this joins
+    /// neighbouring lists (a list's end flag and the next list's start) and drops a branch's
+    /// choice with the flag after it. (An integer's two choices deleted only re-read the choices
+    /// after them as that integer; single choices deleted never improved a challenge problem.)
     func deleteBlocks() -> Bool {
         var progress = false
-        for size in [2, 1] {
-            var i = raw.count - size
-            while i >= 0 && !outOfBudget {
-                if i + size <= raw.count, spans.contains(where: { $0.start == i && $0.count > 0 }),
-                   consider(removing(i..<(i + size))) { progress = true }
-                i -= 1
-            }
+        let size = 2
+        var i = raw.count - size
+        while i >= 0 && !outOfBudget {
+            if i + size <= raw.count, spans.contains(where: { $0.start == i && $0.count > 0 }),
+               !spans.contains(where: { $0.start == i && $0.label == .value }),
+               consider(removing(i..<(i + size))) { progress = true }
+            i -= 1
         }
         return progress
     }

@@ -81,7 +81,7 @@ extension Shrinker {
             if attempt(0) || (start > 1 && attempt(start - 1)) { return true }
             return false
         }
-        if attempt(0) { return true }
+        if zeroRestOfValue(from: i) ?? attempt(0) { return true }
         guard i < raw.count else { return false }
         if raw[i] > 1 && attempt(1) { return true }
         guard i < raw.count else { return false }
@@ -92,8 +92,21 @@ extension Shrinker {
             if !progress && !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
             return progress
         }
-        var low: UInt64 = 1, high = raw[i]
+        // One and two below first (Hypothesis' Integer shrinker tries both): a value held up by
+        // another (a key above its predecessor, a sum to keep) is often minimal already, and then
+        // these runs replace the whole binary search. Two below crosses a hole of one value (a
+        // difference that must not be 0 fails at one apart either way).
         var progress = false
+        if raw[i] > 2 {
+            let probes = raw[i] > 3 ? [raw[i] - 1, raw[i] - 2] : [raw[i] - 1]
+            guard probes.contains(where: { i < raw.count && $0 < raw[i] && attempt($0) }) else {
+                if !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
+                return false
+            }
+            progress = true
+            guard i < raw.count else { return true }
+        }
+        var low: UInt64 = 1, high = raw[i]
         while low + 1 < high && !outOfBudget && i < raw.count {
             let mid = low + (high - low) / 2
             if attempt(mid) {
@@ -105,6 +118,18 @@ extension Shrinker {
         }
         if !progress && !outOfBudget && i < raw.count && raw[i] == start { exhausted[i] = start }
         return progress
+    }
+
+    /// When choice `i` opens an integer's span (its magnitude, then its sign) and a later choice
+    /// of that span is not 0: tries the whole integer at 0 in one candidate (magnitude 0 reads the
+    /// same value whatever its sign, and the zeros are the simpler sequence) instead of the
+    /// magnitude alone. Nil when there is no such span; else whether the candidate was accepted.
+    private func zeroRestOfValue(from i: Int) -> Bool? {
+        guard let value = spans.first(where: { $0.label == .value && $0.start == i && $0.count > 1 }),
+              value.end <= raw.count, raw[(i + 1)..<value.end].contains(where: { $0 != 0 }) else { return nil }
+        var candidate = raw
+        for j in value.range { candidate[j] = 0 }
+        return consider(candidate)
     }
 
     /// Finds a small failing value below `value` when 0 and 1 pass: tries 2, 4, 8, … while below

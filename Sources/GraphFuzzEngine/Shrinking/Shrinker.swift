@@ -34,11 +34,15 @@ public final class Shrinker {
     /// element's deletion not to be discarded (a size drawn after its list): `deleteElements`
     /// lowers it together with later deletions. Learnt by `deleteSpanLoweringNeighbour`.
     var partnerFromEnd: Int?
+    /// Whether delete-elements already looked for a partner after a discarded deletion.
+    var partnerSearched = false
     private var seen: Set<ChoiceSequence> = []
     /// What earlier runs consumed and how they ended: candidates with a known end are not run.
     private var tree = ChoiceTree()
     /// Candidates that were discarded (rejected) rather than passing: combined passes start there.
     private(set) var discarded: Set<ChoiceSequence> = []
+    /// Whether the last candidate considered was discarded (run, or known from an earlier run).
+    private(set) var lastDiscarded = false
     public private(set) var attempts = 0
     public private(set) var improvements = 0
     private var skipped = 0
@@ -77,13 +81,18 @@ public final class Shrinker {
     }
 
     /// Shrinks `start`, which must fail with the signature (otherwise it is returned unchanged).
-    public func shrink(_ start: ChoiceSequence) -> ShrinkResult {
-        let (outcome, draw) = test(start)
+    /// `run` is the outcome and draw of a run of `start` the caller already made (the search's
+    /// own run of the failing case): given, the shrink does not run `start` again, and counts only
+    /// the candidates it runs, as Hypothesis counts its shrink's calls.
+    public func shrink(_ start: ChoiceSequence, run: (outcome: Outcome, draw: Draw)? = nil) -> ShrinkResult {
+        let known = run.flatMap { $0.draw.sequence == start && !$0.draw.choices.isEmpty ? $0 : nil }
+        let (outcome, draw) = known ?? test(start)
+        let replays = known == nil ? 1 : 0
         guard case .fail(let failure) = outcome, failure.signature == signature else {
-            return ShrinkResult(sequence: start, attempts: 1, improvements: 0, budgetExhausted: false, passes: [])
+            return ShrinkResult(sequence: start, attempts: replays, improvements: 0, budgetExhausted: false, passes: [])
         }
-        attempts = 1
-        lastImprovement = 1
+        attempts = replays
+        lastImprovement = replays
         remember(outcome, draw)
         adopt(draw)
         var cheap = passes.indices.filter { passes[$0].tier == .cheap }
@@ -161,8 +170,12 @@ public final class Shrinker {
     /// (nil when it was not run, or when its runner gives back no consumed choices).
     func evaluate(_ candidate: [UInt64]) -> (accepted: Bool, draw: Draw?) {
         let sequence = ChoiceSequence(candidate)
+        lastDiscarded = false
         guard sequence.isSimpler(than: best), !outOfBudget else { return (false, nil) }
-        guard seen.insert(sequence).inserted else { return (false, nil) }
+        guard seen.insert(sequence).inserted else {
+            lastDiscarded = discarded.contains(sequence)
+            return (false, nil)
+        }
         if attempts >= budget.maxAttempts || (attempts & 15 == 0 && clock.now >= deadline) {
             outOfBudget = true
             budgetExhausted = true
@@ -175,7 +188,10 @@ public final class Shrinker {
         }
         if let known = tree.end(of: candidate) {
             skipped += 1
-            if known == .rejected { discarded.insert(sequence) }
+            if known == .rejected {
+                discarded.insert(sequence)
+                lastDiscarded = true
+            }
             return (false, nil)
         }
         attempts += 1
@@ -191,6 +207,7 @@ public final class Shrinker {
             return (true, nil)
         case .rejected:
             discarded.insert(sequence)
+            lastDiscarded = true
         default:
             break
         }
