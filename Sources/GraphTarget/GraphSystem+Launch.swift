@@ -68,7 +68,7 @@ extension GraphSystem {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
         var refusals: [String] = []
         for damage in StoreDamage.allCases {
-            guard let refusal = openDamagedCopy([UInt8](data), damage) else { return nil }
+            guard let refusal = openDamagedCopy(data, damage) else { return nil }
             refusals.append(refusal)
         }
         return refusals
@@ -78,16 +78,19 @@ extension GraphSystem {
     /// a damaged file would open it. Observes the kind of the typed error that refused it (with the path if the
     /// error names another file), or "opened"; nil when the copy could not be written. The copy is removed; the
     /// case's own container and file are untouched.
-    func openDamagedCopy(_ bytes: [UInt8], _ damage: StoreDamage) -> String? {
-        var bytes = bytes
+    func openDamagedCopy(_ bytes: Data, _ damage: StoreDamage) -> String? {
         let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
         defer { copy.remove() }
+        let damaged: Data
         switch damage {
-        case .emptied: bytes = []
-        case .cutInHeader: bytes = Array(bytes.prefix(50))
-        case .overwrittenHeader: for i in 0..<min(16, bytes.count) { bytes[i] = 0 }
+        case .emptied: damaged = Data()
+        case .cutInHeader: damaged = bytes.prefix(50)
+        case .overwrittenHeader:
+            var data = bytes
+            data.resetBytes(in: data.startIndex..<data.startIndex + min(16, data.count))
+            damaged = data
         }
-        guard FileManager.default.createFile(atPath: copy.path, contents: Data(bytes)) else { return nil }
+        guard FileManager.default.createFile(atPath: copy.path, contents: damaged) else { return nil }
         do {
             let opened = try ModelContainer(schema: container.schema, configuration: container.configuration, path: copy.path)
             opened.close()
