@@ -49,14 +49,14 @@ package struct Faults<Owner>: Hashable, Sendable, ExpressibleByArrayLiteral, Cus
     package static var shipped: Self { Self([]) }
 
     /// Whether this is the shipped design.
-    @inlinable package var isShipped: Bool { selected.isEmpty }
+    package var isShipped: Bool { selected.isEmpty }
 
     /// Whether `fault` is selected: the branch site asks this.
-    @inlinable package func contains(_ fault: Fault<Owner>) -> Bool { !selected.isEmpty && selected.contains(fault) }
+    package func contains(_ fault: Fault<Owner>) -> Bool { !selected.isEmpty && selected.contains(fault) }
 
     /// For a decision with several faulty designs: the design of the first selected fault of `designs`, else
     /// `shipped`.
-    @inlinable package func design<Design>(_ designs: KeyValuePairs<Fault<Owner>, Design>, shipped: Design) -> Design {
+    package func design<Design>(_ designs: KeyValuePairs<Fault<Owner>, Design>, shipped: Design) -> Design {
         designs.first { contains($0.key) }?.value ?? shipped
     }
 
