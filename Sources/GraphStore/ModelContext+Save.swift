@@ -7,10 +7,10 @@ extension ModelContext {
     public func save() throws(SaveError) {
         guard hasChanges else { return }
         guard checkTraps() else { return }
-        if !behavior.faults.contains(.deleteRulesAtDelete) { propagateDeletes(from: 0) }
+        if !behavior.faults.selects(.deleteRulesAtDelete) { propagateDeletes(from: 0) }
         let issues = validate()
         if !issues.isEmpty {
-            if behavior.faults.contains(.partialFailedSave) { writePartially() }
+            if behavior.faults.selects(.partialFailedSave) { writePartially() }
             throw SaveError(issues: issues)
         }
         try commit()

@@ -55,7 +55,7 @@ public final class ModelContext {
         model.modelContext = self
         model.lifecycle = .registered
         model.isPendingInsert = true
-        let id = behavior.faults.contains(.permanentIdentifiersAtInsert) ? container.permanentID(entity) : container.temporaryID(entity)
+        let id = behavior.faults.selects(.permanentIdentifiersAtInsert) ? container.permanentID(entity) : container.temporaryID(entity)
         model.identifier = id
         registry[id] = model
         inserted.append(model)
@@ -75,7 +75,7 @@ public final class ModelContext {
         }
         guard model.modelContext === self, model.lifecycle == .registered, !model.isPendingDelete else { return }
         markDeleted(model)
-        if behavior.faults.contains(.deleteRulesAtDelete) { propagateDeletes(from: deleted.count - 1) }
+        if behavior.faults.selects(.deleteRulesAtDelete) { propagateDeletes(from: deleted.count - 1) }
     }
 
     func markDeleted(_ model: PersistentModel) {

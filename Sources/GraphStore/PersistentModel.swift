@@ -157,7 +157,7 @@ open class PersistentModel {
 
     // MARK: Internals
 
-    var maintainsInverses: Bool { container?.configuration.behavior.faults.contains(.noInverseMaintenance) != true }
+    var maintainsInverses: Bool { container?.configuration.behavior.faults.selects(.noInverseMaintenance) != true }
 
     final func inverseIndex(_ index: Int, on target: PersistentModel) -> Int? {
         guard let name = entity.relationships[index].inverse else { return nil }

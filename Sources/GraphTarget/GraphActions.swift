@@ -54,7 +54,7 @@ extension GraphMachine {
             // The crash class, stage 4: the context holding a pending delete of a row the other context holds saves.
             // Count limits: the context holding a model beyond a limit saves.
             action("save", weights: { m in m.deletesForeignRow(0) || m.deletesForeignRow(1) || m.overfullContext != nil ? 20 : 6 }) { args, model in
-                let story = args.flag(probability: 0.8) ? (0...1).first(where: model.deletesForeignRow) ?? model.overfullContext : nil
+                let story = args.flag(probability: 0.8) ? (0...1).first { model.deletesForeignRow($0) } ?? model.overfullContext : nil
                 return .save(context: args.int("context", in: 0...1) { draw in
                     let any = [0, 1][draw.chooseWeighted([6, 1])]
                     return story ?? any
@@ -72,8 +72,8 @@ extension GraphMachine {
                 return .owned(result: result, work: work, edition: edition, context: args.domainContext(work, model))
             },
             // The crash class, stage 3: one context deletes a row the other context holds a model of.
-            action("delete", weights: { m in m.anyRef(m.isShared) ? 14 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
-                let story = args.flag(probability: 0.8) && model.anyRef(model.isShared)
+            action("delete", weights: { m in m.anyRef { m.isShared($0) } ? 14 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
+                let story = args.flag(probability: 0.8) && model.anyRef { model.isShared($0) }
                 return args.ref("model", among: model.refs.count, where: {
                     model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 && (!story || model.isShared(model.refs[$0]))
                 }).map { .delete($0) }
@@ -90,13 +90,12 @@ extension GraphMachine {
             action("set", 4, when: { $0.hasLive }) { args, model in
                 guard let ref = args.live("model", model) else { return nil }
                 let entity = args.isReplaying ? 0 : model.entity(ref)
-                let settable = args.isReplaying ? [] : BooksEntities.settable(entity)
                 // The hand-picked slots weigh more; every other attribute with schema boundaries is sometimes set.
                 let slot = args.int("slot", in: 0...(BooksEntities.settableSlotCount - 1)) { draw in
-                    draw.chooseWeighted(settable.indices.map { BooksEntities.handPicked(entity, $0) > 0 ? 4 : 2 })
+                    draw.chooseWeighted(SetWeights.slots[entity])
                 }
                 return .set(ref, slot: slot, variant: args.int("variant", in: 0...(BooksEntities.settablePoolCount - 1)) { draw in
-                    draw.chooseWeighted(BooksEntities.settableWeights(entity, slot))
+                    draw.chooseWeighted(SetWeights.variants[entity][slot])
                 })
             },
             action("unrelate", 1, when: { $0.hasLive }) { args, model in
@@ -109,8 +108,8 @@ extension GraphMachine {
             },
             action("rollback", 1) { args, _ in .rollback(context: args.context()) },
             // The crash class, stage 1: a saved model's identifier is held.
-            action("holdID", weights: { m in m.anyRef(m.unheldSaved) ? 10 : 2 }, when: { $0.hasLive }) { args, model in
-                let story = args.flag(probability: 0.8) && model.anyRef(model.unheldSaved)
+            action("holdID", weights: { m in m.anyRef { m.unheldSaved($0) } ? 10 : 2 }, when: { $0.hasLive }) { args, model in
+                let story = args.flag(probability: 0.8) && model.anyRef { model.unheldSaved($0) }
                 let stale = args.flag(probability: 0.6) && model.hasStale && !story
                 return args.ref("model", among: model.refs.count, where: { r in
                     let o = model.refs[r]
@@ -125,8 +124,8 @@ extension GraphMachine {
                    when: { $0.held.contains { $0 != nil } }) { args, model in
                 let result = args.result()
                 let anyStale = model.held.indices.contains { model.staleContext($0) != nil }
-                let open = { (h: Int) in anyStale ? model.staleContext(h) != nil : model.missingContext(h) != nil }
-                let story = args.flag(probability: 0.8) && model.held.indices.contains(where: open)
+                func open(_ h: Int) -> Bool { anyStale ? model.staleContext(h) != nil : model.missingContext(h) != nil }
+                let story = args.flag(probability: 0.8) && model.held.indices.contains { open($0) }
                 guard let held = args.index("held", among: model.held.count, where: { model.held[$0] != nil && (!story || open($0)) }) else { return nil }
                 let stale = story ? model.staleContext(held) : nil
                 let missing = story ? model.missingContext(held) : nil
@@ -205,6 +204,18 @@ extension GraphMachine {
                    return Prediction(value, rule: decided, alsoDecided: model.alsoDecided.filter { $0 != decided })
                },
                perform: { command, system in try system.run(command) })
+    }
+}
+
+/// The set action's weights, per entity: of its settable slots (`BooksEntities.handPicked`), and of each slot's pool
+/// (`BooksEntities.settableWeights`). Both are pure functions of the entity and slot, so they are taken once per
+/// process instead of at every set step (the specification derives them from the whole schema each time).
+enum SetWeights {
+    static let slots: [[UInt32]] = BooksEntities.names.indices.map { entity in
+        BooksEntities.settable(entity).indices.map { BooksEntities.handPicked(entity, $0) > 0 ? 4 : 2 }
+    }
+    static let variants: [[[UInt32]]] = BooksEntities.names.indices.map { entity in
+        BooksEntities.settable(entity).indices.map { BooksEntities.settableWeights(entity, $0) }
     }
 }
 

@@ -74,17 +74,22 @@ public struct GraphMutant: Sendable, Hashable {
     /// The mutants as the engine lists them, with the rules each breaks.
     public static var all: [Mutant] { table.map(\.mutant) }
 
+    /// No fault, made once per process (`Faults.shipped` builds a new value at every case, through FaultPoints'
+    /// generic initialiser).
+    private static let shippedStore: Faults<StoreBehavior> = .shipped
+    private static let shippedLibrary: Faults<LibraryPolicy> = .shipped
+
     /// The store behaviour for `config`, with this mutant's store faults.
     static func behavior(_ config: GraphConfig, _ mutant: GraphMutant?) -> StoreBehavior {
         StoreBehavior(newModelLink: config.newModelLink == .trap ? .trap : .autoInsert,
                       temporaryIDAfterSave: config.temporaryIDAfterSave == .resolves ? .resolves : .unknown,
                       registeredAfterForeignDelete: config.registeredAfterForeignDelete == .stale ? .stale : .none,
-                      faults: mutant?.store ?? .shipped)
+                      faults: mutant?.store ?? shippedStore)
     }
 
     /// The library policy for `config`, with this mutant's library faults.
     static func policy(_ config: GraphConfig, _ mutant: GraphMutant?) -> LibraryPolicy {
-        LibraryPolicy(configuration: config.schema == .local ? .local : .cloudKit, faults: mutant?.library ?? .shipped)
+        LibraryPolicy(configuration: config.schema == .local ? .local : .cloudKit, faults: mutant?.library ?? shippedLibrary)
     }
 
     /// How the store groups a save's writes into transactions: one (production), or this mutant's grouping.

@@ -76,7 +76,7 @@ extension GraphSystem {
             throw HarnessFault("cannot read the store file \(path) to make damaged copies of it (G26)", underlying: error)
         }
         var refusals: [String] = []
-        for damage in StoreDamage.allCases { refusals.append(try openDamagedCopy([UInt8](data), damage)) }
+        for damage in StoreDamage.allCases { refusals.append(try openDamagedCopy(data, damage)) }
         return refusals
     }
 
@@ -84,16 +84,19 @@ extension GraphSystem {
     /// a damaged file would open it. Observes the kind of the typed error that refused it (with the path if the
     /// error names another file), or "opened"; a `HarnessFault` when the copy could not be written. The copy is
     /// removed; the case's own container and file are untouched.
-    func openDamagedCopy(_ bytes: [UInt8], _ damage: StoreDamage) throws(HarnessFault) -> String {
-        var bytes = bytes
+    func openDamagedCopy(_ bytes: Data, _ damage: StoreDamage) throws(HarnessFault) -> String {
         let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
         defer { copy.remove() }
+        let damaged: Data
         switch damage {
-        case .emptied: bytes = []
-        case .cutInHeader: bytes = Array(bytes.prefix(50))
-        case .overwrittenHeader: for i in 0..<min(16, bytes.count) { bytes[i] = 0 }
+        case .emptied: damaged = Data()
+        case .cutInHeader: damaged = bytes.prefix(50)
+        case .overwrittenHeader:
+            var data = bytes
+            data.resetBytes(in: data.startIndex..<data.startIndex + min(16, data.count))
+            damaged = data
         }
-        do { try Data(bytes).write(to: URL(fileURLWithPath: copy.path)) } catch {
+        do { try damaged.write(to: URL(fileURLWithPath: copy.path)) } catch {
             throw HarnessFault("cannot write the \(damage.rawValue) copy of the store file to \(copy.path) (G26)", underlying: error)
         }
         do {

@@ -158,7 +158,7 @@ public final class DTOMapper {
     }
 
     private func tags(_ tags: [String]) -> [String] {
-        guard strategy.contains(.renormalizedTags) else { return tags }
+        guard strategy.selects(.renormalizedTags) else { return tags }
         var seen: [String] = []
         for tag in tags.map({ $0.capitalized }).sorted() where !seen.contains(tag) { seen.append(tag) }
         return seen

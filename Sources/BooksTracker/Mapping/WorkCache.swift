@@ -31,6 +31,12 @@ struct WorkCache {
         case temporaryIdentifiersTrusted
 
         init(_ faults: Faults<DTOMapper>) {
+            // The shipped design without a call to the generic `design` (not inlined across modules, it looks up
+            // type metadata for every pair; a fresh mapper is made at every map step's grouping).
+            if faults.selected.isEmpty {
+                self = .persistentIdentifiers
+                return
+            }
             self = faults.design([.cacheStoresObjects: .objects, .cacheWithManualEviction: .objectsWithManualEviction,
                                   .cacheTrustsModelFor: .modelForLookup, .cacheKeepsTemporaryIdentifiers: .temporaryIdentifiersKept,
                                   .cacheTrustsTemporaryIdentifiers: .temporaryIdentifiersTrusted],

@@ -40,7 +40,7 @@ enum WorkGrouping {
         var firstWithoutISBN: Int?
         for position in works.indices where works[position].synthetic {
             if isbnsOfWork[position].isEmpty {
-                guard strategy.contains(.dedupMergesMissingISBN) else { continue }
+                guard strategy.selects(.dedupMergesMissingISBN) else { continue }
                 if let first = firstWithoutISBN { join(first, position) } else { firstWithoutISBN = position }
             }
             for isbn in isbnsOfWork[position] {
@@ -63,14 +63,14 @@ enum WorkGrouping {
             }
         }
         for (e, edition) in data.editions.enumerated() {
-            if strategy.contains(.allEditionsToEveryWork) {
+            if strategy.selects(.allEditionsToEveryWork) {
                 for g in groups.indices { groups[g].editions.append(e) }
             } else if let workID = edition.workId, let position = positionOfID[workID] {
                 groups[groupOfRoot[root(position)]].editions.append(e)
             }
         }
         for (a, author) in data.authors.enumerated() {
-            if strategy.contains(.allAuthorsToEveryWork) {
+            if strategy.selects(.allAuthorsToEveryWork) {
                 for g in groups.indices { groups[g].authors.append(a) }
                 continue
             }
@@ -84,7 +84,7 @@ enum WorkGrouping {
                 }
             }
         }
-        if strategy.contains(.dedupDropsSingletons) {
+        if strategy.selects(.dedupDropsSingletons) {
             groups.removeAll { group in
                 group.members.count == 1 && works[group.members[0]].synthetic && !isbnsOfWork[group.members[0]].isEmpty
             }

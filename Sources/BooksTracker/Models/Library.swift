@@ -59,7 +59,7 @@ public struct Library {
     /// A wishlist entry for `work`.
     public func createWishlistEntry(for work: Work) -> UserLibraryEntry {
         let entry = UserLibraryEntry(readingStatus: .wishlist)
-        if policy.faults.contains(.relateBeforeInsert) {
+        if policy.faults.selects(.relateBeforeInsert) {
             entry.work = work
             context.insert(entry)
         } else {
@@ -72,7 +72,7 @@ public struct Library {
     /// An owned entry for `work` with `edition`.
     public func createOwnedEntry(for work: Work, edition: Edition, status: ReadingStatus = .toRead) -> UserLibraryEntry {
         let entry = UserLibraryEntry(readingStatus: status)
-        if policy.faults.contains(.relateBeforeInsert) {
+        if policy.faults.selects(.relateBeforeInsert) {
             entry.work = work
             entry.edition = edition
             context.insert(entry)
@@ -97,7 +97,7 @@ public struct Library {
     /// then saves the context.
     public func save() throws(LibrarySaveError) {
         var issues: Set<LibraryIssue> = []
-        if !policy.faults.contains(.skipValidation) {
+        if !policy.faults.selects(.skipValidation) {
             for model in context.insertedModelsArray + context.changedModelsArray {
                 guard let entry = model as? UserLibraryEntry, !entry.isDeleted else { continue }
                 do throws(EntryValidationError) { try entry.validate() } catch {

@@ -102,7 +102,7 @@ public final class Work: PersistentModel {
     /// The reader's entry for this work under a library policy's faults.
     package func userEntry(faults: Faults<LibraryPolicy>) -> UserLibraryEntry? {
         let entries = userLibraryEntries
-        if faults.contains(.firstUserEntry) { return entries.first }
+        if faults.selects(.firstUserEntry) { return entries.first }
         if let owned = entries.first(where: { $0.isOwned }) { return owned }
         return entries.first(where: { $0.isWishlistItem })
     }
