@@ -13,10 +13,8 @@ public struct ObjectName: Hashable, Sendable, Comparable, CustomStringConvertibl
 
 /// A validation failure as observed: Core Data code, entity, key, and the model's name.
 public struct IssueName: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var code: Int
-    public var entity: String
-    public var key: String
-    public var object: ObjectName?
+    /// Core Data's code (R25), the entity and key it names, and the model it was raised for.
+    public var code: Int, entity: String, key: String, object: ObjectName?
 
     public init(code: Int, entity: String, key: String, object: ObjectName?) {
         (self.code, self.entity, self.key, self.object) = (code, entity, key, object)

@@ -9,11 +9,7 @@ public struct SpecResponse: Equatable, Sendable {
         public var volumes: [Int]
 
         public init(title: Int, tags: [Int], synthetic: Bool, provider: Int?, volumes: [Int]) {
-            self.title = title
-            self.tags = tags
-            self.synthetic = synthetic
-            self.provider = provider
-            self.volumes = volumes
+            (self.title, self.tags, self.synthetic, self.provider, self.volumes) = (title, tags, synthetic, provider, volumes)
         }
     }
 
@@ -30,12 +26,8 @@ public struct SpecResponse: Equatable, Sendable {
         public var pageCount: Int?
 
         public init(isbn: Int?, work: Int, isbns: [Int] = [], title: Int? = nil, publisher: Int? = nil, pageCount: Int? = nil) {
-            self.isbn = isbn
-            self.work = work
-            self.isbns = isbns
-            self.title = title
-            self.publisher = publisher
-            self.pageCount = pageCount
+            (self.isbn, self.work, self.isbns) = (isbn, work, isbns)
+            (self.title, self.publisher, self.pageCount) = (title, publisher, pageCount)
         }
 
         /// M5: the ISBN that identifies the edition (and that its model stores): the primary one, else the first

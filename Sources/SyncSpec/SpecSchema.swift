@@ -35,10 +35,7 @@ public struct SpecItemRead: Equatable, Sendable {
     public var item: Int32
     public var quantity: Int32
 
-    public init(item: Int32, quantity: Int32) {
-        self.item = item
-        self.quantity = quantity
-    }
+    public init(item: Int32, quantity: Int32) { (self.item, self.quantity) = (item, quantity) }
 }
 
 /// A pair of items the order rules decide: `before` comes before `after` (object indexes).
@@ -46,10 +43,7 @@ public struct SpecPrecedence: Equatable, Sendable {
     public var before: Int32
     public var after: Int32
 
-    public init(before: Int32, after: Int32) {
-        self.before = before
-        self.after = after
-    }
+    public init(before: Int32, after: Int32) { (self.before, self.after) = (before, after) }
 }
 
 /// One array of one project on one device, as the app reads it.

@@ -6,7 +6,7 @@ public struct ShrinkBudget: Sendable, Equatable {
     /// (Hypothesis' `max_stall`): the last rounds of a shrink mostly confirm a fixed point.
     public var maxStall: Int
 
-    public init(maxAttempts: Int = 20_000, maxSeconds: Double = 60, maxStall: Int = 200) {
+    public init(maxAttempts: Int = 20_000, maxSeconds: Double = 60, maxStall: Int = 1000) {
         self.maxAttempts = maxAttempts
         self.maxSeconds = maxSeconds
         self.maxStall = maxStall
