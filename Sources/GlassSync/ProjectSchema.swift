@@ -90,7 +90,7 @@ public enum PositionSpacing {
     public static let step: Double = 1024
 
     /// A share in [0.25, 0.75) drawn from an item's identity. A placement uses it (an append goes `step × (0.5 +
-    /// share)` after the last item, a move that share of the way between its neighbours), so that two devices
+    /// share)` after the last item, or after 0 in an empty array; a move that share of the way between its neighbours), so that two devices
     /// placing different items at the same place concurrently give them different positions: no two rows tie, and
     /// a move never has to renumber rows the user did not move (a renumbering pushes their records, which under
     /// record-level last-writer-wins reverts another device's quantity edit of them; issue 12).

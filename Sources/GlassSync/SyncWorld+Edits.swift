@@ -23,8 +23,10 @@ extension SyncWorld {
         let notes = collection.hasQuantity ? "sheet \(code)" : ""
         if usesEntities {
             let order = devices[device].entityOrder(of: project, collection)
-            let gap = PositionSpacing.step * (0.5 + PositionSpacing.share(of: id))
-            let position = order.last.map { devices[device].items[$0].position + gap } ?? 0
+            let gap = midpointPositions ? PositionSpacing.step : PositionSpacing.step * (0.5 + PositionSpacing.share(of: id))
+            // The first item of an array goes a gap after 0, not at 0: two devices adding the first item concurrently
+            // would tie there (seed 001 put it at 0, as the fault does).
+            let position = order.last.map { devices[device].items[$0].position + gap } ?? (midpointPositions ? 0 : gap)
             devices[device].insert(LocalItem(
                 id: id, owner: project, ownerKind: kind, collection: collection, code: code,
                 quantity: collection.initialQuantity, position: collection.isOrdered ? position : 0, notes: notes,
@@ -67,17 +69,19 @@ extension SyncWorld {
             let others = store.entityOrder(of: target.project, target.collection).filter { $0 != i }
             guard index >= 0, index <= others.count else { throw SyncError.positionOutOfRange(index, count: others.count) }
             var position: Double?
-            let share = PositionSpacing.share(of: item), gap = PositionSpacing.step * (0.5 + share)
+            let share = PositionSpacing.share(of: item)
+            let gap = midpointPositions ? PositionSpacing.step : PositionSpacing.step * (0.5 + share)
             if others.isEmpty {
-                position = 0
+                position = midpointPositions ? 0 : gap
             } else if index == 0 {
                 position = store.items[others[0]].position - gap
             } else if index == others.count {
                 position = store.items[others[others.count - 1]].position + gap
             } else {
                 let before = store.items[others[index - 1]].position, after = store.items[others[index]].position
-                let between = before + (after - before) * share
-                // Equal neighbours (not made by placements, which never tie) or exhausted precision: renumber.
+                let between = midpointPositions ? (before + after) / 2 : before + (after - before) * share
+                // Equal neighbours (not made by placements, which never tie, except under the fault) or exhausted
+                // precision: renumber.
                 if before < between && between < after { position = between }
             }
             if let position {
@@ -171,6 +175,17 @@ extension SyncWorld {
 }
 
 extension Fault<SyncWorld> {
+    /// Mutant `midpoint-positions`: seed 001's placement (shipped until issue 12, wave 4): an append goes one fixed
+    /// step after the last item and a move to the exact midpoint of its neighbours, so two devices appending
+    /// concurrently tie, and a later move between the tied items renumbers the array, pushing rows the user never
+    /// edited; shipped: a share of the gap drawn from the item's identity (`PositionSpacing.share(of:)`).
+    package static var midpointPositions: Self { Self() }
+
     /// Mutant `dual-write-misses-entities`: during dual-write the quantity edit path writes the blob only.
     package static var quantityWritesBlobOnly: Self { Self() }
+}
+
+extension SyncWorld {
+    /// Whether placements use the seed's fixed step and exact midpoint (mutant `midpoint-positions`).
+    var midpointPositions: Bool { strategy.contains(.midpointPositions) }
 }

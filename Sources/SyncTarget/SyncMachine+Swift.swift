@@ -53,7 +53,8 @@ extension SyncMachine: SwiftExportable {
         if read.precedences != nil {
             // The rules leave part of this order open: the items and their quantities, in any order.
             let pairs = read.items.map { "v\($0.item + 1): \($0.quantity)" }.joined(separator: ", ")
-            let table = optional ? "\(target)?.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.id, $0.quantity) }) }"
+            // Parenthesized: `?.map` would chain to the array's `map`, not the optional's.
+            let table = optional ? "(\(target)).map { Dictionary(uniqueKeysWithValues: $0.map { ($0.id, $0.quantity) }) }"
                 : "Dictionary(uniqueKeysWithValues: \(target).map { ($0.id, $0.quantity) })"
             return ["#expect(\(table) == [\(pairs)])"]
         }

@@ -40,6 +40,10 @@ public enum SyncMutants {
         Entry(mutant: Mutant(name: "link-before-parent", rule: SyncRules.orphanWaits,
                              summary: "A fetched entity row whose project has not arrived yet is dropped instead of waiting for its parent."),
               strategy: [.dropOrphans]),
+        Entry(mutant: Mutant(name: "midpoint-positions", rules: [SyncRules.concurrentAdditionsSurvive],
+                             summary: "Seed 001's placement: an append goes a fixed step after the last item and a move to the exact midpoint of its neighbours, so concurrent appends tie and a move between them renumbers the array, pushing rows the user never edited.",
+                             reason: "the renumbering makes records of items the user never moved the device's own unpushed changes: at a fetch they hide another device's concurrent edit of those items, and at a push they replace it (record-level last writer wins), so an independent edit of another item is lost (S4)"),
+              strategy: [.midpointPositions]),
     ]
 
     /// The strategy a mutant selects (production for nil or an unknown name).

@@ -114,7 +114,7 @@ import Testing
 
     @Test func rulesAndMutantsAreListed() {
         #expect(Target.sync.rules.map(\.id) == ["S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9"])
-        #expect(Target.sync.mutants.map(\.name) == ["blob-storage", "dual-write-misses-entities", "migration-loses-order", "link-before-parent"])
+        #expect(Target.sync.mutants.map(\.name) == ["blob-storage", "dual-write-misses-entities", "migration-loses-order", "link-before-parent", "midpoint-positions"])
         for mutant in Target.sync.mutants { #expect(Target.sync.rules.contains { $0.id == mutant.rule }) }
     }
 }
