@@ -4,12 +4,9 @@ public enum SpecProjectKind: Int, CaseIterable, Sendable {
 
     public var name: String { ["ProjectLog", "ProjectPlan", "ProjectStep"][rawValue] }
 
+    /// The model's arrays in slot order (seed 001's models).
     public var collections: [SpecCollection] {
-        switch self {
-        case .log: return [.glassItems, .tags, .techniques]
-        case .plan: return [.glassItems, .referenceUrls, .tags]
-        case .step: return [.glassItems]
-        }
+        [[.glassItems, .tags, .techniques], [.glassItems, .referenceUrls, .tags], [.glassItems]][rawValue]
     }
 
     public func slot(of collection: SpecCollection) -> Int? { collections.firstIndex(of: collection) }
