@@ -48,11 +48,11 @@ public enum ShrinkingChallenge: String, CaseIterable, Sendable {
         case .bound5: return 152.80
         case .largeUnionList: return 183.65
         case .reverse: return 8.41
-        case .calculator: return 67.26
+        case .calculator: return 66.83
         case .lengthList: return 86.42
         case .differenceMustNotBeZero: return 26.27
-        case .differenceMustNotBeSmall: return 40.07
-        case .differenceMustNotBeOne: return 35.88
+        case .differenceMustNotBeSmall: return 39.89
+        case .differenceMustNotBeOne: return 37.65
         }
     }
 
