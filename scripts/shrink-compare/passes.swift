@@ -62,6 +62,7 @@ func traceShrink<T>(_ gen: Gen<T>, seed: UInt64, holds: @escaping (T) -> Bool?) 
         case .fail: ending = "FAIL"
         case .pass: ending = "pass"
         case .rejected: ending = "rej "
+        case .harnessFault: ending = "harn"
         }
         if failed || ending == "FAIL" { print("\(ending)  [\(draw.choices.map(String.init).joined(separator: " "))]  \(value)") }
         if ending == "FAIL" { failed = true }
