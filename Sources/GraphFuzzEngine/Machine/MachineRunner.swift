@@ -187,8 +187,7 @@ public struct MachineRunner<M: StateMachine> {
         var tally = Tally(actions: actions.count, counts: covers)
         var commands: [PlannedStep<M>] = []
         var steps: [ExecutedStep<M>] = []
-        var report = ChunkReport()
-        cases: for index in chunk.indices {
+        var report = ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { index in
             draw.restart(seed: SplitMix64.caseSeed(run: seed, case: index))
             let config = draw.span(.config) { machine.makeConfig(draw) }
             chooser.start(enabled: draw.span(.swarm) { swarm(draw) }, plan: plan)
@@ -196,19 +195,7 @@ public struct MachineRunner<M: StateMachine> {
                                            tally: &tally, systemSteps: .max, willRunStep: nil,
                                            trace: { step in chooser.trace(of: step) },
                                            next: { model, index, refs in nextStep(model, index, refs, draw, records: false, &chooser) })
-            report.cases += 1
-            report.steps += count
-            switch outcome {
-            case .pass: break
-            case .rejected: report.rejected += 1
-            case .fail(let failure):
-                report.failures.append(CaseFailure(index: index, failure: failure))
-                if stopAtFirstFailure { break cases }
-            case .harnessFault(let fault):
-                // Never a failure of the code under test: the search stops and reports it (exit 3).
-                report.harnessFault = CaseHarnessFault(seed: seed, caseIndex: index, fault: fault)
-                break cases
-            }
+            return (outcome, count, nil)
         }
         report.coverage = tally.coverage(actions, held: chooser.held, failed: chooser.failed)
         return report

@@ -38,12 +38,14 @@ public struct ChunkReport: Sendable, Equatable {
 }
 
 extension ChunkReport {
-    /// Runs the chunk's cases with `run` (outcome, steps, coverage) and adds them up.
+    /// Runs the chunk's cases with `run` (given a case's index: its outcome, steps and coverage) and
+    /// adds them up; stops at a harness fault, and at the first failure when asked.
+    @usableFromInline
     static func collect(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool,
-                        _ run: (Draw) -> (outcome: Outcome, steps: Int, coverage: Coverage?)) -> ChunkReport {
+                        _ run: (Int) -> (outcome: Outcome, steps: Int, coverage: Coverage?)) -> ChunkReport {
         var report = ChunkReport()
         for index in chunk.indices {
-            let (outcome, steps, coverage) = run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
+            let (outcome, steps, coverage) = run(index)
             report.cases += 1
             report.steps += steps
             if let coverage { report.coverage.merge(coverage) }
@@ -176,7 +178,9 @@ public final class FunctionExecutor: CaseExecutor {
     public init(test: @escaping (Draw) -> Outcome) { self.test = test }
 
     public func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
-        ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { draw in (test(draw), 0, nil) }
+        ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { index in
+            (test(Draw(seed: SplitMix64.caseSeed(run: seed, case: index))), 0, nil)
+        }
     }
 
     public func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) {
