@@ -293,6 +293,16 @@ struct ShrinkPassTests {
         #expect(result.sequence.values == [0, 100])
     }
 
+    @Test("redistribute does not move an integer's last unit of magnitude into its sign (that reads 0 again)")
+    func redistributeSkipsNegativeZero() {
+        let int = Gen<Int>.int(in: -100...100)
+        let one = Self.shrink([1, 0], .redistribute) { draw in int.generate(draw) >= -1 }
+        #expect(one.sequence.values == [1, 0])
+        #expect(one.passes.map(\.attempts) == [0], "+1 to -0 is the 0 minimise-choices tries")
+        let two = Self.shrink([2, 0], .redistribute) { draw in int.generate(draw) >= -1 }
+        #expect(two.sequence.values == [1, 1], "+2 to -1 still moves")
+    }
+
     @Test("redistribute lowers two choices together when they must keep their order")
     func redistributeTogether() {
         let result = Self.shrink([60, 80], .redistribute) { draw in

@@ -9,7 +9,7 @@ enum GraphFuzzPasses {
         var stalled = 0
         for seed in 1...seeds {
             let test: (Draw) -> Outcome = { draw in propertyOutcome(gen, holds, draw).outcome }
-            guard let found = Search.run(SearchOptions(seed: seed, runs: 5000), test: test).failure else { continue }
+            guard let found = Property.search(SearchOptions(seed: seed, runs: 5000), test: test).failure else { continue }
             if found.shrink.stalled { stalled += 1 }
             for pass in found.shrink.passes {
                 if totals[pass.pass] == nil { order.append(pass.pass) }
@@ -68,7 +68,7 @@ func traceShrink<T>(_ gen: Gen<T>, seed: UInt64, holds: @escaping (T) -> Bool?) 
         if ending == "FAIL" { failed = true }
         return outcome
     }
-    guard let found = Search.run(SearchOptions(seed: seed, runs: 5000), test: test).failure else { return }
+    guard let found = Property.search(SearchOptions(seed: seed, runs: 5000), test: test).failure else { return }
     for pass in found.shrink.passes where pass.attempts > 0 { print("  \(pass.pass): \(pass.attempts) attempts, \(pass.improvements) improvements") }
     print("attempts \(found.shrink.attempts), skipped \(found.shrink.skipped)")
 }

@@ -8,8 +8,16 @@ public enum Property {
         public var message: String
     }
 
+    /// The search of a property's test function, small cases first (`PropertyExecutor`): case 0 is
+    /// the simplest value, and the first `min(runs / 10, 50)` cases grow in size. Stops at the first
+    /// failure and shrinks it, as `Search.run` does.
+    public static func search(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
+        Search.run(options, executor: PropertyExecutor(runs: options.runs, test: test))
+    }
+
     /// Searches for a value of `gen` for which `holds` is false (or throws), and shrinks it.
     /// `holds` returns nil to discard a value that does not meet the property's assumptions.
+    /// Small values come first (`search(_:test:)`), so the first failure found is usually a small one.
     public static func counterexample<Value>(
         _ gen: Gen<Value>, seed: UInt64, runs: Int = 1000, shrinkBudget: ShrinkBudget = ShrinkBudget(),
         _ holds: @escaping (Value) -> Bool?
@@ -23,7 +31,7 @@ public enum Property {
             case false?: return .fail(Failure(rule: "property", kind: .mismatch, message: "falsified"))
             }
         }
-        let result = Search.run(SearchOptions(seed: seed, runs: runs, shrinkBudget: shrinkBudget), test: test)
+        let result = search(SearchOptions(seed: seed, runs: runs, shrinkBudget: shrinkBudget), test: test)
         guard let found = result.failure else { return nil }
         let value = gen.generate(Draw(replaying: found.shrunk))
         return Counterexample(value: value, caseIndex: found.caseIndex, shrinkAttempts: found.shrink.attempts,

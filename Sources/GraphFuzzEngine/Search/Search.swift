@@ -66,9 +66,14 @@ public struct SearchResult: Sendable, Equatable {
 /// `SplitMix64.caseSeed(run: seed, case: i)` alone.
 public enum Search {
     public static func run(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
+        run(options, executor: FunctionExecutor(test: test))
+    }
+
+    /// The search with the cases run by `executor` (a property's small cases first: `PropertyExecutor`).
+    static func run(_ options: SearchOptions, executor: some CaseExecutor) -> SearchResult {
         // A function executor never throws; the loop throws only a harness fault (a test that returned one).
         let loop: LoopResult
-        do { loop = try SearchLoop(options: options, stopAtFirstFailure: true).run(FunctionExecutor(test: test)) } catch {
+        do { loop = try SearchLoop(options: options, stopAtFirstFailure: true).run(executor) } catch {
             return SearchResult(cases: 0, rejected: 0, seconds: 0, failure: nil, harnessFault: error as? CaseHarnessFault)
         }
         let failure = loop.found.first?.failure

@@ -243,13 +243,21 @@ extension Shrinker {
                 if raw[i] > 0, bounds[i] > 1, bounds[j] > 1 || j == i + 1 {
                     if raw[j] > 0, bounds[j] > 1, pairSearch(i, j, together: true) { progress = true }
                     if i < raw.count, j < raw.count, raw[i] > 0, raw[j] > 0 || j == i + 1, raw[j] < bounds[j],
-                       pairSearch(i, j, together: false) { progress = true }
+                       !movesMagnitudeToSign(i, j), pairSearch(i, j, together: false) { progress = true }
                 }
                 j += 1
             }
             i += 1
         }
         return progress
+    }
+
+    /// Whether moving an amount from `i` to `j` would only turn an integer's magnitude of 1 into a
+    /// magnitude of 0 with its sign set: `i` opens a value span (magnitude, then sign) and `j` is its
+    /// sign. That reads the integer 0, which minimise-choices tried with the sign cleared.
+    private func movesMagnitudeToSign(_ i: Int, _ j: Int) -> Bool {
+        guard j == i + 1, bounds[j] == 1, raw[i] == 1 else { return false }
+        return spans.contains { $0.label == .value && $0.start == i && $0.end > j }
     }
 
     /// Finds the largest k that still fails for (raw[i] - k, raw[j] ∓ k).
