@@ -303,6 +303,26 @@ struct ShrinkPassTests {
         #expect(two.sequence.values == [1, 1], "+2 to -1 still moves")
     }
 
+    @Test("lower-to-held-value lowers an element to the value another element of its list holds")
+    func lowerToHeldValue() {
+        // Indices into the list; fails when following them from element 0 comes back to it.
+        let indices = Gen<Int>.int(in: 0...20).list()
+        func cycles(_ list: [Int]) -> Bool {
+            var position = 0
+            for _ in list.indices {
+                guard position < list.count else { return false }
+                position = list[position]
+                if position == 0 { return true }
+            }
+            return false
+        }
+        // [3, 0, 0, 1]: 0 → 3 → 1 → 0. The only smaller non-zero value another element holds is 1,
+        // so one candidate: [1, 0, 0, 1], 0 → 1 → 0, still a cycle.
+        let result = Self.shrink([1, 3, 0, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0], .lowerToHeldValue) { draw in cycles(indices.generate(draw)) }
+        #expect(result.sequence.values == [1, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1, 0, 0])
+        #expect(result.passes.map(\.attempts) == [1])
+    }
+
     @Test("redistribute lowers two choices together when they must keep their order")
     func redistributeTogether() {
         let result = Self.shrink([60, 80], .redistribute) { draw in

@@ -78,6 +78,9 @@ func traceProblem(_ name: String, seed: UInt64) {
     case "reverse": traceShrink(Gen<Int>.int(in: Int(Int64.min)...Int(Int64.max)).list(), seed: seed) { $0.reversed() == $0 }
     case "calculator": traceShrink(Expression.gen, seed: seed) { e in e.hasNoLiteralZeroDivisor ? e.evaluate() != nil : nil }
     case "size_after_elements": traceShrink(DependentProblem.sizedAfter, seed: seed) { $0.elements.reduce(0, +) <= 10 }
+    case "index_cycle": traceShrink(DependentProblem.indexList, seed: seed) { !DependentProblem.hasCycle($0) }
+    case "bound5": traceShrink(ShrinkingChallenge.bound5Problems, seed: seed) { ShrinkingChallenge.wrap16($0.joined().reduce(0, +)) < 5 * 256 }
+    case "large_union_list": traceShrink(Gen<Int>.int(in: Int(Int64.min)...Int(Int64.max)).list().list(), seed: seed) { Set($0.joined()).count < 5 }
     case "sorted_keys": traceShrink(DependentProblem.sortedKeyList, seed: seed) { keys in !(keys.count >= 3 && keys.last! - keys.first! >= 100) }
     default: print("no trace for \(name)")
     }

@@ -53,11 +53,14 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     /// For pairs of nearby choices: lowers both by the same amount (keeps their order and
     /// difference) or moves an amount from the first to the second (keeps their sum).
     public static let redistribute = ShrinkPass("redistribute", .expensive) { $0.redistribute() }
+    /// Lowers a choice in a list to a smaller value another choice of the list with the same bound
+    /// holds (sequences without state-machine steps only).
+    public static let lowerToHeldValue = ShrinkPass("lower-to-held-value", .expensive) { $0.lowerToHeldValue() }
 
     /// Every pass, in the order a shrink starts with.
     public static let standard: [ShrinkPass] = [
         deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
-        deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction,
+        deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, lowerToHeldValue,
     ]
 
     /// The standard pass called `name`, if any.

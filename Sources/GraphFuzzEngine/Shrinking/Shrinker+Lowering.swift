@@ -173,6 +173,31 @@ extension Shrinker {
         return progress
     }
 
+    /// Lowers a choice inside a list to a smaller value that another choice of the same list with
+    /// the same bound holds (largest first), one candidate per value: an element that must equal or
+    /// point at another (an index into its list following a cycle) is often stuck above every value
+    /// between, where minimise-choices' probes one and two below pass. Only for sequences without
+    /// state-machine steps (the step passes handle those). Stops at the first improvement.
+    func lowerToHeldValue() -> Bool {
+        guard stepSpans().isEmpty else { return false }
+        var i = 0
+        while i < raw.count && !outOfBudget {
+            defer { i += 1 }
+            guard bounds[i] > 1, raw[i] > 1,
+                  let list = spans.last(where: { $0.label == .list && $0.start < i && i < $0.end }) else { continue }
+            var held: Set<UInt64> = []
+            for j in list.range.clamped(to: 0..<raw.count) where j != i && bounds[j] == bounds[i] && raw[j] > 0 && raw[j] < raw[i] {
+                held.insert(raw[j])
+            }
+            for value in held.sorted(by: >) where !outOfBudget {
+                var candidate = raw
+                candidate[i] = value
+                if consider(candidate) { return true }
+            }
+        }
+        return false
+    }
+
     /// Swaps adjacent sibling spans whose order is not sorted (by their choices).
     func sortSiblings() -> Bool {
         var progress = false
