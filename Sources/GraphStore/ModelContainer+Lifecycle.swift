@@ -23,7 +23,10 @@ extension ModelContainer {
             memory.reopen()
             container = ModelContainer(schema: schema, configuration: configuration, storage: memory)
         } else {
-            container = try ModelContainer(schema: schema, configuration: configuration, path: storage.location)
+            let layout = (storage as? SQLiteRowStorage)?.layout
+            let reopened = try SQLiteRowStorage(path: storage.location, schema: schema,
+                                                storeIdentifier: configuration.storeIdentifier, layout: layout)
+            container = ModelContainer(schema: schema, configuration: configuration, storage: reopened)
         }
         container.nextTemporary = temporaries
         container.saveTransactions = saveTransactions

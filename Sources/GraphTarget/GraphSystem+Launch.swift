@@ -20,7 +20,7 @@ extension GraphSystem {
             let made = ScratchStoreFile.make(prefix: "graphfuzz-graph")
             file = made
             do {
-                container = try ModelContainer(schema: schema, configuration: store, path: made.path)
+                container = try ModelContainer(schema: schema, configuration: store, path: made.path, image: storeImage(config))
             } catch {
                 made.remove()
                 if let cause = made.unwritable() {
@@ -32,6 +32,19 @@ extension GraphSystem {
         }
         container.saveTransactions = GraphMutant.saveTransactions(mutant)
         return (container, file)
+    }
+
+    /// The empty store files of the two shipped schemas, made once per process: a case on the SQLite backend
+    /// starts from a copy (the file the store would create at its path) and opens it with the production code, the
+    /// schema's layout taken from the image (also for G26's damaged copies). A mutant's schema variant, or an image
+    /// that could not be made or written, creates the file as before (`ModelContainer.init(schema:configuration:path:image:)`).
+    private static let emptyLocalStore = EmptyStoreImage(schema: BooksTrackerSchema.schema(.local), storeIdentifier: ModelConfiguration().storeIdentifier)
+    private static let emptyCloudKitStore = EmptyStoreImage(schema: BooksTrackerSchema.schema(.cloudKit), storeIdentifier: ModelConfiguration().storeIdentifier)
+
+    /// The empty store image of the case's schema, nil in memory.
+    static func storeImage(_ config: GraphConfig) -> EmptyStoreImage? {
+        guard config.backend == .sqlite else { return nil }
+        return config.schema == .local ? emptyLocalStore : emptyCloudKitStore
     }
 
     /// The relaunch commands: a relaunch reports how many rows the reopened store holds (G22); a killed save is
@@ -71,8 +84,8 @@ extension GraphSystem {
     /// G26: each damage's refusal (see `openDamagedCopy`). Throws a `HarnessFault` when the harness cannot read
     /// the store file or write a copy: its own I/O failed, never reported as the store's.
     func damagedCopyRefusals(of path: String) throws(HarnessFault) -> [String] {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        let data: [UInt8]
+        do { data = try ScratchStoreFile.contents(of: path) } catch {
             throw HarnessFault("cannot read the store file \(path) to make damaged copies of it (G26)", underlying: error)
         }
         var refusals: [String] = []
@@ -84,23 +97,24 @@ extension GraphSystem {
     /// a damaged file would open it. Observes the kind of the typed error that refused it (with the path if the
     /// error names another file), or "opened"; a `HarnessFault` when the copy could not be written. The copy is
     /// removed; the case's own container and file are untouched.
-    func openDamagedCopy(_ bytes: Data, _ damage: StoreDamage) throws(HarnessFault) -> String {
+    func openDamagedCopy(_ bytes: [UInt8], _ damage: StoreDamage) throws(HarnessFault) -> String {
         let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
         defer { copy.remove() }
-        let damaged: Data
+        let damaged: [UInt8]
         switch damage {
-        case .emptied: damaged = Data()
-        case .cutInHeader: damaged = bytes.prefix(50)
+        case .emptied: damaged = []
+        case .cutInHeader: damaged = Array(bytes.prefix(50))
         case .overwrittenHeader:
             var data = bytes
-            data.resetBytes(in: data.startIndex..<data.startIndex + min(16, data.count))
+            for index in 0..<min(16, data.count) { data[index] = 0 }
             damaged = data
         }
-        do { try damaged.write(to: URL(fileURLWithPath: copy.path)) } catch {
+        do { try ScratchStoreFile.write(damaged, to: copy.path) } catch {
             throw HarnessFault("cannot write the \(damage.rawValue) copy of the store file to \(copy.path) (G26)", underlying: error)
         }
         do {
-            let opened = try ModelContainer(schema: container.schema, configuration: container.configuration, path: copy.path)
+            let opened = try ModelContainer(schema: container.schema, configuration: container.configuration, path: copy.path,
+                                            image: storeImage)
             opened.close()
             return "opened"
         } catch {

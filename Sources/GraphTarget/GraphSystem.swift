@@ -12,6 +12,8 @@ public struct GraphSystem {
     let policy: LibraryPolicy
     /// The SQLite store file of a `.sqlite` case (removed at tear-down), nil in memory.
     let storeFile: ScratchStoreFile?
+    /// The empty store image the case's SQLite store was made from (its layout serves G26's damaged copies).
+    let storeImage: EmptyStoreImage?
     /// The containers of earlier launches: their models raise traps there (G22).
     var retired: [ModelContainer] = []
     var refs: [PersistentModel?] = []
@@ -32,6 +34,7 @@ public struct GraphSystem {
     init(config: GraphConfig, mutant: GraphMutant?) throws {
         let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
         (container, storeFile) = try Self.openContainer(config, store: store, mutant: mutant)
+        storeImage = Self.storeImage(config)
         contexts = [ModelContext(container), ModelContext(container)]
         policy = GraphMutant.policy(config, mutant)
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }

@@ -26,13 +26,19 @@ public final class MapperSystem {
     var storeChanged = false
     private let entities: (work: Int, edition: Int, author: Int)
 
+    /// The empty store file of the schema, made once per process: an on-disk case starts from a copy (the file the
+    /// store would create at its path) and opens it with the production code; when the image could not be made or
+    /// written, the store creates the file as before.
+    private static let emptyStore = EmptyStoreImage(schema: BooksTrackerSchema.schema(.cloudKit), storeIdentifier: ModelConfiguration().storeIdentifier)
+
     init(config: MapperConfig, strategy: MapperStrategy) throws {
         let storeSchema = BooksTrackerSchema.schema(.cloudKit)
         if config.onDisk {
             let file = ScratchStoreFile.make(prefix: "graphfuzz-mapper")
             storeFile = file
             do {
-                container = try ModelContainer(schema: storeSchema, configuration: config.storeConfiguration, path: file.path)
+                container = try ModelContainer(schema: storeSchema, configuration: config.storeConfiguration, path: file.path,
+                                               image: Self.emptyStore)
             } catch {
                 file.remove()
                 if let cause = file.unwritable() {
@@ -80,7 +86,8 @@ public final class MapperSystem {
     func map(_ response: SpecResponse) -> MapperObservation {
         let traps = self.traps.count
         let known = slots.count
-        let works = mapper.mapToWorks(Self.dto(response), context: context)
+        let data = Self.dto(response)
+        let works = mapper.mapToWorks(data, context: context)
         if let trap = newTrap(since: traps) { return .trap(trap) }
         var mapped: [MappedWork] = []
         for work in works {
@@ -89,17 +96,21 @@ public final class MapperSystem {
             if let trap = newTrap(since: traps) { return .trap(trap) }
             mapped.append(MappedWork(ref: ref, work: canonical, isLive: work.modelContext === context && !work.isDeleted))
         }
-        let groups = groupWorks(response)
+        let groups = groupWorks(data)
         if let trap = groups.trap { return .trap(trap) }
         return .mapped(mapped, groups: groups.works, known: known)
     }
 
-    /// The grouping part of a map step: the works a fresh mapper makes of `response` without volume IDs in an empty
-    /// context of a scratch container (never saved), one per group, and the first trap that recorded, if any.
-    private func groupWorks(_ response: SpecResponse) -> (works: [CanonicalWork], trap: String?) {
+    /// The grouping part of a map step: the works a fresh mapper makes of the response (`data`, the DTOs of the
+    /// step's response) without volume IDs in an empty context of a scratch container (never saved), one per group,
+    /// and the first trap that recorded, if any. `dto(response.withoutVolumes)` is `data` with every work's volume
+    /// IDs emptied, which is what is mapped here (the response is not converted twice).
+    private func groupWorks(_ data: SearchResponseData) -> (works: [CanonicalWork], trap: String?) {
+        var withoutVolumes = data
+        for index in withoutVolumes.works.indices { withoutVolumes.works[index].googleBooksVolumeIDs = [] }
         let scratch = ModelContext(scratchContainer)
         let before = scratchContainer.traps.count
-        let works = DTOMapper(strategy: mapper.strategy).mapToWorks(Self.dto(response.withoutVolumes), context: scratch).map(canonicalWork)
+        let works = DTOMapper(strategy: mapper.strategy).mapToWorks(withoutVolumes, context: scratch).map(canonicalWork)
         let traps = scratchContainer.traps
         return (works, traps.count > before ? traps[before].description : nil)
     }

@@ -16,12 +16,17 @@ final class SQLiteRowStorage: RowStorage {
 
     /// Opens the store at `path`, creating it (atomically: built beside, then renamed into place) when
     /// no file is there. An existing file must be a GraphStore file of the same layout, and sound.
-    init(path: String, schema: Schema, storeIdentifier: String) throws(StoreError) {
+    /// `layout` is the schema's, when the caller has it (a relaunch reopens with its store's).
+    init(path: String, schema: Schema, storeIdentifier: String, layout known: SQLiteLayout? = nil) throws(StoreError) {
         let layout: SQLiteLayout
-        do {
-            layout = try SQLiteLayout(schema: schema)
-        } catch {
-            throw StoreError(error.kind, path: path, message: error.message)
+        if let known {
+            layout = known
+        } else {
+            do {
+                layout = try SQLiteLayout(schema: schema)
+            } catch {
+                throw StoreError(error.kind, path: path, message: error.message)
+            }
         }
         if !FileManager.default.fileExists(atPath: path) {
             try Self.create(path: path, layout: layout, storeIdentifier: storeIdentifier)
@@ -59,7 +64,7 @@ final class SQLiteRowStorage: RowStorage {
 
     // MARK: Opening
 
-    private static func create(path: String, layout: SQLiteLayout, storeIdentifier: String) throws(StoreError) {
+    static func create(path: String, layout: SQLiteLayout, storeIdentifier: String) throws(StoreError) {
         let building = path + ".creating"
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: building + suffix) }
         let connection = try SQLiteConnection(path: building, create: true)
@@ -82,13 +87,21 @@ final class SQLiteRowStorage: RowStorage {
     /// Refuses an empty file, one shorter than an SQLite header or than the pages its header promises, and one
     /// that is not an SQLite database — before SQLite sees it (SQLite takes an empty file for an empty database).
     private static func checkHeader(path: String) throws(StoreError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
             throw StoreError(.sqlite, path: path, message: "cannot open the file for reading")
         }
-        defer { try? handle.close() }
-        let size = (try? handle.seekToEnd()) ?? 0
-        try? handle.seek(toOffset: 0)
-        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        defer { _ = Foundation.close(descriptor) }
+        let size = max(0, Int(lseek(descriptor, 0, SEEK_END)))
+        var header = [UInt8](repeating: 0, count: 100)
+        var count = 0
+        while count < 100 {
+            let read = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, 100 - count, off_t(count)) }
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else { break }
+            count += read
+        }
+        header.removeSubrange(count...)
         guard size > 0 else {
             throw StoreError(.emptyFile, path: path, message: "the file is empty (0 bytes); a store file that lost its contents is not opened as a new store")
         }
@@ -103,8 +116,9 @@ final class SQLiteRowStorage: RowStorage {
         let pages = bigEndian(28, 4)
         // The header's page count is valid when its change counter matches (SQLite ≥ 3.7.0). With a WAL still
         // holding frames, a checkpoint may have been cut short: recovery finishes it, so the size is not checked.
-        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        if bigEndian(24, 4) == bigEndian(92, 4), pages > 0, walSize == 0, UInt64(pages * pageSize) > size {
+        var wal = stat()
+        let walSize = lstat(path + "-wal", &wal) == 0 ? Int(wal.st_size) : 0
+        if bigEndian(24, 4) == bigEndian(92, 4), pages > 0, walSize == 0, pages * pageSize > size {
             throw StoreError(.truncated, path: path,
                              message: "the header promises \(pages) pages of \(pageSize) bytes (\(pages * pageSize) bytes) but the file has \(size)")
         }
@@ -147,40 +161,47 @@ final class SQLiteRowStorage: RowStorage {
 
     // MARK: Reading
 
+    /// The statements of entity `e`'s table.
+    private func sql(_ e: Int) -> SQLiteLayout.TableSQL { layout.statements[e] }
+
     func row(_ id: PersistentIdentifier) throws(StoreError) -> Row? {
         guard !id.isTemporary, id.storeIdentifier == storeIdentifier, let e = entityIndex[id.entityName] else { return nil }
-        let table = layout.tables[e]
-        let entity = schema.entities[e]
-        var columns = table.attributeColumns
-        for case let column? in table.toOneColumns { columns += [column, column + "ENT", column + "ISSUER"] }
-        let select = try connection.statement("SELECT \(columns.isEmpty ? "1" : columns.joined(separator: ", ")) FROM \(table.name) WHERE Z_PK = ?")
+        let sql = sql(e)
+        let select = try connection.statement(sql.selectRow)
         select.bind(1, id.number)
         guard try select.step() else { return nil }
+        var row = try decodeRow(select, e)
+        for (r, join) in sql.selectLinks.enumerated() {
+            guard let join else { continue }
+            let targets = try connection.statement(join)
+            targets.bind(1, id.number)
+            while try targets.step() {
+                row.links[r].append(try target(entity: targets.int(0), number: targets.int(1), issuer: targets.isNull(2) ? nil : targets.text(2)))
+            }
+        }
+        return row
+    }
+
+    /// The row in `select`'s current result (columns as `TableSQL.selectRow` names them), without its to-many links.
+    private func decodeRow(_ select: SQLiteStatement, _ e: Int) throws(StoreError) -> Row {
+        let entity = schema.entities[e]
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.attributes.count)
-        for (a, attribute) in entity.attributes.enumerated() { values.append(try decode(select, Int32(a), attribute.kind)) }
+        for (a, attribute) in entity.attributes.enumerated() { values.append(try decode(select, Int32(a + 1), attribute.kind)) }
         var links: [[PersistentIdentifier]] = Array(repeating: [], count: entity.relationships.count)
-        var column = Int32(entity.attributes.count)
-        for (r, toOne) in table.toOneColumns.enumerated() where toOne != nil {
+        var column = Int32(entity.attributes.count + 1)
+        for (r, toOne) in layout.tables[e].toOneColumns.enumerated() where toOne != nil {
             if !select.isNull(column) {
                 links[r] = [try target(entity: select.int(column + 1), number: select.int(column),
                                        issuer: select.isNull(column + 2) ? nil : select.text(column + 2))]
             }
             column += 3
         }
-        for (r, join) in table.joinTables.enumerated() {
-            guard let join else { continue }
-            let targets = try connection.statement("SELECT Z_DESTENT, Z_DEST, Z_DESTISSUER FROM \(join) WHERE Z_SRC = ? ORDER BY Z_ORDER")
-            targets.bind(1, id.number)
-            while try targets.step() {
-                links[r].append(try target(entity: targets.int(0), number: targets.int(1), issuer: targets.isNull(2) ? nil : targets.text(2)))
-            }
-        }
         return Row(entity: e, values: values, links: links)
     }
 
     func rowIDs(_ entity: Int) throws(StoreError) -> [PersistentIdentifier] {
-        let select = try connection.statement("SELECT Z_PK FROM \(layout.tables[entity].name) ORDER BY Z_PK")
+        let select = try connection.statement(sql(entity).selectIDs)
         var ids: [PersistentIdentifier] = []
         let name = schema.entities[entity].name
         while try select.step() {
@@ -189,10 +210,34 @@ final class SQLiteRowStorage: RowStorage {
         return ids
     }
 
+    /// Every row: one scan of each table and of each join table.
     func allRows() throws(StoreError) -> [PersistentIdentifier: Row] {
         var rows: [PersistentIdentifier: Row] = [:]
         for e in schema.entities.indices {
-            for id in try rowIDs(e) { rows[id] = try row(id) }
+            let sql = sql(e)
+            let name = schema.entities[e].name
+            let select = try connection.statement(sql.selectAll)
+            var table: [Int: Row] = [:]
+            var numbers: [Int] = []
+            while try select.step() {
+                let number = select.int(0)
+                table[number] = try decodeRow(select, e)
+                numbers.append(number)
+            }
+            for (r, join) in sql.selectAllLinks.enumerated() where !numbers.isEmpty {
+                guard let join else { continue }
+                let targets = try connection.statement(join)
+                while try targets.step() {
+                    let source = targets.int(0)
+                    guard table[source] != nil else { continue }
+                    table[source]!.links[r].append(
+                        try target(entity: targets.int(1), number: targets.int(2), issuer: targets.isNull(3) ? nil : targets.text(3)))
+                }
+            }
+            for number in numbers {
+                let id = PersistentIdentifier(entityName: name, kind: .permanent, storeIdentifier: storeIdentifier, number: number)
+                rows[id] = table[number]
+            }
         }
         return rows
     }
@@ -202,7 +247,8 @@ final class SQLiteRowStorage: RowStorage {
         if statement.isText(column) { return .string(statement.text(column)) }
         if statement.isBlob(column) {
             guard let list = StringListCoding.decode(statement.blob(column)) else {
-                throw StoreError(.corrupt, path: location, message: "a list value in column \(column) does not decode")
+                // Column 0 is Z_PK: the message names the attribute's position, as the columns after it are counted.
+                throw StoreError(.corrupt, path: location, message: "a list value in column \(column - 1) does not decode")
             }
             return .strings(list)
         }
@@ -239,46 +285,36 @@ final class SQLiteRowStorage: RowStorage {
     func perform(_ operation: WriteOperation) throws(StoreError) {
         switch operation {
         case .begin:
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.statement("BEGIN IMMEDIATE").run()
         case .commit:
-            try connection.execute("COMMIT")
+            try connection.statement("COMMIT").run()
         case .deleteRow(let id, let e):
-            let table = layout.tables[e]
-            let delete = try connection.statement("DELETE FROM \(table.name) WHERE Z_PK = ?")
+            let sql = sql(e)
+            let delete = try connection.statement(sql.deleteRow)
             delete.bind(1, id.number)
             try delete.run()
-            for case let join? in table.joinTables {
-                let links = try connection.statement("DELETE FROM \(join) WHERE Z_SRC = ?")
+            for case let join? in sql.deleteLinks {
+                let links = try connection.statement(join)
                 links.bind(1, id.number)
                 try links.run()
             }
         case .putRow(let id, let e, let values):
-            let table = layout.tables[e]
-            let sql: String
-            if table.attributeColumns.isEmpty {
-                sql = "INSERT OR IGNORE INTO \(table.name) (Z_PK) VALUES (?)"
-            } else {
-                let columns = table.attributeColumns
-                sql = "INSERT INTO \(table.name) (Z_PK, \(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count))) "
-                    + "ON CONFLICT (Z_PK) DO UPDATE SET " + columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            }
-            let put = try connection.statement(sql)
+            let put = try connection.statement(sql(e).putRow)
             put.bind(1, id.number)
             for (a, value) in values.enumerated() { bind(put, Int32(a + 2), value) }
             try put.run()
         case .putLinks(let id, let e, let r, let targets):
-            let table = layout.tables[e]
-            if let column = table.toOneColumns[r] {
-                let update = try connection.statement("UPDATE \(table.name) SET \(column) = ?, \(column)ENT = ?, \(column)ISSUER = ? WHERE Z_PK = ?")
+            let sql = sql(e)
+            if let column = sql.updateToOne[r] {
+                let update = try connection.statement(column)
                 if let target = targets.first { bindTarget(update, 1, target) }
                 update.bind(4, id.number)
                 try update.run()
-            } else if let join = table.joinTables[r] {
-                let clear = try connection.statement("DELETE FROM \(join) WHERE Z_SRC = ?")
+            } else if let clearSQL = sql.deleteLinks[r], let insertSQL = sql.insertLink[r] {
+                let clear = try connection.statement(clearSQL)
                 clear.bind(1, id.number)
                 try clear.run()
-                let insert = try connection.statement(
-                    "INSERT INTO \(join) (Z_SRC, Z_ORDER, Z_DEST, Z_DESTENT, Z_DESTISSUER) SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM \(table.name) WHERE Z_PK = ?)")
+                let insert = try connection.statement(insertSQL)
                 for (position, target) in targets.enumerated() {
                     insert.reset()
                     insert.bind(1, id.number)

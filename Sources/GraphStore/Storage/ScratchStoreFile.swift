@@ -7,15 +7,19 @@ import Foundation
 package struct ScratchStoreFile: Sendable {
     package let path: String
 
-    /// A new, unused path whose file name starts with `prefix`.
-    package static func make(prefix: String) -> ScratchStoreFile {
+    /// The folder scratch files go in, chosen once per process.
+    private static let directory: String = {
         let shm = "/dev/shm"
         var isDirectory: ObjCBool = false
         let usesShm = FileManager.default.fileExists(atPath: shm, isDirectory: &isDirectory) && isDirectory.boolValue
             && FileManager.default.isWritableFile(atPath: shm)
         let directory = usesShm ? shm : NSTemporaryDirectory()
-        let parent = directory.hasSuffix("/") ? directory : directory + "/"
-        return ScratchStoreFile(path: parent + prefix + "-" + UUID().uuidString + ".sqlite")
+        return directory.hasSuffix("/") ? directory : directory + "/"
+    }()
+
+    /// A new, unused path whose file name starts with `prefix`.
+    package static func make(prefix: String) -> ScratchStoreFile {
+        ScratchStoreFile(path: directory + prefix + "-" + UUID().uuidString + ".sqlite")
     }
 
     /// Why the harness cannot write a file where this one goes (its folder missing or unwritable, the disk
@@ -28,10 +32,53 @@ package struct ScratchStoreFile: Sendable {
         return nil
     }
 
-    /// Removes the file and its companions.
+    /// Removes the file and its companions (those that exist).
     package func remove() {
         for base in [path, path + ".creating"] {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: base + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(base + suffix) }
         }
     }
+
+    /// The bytes of the file at `path`. Throws the `POSIXError` of the read that failed.
+    package static func contents(of path: String) throws(POSIXError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw Self.lastError }
+        defer { _ = Foundation.close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw Self.lastError }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+
+    /// Writes `bytes` to `path`, creating the file or truncating it (`exclusive`: the file must not exist). Throws
+    /// the `POSIXError` of the call that failed; a file left part-written is removed.
+    package static func write(_ bytes: [UInt8], to path: String, exclusive: Bool = false) throws(POSIXError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC), 0o644)
+        guard descriptor >= 0 else { throw Self.lastError }
+        var failure: POSIXError?
+        bytes.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else {
+                    failure = count < 0 ? Self.lastError : POSIXError(.EIO)
+                    return
+                }
+                written += count
+            }
+        }
+        if Foundation.close(descriptor) != 0, failure == nil { failure = Self.lastError }
+        if let failure {
+            unlink(path)
+            throw failure
+        }
+    }
+
+    private static var lastError: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 }
