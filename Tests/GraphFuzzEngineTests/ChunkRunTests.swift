@@ -39,6 +39,85 @@ private struct TallyMachine: StateMachine, Sendable {
     }
 }
 
+/// Coded commands beside drawn ones, references, and a system that throws: a chunk's steps (one call of
+/// each action's typed step) must create the same references, render the same traces in failures and
+/// fail the same way as the planned steps of a recorded run. `split` is coded and creates an account,
+/// `move` is coded and finds no command without two accounts; `open` draws its own reference.
+private struct LedgerMachine: StateMachine, Sendable {
+    typealias Observation = Int
+    enum Command: TraceCodable, Sendable {
+        case open(Ref), move(from: Ref, to: Ref, amount: Int), split(from: Ref, new: Ref)
+        var trace: TraceStep {
+            switch self {
+            case .open(let ref): TraceStep("open", result: ref)
+            case .move(let from, let to, let amount): TraceStep("move", [.init("from", .ref(from)), .init("to", .ref(to)), .init("amount", .int(amount))])
+            case .split(let from, let new): TraceStep("split", result: new, [.init("from", .ref(from))])
+            }
+        }
+        init(trace: TraceStep) throws(TraceError) {
+            switch trace.name {
+            case "move": self = .move(from: try trace.ref("from"), to: try trace.ref("to"), amount: try trace.int("amount", in: 0...9))
+            case "split": self = .split(from: try trace.ref("from"), new: trace.result ?? Ref(0))
+            default: self = .open(trace.result ?? Ref(0))
+            }
+        }
+    }
+    struct Broke: Error {}
+    struct Model: Sendable { var balances = Bundle<Int>() }
+    struct System: Sendable { var balances = Bundle<Int>() }
+
+    func makeModel(_ config: NoConfig) -> Model { Model() }
+    func makeSystem(_ config: NoConfig) -> System { System() }
+
+    var actions: [Action<Self>] {
+        [Action("open", arguments: { args, _ in .open(args.result()) },
+                predict: { command, model in
+                    if case .open(let ref) = command { model.balances.add(ref, 10) }
+                    return Prediction(10, rule: "L1")
+                },
+                perform: { command, system in
+                    if case .open(let ref) = command { system.balances.add(ref, 10) }
+                    return 10
+                }),
+         Action(coded: "move", weight: 3, draw: { model, draw in
+                    guard model.balances.count > 1 else { return nil }
+                    let last = UInt64(model.balances.count - 1)
+                    return .move(from: model.balances.refs[Int(draw.choose(upTo: last))], to: model.balances.refs[Int(draw.choose(upTo: last))],
+                                 amount: Int(draw.choose(upTo: 9)))
+                },
+                predict: { command, model in
+                    guard case .move(let from, let to, let amount) = command else { return Prediction(0, rule: "L2") }
+                    model.balances[from]! -= amount
+                    model.balances[to]! += amount
+                    return Prediction(model.balances[to]!, rule: "L2")
+                },
+                perform: { command, system in
+                    guard case .move(let from, let to, let amount) = command else { return 0 }
+                    if amount == 9 && from.index == 2 { throw Broke() }
+                    system.balances[from]! -= amount
+                    system.balances[to]! += amount + (to.index == 3 ? 1 : 0)
+                    return system.balances[to]!
+                }),
+         Action(coded: "split", when: { !$0.balances.isEmpty }, draw: { model, draw in
+                    .split(from: model.balances.refs[Int(draw.choose(upTo: UInt64(model.balances.count - 1)))], new: Ref(model.balances.refs.last!.index + 1))
+                },
+                predict: { command, model in
+                    guard case .split(let from, let new) = command else { return Prediction(0, rule: "L3") }
+                    let half = model.balances[from]! / 2
+                    model.balances[from]! -= half
+                    model.balances.add(new, half)
+                    return Prediction(half, rule: "L3")
+                },
+                perform: { command, system in
+                    guard case .split(let from, let new) = command else { return 0 }
+                    let half = system.balances[from]! / 2
+                    system.balances[from]! -= half
+                    system.balances.add(new, half)
+                    return half
+                })]
+    }
+}
+
 @Suite("chunk runs")
 struct ChunkRunTests {
     /// What the search loop got before chunks ran without records: each case run alone, recorded.
@@ -67,6 +146,19 @@ struct ChunkRunTests {
             #expect((together.coverage.predictions["T2"] ?? 0) > 0)
             #expect((together.coverage.invariants["T4"] ?? 0) > 0)
         }
+    }
+
+    @Test("coded commands, references and thrown errors: a chunk reports what its cases run one by one report")
+    func codedAndThrowing() {
+        let machine = AnyMachine(LedgerMachine())
+        let chunk = CaseChunk(start: 0, stride: 1, count: 300)
+        let together = machine.runChunk(chunk, 11, 12, false)
+        #expect(together == oneByOne(machine, chunk, seed: 11))
+        let kinds = Set(together.failures.map(\.failure.kind))
+        #expect(kinds == [.mismatch, .thrown])
+        // The failures' messages name the step's whole trace, a coded command's and its references.
+        #expect(together.failures.contains { $0.failure.message.hasPrefix("move(from: v") })
+        #expect((together.coverage.predictions["L3"] ?? 0) > 0)
     }
 
     @Test("a chunk stops after its first failing case when asked")

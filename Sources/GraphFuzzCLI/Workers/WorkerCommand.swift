@@ -83,22 +83,7 @@ struct WorkerCommand {
                 guard fields.count == 4, let start = Int(fields[1]), let stride = Int(fields[2]), let count = Int(fields[3]) else {
                     return malformed(line)
                 }
-                var steps = 0, rejected = 0
-                var coverage = Coverage()
-                for index in CaseChunk(start: start, stride: stride, count: count).indices {
-                    announcer.announce("s", index, steps, rejected)
-                    let draw = Draw(seed: SplitMix64.caseSeed(run: arguments.seed, case: index))
-                    let (outcome, count, covered) = machine.runCovered(draw, maxSteps)
-                    steps += count
-                    coverage.merge(covered)
-                    switch outcome {
-                    case .pass: break
-                    case .rejected: rejected += 1
-                    case .fail, .harnessFault: writeUnbuffered("f \(index) \(WorkerProtocol.encode(outcome))\n")
-                    }
-                }
-                writeUnbuffered("c \(coverage.line)\n")
-                announcer.announce("d", steps, rejected)
+                runBatch(CaseChunk(start: start, stride: stride, count: count), machine, maxSteps: maxSteps, &announcer)
             case "r", "w":
                 let draw: Draw
                 if fields.first == "w" {
@@ -126,6 +111,40 @@ struct WorkerCommand {
             }
         }
         return 0
+    }
+
+    /// Runs a batch through the chunk runner (what an in-process search runs), announcing each case
+    /// before it runs and each failing case as soon as it ended; a chunk ends at a harness fault, so
+    /// the batch goes on with the cases after it, as the parent expects every case of it run.
+    private func runBatch(_ batch: CaseChunk, _ machine: AnyMachine, maxSteps: Int, _ announcer: inout Announcer) {
+        var steps = 0, rejected = 0
+        var coverage = Coverage()
+        var pending: CaseChunk? = batch
+        while let chunk = pending {
+            var written = 0
+            let report = machine.runChunkWatched(chunk, arguments.seed, maxSteps) { index, soFar in
+                while written < soFar.failures.count {
+                    writeFailure(soFar.failures[written])
+                    written += 1
+                }
+                announcer.announce("s", index, steps + soFar.steps, rejected + soFar.rejected)
+            }
+            report.failures[written...].forEach(writeFailure)
+            steps += report.steps
+            rejected += report.rejected
+            coverage.merge(report.coverage)
+            pending = nil
+            if let fault = report.harnessFault {
+                writeUnbuffered("f \(fault.caseIndex) \(WorkerProtocol.encode(.harnessFault(fault.fault)))\n")
+                pending = chunk.remaining(after: fault.caseIndex)
+            }
+        }
+        writeUnbuffered("c \(coverage.line)\n")
+        announcer.announce("d", steps, rejected)
+    }
+
+    private func writeFailure(_ failure: CaseFailure) {
+        writeUnbuffered("f \(failure.index) \(WorkerProtocol.encode(.fail(failure.failure)))\n")
     }
 
     private func malformed(_ line: String) -> Int32 {

@@ -22,7 +22,7 @@ public final class Draw {
     @exclusivity(unchecked) public private(set) var bounds: [UInt64] = []
     @exclusivity(unchecked) public private(set) var spans: [Span] = []
     /// Set by `reject()` or a filter that ran out of tries: the case is discarded, not failed.
-    public private(set) var isRejected = false
+    @exclusivity(unchecked) public private(set) var isRejected = false
 
     /// The source, split so that a random draw touches only its generator.
     private enum Kind { case random, replay, bytes }

@@ -19,7 +19,31 @@ public struct Action<M: StateMachine> {
     @usableFromInline let perform: (M.Command, inout M.System) throws -> M.Observation
     /// For a coded action (its command writes its own trace): the command's trace, derived only when
     /// a run records traces or reports a failure, never per step during a search.
-    @usableFromInline var codedTrace: ((M.Command) -> TraceStep)? = nil
+    @usableFromInline let codedTrace: ((M.Command) -> TraceStep)?
+    /// A search's step (`MachineRunner.runChunk`): draws the arguments, predicts and performs, with the
+    /// command kept in the type the action draws — an action of a machine whose `Command` is `Any`
+    /// neither boxes its arguments nor casts them back, and no planned step is made or copied.
+    @usableFromInline let step: (inout Arguments, inout M.Model, inout M.System) -> StepResult<M>
+
+    /// Every initialiser ends here: the closures over `M.Command` (recording, replay, export) and
+    /// `step`, the same closures over the command's own type.
+    @inlinable
+    init(name: String, weight: @escaping (M.Model) -> UInt32, fixedWeight: UInt32?, precondition: @escaping (M.Model) -> Bool,
+         arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
+         predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
+         perform: @escaping (M.Command, inout M.System) throws -> M.Observation,
+         codedTrace: ((M.Command) -> TraceStep)?,
+         step: @escaping (inout Arguments, inout M.Model, inout M.System) -> StepResult<M>) {
+        self.name = name
+        self.weight = weight
+        self.fixedWeight = fixedWeight
+        self.precondition = precondition
+        self.arguments = arguments
+        self.predict = predict
+        self.perform = perform
+        self.codedTrace = codedTrace
+        self.step = step
+    }
 
     /// - Parameters:
     ///   - name: the step's name in traces, reports and coverage tables.
@@ -33,13 +57,8 @@ public struct Action<M: StateMachine> {
                 arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
                 predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
                 perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        self.name = name
-        self.weight = { _ in weight }
-        self.fixedWeight = weight
-        self.precondition = precondition
-        self.arguments = arguments
-        self.predict = predict
-        self.perform = perform
+        self.init(name: name, weight: { _ in weight }, fixedWeight: weight, precondition: precondition, arguments: arguments,
+                  predict: predict, perform: perform, codedTrace: nil, step: Action.step(arguments, predict, perform))
     }
 
     /// An action whose weight depends on the model.
@@ -48,14 +67,45 @@ public struct Action<M: StateMachine> {
                 arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
                 predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
                 perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        self.name = name
-        self.weight = weights
-        self.fixedWeight = nil
-        self.precondition = precondition
-        self.arguments = arguments
-        self.predict = predict
-        self.perform = perform
+        self.init(name: name, weight: weights, fixedWeight: nil, precondition: precondition, arguments: arguments,
+                  predict: predict, perform: perform, codedTrace: nil, step: Action.step(arguments, predict, perform))
     }
+
+    /// A search's step over commands of type `C`: draws them, predicts, performs and tells the runner
+    /// what happened; a coded command's trace is derived only when the step went wrong.
+    @inlinable
+    static func step<C>(_ arguments: @escaping (inout Arguments, M.Model) -> C?,
+                        _ predict: @escaping (C, inout M.Model) -> Prediction<M.Observation>,
+                        _ perform: @escaping (C, inout M.System) throws -> M.Observation,
+                        trace: ((C) -> TraceStep)? = nil) -> (inout Arguments, inout M.Model, inout M.System) -> StepResult<M> {
+        { args, model, system in
+            guard let command = arguments(&args, model) else { return .noCommand }
+            if args.isRejected { return .rejected }
+            let predicted = predict(command, &model)
+            do {
+                let observed = try perform(command, &system)
+                if predicted.allows(observed) { return .allowed(predicted) }
+                return .unexpected(predicted, .success(observed), codedTrace: trace?(command))
+            } catch {
+                return .unexpected(predicted, .failure(error), codedTrace: trace?(command))
+            }
+        }
+    }
+}
+
+/// What an action's search step did (`Action.step`).
+@usableFromInline
+enum StepResult<M: StateMachine> {
+    /// No arguments fit in this state: the runner chooses another action.
+    case noCommand
+    /// The draw rejected the case while drawing the arguments (nothing was predicted or run).
+    case rejected
+    /// The system observed what the prediction allows.
+    case allowed(Prediction<M.Observation>)
+    /// The system observed what the prediction does not allow, or threw; `codedTrace` is a coded
+    /// command's own trace, for the failure's message (nil for other actions: the runner makes it
+    /// from the recorded arguments).
+    case unexpected(Prediction<M.Observation>, Result<M.Observation, any Error>, codedTrace: TraceStep?)
 }
 
 extension Action where M.Command == Any {
@@ -66,9 +116,11 @@ extension Action where M.Command == Any {
                    arguments: @escaping (inout Arguments, M.Model) -> A?,
                    predict: @escaping (A, inout M.Model) -> Prediction<M.Observation>,
                    perform: @escaping (A, inout M.System) throws -> M.Observation) {
-        self.init(name, weight: weight, when: precondition, arguments: { args, model in arguments(&args, model).map { $0 as Any } },
+        self.init(name: name, weight: { _ in weight }, fixedWeight: weight, precondition: precondition,
+                  arguments: { args, model in arguments(&args, model).map { $0 as Any } },
                   predict: { command, model in predict(command as! A, &model) },
-                  perform: { command, system in try perform(command as! A, &system) })
+                  perform: { command, system in try perform(command as! A, &system) },
+                  codedTrace: nil, step: Action.step(arguments, predict, perform))
     }
 
     /// An action without arguments.
@@ -76,8 +128,11 @@ extension Action where M.Command == Any {
     public init(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
                 predict: @escaping (inout M.Model) -> Prediction<M.Observation>,
                 perform: @escaping (inout M.System) throws -> M.Observation) {
-        self.init(name, weight: weight, when: precondition, arguments: { _, _ in () as Any },
-                  predict: { _, model in predict(&model) }, perform: { _, system in try perform(&system) })
+        self.init(name: name, weight: { _ in weight }, fixedWeight: weight, precondition: precondition,
+                  arguments: { _, _ in () as Any },
+                  predict: { _, model in predict(&model) }, perform: { _, system in try perform(&system) },
+                  codedTrace: nil,
+                  step: Action.step({ _, _ in () }, { _, model in predict(&model) }, { _, system in try perform(&system) }))
     }
 }
 
@@ -109,9 +164,8 @@ extension Action where M.Command: TraceCodable {
                 draw: @escaping (M.Model, Draw) -> M.Command?,
                 predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
                 perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        self.init(name, weight: weight, when: precondition, arguments: { args, model in args.coded { draw(model, $0) } },
+        self.init(name: name, weight: { _ in weight }, fixedWeight: weight, precondition: precondition, draw: draw,
                   predict: predict, perform: perform)
-        codedTrace = { $0.trace }
     }
 
     /// A coded action whose weight depends on the model.
@@ -120,8 +174,19 @@ extension Action where M.Command: TraceCodable {
                 draw: @escaping (M.Model, Draw) -> M.Command?,
                 predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
                 perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        self.init(name, weights: weights, when: precondition, arguments: { args, model in args.coded { draw(model, $0) } },
+        self.init(name: name, weight: weights, fixedWeight: nil, precondition: precondition, draw: draw,
                   predict: predict, perform: perform)
-        codedTrace = { $0.trace }
+    }
+
+    /// Both coded initialisers end here: the arguments are the command `draw` makes, its trace its own.
+    @inlinable
+    init(name: String, weight: @escaping (M.Model) -> UInt32, fixedWeight: UInt32?, precondition: @escaping (M.Model) -> Bool,
+         draw: @escaping (M.Model, Draw) -> M.Command?,
+         predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
+         perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
+        let arguments: (inout Arguments, M.Model) -> M.Command? = { args, model in args.coded { draw(model, $0) } }
+        self.init(name: name, weight: weight, fixedWeight: fixedWeight, precondition: precondition, arguments: arguments,
+                  predict: predict, perform: perform, codedTrace: { $0.trace },
+                  step: Action.step(arguments, predict, perform, trace: { $0.trace }))
     }
 }

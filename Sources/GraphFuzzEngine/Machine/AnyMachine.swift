@@ -20,6 +20,10 @@ public struct AnyMachine {
     /// Runs a search's chunk of cases (chunk, seed of the run, maxSteps, stop at the first failure):
     /// what `runCovered` returns for each case, added up, without recording the cases' choices.
     public let runChunk: (CaseChunk, UInt64, Int, Bool) -> ChunkReport
+    /// Runs a search's chunk of cases like `runChunk` (not stopping at a failure), calling the fourth
+    /// argument with each case's index and what the chunk did so far just before the case runs (a
+    /// worker process announces it to its parent).
+    public let runChunkWatched: (CaseChunk, UInt64, Int, (Int, ChunkReport) -> Void) -> ChunkReport
     /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`).
     public let swiftImports: [String]
     /// Re-runs a recorded sequence and describes it.
@@ -60,6 +64,9 @@ public struct AnyMachine {
         }
         runChunk = { chunk, seed, maxSteps, stopAtFirstFailure in
             runner.with(maxSteps: maxSteps).runChunk(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure, covers: true)
+        }
+        runChunkWatched = { chunk, seed, maxSteps, willRunCase in
+            runner.with(maxSteps: maxSteps).runChunk(chunk, seed: seed, stopAtFirstFailure: false, covers: true, willRunCase: willRunCase)
         }
         swiftImports = AnyMachine.swiftImports(machine)
         measureThroughput = { seed, cases, maxSteps, seconds in

@@ -10,14 +10,15 @@ public struct Arguments {
 
     @usableFromInline let source: Source
     /// The reference the step binds if it creates an object (`v1`, `v2`, …).
-    @usableFromInline let nextRef: Ref
-    /// The drawn arguments, in order. The runner lends the same buffer to every step of a case, so
-    /// recording them allocates nothing per step; a `TraceStep` is made from them only when needed.
+    @usableFromInline var nextRef: Ref
+    /// The drawn arguments, in order. The runner lends the same buffer to every step of a case (or
+    /// keeps one `Arguments` for a search's chunk, `begin`), so recording them allocates nothing per
+    /// step; a `TraceStep` is made from them only when needed.
     @usableFromInline var recorded: [TraceStep.Argument]
     @usableFromInline var created: Ref?
     /// Whether a coded command's own trace is derived as it is drawn (false during a search: the
     /// runner derives it only for a failure).
-    @usableFromInline let tracesCoded: Bool
+    @usableFromInline var tracesCoded: Bool
     /// The first argument that could not be read from a trace.
     @usableFromInline var failure: TraceError?
     public var error: TraceError? { failure }
@@ -30,6 +31,24 @@ public struct Arguments {
         if !recorded.isEmpty { recorded.removeAll(keepingCapacity: true) }
         self.tracesCoded = tracesCoded
         if case .reading(let step) = source { created = step.result }
+    }
+
+    /// Starts the next step drawn from the same draw (a search keeps one `Arguments` for all its steps).
+    @inlinable
+    mutating func begin(nextRef: Ref, tracesCoded: Bool) {
+        self.nextRef = nextRef
+        self.tracesCoded = tracesCoded
+        created = nil
+        codedName = nil
+        // One by one: `removeAll(keepingCapacity:)` costs more than the few arguments a step draws.
+        while !recorded.isEmpty { recorded.removeLast() }
+    }
+
+    /// Whether the draw rejected the case (a filter that ran out of tries).
+    @inlinable
+    var isRejected: Bool {
+        if case .drawing(let draw) = source { return draw.isRejected }
+        return false
     }
 
     /// The trace step these arguments make, named `name`.

@@ -114,13 +114,18 @@ public struct MachineRunner<M: StateMachine> {
         /// Whether an action that is not coded exists: only those read the reference counter, so a
         /// machine of coded actions alone never needs a coded command's trace to count references.
         @usableFromInline let readsRefs: Bool
+        /// Per action, whether a search derives its command's trace as it draws it: a coded action's,
+        /// when `readsRefs` (the reference it creates is in that trace).
+        @usableFromInline let tracesCodedInSearch: [Bool]
 
         @inlinable
         init(_ actions: [Action<M>]) {
             fixedWeights = actions.map { $0.fixedWeight ?? 0 }
             modelWeighted = actions.indices.filter { actions[$0].fixedWeight == nil }
             allEnabled = Array(repeating: true, count: actions.count)
-            readsRefs = actions.contains { $0.codedTrace == nil }
+            let readsRefs = actions.contains { $0.codedTrace == nil }
+            self.readsRefs = readsRefs
+            tracesCodedInSearch = actions.map { $0.codedTrace != nil && readsRefs }
         }
     }
 
@@ -164,41 +169,12 @@ public struct MachineRunner<M: StateMachine> {
         // A case's length is about `maxSteps` (at most 64 reserved, so a long limit allocates as it grows).
         commands.reserveCapacity(Swift.min(maxSteps, 64))
         var steps: [ExecutedStep<M>] = []
-        let (outcome, _) = execute(config: config, keepSteps: keepSteps, keepCommands: true, commands: &commands, steps: &steps,
+        let (outcome, _) = execute(config: config, keepSteps: keepSteps, commands: &commands, steps: &steps,
                                    tally: &tally, systemSteps: systemSteps, willRunStep: willRunStep,
                                    trace: { step in keepSteps ? step.trace : chooser.trace(of: step) },
                                    next: { model, index, refs in nextStep(model, index, refs, draw, records: keepSteps, &chooser) })
         return MachineRun(outcome: outcome, config: config, commands: commands, steps: steps,
                           coverage: tally.coverage(actions, held: chooser.held, failed: chooser.failed))
-    }
-
-    /// Runs a search's chunk of cases — case `i` drawn from `SplitMix64.caseSeed(run: seed, case: i)`,
-    /// exactly what `run(_:covers:)` draws for it — and adds up what they did; with
-    /// `stopAtFirstFailure`, stops after the first failing case.
-    ///
-    /// Nobody reads a passing case's choices (a failing case is run again from its seed, recorded, to
-    /// shrink it), so the cases share one draw that keeps no record, and one set of buffers: the
-    /// chooser's, and the coverage counts, kept per action and rule across the chunk and turned into a
-    /// `Coverage` once at its end.
-    @inlinable
-    func runChunk(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool, covers: Bool) -> ChunkReport {
-        let draw = Draw(unrecordedSeed: 0)
-        var chooser = Chooser(actions: actions, counts: covers)
-        var tally = Tally(actions: actions.count, counts: covers)
-        var commands: [PlannedStep<M>] = []
-        var steps: [ExecutedStep<M>] = []
-        var report = ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { index in
-            draw.restart(seed: SplitMix64.caseSeed(run: seed, case: index))
-            let config = draw.span(.config) { machine.makeConfig(draw) }
-            chooser.start(enabled: draw.span(.swarm) { swarm(draw) }, plan: plan)
-            let (outcome, count) = execute(config: config, keepSteps: false, keepCommands: false, commands: &commands, steps: &steps,
-                                           tally: &tally, systemSteps: .max, willRunStep: nil,
-                                           trace: { step in chooser.trace(of: step) },
-                                           next: { model, index, refs in nextStep(model, index, refs, draw, records: false, &chooser) })
-            return (outcome, count, nil)
-        }
-        report.coverage = tally.coverage(actions, held: chooser.held, failed: chooser.failed)
-        return report
     }
 
     /// Swarm testing (Groce et al., ISSTA 2012): half the cases use every action; the others leave
@@ -264,8 +240,12 @@ public struct MachineRunner<M: StateMachine> {
         /// per case, the model-dependent ones (`modelWeighted`, enabled only) set by `begin`.
         @usableFromInline var stepWeights: [UInt32] = []
         @usableFromInline var modelWeighted: [Int]
-        /// This step's precondition results per action: 0 not evaluated yet, 1 holds, 2 fails.
-        @usableFromInline var known: [UInt8]
+        /// The precondition results per action, stamped with the step they were evaluated in:
+        /// `stamp << 1` when it fails, `stamp << 1 | 1` when it holds (any other value: not evaluated
+        /// in this step), so a new step (`begin`) forgets them all without a write per action.
+        @usableFromInline var known: [UInt64]
+        /// The current step's stamp (1, 2, …; 0 is never a step's).
+        @usableFromInline var stamp: UInt64 = 0
         /// Whether precondition checks are counted (for coverage).
         @usableFromInline let counts: Bool
         /// The arguments the last drawn step recorded; lent to each step's `Arguments` in turn.
@@ -304,7 +284,7 @@ public struct MachineRunner<M: StateMachine> {
         @inlinable
         mutating func begin(_ model: M.Model) {
             for a in modelWeighted { stepWeights[a] = actions[a].weight(model) }
-            for a in known.indices { known[a] = 0 }
+            stamp += 1
         }
 
         /// The argument buffer, left empty here so the borrower holds the only reference (no copy).
@@ -325,8 +305,8 @@ public struct MachineRunner<M: StateMachine> {
         /// Whether action `a`'s precondition holds in this step's model, evaluated once per step.
         @inlinable
         mutating func applicable(_ a: Int, _ model: M.Model) -> Bool {
-            if known[a] == 0 { known[a] = actions[a].precondition(model) ? 1 : 2 }
-            let holds = known[a] == 1
+            if known[a] >> 1 != stamp { known[a] = stamp << 1 | (actions[a].precondition(model) ? 1 : 0) }
+            let holds = known[a] & 1 == 1
             if counts {
                 if holds { held[a] += 1 } else { failed[a] += 1 }
             }
@@ -403,7 +383,7 @@ public struct MachineRunner<M: StateMachine> {
         var refused: ReplayError?
         var commands: [PlannedStep<M>] = [], steps: [ExecutedStep<M>] = []
         var tally = Tally(actions: actions.count, counts: true)
-        let (outcome, _) = execute(config: config, keepSteps: keepSteps, keepCommands: true, commands: &commands, steps: &steps, tally: &tally,
+        let (outcome, _) = execute(config: config, keepSteps: keepSteps, commands: &commands, steps: &steps, tally: &tally,
                                    systemSteps: systemSteps, willRunStep: nil, trace: \.trace) { model, index, refs in
             guard index < traces.count else { return .stop }
             let trace = traces[index]
@@ -432,76 +412,108 @@ public struct MachineRunner<M: StateMachine> {
     @usableFromInline
     enum Next { case step(PlannedStep<M>), stop, reject }
 
-    /// Runs the steps `next` plans, appending them to `commands` (with `keepCommands`) and, with
-    /// their predictions, to `steps` (with `keepSteps`); returns the outcome and the steps run. `trace`
-    /// gives a step's whole trace, asked only for a failure's message (a search's steps carry none).
+    /// Runs the steps `next` plans, appending them to `commands` and, with their predictions, to
+    /// `steps` (with `keepSteps`); returns the outcome and the steps run. `trace` gives a step's whole
+    /// trace, asked only for a failure's message (`run(_:covers:)`'s steps carry none).
     /// What the case exercised is added to `tally` when it counts.
     @inlinable
-    func execute(config: M.Config, keepSteps: Bool, keepCommands: Bool, commands: inout [PlannedStep<M>], steps: inout [ExecutedStep<M>],
+    func execute(config: M.Config, keepSteps: Bool, commands: inout [PlannedStep<M>], steps: inout [ExecutedStep<M>],
                  tally: inout Tally, systemSteps: Int, willRunStep: ((Int) -> Void)?,
                  trace: (PlannedStep<M>) -> TraceStep, next: (M.Model, Int, Int) -> Next) -> (outcome: Outcome, steps: Int) {
         let covers = tally.counts
         if covers { tally.cases += 1 }
+        return withCase(config) { model, system in
+            var index = 0
+            var refs = 0
+            while true {
+                let step: PlannedStep<M>
+                switch next(model, index, refs) {
+                case .stop: return (.pass, index)
+                case .reject: return (.rejected, index)
+                case .step(let s): step = s
+                }
+                commands.append(step)
+                if step.trace.result != nil { refs += 1 }
+                let predicted = actions[step.action].predict(step.command, &model)
+                if covers { tally.count(predicted, of: step.action) }
+                if keepSteps { steps.append(ExecutedStep(step: step, predicted: predicted)) }
+                if index >= systemSteps { return (.pass, index + 1) }
+                willRunStep?(index)
+                let observed: Result<M.Observation, any Error>
+                do {
+                    observed = .success(try actions[step.action].perform(step.command, &system))
+                } catch {
+                    observed = .failure(error)
+                }
+                if let outcome = judge(predicted, observed, model, system, step: index, tally: &tally, trace: { trace(step) }) {
+                    return (outcome, index + 1)
+                }
+                index += 1
+            }
+        }
+    }
+
+    /// Runs `body` with a new model and system for `config`, and tears the system down after; a
+    /// system that cannot be made ends the case (`setupOutcome`) before any step.
+    @inlinable
+    func withCase(_ config: M.Config, _ body: (inout M.Model, inout M.System) -> (outcome: Outcome, steps: Int)) -> (outcome: Outcome, steps: Int) {
         var model = machine.makeModel(config)
         var system: M.System
         do {
             system = try machine.makeSystem(config)
-        } catch let fault as HarnessFault {
-            return (.harnessFault(fault), 0)
         } catch {
-            return (.fail(Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)")), 0)
+            return (Self.setupOutcome(error), 0)
         }
         defer { machine.tearDown(&system) }
-        var index = 0
-        var refs = 0
-        while true {
-            let step: PlannedStep<M>
-            switch next(model, index, refs) {
-            case .stop: return (.pass, index)
-            case .reject: return (.rejected, index)
-            case .step(let s): step = s
+        return body(&model, &system)
+    }
+
+    /// The outcome of a case whose system could not be made: a harness fault, or a failure of "setup".
+    @inlinable
+    static func setupOutcome(_ error: any Error) -> Outcome {
+        if let fault = error as? HarnessFault { return .harnessFault(fault) }
+        return .fail(Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)"))
+    }
+
+    /// Judges step `index`, which the system ran: the observation against the prediction (`compare`
+    /// explains a mismatch; an observation the prediction allows passes), then the invariants. A
+    /// thrown `HarnessFault` is the harness's; any other error fails the predicted rule. Nil when the
+    /// step passes; `trace` is asked only for a failure's message.
+    @inlinable
+    func judge(_ predicted: Prediction<M.Observation>, _ observed: Result<M.Observation, any Error>, _ model: M.Model, _ system: M.System,
+               step index: Int, tally: inout Tally, trace: () -> TraceStep) -> Outcome? {
+        var failure: Failure?
+        switch observed {
+        case .success(let observation):
+            if !predicted.allows(observation) {
+                failure = machine.compare(predicted, observation, trace())
             }
-            if keepCommands { commands.append(step) }
-            if step.trace.result != nil { refs += 1 }
-            let predicted = actions[step.action].predict(step.command, &model)
-            if covers { tally.count(predicted, of: step.action) }
-            if keepSteps { steps.append(ExecutedStep(step: step, predicted: predicted)) }
-            if index >= systemSteps { return (.pass, index + 1) }
-            willRunStep?(index)
-            var failure: Failure?
-            do {
-                let observed = try actions[step.action].perform(step.command, &system)
-                // `compare` explains a mismatch; an observation the prediction allows passes.
-                if !predicted.allows(observed) {
-                    failure = machine.compare(predicted, observed, trace(step))
-                }
-                if failure == nil {
-                    for i in invariants.indices {
-                        if covers {
-                            if let decide = invariants[i].decidedBy {
-                                if let rule = decide(model) { tally.checks.count(rule) }
-                            } else {
-                                tally.checks.count(invariants[i].rule)
-                            }
-                        }
-                        if let broken = invariants[i].check(model, system) {
-                            failure = broken
-                            break
-                        }
-                    }
-                }
-            } catch let fault as HarnessFault {
-                return (.harnessFault(HarnessFault(message: fault.message, place: fault.place, step: index,
-                                                   stepTrace: "\(trace(step))")), index + 1)
-            } catch {
-                failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(trace(step)) threw \(error)")
-            }
-            if var failure {
-                failure.step = index
-                return (.fail(failure), index + 1)
-            }
-            index += 1
+            if failure == nil { failure = checkInvariants(model, system, tally: &tally) }
+        case .failure(let fault as HarnessFault):
+            return .harnessFault(HarnessFault(message: fault.message, place: fault.place, step: index, stepTrace: "\(trace())"))
+        case .failure(let error):
+            failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(trace()) threw \(error)")
         }
+        guard var failure else { return nil }
+        failure.step = index
+        return .fail(failure)
+    }
+
+    /// Runs the invariants after a step, counting each check's rule when the tally counts; the first
+    /// broken one's failure.
+    @inlinable
+    func checkInvariants(_ model: M.Model, _ system: M.System, tally: inout Tally) -> Failure? {
+        for i in invariants.indices {
+            if tally.counts {
+                if let decide = invariants[i].decidedBy {
+                    if let rule = decide(model) { tally.checks.count(rule) }
+                } else {
+                    tally.checks.count(invariants[i].rule)
+                }
+            }
+            if let broken = invariants[i].check(model, system) { return broken }
+        }
+        return nil
     }
 
     /// What cases exercised (coverage), counted per action index and per rule: for one case, or kept
@@ -530,7 +542,9 @@ public struct MachineRunner<M: StateMachine> {
         mutating func count(_ predicted: Prediction<M.Observation>, of action: Int) {
             ran[action] += 1
             rules.count(predicted.rule, hint: &ruleOfAction[action])
-            for rule in predicted.alsoDecided { rules.count(rule) }
+            if !predicted.alsoDecided.isEmpty {
+                for rule in predicted.alsoDecided { rules.count(rule) }
+            }
         }
 
         /// The counts as a `Coverage`, with the precondition checks a chooser counted (`held`, `failed`;

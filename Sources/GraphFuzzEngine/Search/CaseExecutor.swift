@@ -39,12 +39,14 @@ public struct ChunkReport: Sendable, Equatable {
 
 extension ChunkReport {
     /// Runs the chunk's cases with `run` (given a case's index: its outcome, steps and coverage) and
-    /// adds them up; stops at a harness fault, and at the first failure when asked.
+    /// adds them up; stops at a harness fault, and at the first failure when asked. `willRun` is
+    /// told each case's index, with what the chunk did so far, before it runs.
     @usableFromInline
-    static func collect(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool,
+    static func collect(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool, willRun: (Int, ChunkReport) -> Void = { _, _ in },
                         _ run: (Int) -> (outcome: Outcome, steps: Int, coverage: Coverage?)) -> ChunkReport {
         var report = ChunkReport()
         for index in chunk.indices {
+            willRun(index, report)
             let (outcome, steps, coverage) = run(index)
             report.cases += 1
             report.steps += steps
