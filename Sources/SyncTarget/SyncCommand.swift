@@ -22,17 +22,25 @@ enum CollectionName: String, CaseIterable {
     var collection: SpecCollection { SpecCollection(rawValue: CollectionName.allCases.firstIndex(of: self)!)! }
 }
 
-/// The per-case parameter: last-writer-wins granularity (R30 is undocumented: fuzzed both ways).
+/// The per-case parameters: last-writer-wins granularity (R30 is undocumented: fuzzed both ways) and the world the
+/// case starts from (`SyncStart`).
 public struct SyncConfig: TraceCodable, Sendable, Equatable {
     public var granularity: SpecGranularity
+    public var start: SyncStart
 
-    public init(granularity: SpecGranularity) { self.granularity = granularity }
+    public init(granularity: SpecGranularity, start: SyncStart = .blank) {
+        self.granularity = granularity
+        self.start = start
+    }
 
-    public var trace: TraceStep { TraceStep("config", [.init("granularity", .string(granularity.rawValue))]) }
+    public var trace: TraceStep {
+        TraceStep("config", [.init("granularity", .string(granularity.rawValue))] + start.traceArguments)
+    }
 
     public init(trace: TraceStep) throws(TraceError) {
         guard trace.name == "config" else { throw TraceError("expected 'config(…)', found '\(trace.name)'") }
         granularity = try trace.enumeration("granularity", SpecGranularity.self)
+        start = try SyncStart(trace: trace)
     }
 }
 

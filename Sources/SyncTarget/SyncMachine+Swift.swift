@@ -12,7 +12,7 @@ extension SyncMachine: SwiftExportable {
             "var world = SyncWorld(deviceCount: \(Self.deviceCount), granularity: .\(config.granularity.rawValue), strategy: \(strategy))",
             "let v1 = world.initialProjects[0], v2 = world.initialProjects[1], v3 = world.initialProjects[2]",
             "_ = (v1, v2, v3)",
-        ]
+        ] + config.start.swiftLines
     }
 
     /// Swift source for one step; the last step ends in the `#expect`s of what the specification predicts.

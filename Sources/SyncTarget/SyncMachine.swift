@@ -16,17 +16,22 @@ public struct SyncMachine: StateMachine, Sendable {
     package init(strategy: SyncStrategy = .production) { self.strategy = strategy }
 
     public func makeConfig(_ draw: Draw) -> SyncConfig {
-        SyncConfig(granularity: SpecGranularity.allCases[Int(draw.choose(upTo: 1))])
+        let granularity = SpecGranularity.allCases[Int(draw.choose(upTo: 1))]
+        return SyncConfig(granularity: granularity, start: SyncStart.draw(draw))
     }
 
     public func makeModel(_ config: SyncConfig) -> SyncSpecModel {
-        SyncSpecModel(deviceCount: Self.deviceCount, granularity: config.granularity)
+        var model = SyncSpecModel(deviceCount: Self.deviceCount, granularity: config.granularity)
+        config.start.apply(to: &model)
+        return model
     }
 
     public func makeSystem(_ config: SyncConfig) throws -> SyncSystem {
-        SyncSystem(world: SyncWorld(deviceCount: Self.deviceCount,
-                                    granularity: ConflictGranularity(rawValue: config.granularity.rawValue)!,
-                                    strategy: strategy, initialProjects: ProjectKind.allCases))
+        var system = SyncSystem(world: SyncWorld(deviceCount: Self.deviceCount,
+                                                 granularity: ConflictGranularity(rawValue: config.granularity.rawValue)!,
+                                                 strategy: strategy, initialProjects: ProjectKind.allCases))
+        try config.start.apply(to: &system)
+        return system
     }
 
     // MARK: Generation
@@ -56,7 +61,11 @@ public struct SyncMachine: StateMachine, Sendable {
                    predict: predict, perform: perform),
             coded("removeItem", 2) { m, d in item(.remove, m, d) { .removeItem($0, item: $1) } },
             coded("moveItem", 3) { m, d in
-                item(.move, m, d) { device, item in .moveItem(device, item: item, to: moveTarget(m, device.index, item.index, d)) }
+                let dev = device(d)
+                if d.chooseBool(probability: Self.openGapProbability), let (item, to) = openGapMove(m, dev, d) {
+                    return .moveItem(DeviceName(dev), item: Ref(item), to: to)
+                }
+                return pickCandidate(m, dev, .move, d).map { .moveItem(DeviceName(dev), item: Ref($0), to: moveTarget(m, dev, $0, d)) }
             },
             coded("setQuantity", 3) { m, d in item(.quantity, m, d) { .setQuantity($0, item: $1, quantity: 2 + Int(d.choose(upTo: 3))) } },
             coded("createProject", 3) { m, d in
@@ -88,6 +97,29 @@ public struct SyncMachine: StateMachine, Sendable {
         default: return Int(draw.choose(upTo: UInt64(count - 1)))
         }
     }
+
+    /// A move into a gap whose order the rules leave open: on device `d`, an item of an ordered array of at least
+    /// three items moved between the first two neighbours that two devices placed concurrently (drawn uniformly
+    /// among such moves over every array); nil when no array has such a gap.
+    private func openGapMove(_ model: SyncSpecModel, _ d: Int, _ draw: Draw) -> (item: Int, to: Int)? {
+        var moves: [(item: Int, to: Int)] = []
+        for p in model.projectIndexes where model.isPresent(p, on: d) {
+            for collection in model.objects[p].kind.collections where collection.isOrdered {
+                let order = model.order(d, p, collection)
+                guard order.count >= 3,
+                      let k = order.indices.dropFirst().first(where: { !model.precedes(d, order[$0 - 1], order[$0]) }) else { continue }
+                for item in order where item != order[k - 1] && item != order[k] {
+                    let others = order.filter { $0 != item }
+                    moves.append((item, others.firstIndex(of: order[k])!))
+                }
+            }
+        }
+        guard !moves.isEmpty else { return nil }
+        return moves[Int(draw.choose(upTo: UInt64(moves.count - 1)))]
+    }
+
+    /// How often a move is drawn as a move into a gap of open order (`openGapMove`) when some array has one.
+    private static let openGapProbability = 0.5
 
     /// Anywhere, front, end, between neighbours of open order.
     private static let moveWeights: [UInt32] = [3, 2, 2, 3]

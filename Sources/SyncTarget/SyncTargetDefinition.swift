@@ -11,8 +11,8 @@ extension Target {
             summary: "Glass-project arrays as blobs vs relationship entities: dual-write, migration phases with rollback, and CloudKit-style sync between two devices (out-of-order, partial fetches; last writer wins).",
             rules: SyncRules.all,
             mutants: SyncMutants.all.map(\.mutant),
-            defaultSteps: 30,
-            generatorVersion: "2"
+            defaultSteps: 50,
+            generatorVersion: "3"
         ) { mutant in
             SyncMachine(strategy: SyncMutants.strategy(for: mutant))
         }
@@ -40,9 +40,9 @@ public enum SyncMutants {
         Entry(mutant: Mutant(name: "link-before-parent", rule: SyncRules.orphanWaits,
                              summary: "A fetched entity row whose project has not arrived yet is dropped instead of waiting for its parent."),
               strategy: [.dropOrphans]),
-        Entry(mutant: Mutant(name: "midpoint-positions", rules: [SyncRules.concurrentAdditionsSurvive],
+        Entry(mutant: Mutant(name: "midpoint-positions", rules: [SyncRules.concurrentAdditionsSurvive, SyncRules.deletionWins],
                              summary: "Seed 001's placement: an append goes a fixed step after the last item and a move to the exact midpoint of its neighbours, so concurrent appends tie and a move between them renumbers the array, pushing rows the user never edited.",
-                             reason: "the renumbering makes records of items the user never moved the device's own unpushed changes: at a fetch they hide another device's concurrent edit of those items, and at a push they replace it (record-level last writer wins), so an independent edit of another item is lost (S4)"),
+                             reason: "the renumbering makes records of items the user never moved the device's own unpushed changes: at a fetch they hide another device's concurrent edit of those items, and at a push they replace it (record-level last writer wins), so an independent edit of another item is lost (S4); a renumbering can leave the moved item at the position it had, so the move saves nothing and, where another device deleted that item, the push never meets the deletion and the item stays (S5)"),
               strategy: [.midpointPositions]),
     ]
 
