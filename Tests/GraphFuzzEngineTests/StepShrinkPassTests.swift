@@ -85,6 +85,29 @@ struct StepShrinkPassTests {
         #expect(result.passes[0].improvements == 2 && result.passes[0].choicesRemoved == 0)
     }
 
+    @Test("change-config-delete-steps takes a richer start in place of the first steps that built it")
+    func changeConfigDeletingSteps() {
+        // The configuration starts the case with 0...2 things made; command 0 makes one, 1 does nothing,
+        // 2 fails once two are made. Lowering cannot raise the start, and no make can go alone.
+        let start: [UInt64] = [0, 1, 0, 1, 1, 1, 0, 1, 2, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var made = Int(draw.span(.config) { draw.choose(upTo: 2) })
+            return Self.steps(draw, bound: 2) { command in
+                if command == 0 { made += 1 }
+                return command == 2 && made >= 2
+            }
+        }
+        #expect(ShrinkPassTests.shrink(start, .deleteSteps, fails: fails).sequence.values == [0, 1, 0, 1, 0, 1, 2, 0])
+        #expect(ShrinkPassTests.shrink(start, .minimiseChoices, fails: fails).sequence.count == start.count)
+        let result = ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails)
+        #expect(result.sequence.values == [2, 1, 0, 1, 2, 0])  // the do-nothing step is delete-steps' to take
+        #expect(result.passes[0].improvements == 2 && result.passes[0].choicesRemoved == 4)
+        // Without a configuration span it tries nothing.
+        #expect(ShrinkPassTests.shrink(Array(start.dropFirst()), .changeConfigDeletingSteps) { draw in
+            Self.steps(draw, bound: 2) { $0 == 2 }
+        }.attempts == 1)
+    }
+
     @Test("the step passes cost nothing on a sequence without steps")
     func noSteps() {
         let result = ShrinkPassTests.shrink([1, 3, 1, 50, 0], .replaceStepAction) { ShrinkPassTests.values.generate($0).contains(50) }

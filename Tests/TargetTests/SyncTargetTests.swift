@@ -29,8 +29,7 @@ import Testing
     /// Since wave 5 a case may start migrated, with glass items both devices hold (`SyncStart`): stories that need
     /// such a world start there and are shorter by the steps that built it.
     static let minima: [Minimum] = [
-        Minimum(mutant: "blob-storage", rule: "S4", steps: [
-            "migrate()",
+        Minimum(mutant: "blob-storage", rule: "S4", config: "config(granularity: \"record\", migrated: true, shared: 0)", steps: [
             "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
             "v5 = addItem(device: \"B\", project: v1, collection: \"glassItems\", code: 0)",
             "push(device: \"A\")",

@@ -60,7 +60,8 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     /// Every pass, in the order a shrink starts with.
     public static let standard: [ShrinkPass] = [
         deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
-        deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, lowerToHeldValue,
+        deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, changeConfigDeletingSteps,
+        lowerToHeldValue,
     ]
 
     /// The standard pass called `name`, if any.

@@ -1,0 +1,51 @@
+/// A configuration choice changed together with the deletion of early steps: a configuration that
+/// starts a case further on (a richer start, Hypothesis' `@initialize`) can stand for the steps that
+/// built the same state. Lowering alone never finds it (the richer start is a higher value), and
+/// deleting those steps alone loses what they built.
+extension Shrinker {
+    /// How many of the first steps the deleted ones are chosen from, and at most how many go.
+    static let configStepWindow = 6
+    static let configStepDeletions = 3
+
+    /// For each small choice of the case's configuration (the first `.config` span; bound at most 7)
+    /// and each other value it can take, lower or higher: the candidate with that value and without
+    /// one, two or three of the first six steps (fewest first, earliest first). The later steps
+    /// stay as they were. Accepted only when simpler, so a higher value always comes with deletions.
+    func changeConfigDeletingSteps() -> Bool {
+        guard let config = spans.first(where: { $0.label == .config }), config.end <= raw.count else { return false }
+        let steps = stepSpans()
+        guard let first = steps.first, first.start >= config.end, steps.last!.end <= raw.count,
+              zip(steps, steps.dropFirst()).allSatisfy({ $0.end == $1.start }) else { return false }
+        let window = Swift.min(steps.count, Self.configStepWindow)
+        let subsets = Self.subsets(of: window, upTo: Swift.min(Self.configStepDeletions, steps.count - 1))
+        for p in config.range where p < bounds.count && bounds[p] > 0 && bounds[p] <= 7 && !outOfBudget {
+            for value in 0...bounds[p] where value != raw[p] && !outOfBudget {
+                for deleted in subsets where !outOfBudget {
+                    var candidate = raw
+                    candidate[p] = value
+                    for d in deleted.reversed() { candidate.removeSubrange(steps[d].range) }
+                    if consider(candidate) { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// The subsets of `0..<n` with 1 to `limit` elements, fewest first, then in lexicographic order.
+    static func subsets(of n: Int, upTo limit: Int) -> [[Int]] {
+        guard limit > 0 else { return [] }
+        var result: [[Int]] = []
+        var layer: [[Int]] = [[]]
+        for _ in 1...limit {
+            layer = layer.flatMap { subset in ((subset.last.map { $0 + 1 } ?? 0)..<n).map { subset + [$0] } }
+            result += layer
+        }
+        return result
+    }
+}
+
+extension ShrinkPass {
+    /// Changes a small configuration choice (to any value) together with the deletion of up to three
+    /// of the first steps: a richer start replacing the steps that built it.
+    public static let changeConfigDeletingSteps = ShrinkPass("change-config-delete-steps", .expensive) { $0.changeConfigDeletingSteps() }
+}
