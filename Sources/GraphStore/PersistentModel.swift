@@ -53,6 +53,17 @@ open class PersistentModel {
         self.links = entity.emptyLinks
     }
 
+    /// A new model whose attributes are `values` (in the entity's order): what `init()` followed by `setValue` for
+    /// each attribute gives (a new model's `setValue` only stores the value), without a call per attribute. For the
+    /// package's models, whose initializers set every attribute.
+    package init(values: [AttributeValue]) {
+        let entity = Self.schemaEntity
+        precondition(values.count == entity.attributes.count, "\(entity.name) has \(entity.attributes.count) attributes, not \(values.count)")
+        self.entity = entity
+        self.values = values
+        self.links = entity.emptyLinks
+    }
+
     /// A model materialized from a row.
     public required init(backingData: BackingData) {
         self.entity = backingData.entity
