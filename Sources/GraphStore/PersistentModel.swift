@@ -53,15 +53,13 @@ open class PersistentModel {
         self.links = entity.emptyLinks
     }
 
-    /// A new model whose attributes are `values` (in the entity's order): what `init()` followed by `setValue` for
-    /// each attribute gives (a new model's `setValue` only stores the value), without a call per attribute. For the
+    /// Sets every attribute of a model that was never inserted to `values` (in the entity's order): what `setValue`
+    /// for each attribute does to a new model (it only stores the value), without a call per attribute. For the
     /// package's models, whose initializers set every attribute.
-    package init(values: [AttributeValue]) {
-        let entity = Self.schemaEntity
-        precondition(values.count == entity.attributes.count, "\(entity.name) has \(entity.attributes.count) attributes, not \(values.count)")
-        self.entity = entity
+    package final func setInitialValues(_ values: [AttributeValue]) {
+        precondition(lifecycle == .new && values.count == entity.attributes.count,
+                     "\(entity.name) takes \(entity.attributes.count) initial values (got \(values.count)), set before it is inserted")
         self.values = values
-        self.links = entity.emptyLinks
     }
 
     /// A model materialized from a row.

@@ -24,7 +24,8 @@ public final class Author: PersistentModel {
         var values = Self.declaration.defaultValues
         values[Field.name] = .string(name)
         values[Field.nationality] = nationality.map(AttributeValue.string) ?? .null
-        super.init(values: values)
+        super.init()
+        setInitialValues(values)
     }
 
     public required init(backingData: BackingData) { super.init(backingData: backingData) }

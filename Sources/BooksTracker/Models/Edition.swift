@@ -44,7 +44,8 @@ public final class Edition: PersistentModel {
         values[Field.coverImageURL] = text(coverImageURL)
         values[Field.editionTitle] = text(editionTitle)
         values[Field.primaryProvider] = text(primaryProvider)
-        super.init(values: values)
+        super.init()
+        setInitialValues(values)
     }
 
     public required init(backingData: BackingData) { super.init(backingData: backingData) }

@@ -46,7 +46,8 @@ public final class Work: PersistentModel {
         values[Field.synthetic] = .bool(synthetic)
         values[Field.primaryProvider] = primaryProvider.map(AttributeValue.string) ?? .null
         values[Field.googleBooksVolumeIDs] = .strings(googleBooksVolumeIDs)
-        super.init(values: values)
+        super.init()
+        setInitialValues(values)
     }
 
     public required init(backingData: BackingData) { super.init(backingData: backingData) }
