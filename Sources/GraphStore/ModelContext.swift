@@ -57,6 +57,8 @@ public final class ModelContext {
         model.isPendingInsert = true
         let id = behavior.faults.selects(.permanentIdentifiersAtInsert) ? container.permanentID(entity) : container.temporaryID(entity)
         model.identifier = id
+        // Room for a few models at the first insert: a context's registry otherwise grows (and rehashes) at 1, 2, 4.
+        if registry.capacity == 0 { registry = Dictionary(minimumCapacity: 8) }
         registry[id] = model
         inserted.append(model)
         container.registeredEver.append(model)

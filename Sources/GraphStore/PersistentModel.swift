@@ -53,6 +53,15 @@ open class PersistentModel {
         self.links = entity.emptyLinks
     }
 
+    /// Sets every attribute of a model that was never inserted to `values` (in the entity's order): what `setValue`
+    /// for each attribute does to a new model (it only stores the value), without a call per attribute. For the
+    /// package's models, whose initializers set every attribute.
+    package final func setInitialValues(_ values: [AttributeValue]) {
+        precondition(lifecycle == .new && values.count == entity.attributes.count,
+                     "\(entity.name) takes \(entity.attributes.count) initial values (got \(values.count)), set before it is inserted")
+        self.values = values
+    }
+
     /// A model materialized from a row.
     public required init(backingData: BackingData) {
         self.entity = backingData.entity

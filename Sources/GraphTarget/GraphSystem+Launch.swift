@@ -100,16 +100,17 @@ extension GraphSystem {
     func openDamagedCopy(_ bytes: [UInt8], _ damage: StoreDamage) throws(HarnessFault) -> String {
         let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
         defer { copy.remove() }
+        // The damaged bytes: none, the first 50, or all with the first 16 written as zeros (not copied first).
         let damaged: [UInt8]
+        var zeroed = 0
         switch damage {
         case .emptied: damaged = []
         case .cutInHeader: damaged = Array(bytes.prefix(50))
         case .overwrittenHeader:
-            var data = bytes
-            for index in 0..<min(16, data.count) { data[index] = 0 }
-            damaged = data
+            damaged = bytes
+            zeroed = 16
         }
-        do { try ScratchStoreFile.write(damaged, to: copy.path) } catch {
+        do { try ScratchStoreFile.write(damaged, to: copy.path, zeroed: zeroed) } catch {
             throw HarnessFault("cannot write the \(damage.rawValue) copy of the store file to \(copy.path) (G26)", underlying: error)
         }
         do {

@@ -25,6 +25,11 @@ public final class MapperSystem {
     /// Set by steps that change the saved rows; the store is compared after them.
     var storeChanged = false
     private let entities: (work: Int, edition: Int, author: Int)
+    /// The grouping mappings (`groupWorks`) of this case's responses that raised no trap, by response. The grouping
+    /// mapping is a function of the response, the mapper's faults and the store configuration alone (a fresh mapper,
+    /// a fresh context, no volume IDs: nothing is looked up, every group is inserted anew), so mapping a response
+    /// again (`mapAgain`) takes the works it gave the first time instead of building them again.
+    private var groupings: [(response: SpecResponse, works: [CanonicalWork])] = []
 
     /// The empty store file of the schema, made once per process: an on-disk case starts from a copy (the file the
     /// store would create at its path) and opens it with the production code; when the image could not be made or
@@ -84,7 +89,7 @@ public final class MapperSystem {
     // MARK: Steps
 
     func map(_ response: SpecResponse) -> MapperObservation {
-        let traps = self.traps.count
+        let traps = trapCount
         let known = slots.count
         let data = Self.dto(response)
         let works = mapper.mapToWorks(data, context: context)
@@ -96,10 +101,17 @@ public final class MapperSystem {
             if let trap = newTrap(since: traps) { return .trap(trap) }
             mapped.append(MappedWork(ref: ref, work: canonical, isLive: work.modelContext === context && !work.isDeleted))
         }
+        if let earlier = groupings.first(where: { $0.response == response }) {
+            return .mapped(mapped, groups: earlier.works, known: known)
+        }
         let groups = groupWorks(data)
         if let trap = groups.trap { return .trap(trap) }
+        if groupings.count < Self.groupingsKept { groupings.append((response, groups.works)) }
         return .mapped(mapped, groups: groups.works, known: known)
     }
+
+    /// How many responses' grouping mappings a case keeps (a `mapAgain` step draws from the first 8 distinct responses).
+    private static let groupingsKept = 16
 
     /// The grouping part of a map step: the works a fresh mapper makes of the response (`data`, the DTOs of the
     /// step's response) without volume IDs in an empty context of a scratch container (never saved), one per group,
@@ -116,7 +128,7 @@ public final class MapperSystem {
     }
 
     func save() -> MapperObservation {
-        let traps = self.traps.count
+        let traps = trapCount
         do {
             try context.save()
         } catch {
@@ -147,7 +159,7 @@ public final class MapperSystem {
     }
 
     func deleteWork(_ ref: Int, evict: Bool) -> MapperObservation {
-        let traps = self.traps.count
+        let traps = trapCount
         guard let work = liveObject(ref) else { return .missing(ref) }
         if evict { mapper.removeWorkFromCache(work) }
         context.delete(work)
@@ -155,7 +167,7 @@ public final class MapperSystem {
     }
 
     func deleteElsewhere(_ ref: Int) -> MapperObservation {
-        let traps = self.traps.count
+        let traps = trapCount
         let other = ModelContext(container)
         guard ref < slots.count, let id = slots[ref].id, let work = other.fetch(FetchDescriptor(.identifier(id))).first else {
             return .missing(ref)
@@ -175,9 +187,12 @@ public final class MapperSystem {
     /// Traps recorded by every launch's container, the current one last.
     private var traps: [StoreTrap] { retired.isEmpty ? container.traps : retired.flatMap(\.traps) + container.traps }
 
+    /// How many traps every launch's container recorded (`traps.count`, without joining the lists).
+    var trapCount: Int { retired.reduce(container.traps.count) { $0 + $1.traps.count } }
+
     private func newTrap(since count: Int) -> String? {
-        let traps = self.traps
-        return traps.count > count ? traps[count].description : nil
+        guard trapCount > count else { return nil }
+        return traps[count].description
     }
 
     /// The work of `ref` in the mapper's context, if live there.
@@ -202,12 +217,15 @@ public final class MapperSystem {
 
     /// The work as the specification sees it, read from the work itself.
     private func canonicalWork(_ work: Work) -> CanonicalWork {
-        CanonicalWork(
-            title: work.title, tags: work.subjectTags, provider: work.primaryProvider,
-            volumeIDs: work.googleBooksVolumeIDs,
-            editionISBNs: work.related(Work.Field.editions).map { ($0 as! Edition).isbn },
+        // Read in the order the fields are listed (the first read of a gone model raises the trap a step reports);
+        // the editions are taken once, for their ISBNs and their details.
+        let title = work.title, tags = work.subjectTags, provider = work.primaryProvider, volumeIDs = work.googleBooksVolumeIDs
+        let editions = work.related(Work.Field.editions)
+        return CanonicalWork(
+            title: title, tags: tags, provider: provider, volumeIDs: volumeIDs,
+            editionISBNs: editions.map { ($0 as! Edition).isbn },
             authors: work.related(Work.Field.authors).map { ($0 as! Author).name },
-            editionDetails: work.related(Work.Field.editions).map { model in
+            editionDetails: editions.map { model in
                 let edition = model as! Edition
                 return CanonicalWork.editionDetail(isbn: edition.isbn, title: edition.editionTitle,
                                                    publisher: edition.publisher, pageCount: edition.pageCount)

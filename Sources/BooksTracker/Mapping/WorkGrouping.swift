@@ -14,16 +14,25 @@ struct WorkGroup {
 }
 
 enum WorkGrouping {
+    /// Up to how many work IDs or ISBNs lookups scan a list instead of hashing.
+    private static let smallCount = 16
+
     static func groups(_ data: SearchResponseData, _ strategy: MapperStrategy) -> [WorkGroup] {
         let works = data.works
+        // The first position of each work ID: a scan of the works in a small response (cheaper than hashing the
+        // IDs), a dictionary in a large one.
+        let indexed = works.count > smallCount
         var positionOfID: [String: Int] = [:]
-        for (position, work) in works.enumerated() where positionOfID[work.id] == nil { positionOfID[work.id] = position }
+        if indexed {
+            for (position, work) in works.enumerated() where positionOfID[work.id] == nil { positionOfID[work.id] = position }
+        }
+        func position(_ workID: String) -> Int? { indexed ? positionOfID[workID] : works.firstIndex { $0.id == workID } }
         var isbnsOfWork = Array(repeating: [String](), count: works.count)
-        for edition in data.editions {
-            guard let workID = edition.workId, let position = positionOfID[workID] else { continue }
+        for e in data.editions.indices {
+            guard let workID = data.editions[e].workId, let position = position(workID) else { continue }
             // `allISBNs` in place (the primary first, without repeats), without making the list.
-            if let isbn = edition.isbn, !isbnsOfWork[position].contains(isbn) { isbnsOfWork[position].append(isbn) }
-            for isbn in edition.isbns where !isbnsOfWork[position].contains(isbn) { isbnsOfWork[position].append(isbn) }
+            if let isbn = data.editions[e].isbn, !isbnsOfWork[position].contains(isbn) { isbnsOfWork[position].append(isbn) }
+            for isbn in data.editions[e].isbns where !isbnsOfWork[position].contains(isbn) { isbnsOfWork[position].append(isbn) }
         }
 
         var parent = Array(works.indices)
@@ -36,7 +45,19 @@ enum WorkGrouping {
             let (x, y) = (root(a), root(b))
             if x != y { parent[max(x, y)] = min(x, y) }
         }
+        // The first synthetic work holding each ISBN: pairs scanned while they are few, a dictionary beyond.
+        var holders: [(isbn: String, position: Int)] = []
         var firstHolder: [String: Int] = [:]
+        func holder(_ isbn: String) -> Int? {
+            holders.count > smallCount ? firstHolder[isbn] : holders.first { $0.isbn == isbn }?.position
+        }
+        func addHolder(_ isbn: String, _ position: Int) {
+            holders.append((isbn, position))
+            if holders.count > smallCount {
+                if firstHolder.isEmpty { for pair in holders.dropLast() { firstHolder[pair.isbn] = pair.position } }
+                firstHolder[isbn] = position
+            }
+        }
         var firstWithoutISBN: Int?
         for position in works.indices where works[position].synthetic {
             if isbnsOfWork[position].isEmpty {
@@ -44,7 +65,7 @@ enum WorkGrouping {
                 if let first = firstWithoutISBN { join(first, position) } else { firstWithoutISBN = position }
             }
             for isbn in isbnsOfWork[position] {
-                if let holder = firstHolder[isbn] { join(holder, position) } else { firstHolder[isbn] = position }
+                if let holder = holder(isbn) { join(holder, position) } else { addHolder(isbn, position) }
             }
         }
 
@@ -62,10 +83,10 @@ enum WorkGrouping {
                 groups[g].volumeIDs.append(volume)
             }
         }
-        for (e, edition) in data.editions.enumerated() {
+        for e in data.editions.indices {
             if strategy.selects(.allEditionsToEveryWork) {
                 for g in groups.indices { groups[g].editions.append(e) }
-            } else if let workID = edition.workId, let position = positionOfID[workID] {
+            } else if let workID = data.editions[e].workId, let position = position(workID) {
                 groups[groupOfRoot[root(position)]].editions.append(e)
             }
         }
@@ -76,7 +97,7 @@ enum WorkGrouping {
             }
             var added: [Int] = []
             for workID in author.workIds {
-                guard let position = positionOfID[workID] else { continue }
+                guard let position = position(workID) else { continue }
                 let g = groupOfRoot[root(position)]
                 if !added.contains(g) {
                     added.append(g)

@@ -20,9 +20,12 @@ public final class Author: PersistentModel {
     override public class var schemaEntity: EntitySchema { declaration }
 
     public init(name: String = "", nationality: String? = nil) {
+        // The values the properties' setters store, set at once (a new model's setter only stores its value).
+        var values = Self.declaration.defaultValues
+        values[Field.name] = .string(name)
+        values[Field.nationality] = nationality.map(AttributeValue.string) ?? .null
         super.init()
-        self.name = name
-        self.nationality = nationality
+        setInitialValues(values)
     }
 
     public required init(backingData: BackingData) { super.init(backingData: backingData) }

@@ -33,15 +33,19 @@ public final class Edition: PersistentModel {
     public init(isbn: String? = nil, publisher: String? = nil, publicationDate: String? = nil, pageCount: Int? = nil,
                 format: EditionFormat = .hardcover, coverImageURL: String? = nil, editionTitle: String? = nil,
                 primaryProvider: String? = nil) {
+        // The values the properties' setters store, set at once (a new model's setter only stores its value).
+        func text(_ value: String?) -> AttributeValue { value.map(AttributeValue.string) ?? .null }
+        var values = Self.declaration.defaultValues
+        values[Field.isbn] = text(isbn)
+        values[Field.publisher] = text(publisher)
+        values[Field.publicationDate] = text(publicationDate)
+        values[Field.pageCount] = pageCount.map(AttributeValue.int) ?? .null
+        values[Field.format] = .string(format.rawValue)
+        values[Field.coverImageURL] = text(coverImageURL)
+        values[Field.editionTitle] = text(editionTitle)
+        values[Field.primaryProvider] = text(primaryProvider)
         super.init()
-        self.isbn = isbn
-        self.publisher = publisher
-        self.publicationDate = publicationDate
-        self.pageCount = pageCount
-        self.format = format
-        self.coverImageURL = coverImageURL
-        self.editionTitle = editionTitle
-        self.primaryProvider = primaryProvider
+        setInitialValues(values)
     }
 
     public required init(backingData: BackingData) { super.init(backingData: backingData) }

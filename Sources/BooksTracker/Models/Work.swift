@@ -37,14 +37,17 @@ public final class Work: PersistentModel {
     public init(title: String = "", firstPublicationYear: Int? = nil, originalLanguage: String? = nil,
                 subjectTags: [String] = [], synthetic: Bool = false, primaryProvider: String? = nil,
                 googleBooksVolumeIDs: [String] = []) {
+        // The values the properties' setters store, set at once (a new model's setter only stores its value).
+        var values = Self.declaration.defaultValues
+        values[Field.title] = .string(title)
+        values[Field.firstPublicationYear] = firstPublicationYear.map(AttributeValue.int) ?? .null
+        values[Field.originalLanguage] = originalLanguage.map(AttributeValue.string) ?? .null
+        values[Field.subjectTags] = .strings(subjectTags)
+        values[Field.synthetic] = .bool(synthetic)
+        values[Field.primaryProvider] = primaryProvider.map(AttributeValue.string) ?? .null
+        values[Field.googleBooksVolumeIDs] = .strings(googleBooksVolumeIDs)
         super.init()
-        self.title = title
-        self.firstPublicationYear = firstPublicationYear
-        self.originalLanguage = originalLanguage
-        self.subjectTags = subjectTags
-        self.synthetic = synthetic
-        self.primaryProvider = primaryProvider
-        self.googleBooksVolumeIDs = googleBooksVolumeIDs
+        setInitialValues(values)
     }
 
     public required init(backingData: BackingData) { super.init(backingData: backingData) }

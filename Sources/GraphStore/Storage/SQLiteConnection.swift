@@ -44,6 +44,12 @@ final class SQLiteConnection {
         return StoreError(StoreError.kind(of: rc), path: path, code: rc, message: "\(what): \(message)")
     }
 
+    /// How long a statement waits for another connection's lock before it fails with `SQLITE_BUSY`
+    /// (what `PRAGMA busy_timeout` sets, without parsing a statement).
+    func setBusyTimeout(milliseconds: Int32) {
+        if let handle { sqlite3_busy_timeout(handle, milliseconds) }
+    }
+
     /// Runs SQL statements that return no rows.
     func execute(_ sql: String) throws(StoreError) {
         guard let handle else { throw StoreError(.closed, path: path, message: "the database is closed") }

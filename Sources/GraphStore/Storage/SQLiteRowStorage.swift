@@ -40,7 +40,7 @@ final class SQLiteRowStorage: RowStorage {
         for (e, entity) in schema.entities.enumerated() { index[entity.name] = e }
         self.entityIndex = index
         do {
-            try connection.execute("PRAGMA busy_timeout = 2000")
+            connection.setBusyTimeout(milliseconds: 2000)
             try Self.checkIntegrity(connection)
             try Self.configure(connection)
             let metadata = try Self.readMetadata(connection, layout: layout)
@@ -136,15 +136,22 @@ final class SQLiteRowStorage: RowStorage {
         }
     }
 
+    /// The store's identifier and launch count, from `Z_METADATA`. The table list is read only when that table is
+    /// missing (to name the tables there are); a statement that fails otherwise is the store's error.
     private static func readMetadata(_ connection: SQLiteConnection, layout: SQLiteLayout) throws(StoreError) -> (identifier: String, launch: Int) {
-        let tables = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
-        var names: [String] = []
-        while try tables.step() { names.append(tables.text(0)) }
-        guard names.contains("Z_METADATA") else {
-            throw StoreError(.notAGraphStore, path: connection.path,
-                             message: names.isEmpty ? "the database holds no table" : "no Z_METADATA table among \(names.sorted().joined(separator: ", "))")
+        let select: SQLiteStatement
+        do {
+            select = try connection.statement("SELECT Z_VERSION, Z_UUID, Z_LAUNCH, Z_LAYOUT FROM Z_METADATA")
+        } catch {
+            let tables = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
+            var names: [String] = []
+            while try tables.step() { names.append(tables.text(0)) }
+            guard names.contains("Z_METADATA") else {
+                throw StoreError(.notAGraphStore, path: connection.path,
+                                 message: names.isEmpty ? "the database holds no table" : "no Z_METADATA table among \(names.sorted().joined(separator: ", "))")
+            }
+            throw error
         }
-        let select = try connection.statement("SELECT Z_VERSION, Z_UUID, Z_LAUNCH, Z_LAYOUT FROM Z_METADATA")
         guard try select.step() else { throw StoreError(.notAGraphStore, path: connection.path, message: "Z_METADATA holds no row") }
         guard select.int(0) == 1 else {
             throw StoreError(.schemaMismatch, path: connection.path, message: "store format version \(select.int(0)), expected 1")

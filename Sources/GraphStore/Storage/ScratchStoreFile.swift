@@ -44,24 +44,45 @@ package struct ScratchStoreFile: Sendable {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw Self.lastError }
         defer { _ = Foundation.close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
+        // Read into one buffer of the file's size (and one byte more, to see the end), grown if the file is longer.
+        var info = stat()
+        let expected = fstat(descriptor, &info) == 0 ? max(Int(info.st_size), 0) : 0
+        var capacity = expected + 1
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw Self.lastError }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
+            var failure: POSIXError?
+            var complete = false
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, filled in
+                filled = 0
+                while filled < buffer.count {
+                    let count = read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                    if count < 0, errno == EINTR { continue }
+                    guard count >= 0 else {
+                        failure = Self.lastError
+                        return
+                    }
+                    if count == 0 {
+                        complete = true
+                        return
+                    }
+                    filled += count
+                }
+            }
+            if let failure { throw failure }
+            if complete { return bytes }
+            // Longer than it was: read it again from the start into a bigger buffer.
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw Self.lastError }
+            capacity = max(2 * capacity, 65_536)
         }
     }
 
-    /// Writes `bytes` to `path`, creating the file or truncating it (`exclusive`: the file must not exist). Throws
-    /// the `POSIXError` of the call that failed; a file left part-written is removed.
-    package static func write(_ bytes: [UInt8], to path: String, exclusive: Bool = false) throws(POSIXError) {
+    /// Writes `bytes` to `path`, creating the file or truncating it (`exclusive`: the file must not exist), with
+    /// its first `zeroed` bytes written as zeros (a damaged copy, without copying the bytes). Throws the
+    /// `POSIXError` of the call that failed; a file left part-written is removed.
+    package static func write(_ bytes: [UInt8], to path: String, exclusive: Bool = false, zeroed: Int = 0) throws(POSIXError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | (exclusive ? O_EXCL : O_TRUNC), 0o644)
         guard descriptor >= 0 else { throw Self.lastError }
         var failure: POSIXError?
-        bytes.withUnsafeBytes { buffer in
+        func writeAll(_ buffer: UnsafeRawBufferPointer) {
             var written = 0
             while written < buffer.count {
                 let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
@@ -73,6 +94,9 @@ package struct ScratchStoreFile: Sendable {
                 written += count
             }
         }
+        let zeros = min(max(zeroed, 0), bytes.count)
+        if zeros > 0 { [UInt8](repeating: 0, count: zeros).withUnsafeBytes { writeAll($0) } }
+        if failure == nil { bytes.withUnsafeBytes { writeAll(UnsafeRawBufferPointer(rebasing: $0[zeros...])) } }
         if Foundation.close(descriptor) != 0, failure == nil { failure = Self.lastError }
         if let failure {
             unlink(path)
