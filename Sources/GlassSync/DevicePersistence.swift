@@ -74,9 +74,12 @@ final class DevicePersistence: @unchecked Sendable {
             projectModels.append(model)
             writtenBlobs.append([])
         }
+        let written = writtenBlobs[p]
         writtenBlobs[p] = project.blobs
         model.setValue(.int(Int(project.dirty)), at: ProjectColumn.dirty)
         for (slot, collection) in project.kind.collections.enumerated() {
+            // An array written before and unchanged holds its encoding already: an edit changes one array.
+            if slot < written.count, slot < project.blobs.count, written[slot] == project.blobs[slot] { continue }
             let value: AttributeValue = slot < project.blobs.count
                 ? .string(BlobText.string(BlobCodec.encode(project.blobs[slot], collection))) : .null
             model.setValue(value, at: ProjectColumn.firstBlob + slot)

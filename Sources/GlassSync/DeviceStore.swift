@@ -97,15 +97,20 @@ struct DeviceStore: Sendable {
 
     /// Item rows of one collection that the app can read, in the entity read order.
     func entityOrder(of project: RecordID, _ collection: ProjectCollection) -> [Int] {
-        let items = self.items, ordered = collection.isOrdered
+        Self.entityOrder(items, of: project, collection)
+    }
+
+    /// `entityOrder(of:_:)` over a device's item rows (callers pass `items` alone: no copy of the whole store).
+    static func entityOrder(_ items: [LocalItem], of project: RecordID, _ collection: ProjectCollection) -> [Int] {
+        let ordered = collection.isOrdered
         var keyed: [(position: Double, id: RecordID, index: Int)] = []
-        for i in items.indices {
-            let item = items[i]
-            if item.state == .present && item.owner == project && item.collection == collection {
-                keyed.append((ordered ? item.position : 0, item.id, i))
+        items.withUnsafeBufferPointer { rows in
+            // Fields read in place: copying a row would retain its notes.
+            for i in rows.indices where rows[i].state == .present && rows[i].owner == project && rows[i].collection == collection {
+                keyed.append((ordered ? rows[i].position : 0, rows[i].id, i))
             }
         }
-        keyed.sort { ($0.position, $0.id) < ($1.position, $1.id) }
+        if keyed.count > 1 { keyed.sort { ($0.position, $0.id) < ($1.position, $1.id) } }
         return keyed.map(\.index)
     }
 

@@ -40,6 +40,40 @@ struct ByteWriter {
     mutating func id(_ id: RecordID) { varint(id.sortKey) }
 }
 
+/// Counts the bytes `ByteWriter` would write, without writing them.
+struct WireLength {
+    var count = 0
+
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        count += 1
+        while v >= 0x80 {
+            v >>= 7
+            count += 1
+        }
+    }
+
+    mutating func int(_ value: Int) { varint(UInt64(bitPattern: Int64(value)) &<< 1 ^ UInt64(bitPattern: Int64(value) >> 63)) }
+
+    /// A string (or data) of `n` bytes: its length, then the bytes.
+    mutating func string(utf8Count n: Int) {
+        varint(UInt64(n))
+        count += n
+    }
+
+    mutating func bool() { count += 1 }
+
+    /// The length of `String(value)`.
+    static func decimalLength(_ value: Int) -> Int {
+        var n = 1, v = value.magnitude
+        while v >= 10 {
+            v /= 10
+            n += 1
+        }
+        return value < 0 ? n + 1 : n
+    }
+}
+
 /// Reads what `ByteWriter` wrote; every failure names the offset.
 struct ByteReader {
     private let bytes: [UInt8]
