@@ -84,6 +84,7 @@ public struct SyncSystem {
     /// Every array of every project on a device, projects in ref order.
     func readAll(_ device: Int, into reads: inout [SpecCollectionRead], _ mirrors: inout [SpecCollectionRead]?) throws {
         let projects = world.projects(on: device).map { (ref: ref($0), id: $0) }.sorted { $0.ref < $1.ref }
+        reads.reserveCapacity(reads.count + 3 * projects.count)
         for project in projects {
             let kind = try world.kind(of: project.id, on: device)
             for c in kind.collections {
