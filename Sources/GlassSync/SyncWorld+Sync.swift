@@ -33,7 +33,7 @@ extension SyncWorld {
                                          position: item.position, notes: item.notes)
                 record.deleted = item.state == .deletedPending
                 var fields = granularity == .record || record.deleted ? FieldMask.allItemFields : item.dirty & FieldMask.allItemFields
-                if item.dirty == FieldMask.migrated || server.record(item.id) == nil { fields = FieldMask.allItemFields }
+                if item.dirty == FieldMask.migrated || server.indexOf(item.id) == nil { fields = FieldMask.allItemFields }
                 report.records += 1
                 report.bytes += record.wireSize(fields: fields)
                 let result = server.save(record, fields: fields, granularity: granularity,

@@ -22,6 +22,23 @@ struct ByteWriter {
         bytes.append(contentsOf: utf8)
     }
 
+    /// `string(prefix + String(number))`, without building the text.
+    mutating func string(_ prefix: String, number: Int) {
+        let utf8 = prefix.utf8
+        let digits = WireLength.decimalLength(number) - (number < 0 ? 1 : 0)
+        varint(UInt64(utf8.count + WireLength.decimalLength(number)))
+        bytes.append(contentsOf: utf8)
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var v = number.magnitude, i = bytes.count
+        repeat {
+            i -= 1
+            bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        } while i > start
+    }
+
     mutating func double(_ value: Double) {
         var bits = value.bitPattern
         for _ in 0..<8 {

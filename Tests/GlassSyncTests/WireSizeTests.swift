@@ -53,3 +53,17 @@ import Testing
         }
     }
 }
+
+/// `ByteWriter.string(_:number:)` writes the bytes of `string(prefix + String(number))` without building the text.
+@Suite struct WireNumberTextTests {
+    @Test func aPrefixAndANumberWriteTheirText() {
+        for prefix in ["", "tag-", "bullseye-", "https://example.com/reference/"] {
+            for number in [0, 7, -7, 10, 1100, 1103, -1_200, 99_999, Int.max, Int.min] {
+                var direct = ByteWriter(), built = ByteWriter()
+                direct.string(prefix, number: number)
+                built.string(prefix + String(number))
+                #expect(direct.bytes == built.bytes, "\(prefix)\(number)")
+            }
+        }
+    }
+}
