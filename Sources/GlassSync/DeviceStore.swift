@@ -101,11 +101,13 @@ struct DeviceStore: Sendable {
 
     /// Item rows of one collection that the app can read, in the entity read order.
     func entityOrder(of project: RecordID, _ collection: ProjectCollection) -> [Int] {
-        Self.entityOrder(items, of: project, collection)
+        Self.entityOrder(items, of: project, collection) { $0 }
     }
 
-    /// `entityOrder(of:_:)` over a device's item rows (callers pass `items` alone: no copy of the whole store).
-    static func entityOrder(_ items: [LocalItem], of project: RecordID, _ collection: ProjectCollection) -> [Int] {
+    /// `entityOrder(of:_:)` over a device's item rows (callers pass `items` alone: no copy of the whole store), each
+    /// row index passed through `transform`.
+    static func entityOrder<T>(_ items: [LocalItem], of project: RecordID, _ collection: ProjectCollection,
+                               _ transform: (Int) -> T) -> [T] {
         let ordered = collection.isOrdered
         var keyed: [(position: Double, id: RecordID, index: Int)] = []
         items.withUnsafeBufferPointer { rows in
@@ -115,7 +117,7 @@ struct DeviceStore: Sendable {
             }
         }
         if keyed.count > 1 { keyed.sort { ($0.position, $0.id) < ($1.position, $1.id) } }
-        return keyed.map(\.index)
+        return keyed.map { transform($0.index) }
     }
 
     // MARK: Change tags
