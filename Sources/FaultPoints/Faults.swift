@@ -34,6 +34,11 @@ package struct Fault<Owner>: Hashable, Comparable, Sendable, CustomStringConvert
 package struct Faults<Owner>: Hashable, Sendable, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The selected faults, sorted by name, each once.
     package let selected: [Fault<Owner>]
+    /// Whether this is the shipped design (no fault): stored, so that a branch site's `contains` answers from one
+    /// flag. `contains` is generic and, having `package` access, is not inlined into (nor specialised for) the
+    /// modules that call it; testing `selected.isEmpty` there would look up the generic metadata of
+    /// `[Fault<Owner>]` on every call, while a stored flag needs none.
+    package let isShipped: Bool
 
     package init(_ faults: Fault<Owner>...) { self.init(faults) }
 
@@ -43,21 +48,24 @@ package struct Faults<Owner>: Hashable, Sendable, ExpressibleByArrayLiteral, Cus
         var distinct: [Fault<Owner>] = []
         for fault in faults.sorted() where distinct.last != fault { distinct.append(fault) }
         selected = distinct
+        isShipped = distinct.isEmpty
     }
 
     /// The shipped design: no fault.
     package static var shipped: Self { Self([]) }
 
-    /// Whether this is the shipped design.
-    package var isShipped: Bool { selected.isEmpty }
-
-    /// Whether `fault` is selected: the branch site asks this.
-    package func contains(_ fault: Fault<Owner>) -> Bool { !selected.isEmpty && selected.contains(fault) }
+    /// Whether `fault` is selected: the branch site asks this. The fault is built only when one is selected: a
+    /// shipped value answers from `isShipped`, without building the fault's name or looking up generic metadata.
+    package func contains(_ fault: @autoclosure () -> Fault<Owner>) -> Bool {
+        if isShipped { return false }
+        return selected.contains(fault())
+    }
 
     /// For a decision with several faulty designs: the design of the first selected fault of `designs`, else
-    /// `shipped`.
-    package func design<Design>(_ designs: KeyValuePairs<Fault<Owner>, Design>, shipped: Design) -> Design {
-        designs.first { contains($0.key) }?.value ?? shipped
+    /// `shipped` (`designs` is built only when a fault is selected).
+    package func design<Design>(_ designs: @autoclosure () -> KeyValuePairs<Fault<Owner>, Design>, shipped: Design) -> Design {
+        if isShipped { return shipped }
+        return designs().first { selected.contains($0.key) }?.value ?? shipped
     }
 
     /// Swift source that builds this value, `type` naming it as the code reads it: `T.shipped` or `T(.a, .b)`.

@@ -14,7 +14,7 @@ enum BlobCodec {
         writer.varint(UInt64(entries.count))
         for entry in entries {
             writer.id(entry.id)
-            writer.string(collection.value(code: entry.code))
+            writer.string(collection.valuePrefix, number: collection.valueNumber(code: entry.code))
             writer.int(entry.code)
             if collection.hasQuantity {
                 writer.int(entry.quantity)

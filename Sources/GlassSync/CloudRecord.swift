@@ -9,6 +9,15 @@ enum RecordType: Equatable, Sendable {
         case .item(let kind, let collection): return collection.entityName(on: kind)
         }
     }
+
+    /// `name.utf8.count`, without building the name.
+    var nameLength: Int {
+        switch self {
+        case .project(let kind): return kind.rawValue.utf8.count
+        case .item(let kind, .glassItems): return kind.rawValue.utf8.count + ProjectCollection.glassItemSuffix.utf8.count
+        case .item(let kind, let collection): return collection.entityName(on: kind).utf8.count
+        }
+    }
 }
 
 /// Bit masks naming the fields of a record (what a push sends, what a device changed).
@@ -51,14 +60,58 @@ struct CloudRecord: Sendable {
         return nil
     }
 
-    /// The bytes this record takes on the wire when `fields` are sent.
+    /// The bytes this record takes on the wire when `fields` are sent: the length of `wireEncoding(fields:)`,
+    /// counted without building the bytes or the texts (a push and a fetch count every record they move).
     func wireSize(fields: UInt8) -> Int {
+        var w = WireLength()
+        w.string(utf8Count: type.nameLength)
+        w.string(utf8Count: id.recordNameLength)
+        w.string(utf8Count: 1 + WireLength.decimalLength(tag))
+        w.bool()
+        if deleted { return w.count }
+        switch type {
+        case .project(let kind):
+            if fields & FieldMask.identity != 0 {
+                w.string(utf8Count: 4)
+                w.string(utf8Count: 8 + WireLength.decimalLength(Int(id.serial)))
+            }
+            for (slot, collection) in kind.collections.enumerated() where fields & FieldMask.blob(slot) != 0 {
+                if slot < blobs.count, let blob = blobs[slot] {
+                    w.string(utf8Count: collection.blobAttribute(on: kind).utf8.count)
+                    w.string(utf8Count: blob.count)
+                }
+            }
+        case .item(let kind, let collection):
+            if fields & FieldMask.identity != 0 {
+                w.string(utf8Count: kind.rawValue.utf8.count)
+                w.string(utf8Count: owner.recordNameLength)
+                w.string(utf8Count: 5)
+                w.string(utf8Count: collection.valuePrefix.utf8.count + WireLength.decimalLength(collection.valueNumber(code: code)))
+                if collection.hasQuantity {
+                    w.string(utf8Count: 5)
+                    w.string(utf8Count: notes.utf8.count)
+                }
+            }
+            if collection.hasQuantity, fields & (FieldMask.identity | FieldMask.quantity) != 0 {
+                w.string(utf8Count: 8)
+                w.int(quantity)
+            }
+            if collection.isOrdered, fields & (FieldMask.identity | FieldMask.position) != 0 {
+                w.string(utf8Count: 8)
+                w.count += 8
+            }
+        }
+        return w.count
+    }
+
+    /// The record's bytes on the wire when `fields` are sent (`wireSize(fields:)` is their count).
+    func wireEncoding(fields: UInt8) -> [UInt8] {
         var w = ByteWriter(capacity: 96)
         w.string(type.name)
         w.string(id.description)
         w.string("t\(tag)")
         w.bool(deleted)
-        if deleted { return w.bytes.count }
+        if deleted { return w.bytes }
         switch type {
         case .project(let kind):
             if fields & FieldMask.identity != 0 {
@@ -91,6 +144,6 @@ struct CloudRecord: Sendable {
                 w.double(position)
             }
         }
-        return w.bytes.count
+        return w.bytes
     }
 }

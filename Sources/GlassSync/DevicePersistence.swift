@@ -74,9 +74,12 @@ final class DevicePersistence: @unchecked Sendable {
             projectModels.append(model)
             writtenBlobs.append([])
         }
+        let written = writtenBlobs[p]
         writtenBlobs[p] = project.blobs
         model.setValue(.int(Int(project.dirty)), at: ProjectColumn.dirty)
         for (slot, collection) in project.kind.collections.enumerated() {
+            // An array written before and unchanged holds its encoding already: an edit changes one array.
+            if slot < written.count, slot < project.blobs.count, written[slot] == project.blobs[slot] { continue }
             let value: AttributeValue = slot < project.blobs.count
                 ? .string(BlobText.string(BlobCodec.encode(project.blobs[slot], collection))) : .null
             model.setValue(value, at: ProjectColumn.firstBlob + slot)
@@ -94,16 +97,15 @@ final class DevicePersistence: @unchecked Sendable {
             model.setValue(.int(i), at: ItemColumn.order)
             model.setValue(.int(Int(truncatingIfNeeded: item.owner.sortKey)), at: ItemColumn.owner)
             model.setValue(.int(ProjectKind.allCases.firstIndex(of: item.ownerKind)!), at: ItemColumn.ownerKind)
+            // The catalogue code and the notes never change after the row is made.
+            model.setValue(.int(item.code), at: ItemColumn.code)
+            if let n = ItemColumn.notes(c) { model.setValue(.string(item.notes), at: n) }
             context.insert(model)
             itemModels.append(model)
         }
         model.setValue(.int(Int(item.dirty)), at: ItemColumn.dirty)
         model.setValue(.int(Int(item.state.rawValue)), at: ItemColumn.state)
-        model.setValue(.int(item.code), at: ItemColumn.code)
-        if let q = ItemColumn.quantity(c), let n = ItemColumn.notes(c) {
-            model.setValue(.int(item.quantity), at: q)
-            model.setValue(.string(item.notes), at: n)
-        }
+        if let q = ItemColumn.quantity(c) { model.setValue(.int(item.quantity), at: q) }
         if let position = ItemColumn.position(c) {
             model.setValue(.int(Int(bitPattern: UInt(item.position.bitPattern))), at: position)
         }

@@ -41,8 +41,8 @@ struct LocalItem: Sendable {
 struct DeviceStore: Sendable {
     let origin: UInt16
     private(set) var nextSerial: UInt32 = 1
+    /// Project rows, each record once (a device holds a handful: found by a scan, cheaper than hashing).
     private(set) var projects: [LocalProject] = []
-    private var projectIndex: [RecordID: Int] = [:]
     private(set) var items: [LocalItem] = []
     private var itemIndex: [RecordID: Int] = [:]
     /// The change tag of the last fetched version of each record.
@@ -67,10 +67,14 @@ struct DeviceStore: Sendable {
 
     // MARK: Projects
 
-    func projectSlot(_ id: RecordID) -> Int? { projectIndex[id] }
+    func projectSlot(_ id: RecordID) -> Int? {
+        projects.withUnsafeBufferPointer { rows in
+            for p in rows.indices where rows[p].id == id { return p }
+            return nil
+        }
+    }
 
     mutating func insert(_ project: LocalProject) {
-        projectIndex[project.id] = projects.count
         persistence.unsavedProjects.append(projects.count)
         projects.append(project)
     }
@@ -97,16 +101,23 @@ struct DeviceStore: Sendable {
 
     /// Item rows of one collection that the app can read, in the entity read order.
     func entityOrder(of project: RecordID, _ collection: ProjectCollection) -> [Int] {
-        let items = self.items, ordered = collection.isOrdered
+        Self.entityOrder(items, of: project, collection) { $0 }
+    }
+
+    /// `entityOrder(of:_:)` over a device's item rows (callers pass `items` alone: no copy of the whole store), each
+    /// row index passed through `transform`.
+    static func entityOrder<T>(_ items: [LocalItem], of project: RecordID, _ collection: ProjectCollection,
+                               _ transform: (Int) -> T) -> [T] {
+        let ordered = collection.isOrdered
         var keyed: [(position: Double, id: RecordID, index: Int)] = []
-        for i in items.indices {
-            let item = items[i]
-            if item.state == .present && item.owner == project && item.collection == collection {
-                keyed.append((ordered ? item.position : 0, item.id, i))
+        items.withUnsafeBufferPointer { rows in
+            // Fields read in place: copying a row would retain its notes.
+            for i in rows.indices where rows[i].state == .present && rows[i].owner == project && rows[i].collection == collection {
+                keyed.append((ordered ? rows[i].position : 0, rows[i].id, i))
             }
         }
-        keyed.sort { ($0.position, $0.id) < ($1.position, $1.id) }
-        return keyed.map(\.index)
+        if keyed.count > 1 { keyed.sort { ($0.position, $0.id) < ($1.position, $1.id) } }
+        return keyed.map { transform($0.index) }
     }
 
     // MARK: Change tags
@@ -135,11 +146,11 @@ struct DeviceStore: Sendable {
         last = -1
         for i in persistence.unsavedItems where i != last {
             let item = items[i]
-            persistence.writeItem(item, slot: i, parent: projectIndex[item.owner])
+            persistence.writeItem(item, slot: i, parent: projectSlot(item.owner))
             last = i
         }
         for id in persistence.unsavedTags {
-            persistence.writeTag(id, known[id] ?? 0, project: projectIndex[id], item: itemIndex[id])
+            persistence.writeTag(id, known[id] ?? 0, project: projectSlot(id), item: itemIndex[id])
         }
         if persistence.serialUnsaved { persistence.writeNextSerial(nextSerial) }
         persistence.unsavedProjects.removeAll(keepingCapacity: true)
@@ -158,10 +169,7 @@ struct DeviceStore: Sendable {
         let (persistence, rows) = try self.persistence.reopen()
         var store = DeviceStore(origin: rows.origin, persistence: persistence)
         store.nextSerial = rows.nextSerial
-        for project in rows.projects {
-            store.projectIndex[project.id] = store.projects.count
-            store.projects.append(project)
-        }
+        store.projects = rows.projects
         for item in rows.items {
             store.itemIndex[item.id] = store.items.count
             store.items.append(item)

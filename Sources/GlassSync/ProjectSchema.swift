@@ -7,15 +7,27 @@ public enum ProjectKind: String, CaseIterable, Sendable, Hashable {
     /// The array-valued properties of the model, in a fixed slot order.
     public var collections: [ProjectCollection] {
         switch self {
-        case .log: return [.glassItems, .tags, .techniques]
-        case .plan: return [.glassItems, .referenceUrls, .tags]
-        case .step: return [.glassItems]
+        case .log: return Self.logCollections
+        case .plan: return Self.planCollections
+        case .step: return Self.stepCollections
         }
     }
 
+    // Built once: reads ask for a model's arrays on every step.
+    private static let logCollections: [ProjectCollection] = [.glassItems, .tags, .techniques]
+    private static let planCollections: [ProjectCollection] = [.glassItems, .referenceUrls, .tags]
+    private static let stepCollections: [ProjectCollection] = [.glassItems]
+
     /// The slot of `collection` in `collections`, or nil when the model has no such array.
     public func slot(of collection: ProjectCollection) -> Int? {
-        collections.firstIndex(of: collection)
+        switch (self, collection) {
+        case (_, .glassItems): return 0
+        case (.log, .tags): return 1
+        case (.log, .techniques): return 2
+        case (.plan, .referenceUrls): return 1
+        case (.plan, .tags): return 2
+        default: return nil
+        }
     }
 }
 
@@ -45,7 +57,7 @@ public enum ProjectCollection: String, CaseIterable, Sendable, Hashable {
     /// The relationship entity that replaces the array.
     public func entityName(on kind: ProjectKind) -> String {
         switch self {
-        case .glassItems: return kind.rawValue + "GlassItem"
+        case .glassItems: return kind.rawValue + Self.glassItemSuffix
         case .tags: return "ProjectTag"
         case .techniques: return "ProjectTechnique"
         case .referenceUrls: return "ProjectReferenceUrl"
@@ -53,14 +65,22 @@ public enum ProjectCollection: String, CaseIterable, Sendable, Hashable {
     }
 
     /// The stored value of an item with catalogue `code` (a glass natural key, a tag, a URL).
-    public func value(code: Int) -> String {
+    public func value(code: Int) -> String { valuePrefix + String(valueNumber(code: code)) }
+
+    static let glassItemSuffix = "GlassItem"
+
+    /// The text of a stored value before its number (`value(code:)` is this, then the number).
+    var valuePrefix: String {
         switch self {
-        case .glassItems: return "bullseye-\(1100 + code)"
-        case .tags: return "tag-\(code)"
-        case .techniques: return "technique-\(code)"
-        case .referenceUrls: return "https://example.com/reference/\(code)"
+        case .glassItems: return "bullseye-"
+        case .tags: return "tag-"
+        case .techniques: return "technique-"
+        case .referenceUrls: return "https://example.com/reference/"
         }
     }
+
+    /// The number at the end of a stored value.
+    func valueNumber(code: Int) -> Int { self == .glassItems ? 1100 + code : code }
 
     /// The quantity a new item starts with (0 where the entity has no quantity).
     public var initialQuantity: Int { hasQuantity ? 1 : 0 }

@@ -19,6 +19,9 @@ public struct RecordID: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// The CloudKit-style record name, e.g. `2-17`.
     public var description: String { "\(origin)-\(serial)" }
+
+    /// `description.utf8.count`, without building the name.
+    var recordNameLength: Int { WireLength.decimalLength(Int(origin)) + 1 + WireLength.decimalLength(Int(serial)) }
 }
 
 /// One item as the app reads it.

@@ -30,7 +30,7 @@ extension SyncWorld {
         let kind = devices[device].projects[p].kind
         guard kind.slot(of: collection) != nil else { throw SyncError.collectionNotOnModel(collection, kind) }
         let items = devices[device].items
-        return devices[device].entityOrder(of: project, collection).map {
+        return DeviceStore.entityOrder(items, of: project, collection) {
             ItemRead(id: items[$0].id, code: items[$0].code, quantity: items[$0].quantity)
         }
     }

@@ -33,7 +33,7 @@ extension SyncWorld {
                                          position: item.position, notes: item.notes)
                 record.deleted = item.state == .deletedPending
                 var fields = granularity == .record || record.deleted ? FieldMask.allItemFields : item.dirty & FieldMask.allItemFields
-                if item.dirty == FieldMask.migrated || server.record(item.id) == nil { fields = FieldMask.allItemFields }
+                if item.dirty == FieldMask.migrated || server.indexOf(item.id) == nil { fields = FieldMask.allItemFields }
                 report.records += 1
                 report.bytes += record.wireSize(fields: fields)
                 let result = server.save(record, fields: fields, granularity: granularity,
@@ -170,13 +170,11 @@ extension SyncWorld {
     /// During dual-write the blobs follow the entities after a fetch: the entities are what sync merges.
     mutating func rebuildBlobs(_ device: Int, _ project: RecordID) {
         guard usesEntities, writesBlobs, let p = devices[device].projectSlot(project) else { return }
-        let store = devices[device]
-        let kind = store.projects[p].kind
+        let items = devices[device].items
         var blobs: [[BlobEntry]] = []
-        for collection in kind.collections {
-            blobs.append(store.entityOrder(of: project, collection).map {
-                let item = store.items[$0]
-                return BlobEntry(id: item.id, code: item.code, quantity: item.quantity, notes: item.notes)
+        for collection in devices[device].projects[p].kind.collections {
+            blobs.append(DeviceStore.entityOrder(items, of: project, collection) {
+                BlobEntry(id: items[$0].id, code: items[$0].code, quantity: items[$0].quantity, notes: items[$0].notes)
             })
         }
         devices[device].withProject(at: p) { $0.blobs = blobs }

@@ -22,6 +22,23 @@ struct ByteWriter {
         bytes.append(contentsOf: utf8)
     }
 
+    /// `string(prefix + String(number))`, without building the text.
+    mutating func string(_ prefix: String, number: Int) {
+        let utf8 = prefix.utf8
+        let digits = WireLength.decimalLength(number) - (number < 0 ? 1 : 0)
+        varint(UInt64(utf8.count + WireLength.decimalLength(number)))
+        bytes.append(contentsOf: utf8)
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var v = number.magnitude, i = bytes.count
+        repeat {
+            i -= 1
+            bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        } while i > start
+    }
+
     mutating func double(_ value: Double) {
         var bits = value.bitPattern
         for _ in 0..<8 {
@@ -38,6 +55,40 @@ struct ByteWriter {
     }
 
     mutating func id(_ id: RecordID) { varint(id.sortKey) }
+}
+
+/// Counts the bytes `ByteWriter` would write, without writing them.
+struct WireLength {
+    var count = 0
+
+    mutating func varint(_ value: UInt64) {
+        var v = value
+        count += 1
+        while v >= 0x80 {
+            v >>= 7
+            count += 1
+        }
+    }
+
+    mutating func int(_ value: Int) { varint(UInt64(bitPattern: Int64(value)) &<< 1 ^ UInt64(bitPattern: Int64(value) >> 63)) }
+
+    /// A string (or data) of `n` bytes: its length, then the bytes.
+    mutating func string(utf8Count n: Int) {
+        varint(UInt64(n))
+        count += n
+    }
+
+    mutating func bool() { count += 1 }
+
+    /// The length of `String(value)`.
+    static func decimalLength(_ value: Int) -> Int {
+        var n = 1, v = value.magnitude
+        while v >= 10 {
+            v /= 10
+            n += 1
+        }
+        return value < 0 ? n + 1 : n
+    }
 }
 
 /// Reads what `ByteWriter` wrote; every failure names the offset.

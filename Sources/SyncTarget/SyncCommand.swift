@@ -5,8 +5,19 @@ import SyncSpec
 public enum DeviceName: String, CaseIterable, Sendable {
     case A, B
 
-    public init(_ index: Int) { self = DeviceName.allCases[index] }
-    public var index: Int { DeviceName.allCases.firstIndex(of: self)! }
+    public init(_ index: Int) {
+        switch index {
+        case 0: self = .A
+        case 1: self = .B
+        default: preconditionFailure("no device \(index)")
+        }
+    }
+    public var index: Int {
+        switch self {
+        case .A: return 0
+        case .B: return 1
+        }
+    }
 }
 
 /// Trace names of the spec enumerations.

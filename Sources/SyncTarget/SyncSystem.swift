@@ -38,8 +38,31 @@ public struct SyncSystem {
         return refsByOrigin[origin][serial]
     }
 
-    static func collection(_ c: SpecCollection) -> ProjectCollection { ProjectCollection.allCases[c.rawValue] }
-    static func kind(_ k: SpecProjectKind) -> ProjectKind { ProjectKind.allCases[k.rawValue] }
+    static func collection(_ c: SpecCollection) -> ProjectCollection {
+        switch c {
+        case .glassItems: return .glassItems
+        case .tags: return .tags
+        case .techniques: return .techniques
+        case .referenceUrls: return .referenceUrls
+        }
+    }
+
+    static func specCollection(_ c: ProjectCollection) -> SpecCollection {
+        switch c {
+        case .glassItems: return .glassItems
+        case .tags: return .tags
+        case .techniques: return .techniques
+        case .referenceUrls: return .referenceUrls
+        }
+    }
+
+    static func kind(_ k: SpecProjectKind) -> ProjectKind {
+        switch k {
+        case .log: return .log
+        case .plan: return .plan
+        case .step: return .step
+        }
+    }
 
     private func convert(_ device: Int, _ project: Int32, _ collection: SpecCollection, _ items: [ItemRead]) -> SpecCollectionRead {
         SpecCollectionRead(device: Int8(device), project: project, collection: collection,
@@ -61,11 +84,11 @@ public struct SyncSystem {
     /// Every array of every project on a device, projects in ref order.
     func readAll(_ device: Int, into reads: inout [SpecCollectionRead], _ mirrors: inout [SpecCollectionRead]?) throws {
         let projects = world.projects(on: device).map { (ref: ref($0), id: $0) }.sorted { $0.ref < $1.ref }
+        reads.reserveCapacity(reads.count + 3 * projects.count)
         for project in projects {
             let kind = try world.kind(of: project.id, on: device)
             for c in kind.collections {
-                let collection = SpecCollection(rawValue: ProjectCollection.allCases.firstIndex(of: c)!)!
-                try read(device, Int(project.ref), collection, into: &reads, &mirrors)
+                try read(device, Int(project.ref), Self.specCollection(c), into: &reads, &mirrors)
             }
         }
     }
