@@ -108,6 +108,36 @@ struct StepShrinkPassTests {
         }.attempts == 1)
     }
 
+    @Test("change-config-delete-step-repoint takes a richer start in place of a step and re-points a later reference")
+    func changeConfigDeletingStepRepointing() {
+        // The configuration starts the case with 0...2 things; command 0 makes one more, command 1 touches the
+        // thing at an index drawn among all of them. The case fails when a made thing is touched while two things
+        // exist. Made, made, touch the first: a richer start in place of a make shifts the made thing to index 1,
+        // so the plain deletion touches the start's thing; the candidate that also re-points the touch fails.
+        let start: [UInt64] = [0, 1, 0, 1, 0, 1, 1, 0, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            let started = Int(draw.span(.config) { draw.choose(upTo: 2) })
+            var count = started
+            return Self.steps(draw, bound: 1) { command in
+                if command == 0 {
+                    count += 1
+                    return false
+                }
+                guard count > 0 else { return nil }
+                let touched = Int(draw.choose(upTo: UInt64(count - 1)))
+                return touched >= started && count >= 2
+            }
+        }
+        #expect(ShrinkPassTests.shrink(start, .deleteSteps, fails: fails).sequence.values == start)
+        #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails).sequence.values == start)
+        let result = ShrinkPassTests.shrink(start, .changeConfigDeletingStepRepointing, fails: fails)
+        #expect(result.sequence.values == [1, 1, 0, 1, 1, 1, 0])  // start 1, make, touch the made thing at index 1
+        #expect(result.passes[0].improvements == 1 && result.passes[0].choicesRemoved == 2)
+        // It never lowers the configuration: from the richest start nothing is tried.
+        let richest: [UInt64] = [2, 1, 0, 1, 1, 2, 0]
+        #expect(ShrinkPassTests.shrink(richest, .changeConfigDeletingStepRepointing, fails: fails).attempts == 1)
+    }
+
     @Test("the step passes cost nothing on a sequence without steps")
     func noSteps() {
         let result = ShrinkPassTests.shrink([1, 3, 1, 50, 0], .replaceStepAction) { ShrinkPassTests.values.generate($0).contains(50) }

@@ -31,6 +31,53 @@ extension Shrinker {
         return false
     }
 
+    /// The largest bound of a later choice that `changeConfigDeletingStepRepointing` re-points: a reference
+    /// drawn among a few things (an index into what earlier steps made), a flag, a small mode.
+    static let repointBound: UInt64 = 3
+
+    /// For each small choice of the configuration and each *higher* value (a richer start), the candidate
+    /// with that value, without one of the first six steps, and with one later argument choice (bound at
+    /// most 3, after the deleted step; not a step's continue flag nor its action) set to another value. A richer start adds things before those the steps
+    /// made, and a deleted step removes one, so a later choice that drew one of them by its index among
+    /// the present ones now names another: re-pointing it is what the plain deletion
+    /// (`changeConfigDeletingSteps`) lacks. Lower starts, and deletions alone, are that pass's to try.
+    func changeConfigDeletingStepRepointing() -> Bool {
+        guard let config = spans.first(where: { $0.label == .config }), config.end <= raw.count else { return false }
+        let steps = stepSpans()
+        guard steps.count > 1, let first = steps.first, first.start >= config.end, steps.last!.end <= raw.count,
+              zip(steps, steps.dropFirst()).allSatisfy({ $0.end == $1.start }) else { return false }
+        let window = Swift.min(steps.count - 1, Self.configStepWindow)
+        // A step's continue flag and its action choice are not references: changing them deletes or replaces
+        // the step, which other passes try.
+        var isArgument = Array(repeating: true, count: raw.count)
+        for step in steps { isArgument[step.start] = false }
+        for span in spans where span.label == .command {
+            for q in span.range where q < raw.count { isArgument[q] = false }
+        }
+        for p in config.range where p < bounds.count && raw[p] < bounds[p] && bounds[p] <= 7 && !outOfBudget {
+            for value in (raw[p] + 1)...bounds[p] where !outOfBudget {
+                for d in 0..<window where !outOfBudget {
+                    var base = raw
+                    base[p] = value
+                    base.removeSubrange(steps[d].range)
+                    var later = bounds
+                    later.removeSubrange(steps[d].range)
+                    var argument = isArgument
+                    argument.removeSubrange(steps[d].range)
+                    for q in steps[d].start..<base.count
+                    where argument[q] && later[q] > 0 && later[q] <= Self.repointBound && !outOfBudget {
+                        for other in 0...later[q] where other != base[q] && !outOfBudget {
+                            var candidate = base
+                            candidate[q] = other
+                            if consider(candidate) { return true }
+                        }
+                    }
+                }
+            }
+        }
+        return false
+    }
+
     /// The subsets of `0..<n` with 1 to `limit` elements, fewest first, then in lexicographic order.
     static func subsets(of n: Int, upTo limit: Int) -> [[Int]] {
         guard limit > 0 else { return [] }
@@ -48,4 +95,9 @@ extension ShrinkPass {
     /// Changes a small configuration choice (to any value) together with the deletion of up to three
     /// of the first steps: a richer start replacing the steps that built it.
     public static let changeConfigDeletingSteps = ShrinkPass("change-config-delete-steps", .expensive) { $0.changeConfigDeletingSteps() }
+    /// Raises a small configuration choice (a richer start) together with the deletion of one of the first
+    /// steps and a change of one later small choice: a reference that the new start and the deletion shifted.
+    public static let changeConfigDeletingStepRepointing = ShrinkPass("change-config-delete-step-repoint", .expensive) {
+        $0.changeConfigDeletingStepRepointing()
+    }
 }
