@@ -15,9 +15,12 @@ struct WorkGroup {
 
 enum WorkGrouping {
     /// Up to how many work IDs or ISBNs lookups scan a list instead of hashing.
-    private static let smallCount = 16
+    static let smallCount = 16
 
-    static func groups(_ data: SearchResponseData, _ strategy: MapperStrategy) -> [WorkGroup] {
+    /// The groups of `data`'s works. Lookups of work IDs and ISBNs scan lists of up to `smallCount` entries and
+    /// hash beyond that; both ways give the same groups (`WorkGroupingTests` compares them on responses larger than
+    /// any the mapper target generates, so the hashed way is checked too).
+    static func groups(_ data: SearchResponseData, _ strategy: MapperStrategy, smallCount: Int = smallCount) -> [WorkGroup] {
         let works = data.works
         // The first position of each work ID: a scan of the works in a small response (cheaper than hashing the
         // IDs), a dictionary in a large one.
