@@ -20,44 +20,7 @@ struct MalformedBody {
     /// The `/v1/*` envelope of `data` without the field at the coding path `missing` (`data.works[1].title`).
     static func text(_ data: SearchResponseData, missing: String) -> String {
         var body = MalformedBody(missing: components(missing))
-        var text = ""
-        text.reserveCapacity(1024)
-        render(body.object([("data", { $0.response(data) }), ("success", { _ in .bool(true) })]), into: &text)
-        return text
-    }
-
-    /// `value.rendered` (the engine's compact JSON text), written into `text`: a string with nothing to escape
-    /// (no quote, backslash or control character) is appended whole instead of scalar by scalar; anything else is
-    /// the engine's own rendering.
-    static func render(_ value: JSONValue, into text: inout String) {
-        switch value {
-        case .string(let string):
-            if string.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-                text += "\""
-                text += string
-                text += "\""
-            } else {
-                text += value.rendered
-            }
-        case .array(let values):
-            text += "["
-            for (index, element) in values.enumerated() {
-                if index > 0 { text += "," }
-                render(element, into: &text)
-            }
-            text += "]"
-        case .object(let members):
-            text += "{"
-            for (index, (key, element)) in members.enumerated() {
-                if index > 0 { text += "," }
-                render(.string(key), into: &text)
-                text += ":"
-                render(element, into: &text)
-            }
-            text += "}"
-        case .null, .bool, .int, .uint, .double:
-            text += value.rendered
-        }
+        return body.object([("data", { $0.response(data) }), ("success", { _ in .bool(true) })]).rendered
     }
 
     private init(missing: [Component]) { self.missing = missing }

@@ -54,6 +54,12 @@ public enum JSONValue: Equatable, Sendable {
 
     private static func writeString(_ text: String, to out: inout String) {
         out += "\""
+        // A string with nothing to escape (no quote, backslash or control character) is appended whole.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

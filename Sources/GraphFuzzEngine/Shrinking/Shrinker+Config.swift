@@ -12,10 +12,7 @@ extension Shrinker {
     /// one, two or three of the first six steps (fewest first, earliest first). The later steps
     /// stay as they were. Accepted only when simpler, so a higher value always comes with deletions.
     func changeConfigDeletingSteps() -> Bool {
-        guard let config = spans.first(where: { $0.label == .config }), config.end <= raw.count else { return false }
-        let steps = stepSpans()
-        guard let first = steps.first, first.start >= config.end, steps.last!.end <= raw.count,
-              zip(steps, steps.dropFirst()).allSatisfy({ $0.end == $1.start }) else { return false }
+        guard let (config, steps) = configAndSteps() else { return false }
         let window = Swift.min(steps.count, Self.configStepWindow)
         let subsets = Self.subsets(of: window, upTo: Swift.min(Self.configStepDeletions, steps.count - 1))
         for p in config.range where p < bounds.count && bounds[p] > 0 && bounds[p] <= 7 && !outOfBudget {
@@ -42,10 +39,7 @@ extension Shrinker {
     /// the present ones now names another: re-pointing it is what the plain deletion
     /// (`changeConfigDeletingSteps`) lacks. Lower starts, and deletions alone, are that pass's to try.
     func changeConfigDeletingStepRepointing() -> Bool {
-        guard let config = spans.first(where: { $0.label == .config }), config.end <= raw.count else { return false }
-        let steps = stepSpans()
-        guard steps.count > 1, let first = steps.first, first.start >= config.end, steps.last!.end <= raw.count,
-              zip(steps, steps.dropFirst()).allSatisfy({ $0.end == $1.start }) else { return false }
+        guard let (config, steps) = configAndSteps(), steps.count > 1 else { return false }
         let window = Swift.min(steps.count - 1, Self.configStepWindow)
         // A step's continue flag and its action choice are not references: changing them deletes or replaces
         // the step, which other passes try.
@@ -76,6 +70,17 @@ extension Shrinker {
             }
         }
         return false
+    }
+
+    /// The case's configuration span (the first `.config` span) and its steps, when the steps come after
+    /// it, each right after the one before, all within the choices drawn; nil otherwise (nothing for the
+    /// configuration passes to do).
+    private func configAndSteps() -> (config: Span, steps: [Span])? {
+        guard let config = spans.first(where: { $0.label == .config }), config.end <= raw.count else { return nil }
+        let steps = stepSpans()
+        guard let first = steps.first, first.start >= config.end, steps.last!.end <= raw.count,
+              zip(steps, steps.dropFirst()).allSatisfy({ $0.end == $1.start }) else { return nil }
+        return (config, steps)
     }
 
     /// The subsets of `0..<n` with 1 to `limit` elements, fewest first, then in lexicographic order.
