@@ -138,6 +138,39 @@ struct StepShrinkPassTests {
         #expect(ShrinkPassTests.shrink(richest, .changeConfigDeletingStepRepointing, fails: fails).attempts == 1)
     }
 
+    @Test("delete-step-repoint deletes a step and re-points a later reference the deletion shifted, even one that had one thing to name")
+    func deleteStepRepointing() {
+        // Command 0 makes a thing (numbered in making order), 1 removes the thing at an index drawn among the present
+        // ones, 2 touches one the same way; the case fails when thing 1 is touched. Make, make, remove the first,
+        // touch the only one left (index 0, bound 0): without the removal index 0 names thing 0, so the plain deletion
+        // passes; the touch re-pointed to index 1 (above its old bound) fails.
+        let start: [UInt64] = [1, 0, 1, 0, 1, 1, 0, 1, 2, 0, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var present: [Int] = [], made = 0
+            return Self.steps(draw, bound: 2) { command in
+                if command == 0 {
+                    present.append(made)
+                    made += 1
+                    return false
+                }
+                guard !present.isEmpty else { return nil }
+                let index = Int(draw.choose(upTo: UInt64(present.count - 1)))
+                if command == 1 {
+                    present.remove(at: index)
+                    return false
+                }
+                return present[index] == 1
+            }
+        }
+        #expect(ShrinkPassTests.shrink(start, .deleteSteps, fails: fails).sequence.values == start)
+        #expect(ShrinkPassTests.shrink(start, .deleteSpanLowerNeighbour, fails: fails).sequence.values == start)
+        let result = ShrinkPassTests.shrink(start, .deleteStepRepoint, fails: fails)
+        #expect(result.sequence.values == [1, 0, 1, 0, 1, 2, 1, 0])  // make, make, touch index 1
+        #expect(result.passes[0].improvements == 1 && result.passes[0].choicesRemoved == 3)
+        // A single step leaves nothing to delete.
+        #expect(ShrinkPassTests.shrink([1, 0, 0], .deleteStepRepoint) { draw in Self.steps(draw, bound: 2) { _ in true } }.attempts == 1)
+    }
+
     @Test("the step passes cost nothing on a sequence without steps")
     func noSteps() {
         let result = ShrinkPassTests.shrink([1, 3, 1, 50, 0], .replaceStepAction) { ShrinkPassTests.values.generate($0).contains(50) }

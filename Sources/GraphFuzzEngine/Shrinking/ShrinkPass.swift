@@ -61,7 +61,7 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     public static let standard: [ShrinkPass] = [
         deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, changeConfigDeletingSteps,
-        changeConfigDeletingStepRepointing, lowerToHeldValue,
+        changeConfigDeletingStepRepointing, lowerToHeldValue, deleteStepRepoint,
     ]
 
     /// The standard pass called `name`, if any.

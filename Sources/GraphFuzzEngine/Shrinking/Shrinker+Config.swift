@@ -28,10 +28,6 @@ extension Shrinker {
         return false
     }
 
-    /// The largest bound of a later choice that `changeConfigDeletingStepRepointing` re-points: a reference
-    /// drawn among a few things (an index into what earlier steps made), a flag, a small mode.
-    static let repointBound: UInt64 = 3
-
     /// For each small choice of the configuration and each *higher* value (a richer start), the candidate
     /// with that value, without one of the first six steps, and with one later argument choice (bound at
     /// most 3, after the deleted step; not a step's continue flag nor its action) set to another value. A richer start adds things before those the steps
@@ -41,31 +37,13 @@ extension Shrinker {
     func changeConfigDeletingStepRepointing() -> Bool {
         guard let (config, steps) = configAndSteps(), steps.count > 1 else { return false }
         let window = Swift.min(steps.count - 1, Self.configStepWindow)
-        // A step's continue flag and its action choice are not references: changing them deletes or replaces
-        // the step, which other passes try.
-        var isArgument = Array(repeating: true, count: raw.count)
-        for step in steps { isArgument[step.start] = false }
-        for span in spans where span.label == .command {
-            for q in span.range where q < raw.count { isArgument[q] = false }
-        }
+        let argument = argumentPositions(steps)
         for p in config.range where p < bounds.count && raw[p] < bounds[p] && bounds[p] <= 7 && !outOfBudget {
             for value in (raw[p] + 1)...bounds[p] where !outOfBudget {
+                var start = raw
+                start[p] = value
                 for d in 0..<window where !outOfBudget {
-                    var base = raw
-                    base[p] = value
-                    base.removeSubrange(steps[d].range)
-                    var later = bounds
-                    later.removeSubrange(steps[d].range)
-                    var argument = isArgument
-                    argument.removeSubrange(steps[d].range)
-                    for q in steps[d].start..<base.count
-                    where argument[q] && later[q] > 0 && later[q] <= Self.repointBound && !outOfBudget {
-                        for other in 0...later[q] where other != base[q] && !outOfBudget {
-                            var candidate = base
-                            candidate[q] = other
-                            if consider(candidate) { return true }
-                        }
-                    }
+                    if considerDeletingStep(d, of: steps, from: start, repointing: argument) { return true }
                 }
             }
         }

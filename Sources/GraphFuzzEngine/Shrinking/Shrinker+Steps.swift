@@ -102,6 +102,61 @@ extension Shrinker {
         return false
     }
 
+    /// Deletes each step and re-points one later argument choice: for each step (the earliest first), the
+    /// candidate without it and with one later argument choice (bound at most 3; not a step's continue flag nor its
+    /// action) set to each other value. A deleted step that removed or added one of the things present shifts the
+    /// index by which a later step drew one of them, so that the plain deletion names another thing; the
+    /// re-pointed choice names the old one again. Deleting a span and *lowering* a neighbour is
+    /// `deleteSpanLoweringNeighbour`'s; here the value may rise (a removal deleted, the later index counts it).
+    func deleteStepRepointing() -> Bool {
+        let steps = stepSpans()
+        guard steps.count > 1, steps.last!.end <= raw.count, zip(steps, steps.dropFirst()).allSatisfy({ $0.end == $1.start })
+        else { return false }
+        let argument = argumentPositions(steps)
+        for d in steps.indices.dropLast() where !outOfBudget {
+            if considerDeletingStep(d, of: steps, from: raw, repointing: argument) { return true }
+        }
+        return false
+    }
+
+    /// Whether each position of `raw` holds an argument choice: neither a step's continue flag (its first
+    /// choice) nor a choice of a `.command` span (the action). Changing those deletes or replaces a step,
+    /// which other passes try.
+    func argumentPositions(_ steps: [Span]) -> [Bool] {
+        var isArgument = Array(repeating: true, count: raw.count)
+        for step in steps { isArgument[step.start] = false }
+        for span in spans where span.label == .command {
+            for q in span.range where q < raw.count { isArgument[q] = false }
+        }
+        return isArgument
+    }
+
+    /// The largest bound of a later choice that the re-pointing passes change: a reference drawn among a few
+    /// things (an index into what earlier steps made), a flag, a small mode.
+    static let repointBound: UInt64 = 3
+
+    /// `start` (the current choices, perhaps with a configuration choice changed) without step `d` of `steps`,
+    /// and with one later argument choice (`isArgument`, bound at most `repointBound`) set to each other value
+    /// (1 for a choice that had bound 0): the first candidate accepted ends the search.
+    func considerDeletingStep(_ d: Int, of steps: [Span], from start: [UInt64], repointing isArgument: [Bool]) -> Bool {
+        var base = start
+        base.removeSubrange(steps[d].range)
+        var later = bounds
+        later.removeSubrange(steps[d].range)
+        var argument = isArgument
+        argument.removeSubrange(steps[d].range)
+        for q in steps[d].start..<base.count where argument[q] && later[q] <= Self.repointBound && !outOfBudget {
+            // The bound is the old run's: a choice that had one thing to name (bound 0) may have two once a
+            // step that removed one is gone. A value above the new bound clamps to a run already known.
+            for other in 0...Swift.max(later[q], 1) where other != base[q] && !outOfBudget {
+                var candidate = base
+                candidate[q] = other
+                if consider(candidate) { return true }
+            }
+        }
+        return false
+    }
+
     /// `raw` with its steps (`steps`, consecutive) in `order` (a subset may leave steps out); the
     /// choices before the first step and after the last stay.
     private func reordered(_ steps: [Span], _ order: [Int]) -> [UInt64] {
@@ -117,4 +172,6 @@ extension ShrinkPass {
     public static let replaceStepAction = ShrinkPass("replace-step-action", .expensive) { $0.replaceStepActions() }
     /// Moves a step after the next one or to the end, alone or with another step deleted.
     public static let moveStep = ShrinkPass("move-step", .expensive) { $0.moveSteps() }
+    /// Deletes a step and sets one later small argument choice to another value (a reference the deletion shifted).
+    public static let deleteStepRepoint = ShrinkPass("delete-step-repoint", .expensive) { $0.deleteStepRepointing() }
 }
