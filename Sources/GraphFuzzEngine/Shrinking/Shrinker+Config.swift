@@ -29,11 +29,12 @@ extension Shrinker {
     }
 
     /// For each small choice of the configuration and each *higher* value (a richer start), the candidate
-    /// with that value, without one of the first six steps, and with one later argument choice (bound at
-    /// most 3, after the deleted step; not a step's continue flag nor its action) set to another value. A richer start adds things before those the steps
-    /// made, and a deleted step removes one, so a later choice that drew one of them by its index among
-    /// the present ones now names another: re-pointing it is what the plain deletion
-    /// (`changeConfigDeletingSteps`) lacks. Lower starts, and deletions alone, are that pass's to try.
+    /// with that value, without one of the first six steps, and with one later argument choice re-pointed
+    /// (`considerDeletingStep`: bound at most 3, or 0 raised to 1; not a step's continue flag nor its action). A
+    /// richer start adds things before those the steps made, and a deleted step removes one, so a later choice
+    /// that drew one of them by its index among the present ones now names another: re-pointing it is what the
+    /// plain deletion (`changeConfigDeletingSteps`) lacks. Lower starts are that pass's to try; the same start
+    /// with a step deleted and a choice re-pointed is `deleteStepRepointing`'s.
     func changeConfigDeletingStepRepointing() -> Bool {
         guard let (config, steps) = configAndSteps(), steps.count > 1 else { return false }
         let window = Swift.min(steps.count - 1, Self.configStepWindow)
