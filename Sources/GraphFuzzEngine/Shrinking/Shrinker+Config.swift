@@ -38,7 +38,7 @@ extension Shrinker {
     func changeConfigDeletingStepRepointing() -> Bool {
         guard let (config, steps) = configAndSteps(), steps.count > 1 else { return false }
         let window = Swift.min(steps.count - 1, Self.configStepWindow)
-        let argument = argumentPositions(steps)
+        let argument = argumentPositions()
         for p in config.range where p < bounds.count && raw[p] < bounds[p] && bounds[p] <= 7 && !outOfBudget {
             for value in (raw[p] + 1)...bounds[p] where !outOfBudget {
                 var start = raw

@@ -112,19 +112,19 @@ extension Shrinker {
         let steps = stepSpans()
         guard steps.count > 1, steps.last!.end <= raw.count, zip(steps, steps.dropFirst()).allSatisfy({ $0.end == $1.start })
         else { return false }
-        let argument = argumentPositions(steps)
+        let argument = argumentPositions()
         for d in steps.indices.dropLast() where !outOfBudget {
             if considerDeletingStep(d, of: steps, from: raw, repointing: argument) { return true }
         }
         return false
     }
 
-    /// Whether each position of `raw` holds an argument choice: neither a step's continue flag (its first
-    /// choice) nor a choice of a `.command` span (the action). Changing those deletes or replaces a step,
-    /// which other passes try.
-    func argumentPositions(_ steps: [Span]) -> [Bool] {
+    /// Whether each position of `raw` holds an argument choice: neither a step's continue flag (the first
+    /// choice of every `.step` span, the last one's that stops the case too) nor a choice of a `.command` span
+    /// (the action). Changing those adds, deletes or replaces a step, which other passes try.
+    func argumentPositions() -> [Bool] {
         var isArgument = Array(repeating: true, count: raw.count)
-        for step in steps { isArgument[step.start] = false }
+        for span in spans where span.label == .step && span.start < raw.count { isArgument[span.start] = false }
         for span in spans where span.label == .command {
             for q in span.range where q < raw.count { isArgument[q] = false }
         }
