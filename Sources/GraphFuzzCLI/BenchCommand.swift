@@ -3,12 +3,12 @@ import ExampleTargets
 import GraphFuzzEngine
 
 /// Options of `graph-fuzz bench`.
-public struct BenchArguments: Equatable {
-    public var quick = false
-    public var json = false
-    public var target = "all"
+package struct BenchArguments: Equatable {
+    package var quick = false
+    package var json = false
+    package var target = "all"
     /// Seconds of a memory soak run (0: none).
-    public var soak: Double = 0
+    package var soak: Double = 0
 }
 
 /// `graph-fuzz bench`: throughput of each target (spec alone, system alone, differential), time to a
@@ -37,7 +37,7 @@ struct BenchCommand {
         var diskRows = [["target", "on-disk cases", "on-disk steps/s", "in-memory steps/s", "share of search time"]]
         for target in targets {
             progress("throughput \(target.name)")
-            let t = target.machine().measureThroughput(1, cases, target.defaultSteps, seconds)
+            let t = target.machine().measureThroughput(seed: 1, cases: cases, maxSteps: target.defaultSteps, minimumSeconds: seconds)
             emit(.object([("event", .string("bench")), ("target", .string(target.name)),
                           ("specStepsPerSecond", .double(t.specStepsPerSecond.rounded())),
                           ("systemStepsPerSecond", .double(t.systemStepsPerSecond.rounded())),
@@ -46,7 +46,7 @@ struct BenchCommand {
             throughputRows.append([target.name, Self.count(t.specStepsPerSecond), Self.count(t.systemStepsPerSecond),
                                    Self.count(t.differentialStepsPerSecond), String(format2(t.overhead)) + "×"])
             progress("on-disk \(target.name)")
-            if let disk = target.machine().measureOnDisk(1, arguments.quick ? 10 : 50, target.defaultSteps, seconds) {
+            if let disk = target.machine().measureOnDisk(seed: 1, cases: arguments.quick ? 10 : 50, maxSteps: target.defaultSteps, minimumSeconds: seconds) {
                 let timeShare = disk.timeShare(inMemoryStepsPerSecond: t.differentialStepsPerSecond)
                 emit(.object([("event", .string("bench-disk")), ("target", .string(target.name)),
                               ("caseShare", .double((disk.caseShare * 1000).rounded() / 1000)), ("cases", .int(disk.cases)),

@@ -131,7 +131,7 @@ struct RunCommand {
             }
         } else {
             // In process the search cannot stop midway: no handler, so SIGINT and SIGTERM end it at once.
-            executor = InProcessExecutor(machine: target.machine(mutant: mutant), maxSteps: maxSteps)
+            executor = LocalExecutor(machine: target.machine(mutant: mutant), maxSteps: maxSteps)
         }
         do {
             return try target.run(mutant: mutant, options: options, maxSteps: maxSteps, executor: executor, events: events) { found in

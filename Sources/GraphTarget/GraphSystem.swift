@@ -31,20 +31,20 @@ public struct GraphSystem {
     let containerViolationsAgree: Bool
 
     /// Throws the store's `StoreError`, or a `HarnessFault` when the harness cannot write the store file's folder.
-    init(config: GraphConfig, mutant: GraphMutant?) throws {
-        let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
-        (container, storeFile) = try Self.openContainer(config, store: store, mutant: mutant)
+    package init(config: GraphConfig, faults: GraphFaults = .shipped) throws {
+        let store = ModelConfiguration(trapPolicy: .record, behavior: faults.behavior(config))
+        (container, storeFile) = try Self.openContainer(config, store: store, faults: faults)
         storeImage = Self.storeImage(config)
         contexts = [ModelContext(container), ModelContext(container)]
-        policy = GraphMutant.policy(config, mutant)
+        policy = faults.policy(config)
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }
-        cloudKit = CloudKitFindings.of(config.schema == .local ? .local : .cloudKit, GraphMutant.editionEntriesRule(mutant))
+        cloudKit = CloudKitFindings.of(config.schema == .local ? .local : .cloudKit, faults.editionEntriesRule)
         containerViolationsAgree = cloudKit.predictedContainerViolations == cloudKit.containerViolations
     }
 
     /// Runs `command` and returns what it observed: the first trap it raised, or its result. Throws a
     /// `HarnessFault` when the harness's own I/O of the step failed (a relaunch's damaged copies, G26).
-    mutating func run(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
+    package mutating func run(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
         let before = trapCount
         let observation = try perform(command)
         if trapCount > before { return .trap(trap(at: before).code.rawValue) }

@@ -9,7 +9,7 @@ struct HarnessFaultTargetTests {
     @Test("cache: a real-disk case whose scratch folder cannot be created ends in a harness fault, not a failure")
     func cacheScratchFolder() throws {
         // Under /dev/null no folder can be created, for root too.
-        let runner = MachineRunner(CacheMachine(mutant: nil, temporaryDirectory: "/dev/null/graph-fuzz"), maxSteps: 10)
+        let runner = MachineRunner(CacheMachine(temporaryDirectory: "/dev/null/graph-fuzz"), maxSteps: 10)
         var realDisk = 0, simulated = 0
         for index in 0..<60 {
             let run = runner.run(Draw(seed: SplitMix64.caseSeed(run: 1, case: index)))
@@ -31,7 +31,7 @@ struct HarnessFaultTargetTests {
 
     @Test("graph: a store file the harness cannot read for its damaged copies (G26) is a harness fault; a readable one is judged")
     func graphDamagedCopies() throws {
-        var system = try GraphSystem(config: GraphConfig(backend: .sqlite), mutant: nil)
+        var system = try GraphSystem(config: GraphConfig(backend: .sqlite))
         defer { GraphMachine().tearDown(&system) }
         let path = try #require(system.container.path)
         // The harness's own read fails: not the store's refusal.

@@ -7,28 +7,28 @@ import Darwin
 
 /// A file operation that failed: the file, what was being done, and the system's reason
 /// (`No space left on device`, `Permission denied`, …).
-public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var action: String
-    public var reason: String
+package struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var file: String
+    package var action: String
+    package var reason: String
 
-    public init(file: String, action: String, reason: String) {
+    package init(file: String, action: String, reason: String) {
         self.file = file
         self.action = action
         self.reason = reason
     }
 
-    public var description: String { "\(file): cannot \(action): \(reason)" }
+    package var description: String { "\(file): cannot \(action): \(reason)" }
 }
 
 /// File operations whose errors name the file and the system's reason. Writes are atomic: a
 /// hidden temporary file beside the target, flushed, then renamed into place.
-public enum FileIO {
+package enum FileIO {
     /// The system's reason for `errno` value `code`.
-    public static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+    package static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// The system's reason inside a Foundation error, when it carries one.
-    public static func reason(of error: any Error) -> String {
+    package static func reason(of error: any Error) -> String {
         let error = error as NSError
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return reason(Int32(underlying.code))
@@ -38,7 +38,7 @@ public enum FileIO {
     }
 
     /// Creates `path` and its parents if missing; an error if it is a file.
-    public static func createFolder(_ path: String) throws(FileError) {
+    package static func createFolder(_ path: String) throws(FileError) {
         guard !path.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: "No such file or directory") }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -52,7 +52,7 @@ public enum FileIO {
 
     /// Writes `text` to `path` atomically. `temporary` names the hidden file used on the way
     /// (default: `.NAME.PID.tmp` beside it); it never survives a failed write.
-    public static func writeAtomically(_ text: String, to path: String, temporary: String? = nil) throws(FileError) {
+    package static func writeAtomically(_ text: String, to path: String, temporary: String? = nil) throws(FileError) {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = temporary ?? (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
@@ -82,7 +82,7 @@ public enum FileIO {
     }
 
     /// Removes the file at `path`.
-    public static func remove(_ path: String) throws(FileError) {
+    package static func remove(_ path: String) throws(FileError) {
         guard unlink(path) == 0 else { throw FileError(file: path, action: "remove it", reason: reason(errno)) }
     }
 
@@ -90,7 +90,7 @@ public enum FileIO {
     /// small probe file written and removed (a read-only folder or a full disk shows here); a
     /// missing one needs its nearest existing parent to be a writable folder (it is created only
     /// when a case is saved).
-    public static func checkWritableFolder(_ folder: String) throws(FileError) {
+    package static func checkWritableFolder(_ folder: String) throws(FileError) {
         guard !folder.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: reason(ENOENT)) }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
