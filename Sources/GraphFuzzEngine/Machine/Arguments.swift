@@ -71,9 +71,6 @@ public struct Arguments {
         recorded.removeAll()
     }
 
-    /// The trace error of the first argument that could not be read (replaying), if any.
-    public var error: TraceError? { failure }
-
     /// Whether the draw rejected the case (a filter that ran out of tries).
     @inlinable
     var isRejected: Bool {

@@ -450,12 +450,14 @@ func benchmarkFilter<M: StateMachine>(_ machine: M) -> ((M.Config) -> Bool)? {
 }
 
 /// A trace that cannot be replayed; `step` is the 0-based step index (nil for the configuration).
-public struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var step: Int?
-    public var message: String
-    public init(step: Int?, message: String) {
+@usableFromInline
+package struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
+    @usableFromInline package var step: Int?
+    @usableFromInline package var message: String
+    @usableFromInline
+    package init(step: Int?, message: String) {
         self.step = step
         self.message = message
     }
-    public var description: String { message }
+    @usableFromInline package var description: String { message }
 }

@@ -45,10 +45,11 @@ package struct FailureReport: Sendable {
             + "(its machine's swiftLines gives no #expect); reproduce it with the command above"
     }
 
-    /// Numbered, readable steps: the configuration, then each step with what the specification expected.
+    /// Numbered, readable steps: the configuration (when the machine draws one), then each step with what the
+    /// specification expected.
     package var stepLines: [String] {
         guard let record = result.counterexample else { return [] }
-        var lines = [record.config.description]
+        var lines = record.config.arguments.isEmpty ? [] : [record.config.description]
         for (index, step) in record.steps.enumerated() {
             lines.append("\(index + 1). \(step)    // \(record.expectations[index])")
         }
