@@ -87,6 +87,7 @@ public final class Draw {
         }
     }
 
+    @usableFromInline
     package convenience init(replaying sequence: ChoiceSequence) {
         self.init(.replay(sequence.values))
     }

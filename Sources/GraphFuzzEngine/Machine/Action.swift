@@ -119,7 +119,8 @@ public struct Action<M: StateMachine> {
             do { command = try arguments(&io.arguments, model) } catch is Arguments.Unavailable {
                 return .unavailable
             } catch {
-                return .harnessFault(io.argumentsFault(error, action: name))
+                io.fault = io.argumentsFault(error, action: name)
+                return .harnessFault
             }
             if io.arguments.isRejected { return .rejected }
             // A value that could not be read from a trace: the runner reports it, nothing is predicted.
@@ -143,21 +144,25 @@ public struct Action<M: StateMachine> {
             io.willPerform?(io.index)
             let observed: O
             do { observed = try perform(command, &system!) } catch let fault as HarnessFault {
-                return .harnessFault(HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace())"))
+                io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace())")
+                return .harnessFault
             } catch {
-                return .failed(Failure(rule: predicted.rule, kind: .thrown, message: "\(trace()) threw \(error)"))
+                io.failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(trace()) threw \(error)")
+                return .failed
             }
             if predicted.allows(observed) { return .passed }
             if let compare {
                 guard let failure = compare(predicted, observed, trace()) else { return .passed }
-                return .failed(failure)
+                io.failure = failure
+                return .failed
             }
-            return .failed(predicted.mismatch(observed, trace: trace()))
+            io.failure = predicted.mismatch(observed, trace: trace())
+            return .failed
         }
     }
 }
 
-/// What a step did (`Action.step`).
+/// What a step did (`Action.step`); a failure or harness fault is left in the step's `StepIO`.
 @usableFromInline
 enum StepVerdict {
     /// No arguments fit in this state (or, replaying, one could not be read): the runner chooses another
@@ -169,10 +174,10 @@ enum StepVerdict {
     case predicted
     /// The system observed what the prediction allows; the invariants are checked next.
     case passed
-    /// The system observed what the prediction does not allow, or threw.
-    case failed(Failure)
-    /// The harness could not do its part of the step.
-    case harnessFault(HarnessFault)
+    /// The system observed what the prediction does not allow, or threw (`StepIO.failure`).
+    case failed
+    /// The harness could not do its part of the step (`StepIO.fault`).
+    case harnessFault
 }
 
 /// What a recording run keeps of a step: its trace, the predicted value and rule, and its Swift lines.
@@ -214,6 +219,9 @@ struct StepIO {
     @usableFromInline var willPerform: ((Int) -> Void)?
     /// The record of the last step (when `records`).
     @usableFromInline var record: StepRecord?
+    /// The failure of the last step, when it failed; the harness's fault, when it could not do its part.
+    @usableFromInline var failure: Failure?
+    @usableFromInline var fault: HarnessFault?
 
     @inlinable
     init(arguments: Arguments, tally: Tally, records: Bool, willPerform: ((Int) -> Void)?) {

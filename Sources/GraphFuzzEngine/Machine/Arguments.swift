@@ -36,6 +36,8 @@ public struct Arguments {
     @usableFromInline var isCoded = false
     /// The step name a `coded` command wrote (it may differ from the action's name).
     @usableFromInline var codedName: String?
+    /// Whether drawn values are kept in `recorded` (a search's configuration keeps none: nobody reads it).
+    @usableFromInline var keepsValues = true
     /// The first argument that could not be read from a trace.
     @usableFromInline var failure: TraceError?
 
@@ -99,7 +101,7 @@ public struct Arguments {
         switch source {
         case .drawing(let draw):
             let value = generate(draw)
-            if omitted == nil || value != omitted { recorded.append(TraceStep.Argument(label, encode(value))) }
+            if keepsValues && (omitted == nil || value != omitted) { recorded.append(TraceStep.Argument(label, encode(value))) }
             return value
         case .reading(let step):
             if let omitted, !step.arguments.contains(where: { $0.label == label }) { return omitted }

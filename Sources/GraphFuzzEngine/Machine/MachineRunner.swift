@@ -199,11 +199,12 @@ package struct MachineRunner<M: StateMachine> {
         @usableFromInline var outcome: Outcome
         @usableFromInline var steps: Int
         @usableFromInline var config: M.Config?
-        @usableFromInline var configTrace: TraceStep
+        /// The configuration's trace, when the case recorded or replayed one.
+        @usableFromInline var configTrace: TraceStep?
         @usableFromInline var refused: TraceReplayError?
 
         @inlinable
-        init(_ outcome: Outcome, _ steps: Int, _ config: M.Config?, _ configTrace: TraceStep, refused: TraceReplayError? = nil) {
+        init(_ outcome: Outcome, _ steps: Int, _ config: M.Config?, _ configTrace: TraceStep?, refused: TraceReplayError? = nil) {
             self.outcome = outcome
             self.steps = steps
             self.config = config
@@ -221,35 +222,53 @@ package struct MachineRunner<M: StateMachine> {
     /// a step that cannot be read or applied ends the case with `refused`.
     @inlinable
     func runCase(_ source: CaseSource, _ options: RunOptions, _ scratch: inout Scratch) -> CaseEnd {
+        switch source {
+        case .draw(let draw): return runCase(draw, reading: nil, options, &scratch)
+        case .trace(let config, let steps): return runCase(Draw(replaying: ChoiceSequence([])), reading: (config, steps), options, &scratch)
+        }
+    }
+
+    /// `runCase` with its source taken apart: the draw (its spans marked only when it keeps a record), or, when
+    /// `reading` is given, the configuration and the steps of a trace (the draw is then never asked). The draw is
+    /// a plain parameter so the steps borrow it, not a copy per step.
+    @inlinable
+    func runCase(_ draw: Draw, reading: (config: TraceStep, steps: [TraceStep])?, _ options: RunOptions, _ scratch: inout Scratch) -> CaseEnd {
         // Read once per case: each read of the runner's shared arrays is a retain and a release.
         let actions = self.actions
         let invariants = self.invariants
         let checksInvariants = !invariants.isEmpty
+        let drawing = reading == nil
+        let traces = reading?.steps ?? []
+        let spans = drawing && draw.keepsRecord
         if options.records { scratch.records.removeAll(keepingCapacity: true) }
         // The configuration.
         let config: M.Config
-        var configTrace = TraceStep("config")
-        switch source {
-        case .draw(let draw):
+        var configTrace: TraceStep?
+        if drawing {
             scratch.io.arguments.begin(nextRef: Ref(0), tracesCoded: options.records)
-            draw.beginSpan(.config)
+            // A search's configuration is not traced: a failing case is run again, recorded, to describe it.
+            scratch.io.arguments.keepsValues = options.records
+            if spans { draw.beginSpan(.config) }
             config = machine.makeConfig(&scratch.io.arguments)
-            draw.endSpan()
+            if spans { draw.endSpan() }
+            scratch.io.arguments.keepsValues = true
             if options.records { configTrace = TraceStep("config", scratch.io.arguments.recorded) }
-            draw.beginSpan(.swarm)
+            if spans { draw.beginSpan(.swarm) }
             let enabled = swarm(draw)
-            draw.endSpan()
+            if spans { draw.endSpan() }
             scratch.chooser.start(enabled: enabled, plan: plan)
-        case .trace(let step, _):
-            guard step.name == "config" else {
-                return CaseEnd(.rejected, 0, nil, step, refused: TraceReplayError(step: nil, message: "expected 'config(…)', found '\(step.name)'"))
+        } else {
+            let configStep = reading!.config
+            guard configStep.name == "config" else {
+                return CaseEnd(.rejected, 0, nil, configStep,
+                               refused: TraceReplayError(step: nil, message: "expected 'config(…)', found '\(configStep.name)'"))
             }
-            scratch.io.arguments.begin(reading: step, nextRef: Ref(0))
+            scratch.io.arguments.begin(reading: configStep, nextRef: Ref(0))
             config = machine.makeConfig(&scratch.io.arguments)
             if let error = scratch.io.arguments.failure {
-                return CaseEnd(.rejected, 0, nil, step, refused: TraceReplayError(step: nil, message: error.message))
+                return CaseEnd(.rejected, 0, nil, configStep, refused: TraceReplayError(step: nil, message: error.message))
             }
-            configTrace = step
+            configTrace = configStep
         }
         if options.covers { scratch.io.tally.cases += 1 }
         // The case.
@@ -264,36 +283,37 @@ package struct MachineRunner<M: StateMachine> {
         var index = 0
         var refs = 0
         while true {
-            let verdict: StepVerdict
-            switch source {
-            case .draw(let draw):
+            var verdict: StepVerdict
+            if drawing {
                 guard index < maxSteps else { return CaseEnd(.pass, index, config, configTrace) }
-                draw.beginSpan(.step)
+                if spans { draw.beginSpan(.step) }
                 guard draw.chooseBool(probability: continueProbability) else {
-                    draw.endSpan()
+                    if spans { draw.endSpan() }
                     return CaseEnd(.pass, index, config, configTrace)
                 }
                 scratch.chooser.begin(model)
                 var excluded: [Int] = []
-                var chosen: StepVerdict?
-                while chosen == nil {
-                    draw.beginSpan(.command)
+                while true {
+                    if spans { draw.beginSpan(.command) }
                     let next = scratch.chooser.choose(model, excluded: excluded, draw)
-                    draw.endSpan()
+                    if spans { draw.endSpan() }
                     guard let a = next else {
-                        draw.endSpan()
+                        if spans { draw.endSpan() }
                         return CaseEnd(.pass, index, config, configTrace)
                     }
                     scratch.io.arguments.begin(nextRef: Ref(refs), tracesCoded: options.records)
                     scratch.io.action = a
                     scratch.io.index = index
                     scratch.io.performs = system != nil && index < options.systemSteps
-                    let step = actions[a].step(&scratch.io, &model, &system)
-                    if case .unavailable = step { excluded.append(a) } else { chosen = step }
+                    verdict = actions[a].step(&scratch.io, &model, &system)
+                    if case .unavailable = verdict {
+                        excluded.append(a)
+                        continue
+                    }
+                    break
                 }
-                draw.endSpan()
-                verdict = chosen!
-            case .trace(_, let traces):
+                if spans { draw.endSpan() }
+            } else {
                 guard index < traces.count else { return CaseEnd(.pass, index, config, configTrace) }
                 let trace = traces[index]
                 guard let a = actions.firstIndex(where: { $0.name == trace.name }) else {
@@ -317,21 +337,22 @@ package struct MachineRunner<M: StateMachine> {
                 scratch.io.record = nil
             }
             switch verdict {
-            case .unavailable, .passed: break
+            case .passed:
+                if checksInvariants, var failure = Self.checkInvariants(invariants, model, system!, tally: &scratch.io.tally) {
+                    failure.step = index
+                    return CaseEnd(.fail(failure), index + 1, config, configTrace)
+                }
+            case .unavailable: break
             case .rejected: return CaseEnd(.rejected, index, config, configTrace)
             case .predicted:
                 // The system stops before this step; without a system, the case goes on against the model.
                 if system != nil { return CaseEnd(.pass, index + 1, config, configTrace) }
-            case .failed(var failure):
+            case .failed:
+                var failure = scratch.io.failure.take()!
                 failure.step = index
                 return CaseEnd(.fail(failure), index + 1, config, configTrace)
-            case .harnessFault(let fault):
-                return CaseEnd(.harnessFault(fault), index + 1, config, configTrace)
-            }
-            if case .passed = verdict, checksInvariants,
-               var failure = Self.checkInvariants(invariants, model, system!, tally: &scratch.io.tally) {
-                failure.step = index
-                return CaseEnd(.fail(failure), index + 1, config, configTrace)
+            case .harnessFault:
+                return CaseEnd(.harnessFault(scratch.io.fault.take()!), index + 1, config, configTrace)
             }
             if scratch.io.arguments.created != nil { refs += 1 }
             index += 1
@@ -376,7 +397,7 @@ package struct MachineRunner<M: StateMachine> {
     package func run(_ draw: Draw, _ options: RunOptions = .search) -> MachineRun<M> {
         var scratch = Scratch(Arguments(.drawing(draw)), actions: actions, options: options)
         let end = runCase(.draw(draw), options, &scratch)
-        return MachineRun(outcome: end.outcome, steps: end.steps, config: end.config!, configTrace: end.configTrace,
+        return MachineRun(outcome: end.outcome, steps: end.steps, config: end.config!, configTrace: end.configTrace ?? TraceStep("config"),
                           records: scratch.records, coverage: scratch.io.tally.coverage(shared.names, held: scratch.chooser.held,
                                                                                          failed: scratch.chooser.failed))
     }
@@ -389,7 +410,7 @@ package struct MachineRunner<M: StateMachine> {
         var scratch = Scratch(Arguments(.reading(config)), actions: actions, options: options)
         let end = runCase(.trace(config: config, steps: steps), options, &scratch)
         if let refused = end.refused { return .failure(refused) }
-        return .success(MachineRun(outcome: end.outcome, steps: end.steps, config: end.config!, configTrace: end.configTrace,
+        return .success(MachineRun(outcome: end.outcome, steps: end.steps, config: end.config!, configTrace: end.configTrace ?? config,
                                    records: scratch.records, coverage: scratch.io.tally.coverage(shared.names, held: [], failed: [])))
     }
 

@@ -4,9 +4,16 @@
 /// (`ObservationParts`) and the first part that differs has a rule of its own (`part(_:rule:)`).
 public struct Prediction<Observation: Equatable>: Equatable {
     /// A rule that decides one labelled part of the observation.
-    public struct PartRule: Equatable, Sendable {
-        public var label: String
-        public var rule: String
+    @usableFromInline
+    package struct PartRule: Equatable, Sendable {
+        @usableFromInline package var label: String
+        @usableFromInline package var rule: String
+
+        @inlinable
+        package init(label: String, rule: String) {
+            self.label = label
+            self.rule = rule
+        }
     }
 
     /// The predicted observation.
@@ -15,29 +22,34 @@ public struct Prediction<Observation: Equatable>: Equatable {
     public var alternatives: [Observation]
     /// The rule id that determines the observation; a mismatch is reported against it.
     public var rule: String
-    /// The rules of labelled parts, in the order they were declared.
-    public private(set) var parts: [PartRule] = []
-    /// Other rules that decided something of the observation, credited by coverage beside `rule`; a
-    /// target that still names the rule of a mismatch itself keeps them here.
-    @usableFromInline package var alsoDecided: [String]
+    /// The rules of labelled parts, in the order they were declared, and (unlabelled) the other rules a target
+    /// says decided something of the observation: coverage credits each beside `rule`. One list, so a
+    /// prediction costs one array more than its value and alternatives.
+    @usableFromInline package var credits: [PartRule]
 
     @inlinable
     public init(_ value: Observation, rule: String, alternatives: [Observation] = []) {
-        self.init(value, rule: rule, alternatives: alternatives, alsoDecided: [])
-    }
-
-    @inlinable
-    package init(_ value: Observation, rule: String, alternatives: [Observation] = [], alsoDecided: [String]) {
         self.value = value
         self.rule = rule
         self.alternatives = alternatives
-        self.alsoDecided = alsoDecided
+        credits = []
     }
+
+    /// A prediction that also credits `alsoDecided` to coverage, for a target that still names the rule of a
+    /// mismatch itself.
+    @inlinable
+    package init(_ value: Observation, rule: String, alternatives: [Observation] = [], alsoDecided: [String]) {
+        self.init(value, rule: rule, alternatives: alternatives)
+        credits = alsoDecided.map { PartRule(label: "", rule: $0) }
+    }
+
+    /// The other rules credited beside `rule` that decide no labelled part.
+    package var alsoDecided: [String] { credits.filter { $0.label.isEmpty }.map(\.rule) }
 
     /// The same prediction, with a mismatch located in part `label` of the observation reported under `rule`.
     public func part(_ label: String, rule: String) -> Prediction<Observation> {
         var copy = self
-        copy.parts.append(PartRule(label: label, rule: rule))
+        copy.credits.append(PartRule(label: label, rule: rule))
         return copy
     }
 
@@ -48,7 +60,7 @@ public struct Prediction<Observation: Equatable>: Equatable {
     }
 
     /// The rule declared for part `label`, if any.
-    func rule(ofPart label: String) -> String? { parts.first { $0.label == label }?.rule }
+    func rule(ofPart label: String) -> String? { credits.first { !label.isEmpty && $0.label == label }?.rule }
 }
 
 /// An observation made of labelled parts. When an observation differs from the prediction, the engine finds

@@ -25,11 +25,8 @@ struct Tally {
     mutating func count<O>(_ predicted: Prediction<O>, of action: Int) {
         ran[action] += 1
         rules.count(predicted.rule, hint: &ruleOfAction[action])
-        if !predicted.parts.isEmpty {
-            for part in predicted.parts { rules.count(part.rule) }
-        }
-        if !predicted.alsoDecided.isEmpty {
-            for rule in predicted.alsoDecided { rules.count(rule) }
+        if !predicted.credits.isEmpty {
+            for credit in predicted.credits { rules.count(credit.rule) }
         }
     }
 
