@@ -1,0 +1,151 @@
+/// How a scheduled run ended.
+public enum ScheduleOutcome<Value> {
+    /// The body returned `Value` and nothing in the case could run any more without time passing.
+    case completed(Value)
+    /// The body never returned: nothing could run, no sleeper was waiting and no job came from another
+    /// thread within the wait. `waiting` names the tasks that had not finished (the root, and the
+    /// labelled branches that had not finished) with the last step each ran.
+    case deadlock(waiting: [String])
+    /// The run was stopped after this many jobs (a livelock, or a case longer than the limit).
+    case jobLimit(Int)
+}
+
+extension ScheduleOutcome: Equatable where Value: Equatable {}
+extension ScheduleOutcome: Sendable where Value: Sendable {}
+
+/// One step of a schedule: the job that ran, where it was held, and what it enqueued.
+public struct ScheduleStep: Sendable, Equatable {
+    /// 1-based position in the run.
+    public let index: Int
+    /// Who ran: `root (task 1)`, `A (task 2)`, `actor Counter#1` (its queue drained), `resumption of task 3` …
+    public let job: String
+    /// Where the job was held: `case executor`, `main actor`, `no executor preference`, `timer after 10 ms`.
+    public let place: String
+    /// The step that enqueued the job (0: before the first step).
+    public let queuedAt: Int
+    /// The index picked among the runnable jobs in enqueue order (0 = the oldest), and how many there were.
+    public let pick: Int
+    public let choices: Int
+    /// The jobs this step enqueued, named like `job`, with where each waits: every task that suspended
+    /// during the step and is waiting to be scheduled again.
+    public let queued: [String]
+    /// Marks the case's harness attached to the step (`A started`, `A finished`).
+    public let notes: [String]
+    /// The job came from another thread (outside work the scheduler does not control).
+    public let external: Bool
+
+    /// The step as one readable line; the place is named when it is not the case executor, e.g.
+    /// `#4 B (task 3) [queued #1, pick 1 of 2] → actor Counter#1; B started`.
+    public var line: String {
+        var text = "#\(index) \(job)\(place == ScheduleRenderer.caseExecutor ? "" : " on \(place)")"
+        text += " [queued #\(queuedAt), pick \(pick) of \(choices)\(external ? ", from another thread" : "")]"
+        let effects = queued + notes
+        if !effects.isEmpty { text += " → " + effects.joined(separator: "; ") }
+        return text
+    }
+}
+
+/// The result of a scheduled run: the outcome and the schedule that produced it.
+public struct ScheduledRun<Value> {
+    public let outcome: ScheduleOutcome<Value>
+    /// Every job that ran, in order.
+    public let steps: [ScheduleStep]
+    /// What the scheduler could not control, in plain words (empty when it controlled everything it saw):
+    /// jobs that came from other threads, tasks created without the case's executor preference, sleepers
+    /// left when the case ended.
+    public let uncontrolled: [String]
+    /// Virtual time (nanoseconds) when the run ended.
+    public let virtualTime: UInt64
+
+    /// The schedule as readable lines, one per step.
+    public var lines: [String] { steps.map(\.line) }
+
+    /// The value the body returned, if it completed.
+    public var value: Value? {
+        if case .completed(let value) = outcome { return value }
+        return nil
+    }
+}
+
+extension ScheduledRun: Sendable where Value: Sendable {}
+
+/// One concurrent branch of `Scheduler.runConcurrently`: a label for the schedule and its body.
+public struct ScheduledBranch<Value: Sendable>: Sendable {
+    public let label: String
+    public let body: @Sendable () async -> Value
+
+    public init(_ label: String, _ body: @escaping @Sendable () async -> Value) {
+        self.label = label
+        self.body = body
+    }
+}
+
+/// What one branch did in a concurrent run: its result and the steps at which it started and finished.
+/// Branch `a` finished before branch `b` started, in real time, when `a.finished! < b.started!`; a checker
+/// of linearizability must respect that order and may reorder everything else.
+public struct BranchRecord<Value: Sendable>: Sendable {
+    public let label: String
+    /// nil when the branch did not finish (deadlock or job limit).
+    public let result: Value?
+    /// The step during which the branch's body began (nil if it never ran).
+    public let started: Int?
+    /// The step during which the branch's body returned (nil if it did not).
+    public let finished: Int?
+}
+
+extension BranchRecord: Equatable where Value: Equatable {}
+
+// MARK: Naming jobs
+
+/// Renders the core's records as public steps, naming tasks by their labels where the case gave them.
+struct ScheduleRenderer {
+    let labels: [Int: String]
+    let actors: [String]
+
+    init(_ core: SchedulerCore) {
+        labels = core.labels
+        actors = core.actorNames
+    }
+
+    func steps(_ records: [StepRecord]) -> [ScheduleStep] {
+        records.enumerated().map { offset, record in
+            ScheduleStep(index: offset + 1, job: name(task: record.job.task, owner: record.job.owner, kind: record.job.kind),
+                         place: place(record.job.place, delay: record.job.delay), queuedAt: record.job.queuedAt,
+                         pick: record.pick, choices: record.choices,
+                         queued: record.queued.map(queued),
+                         notes: record.notes, external: record.job.external)
+        }
+    }
+
+    static let caseExecutor = "case executor"
+
+    /// A job enqueued during a step: its name, and its place unless it is the case executor.
+    private func queued(_ job: QueuedJob) -> String {
+        let held = place(job.place, delay: job.delay)
+        return name(task: job.task, owner: job.owner, kind: job.kind) + (held == Self.caseExecutor ? "" : " on \(held)")
+    }
+
+    /// `root (task 1)`, `A (task 2)`, `task 3`.
+    func task(_ number: Int) -> String {
+        if number == 1 { return "root (task 1)" }
+        if let label = labels[number] { return "\(label) (task \(number))" }
+        return "task \(number)"
+    }
+
+    /// A task by name, an actor's processing job as `actor Name#n`, other runtime jobs by what they do.
+    private func name(task number: Int, owner: Int, kind: UInt8) -> String {
+        if number != 0 { return task(number) }
+        if owner < 0 { return "actor \(actors[-owner - 1])" }
+        let whose = owner == 0 ? "outside work" : task(owner)
+        return kind == JobInspection.yieldResumption ? "resumption of \(whose)" : "runtime job (kind \(kind)) of \(whose)"
+    }
+
+    private func place(_ place: JobPlace, delay: UInt64) -> String {
+        switch place {
+        case .caseExecutor: Self.caseExecutor
+        case .mainActor: "main actor"
+        case .global: "no executor preference"
+        case .timer: "timer after \(delay / VirtualClock.resolution) ms"
+        }
+    }
+}
