@@ -48,14 +48,22 @@ public struct ScheduleStep: Sendable, Equatable {
 /// The result of a scheduled run: the outcome and the schedule that produced it.
 public struct ScheduledRun<Value> {
     public let outcome: ScheduleOutcome<Value>
-    /// Every job that ran, in order.
-    public let steps: [ScheduleStep]
+    /// What ran, as plain values; rendered into `steps` on demand (a search reads only the outcome).
+    let record: ScheduleRecord
     /// What the scheduler could not control, in plain words (empty when it controlled everything it saw):
-    /// jobs that came from other threads, tasks created without the case's executor preference, sleepers
-    /// left when the case ended.
+    /// jobs that came from other threads, tasks created without the case's executor preference.
     public let uncontrolled: [String]
     /// Virtual time (nanoseconds) when the run ended.
     public let virtualTime: UInt64
+    /// Timers that had not fired when the body returned (a cancelled `Task.sleep` leaves its timer behind;
+    /// a sleeper no task waited for never wakes). They are never run.
+    public let pendingTimers: Int
+
+    /// How many jobs ran.
+    public var jobs: Int { record.steps.count }
+
+    /// Every job that ran, in order.
+    public var steps: [ScheduleStep] { ScheduleRenderer(record).steps }
 
     /// The schedule as readable lines, one per step.
     public var lines: [String] { steps.map(\.line) }
@@ -97,55 +105,62 @@ extension BranchRecord: Equatable where Value: Equatable {}
 
 // MARK: Naming jobs
 
-/// Renders the core's records as public steps, naming tasks by their labels where the case gave them.
+/// Renders a schedule record as public steps, naming tasks by their labels where the case gave them.
 struct ScheduleRenderer {
-    let labels: [Int: String]
-    let actors: [String]
+    let record: ScheduleRecord
 
-    init(_ core: SchedulerCore) {
-        labels = core.labels
-        actors = core.actorNames
-    }
+    init(_ record: ScheduleRecord) { self.record = record }
 
-    func steps(_ records: [StepRecord]) -> [ScheduleStep] {
-        records.enumerated().map { offset, record in
-            ScheduleStep(index: offset + 1, job: name(task: record.job.task, owner: record.job.owner, kind: record.job.kind),
-                         place: place(record.job.place, delay: record.job.delay), queuedAt: record.job.queuedAt,
-                         pick: record.pick, choices: record.choices,
-                         queued: record.queued.map(queued),
-                         notes: record.notes, external: record.job.external)
+    var steps: [ScheduleStep] {
+        var queued = record.queued[...]
+        var notes = record.notes[...]
+        return record.steps.enumerated().map { offset, step in
+            let index = offset + 1
+            var enqueued: [String] = []
+            while let next = queued.first, next.step == index {
+                enqueued.append(self.queued(next.job))
+                queued = queued.dropFirst()
+            }
+            var marks: [String] = []
+            while let next = notes.first, next.step == index {
+                marks.append(next.text)
+                notes = notes.dropFirst()
+            }
+            return ScheduleStep(index: index, job: name(step.job), place: place(step.job), queuedAt: step.job.queuedAt,
+                                pick: step.pick, choices: step.choices, queued: enqueued, notes: marks,
+                                external: step.job.external)
         }
     }
 
     static let caseExecutor = "case executor"
 
     /// A job enqueued during a step: its name, and its place unless it is the case executor.
-    private func queued(_ job: QueuedJob) -> String {
-        let held = place(job.place, delay: job.delay)
-        return name(task: job.task, owner: job.owner, kind: job.kind) + (held == Self.caseExecutor ? "" : " on \(held)")
+    private func queued(_ job: JobRecord) -> String {
+        let held = place(job)
+        return name(job) + (held == Self.caseExecutor ? "" : " on \(held)")
     }
 
     /// `root (task 1)`, `A (task 2)`, `task 3`.
     func task(_ number: Int) -> String {
         if number == 1 { return "root (task 1)" }
-        if let label = labels[number] { return "\(label) (task \(number))" }
+        if let label = record.labels[number] { return "\(label) (task \(number))" }
         return "task \(number)"
     }
 
     /// A task by name, an actor's processing job as `actor Name#n`, other runtime jobs by what they do.
-    private func name(task number: Int, owner: Int, kind: UInt8) -> String {
-        if number != 0 { return task(number) }
-        if owner < 0 { return "actor \(actors[-owner - 1])" }
-        let whose = owner == 0 ? "outside work" : task(owner)
-        return kind == JobInspection.yieldResumption ? "resumption of \(whose)" : "runtime job (kind \(kind)) of \(whose)"
+    private func name(_ job: JobRecord) -> String {
+        if job.task != 0 { return task(job.task) }
+        if job.owner < 0 { return "actor \(record.actorNames[-job.owner - 1])" }
+        let whose = job.owner == 0 ? "outside work" : task(job.owner)
+        return job.kind == JobInspection.yieldResumption ? "resumption of \(whose)" : "runtime job (kind \(job.kind)) of \(whose)"
     }
 
-    private func place(_ place: JobPlace, delay: UInt64) -> String {
-        switch place {
+    private func place(_ job: JobRecord) -> String {
+        switch job.place {
         case .caseExecutor: Self.caseExecutor
         case .mainActor: "main actor"
         case .global: "no executor preference"
-        case .timer: "timer after \(delay / VirtualClock.resolution) ms"
+        case .timer: "timer after \(job.delay / VirtualClock.resolution) ms"
         }
     }
 }

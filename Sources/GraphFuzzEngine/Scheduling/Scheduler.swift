@@ -31,6 +31,8 @@ extension Span.Label {
 public struct Scheduler {
     /// Settings of a scheduled run.
     public struct Options: Sendable {
+        /// PCT by default: on the lost-update sample it needs as few cases as a random walk when the bug is
+        /// shallow and far fewer when it is not (docs/scheduling.md has the figures).
         public var strategy: ScheduleStrategy
         /// The run stops with `.jobLimit` after this many jobs.
         public var maxJobs: Int
@@ -39,7 +41,7 @@ public struct Scheduler {
         /// no callbacks from other threads) can set it to zero.
         public var outsideWait: Duration
 
-        public init(strategy: ScheduleStrategy = .randomWalk, maxJobs: Int = 100_000,
+        public init(strategy: ScheduleStrategy = .pct(depth: 2, expectedSteps: 64), maxJobs: Int = 100_000,
                     outsideWait: Duration = .seconds(1)) {
             self.strategy = strategy
             self.maxJobs = maxJobs
@@ -98,7 +100,7 @@ public struct Scheduler {
                 if core.admitArrivals() || (result.value == nil && core.advanceClock()) { continue }
                 if let value = result.value { outcome = .completed(value); break }
                 if core.awaitArrival(timeout: options.outsideWait) { continue }
-                let renderer = ScheduleRenderer(core)
+                let renderer = ScheduleRenderer(core.record)
                 outcome = .deadlock(waiting: ["\(renderer.task(1)) has not returned"] + unfinished(renderer))
                 break
             }
@@ -109,12 +111,12 @@ public struct Scheduler {
         draw.endSpan()
         core.close()
         DriverBinding.restore(previous)
-        let renderer = ScheduleRenderer(core)
-        return ScheduledRun(outcome: outcome, steps: renderer.steps(core.records),
-                            uncontrolled: uncontrolled(core, renderer), virtualTime: core.now)
+        return ScheduledRun(outcome: outcome, record: core.record, uncontrolled: uncontrolled(core),
+                            virtualTime: core.now, pendingTimers: core.sleepers)
     }
 
-    private func uncontrolled(_ core: SchedulerCore, _ renderer: ScheduleRenderer) -> [String] {
+    private func uncontrolled(_ core: SchedulerCore) -> [String] {
+        let renderer = ScheduleRenderer(core.record)
         var notes: [String] = []
         if core.externalJobs > 0 {
             notes.append("\(core.externalJobs) job(s) came from other threads; each was admitted when nothing in the case could run")
@@ -123,9 +125,6 @@ public struct Scheduler {
             let tasks = core.unpreferredTasks.map(renderer.task).joined(separator: ", ")
             notes.append("\(tasks) started without the case's executor preference (an unstructured Task or Task.detached): "
                 + "Task.yield or Task.sleep inside them while isolated to an actor leaves the scheduler")
-        }
-        if core.sleepers > 0 {
-            notes.append("\(core.sleepers) sleeper(s) were still waiting when the case ended and never ran")
         }
         return notes
     }

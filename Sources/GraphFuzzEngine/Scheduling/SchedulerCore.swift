@@ -12,11 +12,16 @@ enum JobPlace: UInt8, Sendable {
     case timer
 }
 
-/// One job the scheduler holds, with what the schedule record needs to name it.
+/// One job the scheduler holds.
 struct HeldJob {
     let job: UnownedJob
-    /// Enqueue order within the case (FIFO is ascending `sequence`).
-    let sequence: Int
+    let about: JobRecord
+
+    var owner: Int { about.owner }
+}
+
+/// What the schedule record keeps of a job.
+struct JobRecord: Sendable {
     /// The case-local number of the job's task, or 0 when the job is not a task.
     let task: Int
     let kind: UInt8
@@ -48,30 +53,32 @@ private struct Arrival {
 /// outside work then behaves as if it were slower than any job of the case, and a run that uses it stays
 /// replayable as long as one outside job at a time is outstanding.
 final class SchedulerCore: @unchecked Sendable {
-    /// Unowned references to the case's executors (the executors own the core, not the reverse).
-    private(set) var taskExecutor: UnownedTaskExecutor
-    private(set) var mainActor: UnownedSerialExecutor
+    // Driving-thread state. Each job runs to completion before the next starts, so no access overlaps
+    // another: dynamic exclusivity checks are turned off here, as in `Draw`, for the cost of a job.
 
-    private(set) var runnable: [HeldJob] = []
+    /// Unowned references to the case's executors (the executors own the core, not the reverse).
+    @exclusivity(unchecked) private(set) var taskExecutor: UnownedTaskExecutor
+    @exclusivity(unchecked) private(set) var mainActor: UnownedSerialExecutor
+
+    @exclusivity(unchecked) private(set) var runnable: [HeldJob] = []
     /// Sleepers by deadline, then enqueue order.
-    private var timers: [(deadline: UInt64, held: HeldJob)] = []
+    @exclusivity(unchecked) private var timers: [(deadline: UInt64, held: HeldJob)] = []
     /// Virtual nanoseconds since the case began.
-    private(set) var now: UInt64 = 0
-    private var sequence = 0
+    @exclusivity(unchecked) private(set) var now: UInt64 = 0
     /// The step running now (1-based; 0 before the first).
-    private(set) var step = 0
+    @exclusivity(unchecked) private(set) var step = 0
     /// The owner of the job running now.
-    private var runningOwner = 0
-    private var taskNumbers: [UInt64: Int] = [:]
-    private(set) var taskCount = 0
-    private var actorNumbers: [ObjectIdentifier: Int] = [:]
-    /// `TypeName#n` for actor number n (index n − 1), numbered in order of first appearance.
-    private(set) var actorNames: [String] = []
+    @exclusivity(unchecked) private var runningOwner = 0
+    @exclusivity(unchecked) private var taskNumbers: [UInt64: Int] = [:]
+    /// The last task looked up: most jobs belong to the task whose job ran just before.
+    @exclusivity(unchecked) private var lastTask: (id: UInt64, number: Int) = (0, 0)
+    @exclusivity(unchecked) private(set) var taskCount = 0
+    @exclusivity(unchecked) private var actorNumbers: [ObjectIdentifier: Int] = [:]
     /// Tasks first seen through the global hook: created without the case's executor preference.
-    private(set) var unpreferredTasks: [Int] = []
-    private(set) var labels: [Int: String] = [:]
-    private(set) var records: [StepRecord] = []
-    private(set) var externalJobs = 0
+    @exclusivity(unchecked) private(set) var unpreferredTasks: [Int] = []
+    /// What ran, what it enqueued, the harness's marks, and the names of tasks and actors.
+    @exclusivity(unchecked) private(set) var record = ScheduleRecord()
+    @exclusivity(unchecked) private(set) var externalJobs = 0
 
     private let inbox = NSCondition()
     private var arrivals: [Arrival] = []
@@ -118,11 +125,11 @@ final class SchedulerCore: @unchecked Sendable {
         } else {
             owner = currentTaskNumber() ?? runningOwner
         }
-        sequence += 1
-        let held = HeldJob(job: job, sequence: sequence, task: task, kind: JobInspection.kind(job), place: place,
-                           queuedAt: step, owner: owner, external: external, delay: delay)
+        let about = JobRecord(task: task, kind: JobInspection.kind(job), place: place, queuedAt: step, owner: owner,
+                              external: external, delay: delay)
+        let held = HeldJob(job: job, about: about)
         if external { externalJobs += 1 }
-        if step > 0 { records[step - 1].queued.append(QueuedJob(held)) }
+        if step > 0 { record.queued.append((step, about)) }
         if place == .timer {
             let deadline = now + delay
             let index = timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex
@@ -133,21 +140,28 @@ final class SchedulerCore: @unchecked Sendable {
     }
 
     private func number(_ id: UInt64, seenFirstAt place: JobPlace) -> Int {
-        if let known = taskNumbers[id] { return known }
-        taskCount += 1
-        taskNumbers[id] = taskCount
-        if place == .global { unpreferredTasks.append(taskCount) }
-        return taskCount
+        if lastTask.id == id { return lastTask.number }
+        let number: Int
+        if let known = taskNumbers[id] {
+            number = known
+        } else {
+            taskCount += 1
+            number = taskCount
+            taskNumbers[id] = number
+            if place == .global { unpreferredTasks.append(number) }
+        }
+        lastTask = (id, number)
+        return number
     }
 
     private func number(_ actor: AnyObject) -> Int {
         let identity = ObjectIdentifier(actor)
         if let known = actorNumbers[identity] { return known }
         let name = _typeName(type(of: actor), qualified: false)
-        let count = actorNames.reduce(0) { $0 + ($1.hasPrefix(name + "#") ? 1 : 0) }
-        actorNames.append("\(name)#\(count + 1)")
-        actorNumbers[identity] = actorNames.count
-        return actorNames.count
+        let count = record.actorNames.reduce(0) { $0 + ($1.hasPrefix(name + "#") ? 1 : 0) }
+        record.actorNames.append("\(name)#\(count + 1)")
+        actorNumbers[identity] = record.actorNames.count
+        return record.actorNames.count
     }
 
     // MARK: Driving
@@ -193,8 +207,8 @@ final class SchedulerCore: @unchecked Sendable {
         let held = runnable.remove(at: index)
         step += 1
         runningOwner = held.owner
-        records.append(StepRecord(job: held, pick: pick, choices: runnable.count + 1))
-        switch held.place {
+        record.steps.append(StepRecord(job: held.about, pick: pick, choices: runnable.count + 1))
+        switch held.about.place {
         case .mainActor:
             held.job.runSynchronously(isolatedTo: mainActor, taskExecutor: taskExecutor)
         case .caseExecutor, .global, .timer:
@@ -218,8 +232,8 @@ final class SchedulerCore: @unchecked Sendable {
     /// Called from a job the scheduler runs (the driving thread).
     func mark(_ note: String, label: String? = nil) {
         guard step > 0 else { return }
-        records[step - 1].notes.append(note)
-        if let label, let task = currentTaskNumber() { labels[task] = label }
+        record.notes.append((step, note))
+        if let label, let task = currentTaskNumber() { record.labels[task] = label }
     }
 
     /// The case-local number of the task running the current job, if it is one of the case's tasks.
@@ -227,29 +241,28 @@ final class SchedulerCore: @unchecked Sendable {
         let id = withUnsafeCurrentTask { task in
             task.map { JobInspection.taskID(unsafeBitCast($0, to: UnownedJob.self)) } ?? 0
         }
-        return id == 0 ? nil : taskNumbers[id]
+        if id == 0 { return nil }
+        return lastTask.id == id ? lastTask.number : taskNumbers[id]
     }
 }
 
-/// What one step ran and what it enqueued, as the core records it.
-struct StepRecord {
-    let job: HeldJob
+/// The record of a run: what each step ran, what each step enqueued and the harness's marks (both in step
+/// order), and the names of tasks and actors. Kept as plain values; `ScheduleRenderer` turns it into text
+/// only when a report asks for it.
+struct ScheduleRecord: Sendable {
+    var steps: [StepRecord] = []
+    var queued: [(step: Int, job: JobRecord)] = []
+    var notes: [(step: Int, text: String)] = []
+    /// Labels the harness gave tasks, by case-local task number.
+    var labels: [Int: String] = [:]
+    /// `TypeName#n` for actor number n (index n − 1), numbered in order of first appearance.
+    var actorNames: [String] = []
+}
+
+/// What one step ran.
+struct StepRecord: Sendable {
+    let job: JobRecord
     /// The index picked among the runnable jobs (in enqueue order), and how many there were.
     let pick: Int
     let choices: Int
-    var queued: [QueuedJob] = []
-    var notes: [String] = []
-}
-
-/// A job enqueued during a step (the task's next suspension, as far as the scheduler can see it).
-struct QueuedJob {
-    let task: Int
-    let owner: Int
-    let kind: UInt8
-    let place: JobPlace
-    let delay: UInt64
-
-    init(_ held: HeldJob) {
-        (task, owner, kind, place, delay) = (held.task, held.owner, held.kind, held.place, held.delay)
-    }
 }

@@ -1,25 +1,10 @@
 import Foundation
 import GraphFuzzEngine
+import ScheduleSamples
 import Testing
 
 /// All-zero choices: every step runs the oldest runnable job.
 private func fifo() -> Draw { Draw(replaying: ChoiceSequence([])) }
-
-/// Two increments of a reentrant counter, B after a write of its own (so that FIFO lets A finish first);
-/// returns the run, the counter's final value and its events.
-private func lostUpdateCase(_ draw: Draw, strategy: ScheduleStrategy = .randomWalk) -> (run: ScheduledRun<Void>, value: Int, events: [String]) {
-    let counter = ReentrantCounter()
-    let scheduler = Scheduler(draw: draw, options: .init(strategy: strategy))
-    let (run, _) = scheduler.runConcurrently([
-        ScheduledBranch("A") { await counter.increment("A") },
-        ScheduledBranch("B") {
-            await counter.ledger.write(0)
-            await counter.increment("B")
-        },
-    ])
-    let (value, events) = Scheduler(draw: fifo()).run { (await counter.value, await counter.events) }.value!
-    return (run, value, events)
-}
 
 @Suite("Scheduler")
 struct SchedulerTests {
@@ -53,29 +38,29 @@ struct SchedulerTests {
 
     @Test("a reentrancy lost update: FIFO misses it, some seeds find it, and the failing choices replay it")
     func lostUpdate() {
-        let zero = lostUpdateCase(fifo())
-        #expect(zero.value == 2)
+        let zero = LostUpdate.run(fifo())
+        #expect(!zero.isLost)
         #expect(zero.run.uncontrolled.isEmpty)
-        let failing = (UInt64(1)...100).lazy.map { seed -> (Draw, Int, [String]) in
+        let failing = (UInt64(1)...100).lazy.map { seed -> (Draw, LostUpdate.Outcome) in
             let draw = Draw(seed: seed)
-            let found = lostUpdateCase(draw)
-            return (draw, found.value, found.run.lines)
-        }.first { $0.1 == 1 }
-        guard let (draw, _, lines) = failing else {
+            return (draw, LostUpdate.run(draw))
+        }.first { $0.1.isLost }
+        guard let (draw, found) = failing else {
             Issue.record("no seed in 1...100 found the lost update")
             return
         }
-        let replayed = lostUpdateCase(Draw(replaying: draw.sequence))
-        #expect(replayed.value == 1)
-        #expect(replayed.run.lines == lines)
+        let replayed = LostUpdate.run(Draw(replaying: draw.sequence))
+        #expect(replayed.isLost)
+        #expect(replayed.run.lines == found.run.lines)
+        #expect(replayed.events == found.events)
         #expect(replayed.events.contains { $0.hasPrefix("A read 0") } && replayed.events.contains { $0.hasPrefix("B read 0") })
     }
 
     @Test("PCT finds the lost update too, and its all-zero schedule is FIFO")
     func pctFindsLostUpdate() {
         let strategy = ScheduleStrategy.pct(depth: 2, expectedSteps: 16)
-        #expect(lostUpdateCase(fifo(), strategy: strategy).run.lines == lostUpdateCase(fifo()).run.lines)
-        #expect((UInt64(1)...100).contains { lostUpdateCase(Draw(seed: $0), strategy: strategy).value == 1 })
+        #expect(LostUpdate.run(fifo(), strategy: strategy).run.lines == LostUpdate.run(fifo()).run.lines)
+        #expect((UInt64(1)...100).contains { LostUpdate.run(Draw(seed: $0), strategy: strategy).isLost })
     }
 
     @Test("a continuation resumed by another task is held like any job: both orders occur, each replays")
@@ -105,7 +90,7 @@ struct SchedulerTests {
     func yields() {
         func interleaving(_ draw: Draw) -> [String] {
             let log = EventLog()
-            let run = Scheduler(draw: draw).runConcurrently(["A", "B"].map { name in
+            let run = Scheduler(draw: draw, options: .init(strategy: .randomWalk)).runConcurrently(["A", "B"].map { name in
                 ScheduledBranch(name) {
                     for round in 0..<3 {
                         log.append("\(name)\(round)")

@@ -1,33 +1,7 @@
 import Foundation
-import GraphFuzzEngine
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import ScheduleSamples
 
 // Small concurrent programs for the scheduler's tests, written as ordinary Swift concurrency code.
-
-/// Where a reentrant counter writes through (a second actor: awaiting it suspends the counter).
-actor Ledger {
-    private(set) var entries: [Int] = []
-    func write(_ value: Int) { entries.append(value) }
-}
-
-/// The classic actor-reentrancy lost update: read, suspend on another actor, write back what was read.
-actor ReentrantCounter {
-    private(set) var value = 0
-    private(set) var events: [String] = []
-    let ledger = Ledger()
-
-    func increment(_ who: String) async {
-        let read = value
-        events.append("\(who) read \(read) on thread \(currentThreadID())")
-        await ledger.write(read + 1)
-        value = read + 1
-        events.append("\(who) wrote \(read + 1)")
-    }
-}
 
 /// The same mistake on the main actor.
 @MainActor
@@ -84,15 +58,4 @@ final class EventLog: @unchecked Sendable {
         defer { lock.unlock() }
         return items
     }
-}
-
-/// The calling thread's ID.
-func currentThreadID() -> UInt64 {
-    #if canImport(Glibc)
-    return UInt64(pthread_self())
-    #else
-    var id: UInt64 = 0
-    pthread_threadid_np(nil, &id)
-    return id
-    #endif
 }
