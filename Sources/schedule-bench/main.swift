@@ -1,5 +1,6 @@
 // Measures the scheduler (docs/scheduling.md has the figures and how they were taken):
-//   schedule-bench job-cost [cases] [yields]     cost of one scheduled job (run it under callgrind too)
+//   schedule-bench job-cost [cases] [yields] [pct|random]
+//                                                 cost of one scheduled job (run it under callgrind too)
 //   schedule-bench find [seeds] [max-cases] [head-start]
 //                                                 cases until the lost-update sample fails, per strategy
 //   schedule-bench threads [runs] [head-start]    how often the same sample fails on real threads
@@ -20,8 +21,8 @@ func integer(_ index: Int, _ fallback: Int) -> Int {
 }
 
 /// One task that yields `yields` times: about two jobs per yield (the resumption, then the task).
-func yieldCase(_ draw: Draw, yields: Int) -> Int {
-    Scheduler(draw: draw).run {
+func yieldCase(_ draw: Draw, yields: Int, strategy: ScheduleStrategy) -> Int {
+    Scheduler(draw: draw, options: .init(strategy: strategy)).run {
         for _ in 0..<yields { await Task.yield() }
     }.jobs
 }
@@ -29,13 +30,14 @@ func yieldCase(_ draw: Draw, yields: Int) -> Int {
 switch arguments.first {
 case "job-cost":
     let cases = integer(1, 2000), yields = integer(2, 50)
+    let strategy = arguments.count > 3 && arguments[3] == "random" ? ScheduleStrategy.randomWalk : Scheduler.Options().strategy
     var jobs = 0
     let clock = ContinuousClock()
     let elapsed = clock.measure {
-        for index in 0..<cases { jobs += yieldCase(Draw(seed: UInt64(index)), yields: yields) }
+        for index in 0..<cases { jobs += yieldCase(Draw(seed: UInt64(index)), yields: yields, strategy: strategy) }
     }
     let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-    print("\(cases) cases, \(jobs) jobs, \(String(format: "%.0f", nanoseconds / Double(max(jobs, 1)))) ns per job")
+    print("\(strategy): \(cases) cases, \(jobs) jobs, \(String(format: "%.0f", nanoseconds / Double(max(jobs, 1)))) ns per job")
 
 case "find":
     let seeds = integer(1, 100), maxCases = integer(2, 1000), headStart = integer(3, 1)
