@@ -4,6 +4,7 @@
 //   schedule-bench find [seeds] [max-cases] [head-start]
 //                                                 cases until the lost-update sample fails, per strategy
 //   schedule-bench threads [runs] [head-start]    how often the same sample fails on real threads
+//   schedule-bench show [seed] [head-start]       one random-walk run of the sample: its schedule and events
 import Foundation
 import GraphFuzzEngine
 import ScheduleSamples
@@ -73,7 +74,14 @@ case "threads":
     print("lost-update sample, head start \(headStart), on real threads: lost \(lost) of \(runs) runs "
         + "(\(ProcessInfo.processInfo.activeProcessorCount) cores)")
 
+case "show":
+    let draw = Draw(seed: UInt64(integer(1, 1)))
+    let outcome = LostUpdate.run(draw, headStart: integer(2, 1))
+    print("value \(outcome.value)\(outcome.isLost ? " (an increment was lost)" : ""); choices \(draw.choices)")
+    for line in outcome.run.lines { print("  " + line) }
+    for event in outcome.events { print("  counter: " + event.replacingOccurrences(of: #" on thread \d+"#, with: "", options: .regularExpression)) }
+
 default:
-    FileHandle.standardError.write(Data("usage: schedule-bench job-cost [cases] [yields] | find [seeds] [max-cases] [head-start] | threads [runs] [head-start]\n".utf8))
+    FileHandle.standardError.write(Data("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | threads [runs] [head-start] | show [seed] [head-start]\n".utf8))
     exit(2)
 }

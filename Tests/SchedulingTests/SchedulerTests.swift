@@ -153,6 +153,19 @@ struct SchedulerTests {
         #expect(values == [1, 2])
     }
 
+    @Test("an unstructured main-actor task and MainActor.run land on the stand-in too")
+    func mainActorTaskAndRun() {
+        let driver = currentThreadID()
+        let run = Scheduler(draw: Draw(seed: 4)).run {
+            let counter = MainActorCounter()
+            await Task { @MainActor in await counter.increment() }.value
+            await MainActor.run { MainActor.assertIsolated() }
+            return await counter.threads
+        }
+        #expect(run.value == [driver])
+        #expect(run.steps.filter { $0.place == "main actor" }.count >= 3)
+    }
+
     @Test("the main actor's executor is the stand-in inside a case and the process's own outside it")
     func mainActorExecutorOutside() {
         @Sendable func identity() -> [UInt] {
@@ -191,6 +204,18 @@ struct SchedulerTests {
         #expect(run.value == 1)
         #expect(run.steps.contains { $0.place == "no executor preference" })
         #expect(run.uncontrolled.contains { $0.contains("task 2 started without the case's executor preference") })
+    }
+
+    @Test("the documented limit: Task.yield on an actor inside an unstructured task leaves the scheduler, and the run says so")
+    func unstructuredYieldOnActor() {
+        let counter = YieldingCounter()
+        let run = Scheduler(draw: Draw(seed: 1), options: .init(outsideWait: .seconds(30))).run {
+            await Task { await counter.increment() }.value
+            return await counter.value
+        }
+        #expect(run.value == 1)
+        #expect(run.steps.contains { $0.external })
+        #expect(run.uncontrolled.count == 2)
     }
 
     @Test("a task that can never run again is a deadlock, naming what waits")

@@ -34,11 +34,12 @@ public struct ScheduleStep: Sendable, Equatable {
     /// The job came from another thread (outside work the scheduler does not control).
     public let external: Bool
 
-    /// The step as one readable line; the place is named when it is not the case executor, e.g.
-    /// `#4 B (task 3) [queued #1, pick 1 of 2] → actor Counter#1; B started`.
+    /// The step as one readable line; the place is named when it is not the case executor, and the pick
+    /// when there was a choice, e.g. `#4 B (task 3) [queued #1, pick 1 in 0...1] → actor Counter#1; B started`.
     public var line: String {
-        var text = "#\(index) \(job)\(place == ScheduleRenderer.caseExecutor ? "" : " on \(place)")"
-        text += " [queued #\(queuedAt), pick \(pick) of \(choices)\(external ? ", from another thread" : "")]"
+        var text = "#\(index) \(job)\(place == ScheduleRenderer.caseExecutor ? "" : " on \(place)") [queued #\(queuedAt)"
+        if choices > 1 { text += ", pick \(pick) in 0...\(choices - 1)" }
+        text += external ? ", from another thread]" : "]"
         let effects = queued + notes
         if !effects.isEmpty { text += " → " + effects.joined(separator: "; ") }
         return text
@@ -47,6 +48,7 @@ public struct ScheduleStep: Sendable, Equatable {
 
 /// The result of a scheduled run: the outcome and the schedule that produced it.
 public struct ScheduledRun<Value> {
+    /// How the run ended: the body's value, a deadlock, or the job limit.
     public let outcome: ScheduleOutcome<Value>
     /// What ran, as plain values; rendered into `steps` on demand (a search reads only the outcome).
     let record: ScheduleRecord
@@ -79,7 +81,9 @@ extension ScheduledRun: Sendable where Value: Sendable {}
 
 /// One concurrent branch of `Scheduler.runConcurrently`: a label for the schedule and its body.
 public struct ScheduledBranch<Value: Sendable>: Sendable {
+    /// Names the branch's task in the schedule (`A (task 2)`) and in its start and finish marks.
     public let label: String
+    /// The branch's work: ordinary async code, run as a child task that prefers the case's executor.
     public let body: @Sendable () async -> Value
 
     public init(_ label: String, _ body: @escaping @Sendable () async -> Value) {
@@ -92,6 +96,7 @@ public struct ScheduledBranch<Value: Sendable>: Sendable {
 /// Branch `a` finished before branch `b` started, in real time, when `a.finished! < b.started!`; a checker
 /// of linearizability must respect that order and may reorder everything else.
 public struct BranchRecord<Value: Sendable>: Sendable {
+    /// The branch's label.
     public let label: String
     /// nil when the branch did not finish (deadlock or job limit).
     public let result: Value?
