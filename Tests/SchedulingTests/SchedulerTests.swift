@@ -49,6 +49,8 @@ struct SchedulerTests {
             Issue.record("no seed in 1...100 found the lost update")
             return
         }
+        #expect(found.run.steps.contains { $0.job == "actor ReentrantCounter#1" })
+        #expect(found.run.steps.contains { $0.job == "actor Ledger#1" })
         let replayed = LostUpdate.run(Draw(replaying: draw.sequence))
         #expect(replayed.isLost)
         #expect(replayed.run.lines == found.run.lines)

@@ -109,8 +109,8 @@ public struct Scheduler {
             core.runJob(at: index, pick: index)
         }
         draw.endSpan()
-        core.close()
         DriverBinding.restore(previous)
+        core.close()
         return ScheduledRun(outcome: outcome, record: core.record, uncontrolled: uncontrolled(core),
                             virtualTime: core.now, pendingTimers: core.sleepers)
     }
