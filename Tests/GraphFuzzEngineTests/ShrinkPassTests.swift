@@ -104,6 +104,23 @@ struct ShrinkPassTests {
         #expect(shrunk.count == 4 && shrunk.contains(3), "\(shrunk)")
     }
 
+    @Test("remove-discarded deletes a filter's rejected tries in one candidate")
+    func removeDiscarded() {
+        // A value kept when at least 10 (its tries 3 and 5 rejected), then another; fails when the
+        // kept value reaches 20.
+        let kept = Gen<UInt64> { $0.choose(upTo: 100) }.filter { $0 >= 10 }
+        let fails: (Draw) -> Bool? = { draw in
+            let value = kept.generate(draw)
+            _ = Self.value(draw)
+            return value >= 20
+        }
+        let result = Self.shrink([3, 5, 40, 7], .removeDiscarded, fails: fails)
+        #expect(result.sequence.values == [40, 7])
+        // The start's run and one candidate; without discarded spans, the start's run alone.
+        #expect(result.attempts == 2, "\(result.attempts) attempts")
+        #expect(Self.shrink([40, 7], .removeDiscarded, fails: fails).attempts == 1)
+    }
+
     @Test("zero-spans sets a whole span to zero")
     func zeroSpans() {
         let result = Self.shrink([4, 6, 1], .zeroSpans) { draw in

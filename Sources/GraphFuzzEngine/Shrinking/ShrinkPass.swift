@@ -59,7 +59,7 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
 
     /// Every pass, in the order a shrink starts with.
     public static let standard: [ShrinkPass] = [
-        deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
+        removeDiscarded, deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, changeConfigDeletingSteps,
         changeConfigDeletingStepRepointing, lowerToHeldValue, deleteStepRepoint,
     ]
