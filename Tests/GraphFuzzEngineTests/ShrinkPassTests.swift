@@ -121,6 +121,19 @@ struct ShrinkPassTests {
         #expect(Self.shrink([40, 7], .removeDiscarded, fails: fails).attempts == 1)
     }
 
+    @Test("minimise-choices lowers a filtered value past the values its filter rejects")
+    func minimiseRefitsKeptTry() {
+        // A divisor in 1...20, then a value kept when the divisor divides it; fails when the divisor
+        // is at least 2 and the value at least 100. From (7, 693): the divisor at 2 rejects 693 (the
+        // refit offers 692), and every odd value the search of the value meets is refitted to an even one.
+        let fails: (Draw) -> Bool? = { draw in
+            let divisor = Self.value(draw, 19) + 1
+            let value = Gen<UInt64> { $0.choose(upTo: 1000) }.filter { $0 % divisor == 0 }.generate(draw)
+            return divisor >= 2 && value >= 100
+        }
+        #expect(Self.shrink([6, 693], .minimiseChoices, fails: fails).sequence.values == [1, 100])
+    }
+
     @Test("zero-spans sets a whole span to zero")
     func zeroSpans() {
         let result = Self.shrink([4, 6, 1], .zeroSpans) { draw in

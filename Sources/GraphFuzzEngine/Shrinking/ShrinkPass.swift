@@ -35,7 +35,8 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     public static let zeroSpans = ShrinkPass("zero-spans", .cheap) { $0.zeroSpans() }
     /// Replaces a span by a descendant span with the same label (collapses recursion).
     public static let replaceWithDescendant = ShrinkPass("replace-with-descendant", .cheap) { $0.replaceWithDescendants() }
-    /// Lowers each choice as far as it goes (0, 1, then binary search).
+    /// Lowers each choice as far as it goes (0, 1, then binary search); a value that makes a filter
+    /// reject its try is refitted to the next one below that the filter keeps.
     public static let minimiseChoices = ShrinkPass("minimise-choices", .cheap) { $0.minimiseChoices() }
     /// Lowers choices holding the same value together (values that must stay equal).
     public static let lowerDuplicates = ShrinkPass("lower-duplicates", .cheap) { $0.lowerDuplicates() }

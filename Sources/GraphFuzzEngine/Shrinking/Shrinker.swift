@@ -2,7 +2,7 @@
 ///
 /// It never looks at typed values: its passes (`ShrinkPass`, held as data with statistics)
 /// delete the tries a filter rejected (discarded spans), steps, spans and blocks, zero spans, lower
-/// choices, sort siblings, and combine edits
+/// choices (refitting a filter's kept try past the values it rejects), sort siblings, and combine edits
 /// (delete a span and lower a neighbour, lower a choice and realign what follows, move an amount
 /// between two choices). Every candidate is run through the generators again, so it is valid by
 /// construction. A candidate is accepted only if it fails with the same signature and its consumed
@@ -178,11 +178,13 @@ public final class Shrinker {
     }
 
     /// Like `consider`, also returning the draw of a candidate that was run and not accepted
-    /// (nil when it was not run, or when its runner gives back no consumed choices).
-    func evaluate(_ candidate: [UInt64]) -> (accepted: Bool, draw: Draw?) {
+    /// (nil when it was not run, or when its runner gives back no consumed choices). `anyLength`
+    /// runs a candidate that is not simpler than the best (a filter offered several tries): it is
+    /// adopted only if what it consumed is.
+    func evaluate(_ candidate: [UInt64], anyLength: Bool = false) -> (accepted: Bool, draw: Draw?) {
         let sequence = ChoiceSequence(candidate)
         lastDiscarded = false
-        guard sequence.isSimpler(than: best), !outOfBudget else { return (false, nil) }
+        guard anyLength || sequence.isSimpler(than: best), !outOfBudget else { return (false, nil) }
         guard seen.insert(sequence).inserted else {
             lastDiscarded = discarded.contains(sequence)
             return (false, nil)
