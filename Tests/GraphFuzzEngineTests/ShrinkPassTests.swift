@@ -104,6 +104,20 @@ struct ShrinkPassTests {
         #expect(shrunk.count == 4 && shrunk.contains(3), "\(shrunk)")
     }
 
+    @Test("delete-elements re-indexes a list whose elements point into it when a deletion alone breaks that")
+    func deleteElementsReindexes() {
+        // Every element must index into the list; fails when two elements point at each other.
+        // [0, 0, 3, 2]: deleting the first 0 leaves 3 past the end; with the values past it one
+        // lower, [0, 2, 1] still holds the pair.
+        let indices = Gen<UInt64> { $0.choose(upTo: 10) }.list()
+        let result = Self.shrink([1, 0, 1, 0, 1, 3, 1, 2, 0], .deleteElements) { draw in
+            let list = indices.generate(draw).map(Int.init)
+            guard list.allSatisfy({ $0 < list.count }) else { return nil }
+            return list.indices.contains { list[$0] != $0 && list[list[$0]] == $0 }
+        }
+        #expect(result.sequence.values == [1, 1, 1, 0, 0])
+    }
+
     @Test("remove-discarded deletes a filter's rejected tries in one candidate")
     func removeDiscarded() {
         // A value kept when at least 10 (its tries 3 and 5 rejected), then another; fails when the

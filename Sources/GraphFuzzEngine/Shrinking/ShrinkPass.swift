@@ -29,7 +29,8 @@ public struct ShrinkPass: Sendable, CustomStringConvertible {
     /// Deletes the abandoned attempts of a step: an action drawn before the step's last `.command`
     /// span whose arguments found nothing, with what it drew, so the later choice names the action.
     public static let deleteAbandonedCommands = ShrinkPass("delete-abandoned-commands", .cheap) { $0.deleteAbandonedCommands() }
-    /// Deletes each element span, lowering its list's size when the size was drawn just before.
+    /// Deletes each element span, lowering its list's size when the size was drawn just before; a
+    /// deletion that breaks an assumption is also tried with the values pointing past it one lower.
     public static let deleteElements = ShrinkPass("delete-elements", .cheap) { $0.deleteElements() }
     /// Sets every choice of a span to zero.
     public static let zeroSpans = ShrinkPass("zero-spans", .cheap) { $0.zeroSpans() }
