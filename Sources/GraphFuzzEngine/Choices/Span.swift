@@ -16,6 +16,9 @@ public struct Span: Sendable, Equatable {
         public static let command = Label(rawValue: 8)
         /// Swarm testing: which actions a case may use, drawn once per case (all enabled is the zero value).
         public static let swarm = Label(rawValue: 9)
+        /// One try of a filtered value (`Gen.filter`): the tries the filter rejected are discarded
+        /// spans, followed by the one it kept.
+        public static let attempt = Label(rawValue: 10)
     }
 
     public let label: Label
@@ -25,6 +28,10 @@ public struct Span: Sendable, Equatable {
     public internal(set) var end: Int
     /// Nesting depth (0 for top-level spans).
     public let depth: Int
+    /// Whether the generator threw away what the span drew (a filter's rejected try, closed with
+    /// `Draw.endSpan(discard: true)`): the value does not depend on its choices, so deleting the
+    /// span leaves the value as it was.
+    public internal(set) var isDiscarded = false
 
     public var count: Int { end - start }
     public var range: Range<Int> { start..<end }
