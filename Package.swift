@@ -59,8 +59,12 @@ let package = Package(
         .target(name: "CLibFuzzer"),
         .executableTarget(name: "graph-fuzz-libfuzzer", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "CLibFuzzer"],
                           swiftSettings: strict),
+        // The scheduler's sample concurrency bugs, shared by its tests and its benchmark (`schedule-bench`).
+        .target(name: "ScheduleSamples", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+        .executableTarget(name: "schedule-bench", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
 
         .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
+        .testTarget(name: "SchedulingTests", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "FaultPoints", "graph-store-crasher"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
         .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync", "GraphStore"], swiftSettings: strict),

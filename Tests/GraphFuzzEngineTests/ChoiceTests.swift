@@ -72,6 +72,17 @@ struct ChoiceTests {
         #expect(draw.isRejected)
     }
 
+    @Test("filter records each try as an attempt span and marks the ones it rejected discarded")
+    func filterMarksRejectedTries() {
+        let draw = Draw(replaying: ChoiceSequence([3, 5, 40, 7]))
+        let value = Gen<UInt64> { $0.choose(upTo: 100) }.filter { $0 >= 10 }.generate(draw)
+        #expect(value == 40)
+        let tries = draw.spans.filter { $0.label == .attempt }
+        #expect(tries.map(\.range) == [0..<1, 1..<2, 2..<3])
+        #expect(tries.map(\.isDiscarded) == [true, true, false])
+        #expect(!draw.isRejected)
+    }
+
     @Test("shortlex order: shorter is simpler, then lexicographically smaller")
     func shortlex() {
         #expect(ChoiceSequence([5]).isSimpler(than: ChoiceSequence([0, 0])))

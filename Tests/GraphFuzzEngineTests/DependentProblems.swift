@@ -2,8 +2,10 @@ import GraphFuzzEngine
 
 /// Shrinking problems where later values depend on earlier ones, each with a known minimum. A
 /// single-choice edit does not get out of their local minima: deleting an element breaks an
-/// assumption unless another value changes with it, and a bound taken from an earlier value moves.
-/// The engine tests check them; scripts/shrink-compare measures them beside the challenge.
+/// assumption unless another value changes with it, a bound taken from an earlier value moves, and
+/// a filter's rejected tries stay in the case (lowering the value a filter depends on can make a
+/// rejected try pass, which changes the value). The engine tests check them; scripts/shrink-compare
+/// measures them beside the challenge.
 enum DependentProblem: String, CaseIterable, Sendable {
     /// Every element indexes into its list (is below its length); the property fails when
     /// following the indices from some element runs round a cycle of two or more elements.
@@ -18,6 +20,17 @@ enum DependentProblem: String, CaseIterable, Sendable {
     /// Sorted keys: each key drawn at or above the one before it (up to 1000); fails when the last
     /// key is at least 100 above the first and there are at least three keys. Minimum: [0, 0, 100].
     case sortedKeys = "sorted_keys"
+    /// A list of 0…10 of at most ten elements, kept only when every element indexes into it
+    /// (`Gen.filter` over the whole list: a case may hold several rejected lists); fails when two
+    /// elements point at each other. Minimum: [1, 0].
+    case filteredIndices = "filtered_indices"
+    /// A divisor in 1…20, then a value in 0…1000 kept only when the divisor divides it (a filter
+    /// that depends on an earlier draw); fails when the divisor is at least 2 and the value at least
+    /// 100. Minimum: (2, 100).
+    case multipleOf = "multiple_of"
+    /// A floor in 0…100, then up to eight values in 0…1000, each kept only when above the floor;
+    /// fails when there are three or more values and they sum above 500. Minimum: floor 0, [1, 1, 499].
+    case aboveFloor = "above_floor"
 
     struct Result: Sendable {
         var counterexample: String
@@ -39,6 +52,14 @@ enum DependentProblem: String, CaseIterable, Sendable {
         case .sortedKeys:
             return Self.solve(Self.sortedKeyList, seed, runs, holds: { keys in !(keys.count >= 3 && keys.last! - keys.first! >= 100) },
                               minimal: { $0 == [0, 0, 100] })
+        case .filteredIndices:
+            return Self.solve(Self.filteredIndexList, seed, runs, holds: { !Self.hasTwoCycle($0) }, minimal: { $0 == [1, 0] })
+        case .multipleOf:
+            return Self.solve(Self.multiples, seed, runs, holds: { !($0.divisor >= 2 && $0.value >= 100) },
+                              minimal: { $0 == (2, 100) })
+        case .aboveFloor:
+            return Self.solve(Self.valuesAboveFloor, seed, runs, holds: { !($0.values.count >= 3 && $0.values.reduce(0, +) > 500) },
+                              minimal: { $0.floor == 0 && $0.values == [1, 1, 499] })
         }
     }
 
@@ -74,6 +95,20 @@ enum DependentProblem: String, CaseIterable, Sendable {
         }
         return keys
     }
+
+    static let filteredIndexList: Gen<[Int]> = Gen<Int>.int(in: 0...10).list(maxCount: 10).filter { list in
+        list.allSatisfy { $0 < list.count }
+    }
+
+    static func hasTwoCycle(_ list: [Int]) -> Bool {
+        list.indices.contains { i in list[i] != i && list[list[i]] == i }
+    }
+
+    static let multiples: Gen<(divisor: Int, value: Int)> = Gen<Int>.int(in: 1...20)
+        .flatMap { divisor in Gen<Int>.int(in: 0...1000).filter { $0 % divisor == 0 }.map { (divisor, $0) } }
+
+    static let valuesAboveFloor: Gen<(floor: Int, values: [Int])> = Gen<Int>.int(in: 0...100)
+        .flatMap { floor in Gen<Int>.int(in: 0...1000).filter { $0 > floor }.list(maxCount: 8).map { (floor, $0) } }
 
     static func solve<T>(_ gen: Gen<T>, _ seed: UInt64, _ runs: Int, holds: @escaping (T) -> Bool?, minimal: (T) -> Bool) -> Result? {
         guard let found = Property.counterexample(gen, seed: seed, runs: runs, holds) else { return nil }

@@ -104,6 +104,50 @@ struct ShrinkPassTests {
         #expect(shrunk.count == 4 && shrunk.contains(3), "\(shrunk)")
     }
 
+    @Test("delete-elements re-indexes a list whose elements point into it when a deletion alone breaks that")
+    func deleteElementsReindexes() {
+        // Every element must index into the list; fails when two elements point at each other.
+        // [0, 0, 3, 2]: deleting the first 0 leaves 3 past the end; with the values past it one
+        // lower, [0, 2, 1] still holds the pair.
+        let indices = Gen<UInt64> { $0.choose(upTo: 10) }.list()
+        let result = Self.shrink([1, 0, 1, 0, 1, 3, 1, 2, 0], .deleteElements) { draw in
+            let list = indices.generate(draw).map(Int.init)
+            guard list.allSatisfy({ $0 < list.count }) else { return nil }
+            return list.indices.contains { list[$0] != $0 && list[list[$0]] == $0 }
+        }
+        #expect(result.sequence.values == [1, 1, 1, 0, 0])
+    }
+
+    @Test("remove-discarded deletes a filter's rejected tries in one candidate")
+    func removeDiscarded() {
+        // A value kept when at least 10 (its tries 3 and 5 rejected), then another; fails when the
+        // kept value reaches 20.
+        let kept = Gen<UInt64> { $0.choose(upTo: 100) }.filter { $0 >= 10 }
+        let fails: (Draw) -> Bool? = { draw in
+            let value = kept.generate(draw)
+            _ = Self.value(draw)
+            return value >= 20
+        }
+        let result = Self.shrink([3, 5, 40, 7], .removeDiscarded, fails: fails)
+        #expect(result.sequence.values == [40, 7])
+        // The start's run and one candidate; without discarded spans, the start's run alone.
+        #expect(result.attempts == 2, "\(result.attempts) attempts")
+        #expect(Self.shrink([40, 7], .removeDiscarded, fails: fails).attempts == 1)
+    }
+
+    @Test("minimise-choices lowers a filtered value past the values its filter rejects")
+    func minimiseRefitsKeptTry() {
+        // A divisor in 1...20, then a value kept when the divisor divides it; fails when the divisor
+        // is at least 2 and the value at least 100. From (7, 693): the divisor at 2 rejects 693 (the
+        // refit offers 692), and every odd value the search of the value meets is refitted to an even one.
+        let fails: (Draw) -> Bool? = { draw in
+            let divisor = Self.value(draw, 19) + 1
+            let value = Gen<UInt64> { $0.choose(upTo: 1000) }.filter { $0 % divisor == 0 }.generate(draw)
+            return divisor >= 2 && value >= 100
+        }
+        #expect(Self.shrink([6, 693], .minimiseChoices, fails: fails).sequence.values == [1, 100])
+    }
+
     @Test("zero-spans sets a whole span to zero")
     func zeroSpans() {
         let result = Self.shrink([4, 6, 1], .zeroSpans) { draw in

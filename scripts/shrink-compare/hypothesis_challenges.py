@@ -159,6 +159,38 @@ def sorted_keys():
     return keys(), lambda k: not (len(k) >= 3 and k[-1] - k[0] >= 100), lambda k: k == [0, 0, 100]
 
 
+def filtered_indices():
+    def indexes_into(xs):
+        return all(x < len(xs) for x in xs)
+
+    def has_two_cycle(xs):
+        return any(xs[i] != i and xs[xs[i]] == i for i in range(len(xs)))
+
+    gen = st.lists(st.integers(0, 10), max_size=10).filter(indexes_into)
+    return gen, lambda xs: not has_two_cycle(xs), lambda xs: xs == [1, 0]
+
+
+def multiple_of():
+    def multiples(divisor):
+        def divides(value):
+            return value % divisor == 0
+        return st.tuples(st.just(divisor), st.integers(0, 1000).filter(divides))
+
+    gen = st.integers(1, 20).flatmap(multiples)
+    return gen, lambda p: not (p[0] >= 2 and p[1] >= 100), lambda p: p == (2, 100)
+
+
+def above_floor():
+    def values(floor):
+        def above(value):
+            return value > floor
+        return st.tuples(st.just(floor), st.lists(st.integers(0, 1000).filter(above), max_size=8))
+
+    gen = st.integers(0, 100).flatmap(values)
+    return (gen, lambda p: not (len(p[1]) >= 3 and sum(p[1]) > 500),
+            lambda p: p[0] == 0 and p[1] == [1, 1, 499])
+
+
 PROBLEMS = {
     "bound5": bound5,
     "large_union_list": large_union_list,
@@ -172,6 +204,9 @@ PROBLEMS = {
     "parent_child": parent_child,
     "size_after_elements": size_after_elements,
     "sorted_keys": sorted_keys,
+    "filtered_indices": filtered_indices,
+    "multiple_of": multiple_of,
+    "above_floor": above_floor,
 }
 
 

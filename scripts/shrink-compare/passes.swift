@@ -50,6 +50,9 @@ func printPassTables(seeds: UInt64, only names: [String]) {
     passTable("size_after_elements", DependentProblem.sizedAfter, seeds: seeds) { $0.elements.reduce(0, +) <= 10 }
     passTable("index_cycle", DependentProblem.indexList, seeds: seeds) { !DependentProblem.hasCycle($0) }
     passTable("sorted_keys", DependentProblem.sortedKeyList, seeds: seeds) { keys in !(keys.count >= 3 && keys.last! - keys.first! >= 100) }
+    passTable("filtered_indices", DependentProblem.filteredIndexList, seeds: seeds) { !DependentProblem.hasTwoCycle($0) }
+    passTable("multiple_of", DependentProblem.multiples, seeds: seeds) { !($0.divisor >= 2 && $0.value >= 100) }
+    passTable("above_floor", DependentProblem.valuesAboveFloor, seeds: seeds) { !($0.values.count >= 3 && $0.values.reduce(0, +) > 500) }
 }
 
 /// Prints every shrink evaluation of one seed: the choices run and how it ended (`--trace`).
@@ -82,6 +85,9 @@ func traceProblem(_ name: String, seed: UInt64) {
     case "bound5": traceShrink(ShrinkingChallenge.bound5Problems, seed: seed) { ShrinkingChallenge.wrap16($0.joined().reduce(0, +)) < 5 * 256 }
     case "large_union_list": traceShrink(Gen<Int>.int(in: Int(Int64.min)...Int(Int64.max)).list().list(), seed: seed) { Set($0.joined()).count < 5 }
     case "sorted_keys": traceShrink(DependentProblem.sortedKeyList, seed: seed) { keys in !(keys.count >= 3 && keys.last! - keys.first! >= 100) }
+    case "filtered_indices": traceShrink(DependentProblem.filteredIndexList, seed: seed) { !DependentProblem.hasTwoCycle($0) }
+    case "multiple_of": traceShrink(DependentProblem.multiples, seed: seed) { !($0.divisor >= 2 && $0.value >= 100) }
+    case "above_floor": traceShrink(DependentProblem.valuesAboveFloor, seed: seed) { !($0.values.count >= 3 && $0.values.reduce(0, +) > 500) }
     default: print("no trace for \(name)")
     }
 }

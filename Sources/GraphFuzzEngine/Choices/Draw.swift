@@ -188,12 +188,16 @@ public final class Draw {
         spans.append(Span(label: label, start: choices.count, end: choices.count, depth: openSpans.count - 1))
     }
 
+    /// Closes the innermost open span. `discard` marks what it drew as thrown away (a filter's
+    /// rejected try, any draw a generator makes again): the value does not depend on those choices,
+    /// and the shrinker deletes them (remove-discarded).
     @inline(__always)
     @usableFromInline
-    package func endSpan() {
+    package func endSpan(discard: Bool = false) {
         guard keepsRecord else { return }
         let index = openSpans.removeLast()
         spans[index].end = choices.count
+        if discard { spans[index].isDiscarded = true }
     }
 
     /// Runs `body` inside a span labelled `label`.

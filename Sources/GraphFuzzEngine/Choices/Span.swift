@@ -29,6 +29,10 @@ package struct Span: Sendable, Equatable {
         /// Swarm testing: which actions a case may use, drawn once per case (all enabled is the zero value).
         @usableFromInline
         package static let swarm = Label(rawValue: 9)
+        /// One try of a filtered value (`Gen.filter`): the tries the filter rejected are discarded
+        /// spans, followed by the one it kept.
+        @usableFromInline
+        package static let attempt = Label(rawValue: 10)
     }
 
     @usableFromInline
@@ -41,6 +45,10 @@ package struct Span: Sendable, Equatable {
     /// Nesting depth (0 for top-level spans).
     @usableFromInline
     package let depth: Int
+    /// Whether the generator threw away what the span drew (a filter's rejected try, closed with
+    /// `Draw.endSpan(discard: true)`): the value does not depend on its choices, so deleting the
+    /// span leaves the value as it was.
+    package internal(set) var isDiscarded = false
 
     @usableFromInline
     package var count: Int { end - start }

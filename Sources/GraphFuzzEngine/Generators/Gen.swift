@@ -23,20 +23,23 @@ package struct Gen<Value>: Sendable {
     }
 
     /// Keeps values that satisfy `predicate`, retrying up to `maxTries` times; after that the
-    /// case is rejected (discarded), never reported as a failure.
+    /// case is rejected (discarded), never reported as a failure. Each try is an `.attempt` span;
+    /// a rejected one is closed as discarded, so the shrinker can delete it.
     package func filter(maxTries: Int = 10, _ predicate: @escaping @Sendable (Value) -> Bool) -> Gen<Value> {
         Gen { draw in
-            var value = draw.span(.value) { self.generate(draw) }
-            var tries = 1
-            while !predicate(value) {
+            var tries = 0
+            while true {
+                draw.beginSpan(.attempt)
+                let value = self.generate(draw)
+                tries += 1
+                let kept = predicate(value)
+                draw.endSpan(discard: !kept)
+                if kept { return value }
                 if tries >= maxTries {
                     draw.reject()
                     return value
                 }
-                value = draw.span(.value) { self.generate(draw) }
-                tries += 1
             }
-            return value
         }
     }
 }

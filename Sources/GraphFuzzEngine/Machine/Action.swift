@@ -137,7 +137,7 @@ public struct Action<M: StateMachine> {
             if io.tally.counts { io.tally.count(predicted, of: io.action) }
             if io.records {
                 let recorded = trace()
-                io.record = StepRecord(trace: recorded, value: Rendering.text(predicted.value), rule: predicted.rule,
+                io.record = RecordedStep(trace: recorded, value: Rendering.text(predicted.value), rule: predicted.rule,
                                        swift: swiftLines.map { lines in { isLast in lines(command, predicted, recorded, isLast) } })
             }
             guard io.performs else { return .predicted }
@@ -182,7 +182,7 @@ enum StepVerdict {
 
 /// What a recording run keeps of a step: its trace, the predicted value and rule, and its Swift lines.
 @usableFromInline
-struct StepRecord {
+struct RecordedStep {
     @usableFromInline var trace: TraceStep
     /// The predicted value as reports write it.
     @usableFromInline var value: String
@@ -218,7 +218,7 @@ struct StepIO {
     /// Told the step's index just before the system runs it.
     @usableFromInline var willPerform: ((Int) -> Void)?
     /// The record of the last step (when `records`).
-    @usableFromInline var record: StepRecord?
+    @usableFromInline var record: RecordedStep?
     /// The failure of the last step, when it failed; the harness's fault, when it could not do its part.
     @usableFromInline var failure: Failure?
     @usableFromInline var fault: HarnessFault?

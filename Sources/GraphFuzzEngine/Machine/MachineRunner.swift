@@ -70,13 +70,13 @@ package struct MachineRun<M: StateMachine> {
     @usableFromInline
     package var configTrace: TraceStep
     /// What the steps left, when the run records.
-    @usableFromInline var records: [StepRecord]
+    @usableFromInline var records: [RecordedStep]
     /// What the case exercised (empty unless the run covers).
     @usableFromInline
     package var coverage: Coverage
 
     @inlinable
-    init(outcome: Outcome, steps: Int, config: M.Config, configTrace: TraceStep, records: [StepRecord], coverage: Coverage) {
+    init(outcome: Outcome, steps: Int, config: M.Config, configTrace: TraceStep, records: [RecordedStep], coverage: Coverage) {
         self.outcome = outcome
         self.steps = steps
         self.config = config
@@ -183,7 +183,7 @@ package struct MachineRunner<M: StateMachine> {
     struct Scratch {
         @usableFromInline var io: StepIO
         @usableFromInline var chooser: Chooser
-        @usableFromInline var records: [StepRecord] = []
+        @usableFromInline var records: [RecordedStep] = []
 
         @inlinable
         init(_ arguments: Arguments, actions: [Action<M>], options: RunOptions) {

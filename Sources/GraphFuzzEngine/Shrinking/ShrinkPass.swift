@@ -29,13 +29,15 @@ package struct ShrinkPass: Sendable, CustomStringConvertible {
     /// Deletes the abandoned attempts of a step: an action drawn before the step's last `.command`
     /// span whose arguments found nothing, with what it drew, so the later choice names the action.
     package static let deleteAbandonedCommands = ShrinkPass("delete-abandoned-commands", .cheap) { $0.deleteAbandonedCommands() }
-    /// Deletes each element span, lowering its list's size when the size was drawn just before.
+    /// Deletes each element span, lowering its list's size when the size was drawn just before; a
+    /// deletion that breaks an assumption is also tried with the values pointing past it one lower.
     package static let deleteElements = ShrinkPass("delete-elements", .cheap) { $0.deleteElements() }
     /// Sets every choice of a span to zero.
     package static let zeroSpans = ShrinkPass("zero-spans", .cheap) { $0.zeroSpans() }
     /// Replaces a span by a descendant span with the same label (collapses recursion).
     package static let replaceWithDescendant = ShrinkPass("replace-with-descendant", .cheap) { $0.replaceWithDescendants() }
-    /// Lowers each choice as far as it goes (0, 1, then binary search).
+    /// Lowers each choice as far as it goes (0, 1, then binary search); a value that makes a filter
+    /// reject its try is refitted to the next one below that the filter keeps.
     package static let minimiseChoices = ShrinkPass("minimise-choices", .cheap) { $0.minimiseChoices() }
     /// Lowers choices holding the same value together (values that must stay equal).
     package static let lowerDuplicates = ShrinkPass("lower-duplicates", .cheap) { $0.lowerDuplicates() }
@@ -59,7 +61,7 @@ package struct ShrinkPass: Sendable, CustomStringConvertible {
 
     /// Every pass, in the order a shrink starts with.
     package static let standard: [ShrinkPass] = [
-        deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
+        removeDiscarded, deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, changeConfigDeletingSteps,
         changeConfigDeletingStepRepointing, lowerToHeldValue, deleteStepRepoint,
     ]

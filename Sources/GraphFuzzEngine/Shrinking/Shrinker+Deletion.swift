@@ -54,7 +54,8 @@ extension Shrinker {
     /// Deletes each element span (a list element with its "more" flag, a sized array's element),
     /// from the last to the first. When that alone fails, it also lowers the choice that sizes the
     /// list (drawn just before it) or the choice that an earlier shrink found must shrink with a
-    /// deleted element (`partnerFromEnd`, a size drawn after the list). After a deletion succeeds
+    /// deleted element (`partnerFromEnd`, a size drawn after the list), and, when the deletion broke an
+    /// assumption, the deletion re-indexed (`reindexed`). After a deletion succeeds
     /// it deletes runs of the elements before it, 1, 2, 4, … at a time (Hypothesis'
     /// `find_integer`), so a long list loses its unneeded elements in a few runs.
     func deleteElements() -> Bool {
@@ -63,7 +64,7 @@ extension Shrinker {
         while i >= 0 && !outOfBudget {
             if i < spans.count, spans[i].label == .element, spans[i].count > 0 {
                 let span = spans[i], size = sizeChoice(of: i)
-                if considerDeletion(removing(span.range), base: raw, start: span.start, count: 1, sizedBy: size) {
+                if considerDeletion(removing(span.range), base: raw, start: span.start, count: 1, sizedBy: size, siblings: siblings(of: i)) {
                     progress = true
                     deleteRunBefore(span.start, depth: span.depth, sizedBy: size)
                 }
@@ -128,6 +129,23 @@ extension Shrinker {
         return result
     }
 
+    /// The elements of a list as they are in the best sequence, with the bounds of its choices: what a
+    /// discarded deletion re-indexes (`reindexed`).
+    struct ListSiblings {
+        /// The list's element spans that hold more than their flag.
+        var elements: [Span]
+        var bounds: [UInt64]
+    }
+
+    /// The elements of the list that holds the element span `spans[index]`; nil for a list's end flag.
+    private func siblings(of index: Int) -> ListSiblings? {
+        let element = spans[index]
+        guard element.count > 1,
+              let list = spans[..<index].lastIndex(where: { $0.label == .list && $0.depth == element.depth - 1 && $0.range.contains(element.start) })
+        else { return nil }
+        return ListSiblings(elements: listElements(list), bounds: bounds)
+    }
+
     /// After the element ending at `end` was deleted: deletes the runs of sibling elements just
     /// before `end`, growing the run 1, 2, 4, … while that fails, then binary-searching.
     private func deleteRunBefore(_ end: Int, depth: Int, sizedBy size: Int?) {
@@ -146,14 +164,18 @@ extension Shrinker {
             // not simpler than the current best is not run.
             var candidate = base
             candidate.removeSubrange(first..<end)
+            // Not re-indexed: a re-indexed candidate for each run that breaks an assumption cost more
+            // runs (index_cycle) than the runs it deleted saved.
             return self.considerDeletion(candidate, base: base, start: first, count: k, sizedBy: size)
         }
     }
 
     /// Runs `deleted` (`base` without `count` elements from `start`); when that alone is discarded
     /// or passes, runs it again with the size choice (before `start`) lowered by `count`, and, if
-    /// the deletion was discarded, with the learnt partner choice (after the deletion) lowered too.
-    private func considerDeletion(_ deleted: [UInt64], base: [UInt64], start: Int, count: Int, sizedBy size: Int?) -> Bool {
+    /// the deletion was discarded, with the learnt partner choice (after the deletion) lowered too,
+    /// then re-indexed (`reindexed`) when `siblings` (the list's elements in `base`) are known.
+    private func considerDeletion(_ deleted: [UInt64], base: [UInt64], start: Int, count: Int, sizedBy size: Int?,
+                                  siblings: ListSiblings? = nil) -> Bool {
         if consider(deleted) { return true }
         if let size, size < start, base[size] >= UInt64(count) {
             var candidate = deleted
@@ -168,10 +190,33 @@ extension Shrinker {
                 candidate[position] -= UInt64(count)
                 if consider(candidate) { return true }
             }
-            return false
+        } else if base == raw && raw.count - deleted.count > 1 && learnPartner(deleted, start: start, count: count) {
+            // A deleted end flag (one choice) shifts what follows; only a real element teaches a partner.
+            return true
         }
-        // A deleted end flag (one choice) shifts what follows; only a real element teaches a partner.
-        return base == raw && raw.count - deleted.count > 1 && learnPartner(deleted, start: start, count: count)
+        guard let siblings, let candidate = Self.reindexed(deleted, base: base, start: start, count: count, siblings: siblings)
+        else { return false }
+        return consider(candidate)
+    }
+
+    /// `deleted` (`base` without `count` elements of a list, from choice `start`) with each value of
+    /// the list's other elements (`siblings`, in `base`: a choice with bound above 1) that points past the
+    /// deleted elements (at least the first one's position in the list plus `count`) lowered by
+    /// `count`: elements that index into their own list (references by position) still point at the
+    /// same elements. Nil when no value changes.
+    static func reindexed(_ deleted: [UInt64], base: [UInt64], start: Int, count: Int, siblings: ListSiblings) -> [UInt64]? {
+        let removed = base.count - deleted.count
+        guard removed > 0, count > 0, siblings.bounds.count == base.count else { return nil }
+        let past = UInt64(siblings.elements.filter { $0.end <= start }.count + count)
+        var candidate = deleted
+        var changed = false
+        for element in siblings.elements where element.end <= start || element.start >= start + removed {
+            for j in element.range where j < base.count && siblings.bounds[j] > 1 && base[j] >= past {
+                candidate[j < start ? j : j - removed] = base[j] - UInt64(count)
+                changed = true
+            }
+        }
+        return changed ? candidate : nil
     }
 
     /// The first time a deletion is discarded and no partner is known: lowers each value (bound
@@ -231,17 +276,19 @@ extension Shrinker {
         return list.start - 2
     }
 
-    /// Deletes blocks of two choices that start a span other than an integer's: this joins
-    /// neighbouring lists (a list's end flag and the next list's start) and drops a branch's
-    /// choice with the flag after it. (An integer's two choices deleted only re-read the choices
-    /// after them as that integer; single choices deleted never improved a challenge problem.)
+    /// Deletes blocks of two choices that start a span other than an integer's or a filter's try:
+    /// this joins neighbouring lists (a list's end flag and the next list's start) and drops a
+    /// branch's choice with the flag after it. (An integer's two choices deleted only re-read the
+    /// choices after them as that integer, and a try's first two the rest of the try; the tries a
+    /// filter rejected are remove-discarded's; single choices deleted never improved a challenge
+    /// problem.)
     func deleteBlocks() -> Bool {
         var progress = false
         let size = 2
         var i = raw.count - size
         while i >= 0 && !outOfBudget {
             if i + size <= raw.count, spans.contains(where: { $0.start == i && $0.count > 0 }),
-               !spans.contains(where: { $0.start == i && $0.label == .value }),
+               !spans.contains(where: { $0.start == i && ($0.label == .value || $0.label == .attempt) }),
                consider(removing(i..<(i + size))) { progress = true }
             i -= 1
         }

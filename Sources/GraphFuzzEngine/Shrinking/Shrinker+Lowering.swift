@@ -48,7 +48,11 @@ extension Shrinker {
     /// Lowers each choice as far as it will go: 0, then 1, then binary search between the last
     /// value that passed and the smallest that failed. A choice whose full search already found
     /// nothing at its current value is only re-checked at 0 and one below; a full search follows
-    /// if either fails.
+    /// if either fails. In the full search, a value that makes a filter reject a try it kept (the
+    /// choice's own try, or a later one whose filter depends on the choice) is refitted
+    /// (`refitRejectedTry`): the filter is offered the values below, and the candidate keeps the first
+    /// it accepts. Without that, a search meets mostly rejected values above the smallest one a sparse
+    /// filter keeps, and stops.
     func minimiseChoices() -> Bool {
         var progress = false
         var i = 0
@@ -70,14 +74,26 @@ extension Shrinker {
     }
 
     private func lower(at i: Int) -> Bool {
+        // Refits stop for this choice once a filter kept none of the values offered below one it rejected.
+        var refitting = true
         func attempt(_ value: UInt64) -> Bool {
             guard i < raw.count else { return false }
             var candidate = raw
             candidate[i] = value
-            return consider(candidate)
+            let (accepted, run) = evaluate(candidate)
+            if accepted { return true }
+            guard refitting else { return false }
+            switch refitRejectedTry(candidate, changed: i, run: run) {
+            case .accepted: return true
+            case .noneKept: refitting = false
+            case .kept, .notTried: break
+            }
+            return false
         }
         let start = raw[i]
         if exhausted[i] == start {
+            // The cheap re-check leaves refits to the full search.
+            refitting = false
             if attempt(0) || (start > 1 && attempt(start - 1)) { return true }
             return false
         }
@@ -244,9 +260,9 @@ extension Shrinker {
     }
 
     /// Spans whose first choice decides how much the span reads: a branch, a bind, or a label of
-    /// the user's own (lists, elements, steps and integers have passes of their own).
+    /// the user's own (lists, elements, steps, integers and a filter's tries have passes of their own).
     static func realignable(_ label: Span.Label) -> Bool {
-        ![Span.Label.element, .list, .step, .value, .config, .command].contains(label)
+        ![Span.Label.element, .list, .step, .value, .config, .command, .attempt].contains(label)
     }
 
     /// Runs `candidate` only to see what it consumes (never adopted; counts as an attempt).

@@ -1,7 +1,8 @@
 /// Shrinks a failing choice sequence to a simpler one failing with the same signature.
 ///
 /// It never looks at typed values: its passes (`ShrinkPass`, held as data with statistics)
-/// delete steps, spans and blocks, zero spans, lower choices, sort siblings, and combine edits
+/// delete the tries a filter rejected (discarded spans), steps, spans and blocks, zero spans, lower
+/// choices (refitting a filter's kept try past the values it rejects), sort siblings, and combine edits
 /// (delete a span and lower a neighbour, lower a choice and realign what follows, move an amount
 /// between two choices). Every candidate is run through the generators again, so it is valid by
 /// construction. A candidate is accepted only if it fails with the same signature and its consumed
@@ -27,6 +28,8 @@ package final class Shrinker {
     private(set) var spans: [Span] = []
     /// The bound of each choice of `raw`.
     private(set) var bounds: [UInt64] = []
+    /// How many non-empty discarded spans (a filter's rejected tries) the best holds.
+    private var discardedSpans = 0
     /// Positions whose full downward search found nothing, with the value they then held; a
     /// later round only re-checks them cheaply. Cleared when the sequence's length changes.
     var exhausted: [Int: UInt64] = [:]
@@ -39,7 +42,9 @@ package final class Shrinker {
     private var seen: Set<ChoiceSequence> = []
     /// What earlier runs consumed and how they ended: candidates with a known end are not run.
     private var tree = ChoiceTree()
-    /// Candidates that were discarded (rejected) rather than passing: combined passes start there.
+    /// Candidates that were discarded rather than passing: the case was rejected, or a filter
+    /// rejected a try the best had kept (the run holds more discarded spans than the best). An
+    /// edit that breaks a filter is an edit that breaks an assumption; combined passes start there.
     private(set) var discarded: Set<ChoiceSequence> = []
     /// Whether the last candidate considered was discarded (run, or known from an earlier run).
     private(set) var lastDiscarded = false
@@ -137,6 +142,12 @@ package final class Shrinker {
         bounds = draw.bounds.count == draw.choices.count ? draw.bounds : Array(repeating: .max, count: draw.choices.count)
         best = draw.sequence
         spans = draw.spans
+        discardedSpans = Self.discardedCount(draw.spans)
+    }
+
+    /// The non-empty discarded spans among `spans`.
+    static func discardedCount(_ spans: [Span]) -> Int {
+        spans.reduce(0) { $0 + ($1.isDiscarded && $1.count > 0 ? 1 : 0) }
     }
 
     /// The exhausted positions of `old` that survive in `new`: those in the prefix both share, and
@@ -167,11 +178,13 @@ package final class Shrinker {
     }
 
     /// Like `consider`, also returning the draw of a candidate that was run and not accepted
-    /// (nil when it was not run, or when its runner gives back no consumed choices).
-    func evaluate(_ candidate: [UInt64]) -> (accepted: Bool, draw: Draw?) {
+    /// (nil when it was not run, or when its runner gives back no consumed choices). `anyLength`
+    /// runs a candidate that is not simpler than the best (a filter offered several tries): it is
+    /// adopted only if what it consumed is.
+    func evaluate(_ candidate: [UInt64], anyLength: Bool = false) -> (accepted: Bool, draw: Draw?) {
         let sequence = ChoiceSequence(candidate)
         lastDiscarded = false
-        guard sequence.isSimpler(than: best), !outOfBudget else { return (false, nil) }
+        guard anyLength || sequence.isSimpler(than: best), !outOfBudget else { return (false, nil) }
         guard seen.insert(sequence).inserted else {
             lastDiscarded = discarded.contains(sequence)
             return (false, nil)
@@ -209,7 +222,10 @@ package final class Shrinker {
             discarded.insert(sequence)
             lastDiscarded = true
         default:
-            break
+            if Self.discardedCount(draw.spans) > discardedSpans {
+                discarded.insert(sequence)
+                lastDiscarded = true
+            }
         }
         return (false, draw.choices.isEmpty ? nil : draw)
     }

@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The two Swift runtime hooks the scheduler needs, installed once per process, and the thread binding
+/// that tells them which scheduler (if any) is driving the calling thread.
+///
+/// Why process-wide: the runtime keeps its hooks in process globals (`swift_task_enqueueGlobal_hook`,
+/// `swift_task_getMainExecutor_hook`); there is no per-task or per-thread variant. They are installed the
+/// first time a scheduler runs (a `static let`, so exactly once, thread-safely) and chain to whatever hook
+/// was there before. Each hook asks the calling thread's binding first: on a thread that is not driving a
+/// case (every other thread of the process, other tests included) it behaves exactly as before.
+///
+/// - `swift_task_enqueueGlobal_hook` sees jobs of tasks that have no executor preference: an unstructured
+///   `Task {}` or `Task.detached` created inside a case, and actor jobs scheduled on their behalf.
+/// - `swift_task_getMainExecutor_hook` is consulted whenever code asks for the main actor's executor
+///   (`MainActor.shared.unownedExecutor`, which every hop to `@MainActor` evaluates). On a driving thread it
+///   answers with the case's stand-in main executor, so main-actor jobs are enqueued there. The enqueue
+///   hooks cannot do this: since Swift 6.2 a job for the main actor goes straight to the main executor's
+///   own `enqueue`, and neither the global nor the main-executor enqueue hook sees it.
+enum RuntimeHooks {
+    typealias EnqueueOriginal = @convention(thin) (UnownedJob) -> Void
+    typealias EnqueueHook = @convention(thin) (UnownedJob, EnqueueOriginal) -> Void
+    typealias MainExecutorOriginal = @convention(thin) () -> UnownedSerialExecutor
+    typealias MainExecutorHook = @convention(thin) (MainExecutorOriginal) -> UnownedSerialExecutor
+
+    /// The hooks that were installed before ours, called for threads that drive no case.
+    struct Installed {
+        let previousEnqueue: EnqueueHook?
+        let previousMainExecutor: MainExecutorHook?
+    }
+
+    /// Installs both hooks on first use. Fails loudly if the runtime does not export them: running
+    /// without them would silently leave main-actor and unstructured work outside the scheduler.
+    static let installed: Installed = {
+        let process = dlopen(nil, RTLD_NOW)
+        guard let enqueueSlot = dlsym(process, "swift_task_enqueueGlobal_hook"),
+              let mainSlot = dlsym(process, "swift_task_getMainExecutor_hook")
+        else { fatalError("the Swift runtime does not export swift_task_enqueueGlobal_hook / swift_task_getMainExecutor_hook") }
+        let enqueue = enqueueSlot.assumingMemoryBound(to: EnqueueHook?.self)
+        let main = mainSlot.assumingMemoryBound(to: MainExecutorHook?.self)
+        let installed = Installed(previousEnqueue: enqueue.pointee, previousMainExecutor: main.pointee)
+        enqueue.pointee = { job, original in
+            if let core = DriverBinding.current {
+                core.accept(job, place: .global)
+            } else if let previous = RuntimeHooks.installed.previousEnqueue {
+                previous(job, original)
+            } else {
+                original(job)
+            }
+        }
+        main.pointee = { original in
+            if let core = DriverBinding.current { return core.mainActor }
+            if let previous = RuntimeHooks.installed.previousMainExecutor { return previous(original) }
+            return original()
+        }
+        return installed
+    }()
+}
+
+/// Which scheduler drives the calling thread: a thread-local slot (a POSIX key created once), set while a
+/// scheduler runs its loop and restored afterwards, so a case can even be driven from inside another task.
+enum DriverBinding {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+        return key
+    }()
+
+    /// The scheduler driving this thread, if any.
+    static var current: SchedulerCore? {
+        guard let raw = pthread_getspecific(key) else { return nil }
+        return Unmanaged<SchedulerCore>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Binds `core` to this thread and returns what was bound before (for `restore`).
+    static func bind(_ core: SchedulerCore) -> UnsafeMutableRawPointer? {
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(core).toOpaque())
+        return previous
+    }
+
+    static func restore(_ previous: UnsafeMutableRawPointer?) {
+        pthread_setspecific(key, previous)
+    }
+
+    /// Whether `core` drives the calling thread (a cheaper test than `current === core`).
+    static func isDriving(_ core: SchedulerCore) -> Bool {
+        pthread_getspecific(key) == Unmanaged.passUnretained(core).toOpaque()
+    }
+}
+
+/// What the scheduler reads from a job it holds. The task ID comes from the runtime's exported accessor;
+/// the kind from the job's flags word, whose place the runtime's ABI fixes for schedulers ("do not move":
+/// after the heap-object header and two scheduler-private words).
+enum JobInspection {
+    @_silgen_name("swift_task_getJobTaskId")
+    private static func taskID(of job: UnownedJob) -> UInt64
+
+    /// The job's task ID, or 0 when the job is not a task (an actor's processing job, a resumption).
+    static func taskID(_ job: UnownedJob) -> UInt64 { taskID(of: job) }
+
+    /// The job kind: 0 for a task; the runtime's reserved kinds start at 0xC0.
+    static func kind(_ job: UnownedJob) -> UInt8 {
+        let raw = unsafeBitCast(job, to: UnsafeRawPointer.self)
+        return raw.load(fromByteOffset: 4 * MemoryLayout<UnsafeRawPointer>.size, as: UInt8.self)
+    }
+
+    /// Kinds the runtime gives its own jobs (`JobKind` in the runtime's ABI).
+    static let actorProcessing: UInt8 = 0xC1
+    static let yieldResumption: UInt8 = 0xC3
+
+    /// The default actor whose queue a processing job drains (a job of kind `actorProcessing`: the
+    /// runtime's out-of-line processing job, which holds a strong reference to its actor in the word after
+    /// the eight-word job header). nil for other jobs, and on 32-bit platforms.
+    static func actor(_ job: UnownedJob) -> AnyObject? {
+        guard MemoryLayout<UnsafeRawPointer>.size == 8, kind(job) == actorProcessing else { return nil }
+        let raw = unsafeBitCast(job, to: UnsafeRawPointer.self)
+        guard let actor = raw.load(fromByteOffset: 64, as: UnsafeRawPointer?.self) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(actor).takeUnretainedValue()
+    }
+}

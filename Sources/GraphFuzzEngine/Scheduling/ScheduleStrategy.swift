@@ -1,0 +1,66 @@
+/// How the scheduler picks the next job among those that can run. Every decision is a choice from the
+/// case's `Draw`, and choice 0 always means "the oldest runnable job" (FIFO), so an all-zero sequence
+/// runs jobs in the order they were enqueued and shrinking moves a schedule towards that order.
+public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
+    /// At every step with two or more runnable jobs, pick one uniformly.
+    case randomWalk
+    /// Probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi and Nagarakatte, ASPLOS 2010):
+    /// each task (and each default actor, whose queue runs as one agent) gets a random priority when first
+    /// seen, the highest-priority agent's oldest runnable job runs, and at `depth − 1` random steps in
+    /// `1...expectedSteps` the agent about to run drops below every other. A bug of depth `d` among `n` tasks and `k` steps is found with probability at least
+    /// `1 / (n · k^(d−1))` per run. Priorities are drawn as numbers where 0 is the lowest initial priority
+    /// and equal priorities run FIFO; a change point drawn as 0 is unused.
+    case pct(depth: Int, expectedSteps: Int)
+
+    public var description: String {
+        switch self {
+        case .randomWalk: "random walk"
+        case .pct(let depth, let steps): "PCT (depth \(depth), \(steps) steps)"
+        }
+    }
+}
+
+/// The picking state of one run.
+struct SchedulePicker {
+    private let strategy: ScheduleStrategy
+    /// PCT: steps at which the owner about to run is demoted; the i-th gets priority i + 1 (0 = unused).
+    private var changePoints: [Int] = []
+    /// PCT: priority by owner (a task, or an actor whose queue runs as one agent); looked up, never iterated.
+    private var priorities: [Int: Int] = [:]
+    private let priorityRange: UInt64 = 1 << 20
+
+    init(strategy: ScheduleStrategy, draw: Draw) {
+        self.strategy = strategy
+        if case .pct(let depth, let expectedSteps) = strategy {
+            precondition(depth >= 1 && expectedSteps >= 1, "PCT needs depth ≥ 1 and expectedSteps ≥ 1")
+            changePoints = (0..<(depth - 1)).map { _ in Int(draw.chooseUniform(upTo: UInt64(expectedSteps))) }
+        }
+    }
+
+    /// The index (in enqueue order) of the job to run at `step` (1-based).
+    mutating func pick(from runnable: [HeldJob], step: Int, draw: Draw) -> Int {
+        switch strategy {
+        case .randomWalk:
+            return runnable.count == 1 ? 0 : Int(draw.chooseUniform(upTo: UInt64(runnable.count - 1)))
+        case .pct(let depth, _):
+            for job in runnable where priorities[job.owner] == nil {
+                priorities[job.owner] = depth + Int(draw.chooseUniform(upTo: priorityRange))
+            }
+            var best = highest(in: runnable)
+            for (index, point) in changePoints.enumerated() where point == step {
+                priorities[runnable[best].owner] = index + 1
+                best = highest(in: runnable)
+            }
+            return best
+        }
+    }
+
+    /// The oldest job of the highest-priority owner (`runnable` is in enqueue order).
+    private func highest(in runnable: [HeldJob]) -> Int {
+        var best = 0
+        for index in runnable.indices.dropFirst() where priorities[runnable[index].owner, default: 0] > priorities[runnable[best].owner, default: 0] {
+            best = index
+        }
+        return best
+    }
+}

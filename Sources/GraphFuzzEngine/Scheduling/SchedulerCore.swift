@@ -1,0 +1,268 @@
+import Foundation
+
+/// Where a held job was handed to the scheduler.
+enum JobPlace: UInt8, Sendable {
+    /// The case's task executor (the executor preference of the case's tasks).
+    case caseExecutor
+    /// The case's stand-in for the main actor.
+    case mainActor
+    /// The global enqueue hook: a task without the case's executor preference.
+    case global
+    /// A sleeper's wake-up, held by the virtual clock until its deadline.
+    case timer
+}
+
+/// One job the scheduler holds.
+struct HeldJob {
+    let job: UnownedJob
+    let about: JobRecord
+
+    var owner: Int { about.owner }
+}
+
+/// What the schedule record keeps of a job.
+struct JobRecord: Sendable {
+    /// The case-local number of the job's task, or 0 when the job is not a task.
+    let task: Int
+    let kind: UInt8
+    let place: JobPlace
+    /// The step during which the job was enqueued (0: before the first step).
+    let queuedAt: Int
+    /// Who the job works for, as PCT gives priorities and the schedule names jobs: the job's own task
+    /// (its number, > 0); for an actor's processing job, the actor (−its number); for other jobs (a
+    /// `Task.yield` resumption) the task that enqueued it; 0 for outside work.
+    let owner: Int
+    /// Enqueued from a thread other than the driver's.
+    let external: Bool
+    /// Virtual nanoseconds a timer job was asked to wait.
+    let delay: UInt64
+}
+
+/// A job that arrived from another thread, kept raw until the driver admits it.
+private struct Arrival {
+    let job: UnownedJob
+    let place: JobPlace
+    let delay: UInt64
+}
+
+/// The state of one scheduled case: the held jobs, the virtual clock, the task numbering and the record.
+///
+/// Everything but the inbox is touched by the driving thread only: the scheduler's loop and the jobs it
+/// runs (which run on that thread, one at a time). Jobs that other threads hand over wait in the inbox,
+/// behind a lock, until the driver admits them, which it does only when nothing in the case can run:
+/// outside work then behaves as if it were slower than any job of the case, and a run that uses it stays
+/// replayable as long as one outside job at a time is outstanding.
+final class SchedulerCore: @unchecked Sendable {
+    // Driving-thread state. Each job runs to completion before the next starts, so no access overlaps
+    // another: dynamic exclusivity checks are turned off here, as in `Draw`, for the cost of a job.
+
+    /// Unowned references to the case's executors (the executors own the core, not the reverse).
+    @exclusivity(unchecked) private(set) var taskExecutor: UnownedTaskExecutor
+    @exclusivity(unchecked) private(set) var mainActor: UnownedSerialExecutor
+
+    @exclusivity(unchecked) private(set) var runnable: [HeldJob] = []
+    /// Sleepers by deadline, then enqueue order.
+    @exclusivity(unchecked) private var timers: [(deadline: UInt64, held: HeldJob)] = []
+    /// Virtual nanoseconds since the case began.
+    @exclusivity(unchecked) private(set) var now: UInt64 = 0
+    /// The step running now (1-based; 0 before the first).
+    @exclusivity(unchecked) private(set) var step = 0
+    /// The owner of the job running now.
+    @exclusivity(unchecked) private var runningOwner = 0
+    @exclusivity(unchecked) private var taskNumbers: [UInt64: Int] = [:]
+    /// The last task looked up: most jobs belong to the task whose job ran just before.
+    @exclusivity(unchecked) private var lastTask: (id: UInt64, number: Int) = (0, 0)
+    @exclusivity(unchecked) private(set) var taskCount = 0
+    @exclusivity(unchecked) private var actorNumbers: [ObjectIdentifier: Int] = [:]
+    /// Tasks first seen through the global hook: created without the case's executor preference.
+    @exclusivity(unchecked) private(set) var unpreferredTasks: [Int] = []
+    /// What ran, what it enqueued, the harness's marks, and the names of tasks and actors.
+    @exclusivity(unchecked) private(set) var record = ScheduleRecord()
+    @exclusivity(unchecked) private(set) var externalJobs = 0
+
+    private let inbox = NSCondition()
+    private var arrivals: [Arrival] = []
+    private var closed = false
+
+    init() {
+        taskExecutor = unsafeBitCast((0, 0), to: UnownedTaskExecutor.self)
+        mainActor = unsafeBitCast((0, 0), to: UnownedSerialExecutor.self)
+    }
+
+    @available(macOS 15.0, *)
+    func attach(_ executor: CaseTaskExecutor) {
+        taskExecutor = executor.asUnownedTaskExecutor()
+        mainActor = executor.mainActor.asUnownedSerialExecutor()
+    }
+
+    // MARK: Taking jobs
+
+    /// Holds `job`. Called by the case's executors and the global hook, on any thread.
+    func accept(_ job: UnownedJob, place: JobPlace, delay: UInt64 = 0) {
+        if DriverBinding.isDriving(self) {
+            hold(job, place: place, delay: delay, external: false)
+            return
+        }
+        inbox.lock()
+        if !closed { arrivals.append(Arrival(job: job, place: place, delay: delay)) }
+        inbox.signal()
+        inbox.unlock()
+    }
+
+    /// Holds a sleeper's wake-up job until the virtual clock has advanced by `delay` nanoseconds.
+    func acceptTimer(_ job: UnownedJob, delay: UInt64) {
+        accept(job, place: .timer, delay: delay)
+    }
+
+    private func hold(_ job: UnownedJob, place: JobPlace, delay: UInt64, external: Bool) {
+        let id = JobInspection.taskID(job)
+        let task = id == 0 ? 0 : number(id, seenFirstAt: place)
+        let owner: Int
+        if task != 0 {
+            owner = task
+        } else if let actor = JobInspection.actor(job) {
+            owner = -number(actor)
+        } else {
+            owner = currentTaskNumber() ?? runningOwner
+        }
+        let about = JobRecord(task: task, kind: JobInspection.kind(job), place: place, queuedAt: step, owner: owner,
+                              external: external, delay: delay)
+        let held = HeldJob(job: job, about: about)
+        if external { externalJobs += 1 }
+        if step > 0 { record.queued.append((step, about)) }
+        if place == .timer {
+            let deadline = now + delay
+            let index = timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex
+            timers.insert((deadline, held), at: index)
+        } else {
+            runnable.append(held)
+        }
+    }
+
+    private func number(_ id: UInt64, seenFirstAt place: JobPlace) -> Int {
+        if lastTask.id == id { return lastTask.number }
+        let number: Int
+        if let known = taskNumbers[id] {
+            number = known
+        } else {
+            taskCount += 1
+            number = taskCount
+            taskNumbers[id] = number
+            if place == .global { unpreferredTasks.append(number) }
+        }
+        lastTask = (id, number)
+        return number
+    }
+
+    private func number(_ actor: AnyObject) -> Int {
+        let identity = ObjectIdentifier(actor)
+        if let known = actorNumbers[identity] { return known }
+        let name = _typeName(type(of: actor), qualified: false)
+        let count = record.actorNames.reduce(0) { $0 + ($1.hasPrefix(name + "#") ? 1 : 0) }
+        record.actorNames.append("\(name)#\(count + 1)")
+        actorNumbers[identity] = record.actorNames.count
+        return record.actorNames.count
+    }
+
+    // MARK: Driving
+
+    /// Moves jobs that other threads handed over into the case. Returns whether there were any.
+    func admitArrivals() -> Bool {
+        inbox.lock()
+        let admitted = arrivals
+        arrivals.removeAll()
+        inbox.unlock()
+        for arrival in admitted { hold(arrival.job, place: arrival.place, delay: arrival.delay, external: true) }
+        return !admitted.isEmpty
+    }
+
+    /// Waits up to `timeout` for a job from another thread; returns whether one came.
+    func awaitArrival(timeout: Duration) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18)
+        inbox.lock()
+        defer { inbox.unlock() }
+        while arrivals.isEmpty {
+            if !inbox.wait(until: deadline) { return !arrivals.isEmpty }
+        }
+        return true
+    }
+
+    /// Advances the virtual clock to the earliest deadline and makes every sleeper due then runnable, in
+    /// enqueue order. Returns false when no sleeper is waiting.
+    func advanceClock() -> Bool {
+        guard let first = timers.first else { return false }
+        now = first.deadline
+        while let next = timers.first, next.deadline == now {
+            runnable.append(next.held)
+            timers.removeFirst()
+        }
+        return true
+    }
+
+    var sleepers: Int { timers.count }
+
+    /// Removes and runs the runnable job at `index` as the next step.
+    func runJob(at index: Int, pick: Int) {
+        let held = runnable.remove(at: index)
+        step += 1
+        runningOwner = held.owner
+        record.steps.append(StepRecord(job: held.about, pick: pick, choices: runnable.count + 1))
+        switch held.about.place {
+        case .mainActor:
+            held.job.runSynchronously(isolatedTo: mainActor, taskExecutor: taskExecutor)
+        case .caseExecutor, .global, .timer:
+            held.job.runSynchronously(on: taskExecutor)
+        }
+        runningOwner = 0
+    }
+
+    /// Stops taking jobs: anything handed over after the case is dropped (never run), so no job of the
+    /// case ever runs outside its scheduler.
+    func close() {
+        inbox.lock()
+        closed = true
+        arrivals.removeAll()
+        inbox.unlock()
+    }
+
+    // MARK: Marks from the case's own code
+
+    /// Attaches `note` to the running step and, when `label` is given, names the task running it.
+    /// Called from a job the scheduler runs (the driving thread).
+    func mark(_ note: String, label: String? = nil) {
+        guard step > 0 else { return }
+        record.notes.append((step, note))
+        if let label, let task = currentTaskNumber() { record.labels[task] = label }
+    }
+
+    /// The case-local number of the task running the current job, if it is one of the case's tasks.
+    private func currentTaskNumber() -> Int? {
+        let id = withUnsafeCurrentTask { task in
+            task.map { JobInspection.taskID(unsafeBitCast($0, to: UnownedJob.self)) } ?? 0
+        }
+        if id == 0 { return nil }
+        return lastTask.id == id ? lastTask.number : taskNumbers[id]
+    }
+}
+
+/// The record of a run: what each step ran, what each step enqueued and the harness's marks (both in step
+/// order), and the names of tasks and actors. Kept as plain values; `ScheduleRenderer` turns it into text
+/// only when a report asks for it.
+struct ScheduleRecord: Sendable {
+    var steps: [StepRecord] = []
+    var queued: [(step: Int, job: JobRecord)] = []
+    var notes: [(step: Int, text: String)] = []
+    /// Labels the harness gave tasks, by case-local task number.
+    var labels: [Int: String] = [:]
+    /// `TypeName#n` for actor number n (index n − 1), numbered in order of first appearance.
+    var actorNames: [String] = []
+}
+
+/// What one step ran.
+struct StepRecord: Sendable {
+    let job: JobRecord
+    /// The index picked among the runnable jobs (in enqueue order), and how many there were.
+    let pick: Int
+    let choices: Int
+}

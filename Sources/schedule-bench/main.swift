@@ -1,0 +1,87 @@
+// Measures the scheduler (docs/scheduling.md has the figures and how they were taken):
+//   schedule-bench job-cost [cases] [yields] [pct|random]
+//                                                 cost of one scheduled job (run it under callgrind too)
+//   schedule-bench find [seeds] [max-cases] [head-start]
+//                                                 cases until the lost-update sample fails, per strategy
+//   schedule-bench threads [runs] [head-start]    how often the same sample fails on real threads
+//   schedule-bench show [seed] [head-start]       one random-walk run of the sample: its schedule and events
+import Foundation
+import GraphFuzzEngine
+import ScheduleSamples
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+/// The positional argument at `index` as an integer, or `fallback`; exit code 2 on a malformed one.
+func integer(_ index: Int, _ fallback: Int) -> Int {
+    guard index < arguments.count else { return fallback }
+    guard let value = Int(arguments[index]), value >= 0 else {
+        FileHandle.standardError.write(Data("schedule-bench: argument \(index + 1) '\(arguments[index])' is not a non-negative integer\n".utf8))
+        exit(2)
+    }
+    return value
+}
+
+/// One task that yields `yields` times: about two jobs per yield (the resumption, then the task).
+func yieldCase(_ draw: Draw, yields: Int, strategy: ScheduleStrategy) -> Int {
+    Scheduler(draw: draw, options: .init(strategy: strategy)).run {
+        for _ in 0..<yields { await Task.yield() }
+    }.jobs
+}
+
+switch arguments.first {
+case "job-cost":
+    let cases = integer(1, 2000), yields = integer(2, 50)
+    let strategy = arguments.count > 3 && arguments[3] == "random" ? ScheduleStrategy.randomWalk : Scheduler.Options().strategy
+    var jobs = 0
+    let clock = ContinuousClock()
+    let elapsed = clock.measure {
+        for index in 0..<cases { jobs += yieldCase(Draw(seed: UInt64(index)), yields: yields, strategy: strategy) }
+    }
+    let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+    print("\(strategy): \(cases) cases, \(jobs) jobs, \(String(format: "%.0f", nanoseconds / Double(max(jobs, 1)))) ns per job")
+
+case "find":
+    let seeds = integer(1, 100), maxCases = integer(2, 1000), headStart = integer(3, 1)
+    let strategies: [ScheduleStrategy] = [.randomWalk] + [(1, 1), (2, 16), (2, 32), (2, 64), (3, 16), (3, 32)].map {
+        .pct(depth: $0.0, expectedSteps: $0.1)
+    }
+    print("lost-update sample, head start \(headStart), seeds 1-\(seeds), at most \(maxCases) cases each")
+    for strategy in strategies {
+        var counts: [Int] = []
+        var jobs = 0
+        for seed in 1...UInt64(seeds) {
+            for index in 0..<maxCases {
+                let outcome = LostUpdate.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), strategy: strategy,
+                                             headStart: headStart)
+                jobs += outcome.run.jobs
+                if outcome.isLost {
+                    counts.append(index + 1)
+                    break
+                }
+            }
+        }
+        let sorted = counts.sorted()
+        let mean = counts.isEmpty ? 0 : Double(counts.reduce(0, +)) / Double(counts.count)
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        print("\(strategy): found in \(counts.count)/\(seeds) seeds; cases to find: mean \(String(format: "%.2f", mean)), "
+            + "median \(median), max \(sorted.last ?? 0); \(jobs) jobs in all")
+    }
+
+case "threads":
+    let runs = integer(1, 10_000), headStart = integer(2, 1)
+    var lost = 0
+    for _ in 0..<runs where await LostUpdate.runOnRealThreads(headStart: headStart) { lost += 1 }
+    print("lost-update sample, head start \(headStart), on real threads: lost \(lost) of \(runs) runs "
+        + "(\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+
+case "show":
+    let draw = Draw(seed: UInt64(integer(1, 1)))
+    let outcome = LostUpdate.run(draw, headStart: integer(2, 1))
+    print("value \(outcome.value)\(outcome.isLost ? " (an increment was lost)" : ""); choices \(draw.choices)")
+    for line in outcome.run.lines { print("  " + line) }
+    for event in outcome.events { print("  counter: " + event.replacingOccurrences(of: #" on thread \d+"#, with: "", options: .regularExpression)) }
+
+default:
+    FileHandle.standardError.write(Data("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | threads [runs] [head-start] | show [seed] [head-start]\n".utf8))
+    exit(2)
+}
