@@ -35,6 +35,12 @@ public enum GraphFuzzTest {
     /// target registered with the CLI).
     static func check(_ target: Target, mutant: String?, seed: UInt64, runs: Int, maxSteps: Int?, corpus: String?,
                       isolation: Isolation, reproduce: String?, sourceLocation: SourceLocation) -> CheckResult {
+        if let mutant, target.mutant(named: mutant) == nil {
+            let known = target.mutants.map(\.name).joined(separator: ", ")
+            Issue.record("graph-fuzz: target \(target.name) has no mutant '\(mutant)' (known: \(known.isEmpty ? "none" : known))",
+                         sourceLocation: sourceLocation)
+            return CheckResult(run: nil, reports: [], replayed: 0)
+        }
         let options = SearchOptions(seed: seed, runs: runs)
         let steps = maxSteps ?? target.defaultSteps
         if let child = IsolatedChild.current(target: target.name, seed: seed) {

@@ -168,7 +168,7 @@ public final class Draw {
     /// A choice that can only be 0 (the sign of a range that excludes negatives): recorded with
     /// bound 0 so later choices keep their positions, but it takes no randomness and no bytes.
     @inline(__always)
-    public func forcedZero() {
+    package func forcedZero() {
         if kind == .replay { cursor += 1 }
         drawn += 1
         if keepsRecord {
