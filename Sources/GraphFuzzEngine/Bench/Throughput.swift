@@ -4,7 +4,8 @@
 package struct Throughput: Sendable, Equatable {
     /// The specification alone: cases generated and predicted against the model.
     package var specStepsPerSecond: Double
-    /// The system and the checks: the time of a differential step less that of a specification step.
+    /// The system and the checks: the time of a differential step less that of a specification step (0 when that
+    /// difference is too small to measure).
     package var systemStepsPerSecond: Double
     /// The full differential run: generation, both sides, comparison and invariants.
     package var differentialStepsPerSecond: Double
@@ -50,6 +51,9 @@ package struct OnDiskThroughput: Sendable, Equatable {
 }
 
 extension AnyMachine {
+    /// A case generated and predicted against the model alone, nothing recorded.
+    static var modelOnly: RunOptions { RunOptions(makesSystem: false) }
+
     /// Measures throughput over `cases` cases generated from `seed` (skipping configurations the machine does
     /// not benchmark), repeating each way until `minimumSeconds` have passed so short runs are not dominated
     /// by timer noise.
@@ -60,8 +64,7 @@ extension AnyMachine {
         while seeds.count < cases && index < cases * 10 {
             let caseSeed = SplitMix64.caseSeed(run: seed, case: index)
             index += 1
-            let generated = run(Draw(seed: caseSeed), maxSteps, .generate)
-            guard generated.benchmarked else { continue }
+            guard run(Draw(seed: caseSeed), maxSteps, Self.modelOnly).benchmarked else { continue }
             seeds.append(caseSeed)
             totalSteps += run(Draw(seed: caseSeed), maxSteps).steps
         }
@@ -72,12 +75,12 @@ extension AnyMachine {
             repeat { steps += body() } while (clock.now - start).seconds < minimumSeconds
             return (steps, (clock.now - start).seconds)
         }
-        let spec = seconds { seeds.reduce(0) { $0 + run(Draw(seed: $1), maxSteps, .generate).steps } }
+        let spec = seconds { seeds.reduce(0) { $0 + run(Draw(seed: $1), maxSteps, Self.modelOnly).steps } }
         let differential = seconds { seeds.reduce(0) { $0 + run(Draw(seed: $1), maxSteps).steps } }
         let specRate = Double(spec.steps) / spec.seconds, differentialRate = Double(differential.steps) / differential.seconds
-        let systemTime = Swift.max(1 / differentialRate - 1 / specRate, .leastNonzeroMagnitude)
-        return Throughput(specStepsPerSecond: specRate, systemStepsPerSecond: 1 / systemTime, differentialStepsPerSecond: differentialRate,
-                          steps: totalSteps)
+        let systemTime = 1 / differentialRate - 1 / specRate
+        return Throughput(specStepsPerSecond: specRate, systemStepsPerSecond: systemTime > 0 ? 1 / systemTime : 0,
+                          differentialStepsPerSecond: differentialRate, steps: totalSteps)
     }
 
     /// Measures the configurations `measureThroughput` leaves out (nil when it leaves none out): the share of
@@ -90,7 +93,7 @@ extension AnyMachine {
         while index < sample || (excluded.count < cases && index < cases * 100) {
             let caseSeed = SplitMix64.caseSeed(run: seed, case: index)
             // One step is enough to know the configuration.
-            let isExcluded = !run(Draw(seed: caseSeed), 1, .generate).benchmarked
+            let isExcluded = !run(Draw(seed: caseSeed), 1, Self.modelOnly).benchmarked
             if isExcluded && index < sample { excludedInSample += 1 }
             if isExcluded && excluded.count < cases { excluded.append(caseSeed) }
             index += 1
