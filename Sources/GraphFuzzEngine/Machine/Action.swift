@@ -125,7 +125,7 @@ public struct Action<M: StateMachine> {
             if io.arguments.isRejected { return .rejected }
             // A value that could not be read from a trace: the runner reports it, nothing is predicted.
             if io.arguments.failure != nil { return .unavailable }
-            /// The step's whole trace: asked only for a failure's message or a record.
+            // The step's whole trace: asked only for a failure's message or a record.
             func trace() -> TraceStep {
                 if io.arguments.isCoded && !io.arguments.tracesCoded && !io.arguments.isReplaying,
                    let coded = command as? any TraceCodable {
@@ -138,7 +138,7 @@ public struct Action<M: StateMachine> {
             if io.records {
                 let recorded = trace()
                 io.record = RecordedStep(trace: recorded, value: Rendering.text(predicted.value), rule: predicted.rule,
-                                       swift: swiftLines.map { lines in { isLast in lines(command, predicted, recorded, isLast) } })
+                                         swift: swiftLines.map { lines in { isLast in lines(command, predicted, recorded, isLast) } })
             }
             guard io.performs else { return .predicted }
             io.willPerform?(io.index)
