@@ -47,14 +47,6 @@ struct RunCommand {
             failures += run.found.count
             let seconds = run.seconds
             let rate = seconds > 0 ? Double(run.steps) / seconds : 0
-            if arguments.json {
-                console.out(JSONValue.object([
-                    ("event", .string("summary")), ("target", .string(target.name)), ("mutant", .optional(mutant)),
-                    ("seed", .uint(seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
-                    ("seconds", .double(seconds)), ("stepsPerSecond", .double(rate.rounded())),
-                    ("failures", .int(run.found.count)),
-                ]).rendered + "\n")
-            }
             do {
                 let report = CoverageReport(target: target.name, rules: target.rules, coverage: run.coverage, cases: run.cases,
                                             rejected: run.rejected)
@@ -67,6 +59,15 @@ struct RunCommand {
                         ]).rendered + "\n")
                     }
                 }
+            }
+            // The target's last event is its summary: a consumer has every coverage event of the target when it reads it.
+            if arguments.json {
+                console.out(JSONValue.object([
+                    ("event", .string("summary")), ("target", .string(target.name)), ("mutant", .optional(mutant)),
+                    ("seed", .uint(seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
+                    ("seconds", .double(seconds)), ("stepsPerSecond", .double(rate.rounded())),
+                    ("failures", .int(run.found.count)),
+                ]).rendered + "\n")
             }
             let rules = run.found.compactMap { found in
                 found.result.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue) ×\(found.caseCount)" }
@@ -85,6 +86,10 @@ struct RunCommand {
                 console.out("(×N: the number of cases of the run that failed with that signature)\n")
             }
             if !coverageLines.isEmpty { console.out("\n" + coverageLines.joined(separator: "\n") + "\n") }
+        }
+        if interrupted && Interruption.signal == nil {
+            // Stopped because the output could not be written: `GraphFuzzCommand` says so, exit 3.
+            return 3
         }
         if interrupted {
             console.err("graph-fuzz: interrupted by \(Interruption.signal == SIGTERM ? "SIGTERM" : "SIGINT"): workers stopped, the summary above is the run so far\n")
@@ -110,6 +115,8 @@ struct RunCommand {
     private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
         let maxSteps = arguments.steps ?? target.defaultSteps
         var events = SearchEvents()
+        // A signal (workers only: in process there is no handler) or output that cannot be written stops the search.
+        events.stopRequested = { Interruption.signal != nil || console.writeFailure() != nil }
         let executor: any CaseExecutor
         if let workerExecutable, !arguments.inProcess {
             Interruption.install()
@@ -124,7 +131,6 @@ struct RunCommand {
                                       caseTimeout: arguments.caseTimeout, executable: workerExecutable, note: note)
             events.progress = { snapshot in progress.show(target: target.name, mutant: mutant, runs: options.runs, snapshot) }
             events.progressInterval = progress.interval
-            events.stopRequested = { Interruption.signal != nil }
             events.unconfirmed = { group in
                 note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(target.name) did not happen again when the case "
                     + "was run once more to shrink it: not reported as a failure of the code under test")

@@ -23,13 +23,9 @@ public struct WorkerArguments: Equatable, Sendable {
             case "--target": result.target = value
             case "--mutant": result.mutant = value
             case "--steps":
-                guard let steps = Int(value), FlagLimits.steps.contains(steps) else {
-                    throw UsageError("worker: --steps: '\(value)' is not an integer in \(FlagLimits.steps.lowerBound)–\(FlagLimits.steps.upperBound)")
-                }
-                result.steps = steps
+                result.steps = try ArgumentParser.positiveInt("worker: --steps", value, within: FlagLimits.steps)
             case "--seed":
-                guard let seed = UInt64(value) else { throw UsageError("worker: --seed: '\(value)' is not a non-negative integer") }
-                result.seed = seed
+                result.seed = try ArgumentParser.seed("worker: --seed", value)
             default: throw UsageError("worker: unknown flag '\(flag)'")
             }
         }
@@ -72,6 +68,8 @@ struct WorkerCommand {
         ignore.__sigaction_u.__sa_handler = SIG_IGN
         #endif
         sigaction(SIGINT, &ignore, nil)
+        // `graph-fuzz` ignores SIGPIPE (its own output); a worker writing to a parent that is gone dies of it.
+        signal(SIGPIPE, SIG_DFL)
         ParentWatch.start { _exit(0) }
         let machine = target.machine(mutant: arguments.mutant)
         let maxSteps = arguments.steps ?? target.defaultSteps
