@@ -293,6 +293,7 @@ public enum ArgumentParser {
           3 internal or infrastructure error (workers keep dying without a reproducing case), a
             harness fault (a machine's own I/O failed, e.g. a full /tmp: target, seed, case, step named),
             or standard output or error that cannot be written (a full disk, a closed pipe)
-          130 / 143 interrupted by SIGINT / SIGTERM (workers stopped, summary so far printed)
+          130 / 143 interrupted by SIGINT / SIGTERM (workers stopped, temporary files removed, summary
+            so far printed)
         """
 }

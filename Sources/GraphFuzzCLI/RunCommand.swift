@@ -115,11 +115,15 @@ struct RunCommand {
     private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
         let maxSteps = arguments.steps ?? target.defaultSteps
         var events = SearchEvents()
-        // A signal (workers only: in process there is no handler) or output that cannot be written stops the search.
+        // A signal or output that cannot be written stops the search.
         events.stopRequested = { Interruption.signal != nil || console.writeFailure() != nil }
         let executor: any CaseExecutor
+        // The executable stops at SIGINT and SIGTERM (in process between chunks of cases); a command run inside
+        // another program (a test) leaves that program's signals alone.
+        if workerExecutable != nil { Interruption.install() }
+        var scratchFolder: String?
+        defer { scratchFolder.map(ScratchFolder.remove) }
         if let workerExecutable, !arguments.inProcess {
-            Interruption.install()
             let budget: WorkerBudget
             do { budget = try WorkerBudget.current(requested: arguments.jobs) } catch { throw WorkerError(message: error.message, usage: true) }
             if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
@@ -136,8 +140,9 @@ struct RunCommand {
                     + "was run once more to shrink it: not reported as a failure of the code under test")
             }
         } else {
-            // In process the search cannot stop midway: no handler, so SIGINT and SIGTERM end it at once.
-            executor = InProcessExecutor(machine: target.machine(mutant: mutant), maxSteps: maxSteps)
+            // The machine's files go in a folder of the run's own, removed when the search ends.
+            scratchFolder = try ScratchFolder.make(for: "run")
+            executor = InProcessExecutor(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: maxSteps)
         }
         do {
             return try target.run(mutant: mutant, options: options, maxSteps: maxSteps, executor: executor, events: events) { found in
