@@ -140,8 +140,12 @@ public enum FileIO {
         let created = try createFolder(folder)
         defer { removeFolders(created) }
         let probe = (folder as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")
-        try writeAtomically(String(repeating: "graph-fuzz checks that this folder can be written\n", count: 80), to: probe,
-                            temporary: probe + ".tmp")
-        try remove(probe)
+        do {
+            try writeAtomically(String(repeating: "graph-fuzz checks that this folder can be written\n", count: 80), to: probe,
+                                temporary: probe + ".tmp")
+            try remove(probe)
+        } catch {
+            throw FileError(file: folder, action: "write a file in it", reason: error.reason)
+        }
     }
 }
