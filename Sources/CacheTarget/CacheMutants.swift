@@ -1,3 +1,4 @@
+import Foundation
 import GraphFuzzEngine
 import PersistentCache
 
@@ -43,8 +44,8 @@ extension Target {
     public static var cache: Target {
         Target(name: "cache",
                summary: "PersistentCache: memory and disk tiers, several instances, expiry, cleanup and injected disk faults",
-               rules: CacheRulesExport.rules, mutants: CacheMutants.all, defaultSteps: 30, generatorVersion: "2") { mutant in
-            CacheMachine(mutant: mutant)
+               rules: CacheRulesExport.rules, mutants: CacheMutants.all, defaultSteps: 30, generatorVersion: "2") { mutant, scratchFolder in
+            CacheMachine(mutant: mutant, temporaryDirectory: scratchFolder ?? NSTemporaryDirectory())
         }
     }
 }

@@ -15,7 +15,8 @@ public enum GraphBackendDifferential {
     /// Runs `cases` cases of seed `seed` (each generated as the graph target generates it, at most `maxSteps`
     /// steps) on both backends; stops at the first disagreement.
     public static func run(seed: UInt64, cases: Int, maxSteps: Int = 30) -> Report {
-        let runner = MachineRunner(GraphMachine(), maxSteps: maxSteps)
+        let machine = GraphMachine()
+        let runner = MachineRunner(machine, maxSteps: maxSteps)
         var report = Report()
         for index in 0..<cases {
             let (config, planned) = runner.generate(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
@@ -24,11 +25,11 @@ public enum GraphBackendDifferential {
             memoryConfig.backend = .memory
             sqliteConfig.backend = .sqlite
             do {
-                var memory = try GraphSystem(config: memoryConfig, mutant: nil)
-                var sqlite = try GraphSystem(config: sqliteConfig, mutant: nil)
+                var memory = try GraphSystem(config: memoryConfig, mutant: nil, stores: machine.stores)
+                var sqlite = try GraphSystem(config: sqliteConfig, mutant: nil, stores: machine.stores)
                 defer {
-                    GraphMachine().tearDown(&memory)
-                    GraphMachine().tearDown(&sqlite)
+                    machine.tearDown(&memory)
+                    machine.tearDown(&sqlite)
                 }
                 for (number, step) in planned.enumerated() {
                     report.steps += 1

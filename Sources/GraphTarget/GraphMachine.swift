@@ -12,8 +12,15 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
     public typealias Observation = GraphObservation
 
     public let mutant: GraphMutant?
+    /// Where the SQLite cases keep their store files.
+    let stores: ScratchStores
 
-    public init(mutant: GraphMutant? = nil) { self.mutant = mutant }
+    /// - Parameter scratchFolder: an existing folder for the SQLite cases' store files (nil: /dev/shm when the
+    ///   machine has it, else the temporary directory).
+    public init(mutant: GraphMutant? = nil, scratchFolder: String? = nil) {
+        self.mutant = mutant
+        stores = ScratchStores(folder: scratchFolder)
+    }
 
     public func makeConfig(_ draw: Draw) -> GraphConfig {
         GraphConfig(schema: draw.chooseBool() ? .cloudKit : .local,
@@ -24,7 +31,7 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
     }
 
     public func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(config: config) }
-    public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { try GraphSystem(config: config, mutant: mutant) }
+    public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { try GraphSystem(config: config, mutant: mutant, stores: stores) }
 
     public func precondition(_ command: GraphCommand, _ model: GraphModel) -> Bool {
         model.allows(command) && model.leavesEarlierLaunches(command)
@@ -125,8 +132,8 @@ extension Target {
     public static var graph: Target {
         Target(name: "graph",
                summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B7)",
-               rules: GraphRules.all, mutants: GraphMutant.all, defaultSteps: 30, generatorVersion: "2") { mutant in
-            GraphMachine(mutant: mutant.flatMap(GraphMutant.init(rawValue:)))
+               rules: GraphRules.all, mutants: GraphMutant.all, defaultSteps: 30, generatorVersion: "2") { mutant, scratchFolder in
+            GraphMachine(mutant: mutant.flatMap(GraphMutant.init(rawValue:)), scratchFolder: scratchFolder)
         }
     }
 }

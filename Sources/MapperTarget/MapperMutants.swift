@@ -55,8 +55,8 @@ extension Target {
             name: "mapper",
             summary: "DTOMapper.mapToWorks against MapperSpec: dedup by ISBN, own editions and authors, tags and provider pass through, a volume-ID cache safe across saves, deletes, rollback and fresh contexts",
             rules: MapperRules.all, mutants: MapperMutants.all.map(\.mutant), defaultSteps: 30, generatorVersion: "2"
-        ) { mutant in
-            MapperMachine(strategy: MapperMutants.strategy(for: mutant))
+        ) { mutant, scratchFolder in
+            MapperMachine(strategy: MapperMutants.strategy(for: mutant), scratchFolder: scratchFolder)
         }
     }
 }

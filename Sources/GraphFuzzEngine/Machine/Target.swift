@@ -11,24 +11,37 @@ public struct Target: Sendable {
     /// Modules an exported Swift test of this target imports.
     public let swiftImports: [String]
     @usableFromInline
-    let make: @Sendable (String?) -> AnyMachine
+    let make: @Sendable (String?, String?) -> AnyMachine
 
+    /// A target whose machine keeps no files of its own.
     @inlinable
     public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
                                  defaultSteps: Int = 30, generatorVersion: String,
                                  machine: @escaping @Sendable (_ mutant: String?) -> M) {
+        self.init(name: name, summary: summary, rules: rules, mutants: mutants, defaultSteps: defaultSteps,
+                  generatorVersion: generatorVersion) { mutant, _ in machine(mutant) }
+    }
+
+    /// A target whose machine keeps scratch files (store files, cache folders) in the folder it is given
+    /// (`scratchFolder`: an existing folder that its caller removes afterwards; nil for the machine's default).
+    @inlinable
+    public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
+                                 defaultSteps: Int = 30, generatorVersion: String,
+                                 machine: @escaping @Sendable (_ mutant: String?, _ scratchFolder: String?) -> M) {
         self.name = name
         self.summary = summary
         self.rules = rules
         self.mutants = mutants
         self.defaultSteps = defaultSteps
         self.generatorVersion = generatorVersion
-        self.swiftImports = AnyMachine(machine(nil)).swiftImports
-        self.make = { AnyMachine(machine($0)) }
+        self.swiftImports = AnyMachine(machine(nil, nil)).swiftImports
+        self.make = { AnyMachine(machine($0, $1)) }
     }
 
-    /// The machine against production code (`nil`) or against a named mutant.
-    public func machine(mutant: String? = nil) -> AnyMachine { make(mutant) }
+    /// The machine against production code (`nil`) or against a named mutant. `scratchFolder`: an existing
+    /// folder for the files its cases make (a worker process's own, removed by its parent), nil for the
+    /// machine's default place.
+    public func machine(mutant: String? = nil, scratchFolder: String? = nil) -> AnyMachine { make(mutant, scratchFolder) }
 
     public func mutant(named name: String) -> Mutant? { mutants.first { $0.name == name } }
 
