@@ -1,3 +1,4 @@
+import Foundation
 import GraphFuzzEngine
 import PersistentCache
 
@@ -28,8 +29,8 @@ extension Target {
     public static var cache: Target {
         Target(name: "cache",
                summary: "PersistentCache: memory and disk tiers, several instances, expiry, cleanup and injected disk faults",
-               rules: CacheRulesExport.rules, mutants: CacheMachine.mutants, defaultSteps: 30, generatorVersion: "2") {
-            CacheMachine(strategy: $0)
+               rules: CacheRulesExport.rules, mutants: CacheMachine.mutants, defaultSteps: 30, generatorVersion: "2") { strategy, scratchFolder in
+            CacheMachine(strategy: strategy, temporaryDirectory: scratchFolder ?? NSTemporaryDirectory())
         }
     }
 }

@@ -135,9 +135,7 @@ package enum ArgumentParser {
                 throw UsageError("\(argument) takes no other arguments (use it alone: graph-fuzz \(argument))")
             case "--target": run.target = try value(for: argument, &rest)
             case "--seed":
-                let text = try value(for: argument, &rest)
-                guard let seed = UInt64(text) else { throw UsageError("--seed: '\(text)' is not a non-negative integer") }
-                run.seed = seed
+                run.seed = try seed(argument, try value(for: argument, &rest))
             case "--runs": run.runs = try positiveInt(argument, try value(for: argument, &rest), within: FlagLimits.runs)
             case "--steps": run.steps = try positiveInt(argument, try value(for: argument, &rest), within: FlagLimits.steps)
             case "--time": run.time = try seconds(argument, try value(for: argument, &rest), within: FlagLimits.time)
@@ -187,6 +185,9 @@ package enum ArgumentParser {
 
     private static func shard(_ text: String) throws(UsageError) -> Shard {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2, parts.allSatisfy({ isInteger(String($0)) && !$0.hasPrefix("-") }), parts.contains(where: { Int($0) == nil }) {
+            throw UsageError("--shard: '\(text)' is out of range (I/N with 1 ≤ I ≤ N ≤ \(Int.max))")
+        }
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, (1...count).contains(index) else {
             throw UsageError("--shard: '\(text)' is not I/N with 1 ≤ I ≤ N (for example 2/4)")
         }
@@ -195,8 +196,7 @@ package enum ArgumentParser {
 
     static func positiveInt(_ flag: String, _ text: String, within limits: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let value = Int(text) else {
-            // Digits only but too many for an Int: a number, just far too large.
-            if !text.isEmpty, text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }), text.contains(where: { $0 != "0" }) {
+            if isInteger(text) && !text.hasPrefix("-") {
                 throw UsageError("\(flag): '\(text)' is out of range (\(limits.lowerBound)–\(limits.upperBound))")
             }
             throw UsageError("\(flag): '\(text)' is not a positive integer")
@@ -204,6 +204,23 @@ package enum ArgumentParser {
         guard value > 0 else { throw UsageError("\(flag): '\(text)' is not a positive integer") }
         guard limits.contains(value) else { throw UsageError("\(flag): '\(text)' is out of range (\(limits.lowerBound)–\(limits.upperBound))") }
         return value
+    }
+
+    /// A seed: any integer from 0 to 2^64 − 1. Digits beyond it are out of range, not "not a number".
+    package static func seed(_ flag: String, _ text: String) throws(UsageError) -> UInt64 {
+        guard let value = UInt64(text) else {
+            if isInteger(text) && !text.hasPrefix("-") {
+                throw UsageError("\(flag): '\(text)' is out of range (0–\(UInt64.max))")
+            }
+            throw UsageError("\(flag): '\(text)' is not a non-negative integer")
+        }
+        return value
+    }
+
+    /// An optional sign followed by at least one digit and nothing else: a number, however large.
+    private static func isInteger(_ text: String) -> Bool {
+        let digits = text.hasPrefix("+") || text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        return !digits.isEmpty && digits.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
     }
 
     package static let help = """
@@ -220,7 +237,8 @@ package enum ArgumentParser {
           graph-fuzz list [--json|--markdown]   targets, their mutants with the rule each breaks, the rules
           graph-fuzz export-tests [--corpus DIR] [--out DIR]
                                                 write the corpus as Swift tests (default out: Tests/CorpusRegressionTests);
-                                                replaces only files it exported from the same corpus
+                                                replaces only files it exported from the same corpus (known by
+                                                the identity in DIR/.graph-fuzz-corpus, not by its name)
           graph-fuzz import-crash FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR]
                                                 a libFuzzer input (crash-* file) as a shrunk corpus case
           graph-fuzz export-seeds [--corpus DIR] [--out DIR] [--target NAME]
@@ -241,7 +259,8 @@ package enum ArgumentParser {
           --time SECONDS  wall-clock budget per target for the search (shrinking not counted)
           --mutant NAME   run against a named faulty variant of the production code
           --json          JSON Lines on standard output, one object per event (keys below)
-          --corpus DIR    where failures are saved (default Corpus/); checked before the search
+          --corpus DIR    where failures are saved (default Corpus/); checked before the search by
+                          writing a probe file there (exit 2 naming the path and the reason)
           --no-save       do not save failures
           --quiet         only failures and the summary (no progress line)
           --progress      a progress line on standard error every 2 s even when it is not a terminal
@@ -257,7 +276,7 @@ package enum ArgumentParser {
         JSON LINES (--json)
           failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts
                    secondsToFailure counterexample swift corpusFile
-          coverage event target rule decided cases   (one per rule, before the summary)
+          coverage event target rule decided cases   (one per rule, before the summary: a target's last event)
           summary  event target mutant seed cases steps seconds stepsPerSecond failures
           replay   event file target outcome rule
           list     {event: target, target} {event: mutant, target, mutant, rule} {event: rule, rule, statement}
@@ -271,8 +290,10 @@ package enum ArgumentParser {
         EXIT CODES
           0 no failure   1 a failure was found (or a replayed case failed)
           2 bad usage or bad input (a flag, a file and line, a corpus folder, too few open files)
-          3 internal or infrastructure error (workers keep dying without a reproducing case), or a
-            harness fault (a machine's own I/O failed, e.g. a full /tmp: target, seed, case, step named)
-          130 / 143 interrupted by SIGINT / SIGTERM (workers stopped, summary so far printed)
+          3 internal or infrastructure error (workers keep dying without a reproducing case), a
+            harness fault (a machine's own I/O failed, e.g. a full /tmp: target, seed, case, step named),
+            or standard output or error that cannot be written (a full disk, a closed pipe)
+          130 / 143 interrupted by SIGINT / SIGTERM (workers stopped, temporary files removed, summary
+            so far printed)
         """
 }

@@ -21,8 +21,7 @@ package struct CoverageArguments: Equatable, Sendable {
             case "--runs": result.runs = try ArgumentParser.positiveInt("coverage --runs", value, within: FlagLimits.runs)
             case "--steps": result.steps = try ArgumentParser.positiveInt("coverage --steps", value, within: FlagLimits.steps)
             default:
-                guard let seed = UInt64(value) else { throw UsageError("coverage --seed: '\(value)' is not a non-negative integer") }
-                result.seed = seed
+                result.seed = try ArgumentParser.seed("coverage --seed", value)
             }
         }
         return result

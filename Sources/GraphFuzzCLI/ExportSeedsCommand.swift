@@ -80,16 +80,21 @@ struct ExportSeedsCommand {
             console.err("graph-fuzz: \(error)\n")
             return 2
         }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: arguments.output, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw UsageError("export-seeds: --out \(arguments.output) is a file, not a folder (nothing written)")
+        }
         for reason in exported.skipped { console.err("graph-fuzz: skipped \(reason)\n") }
-        let manager = FileManager.default
         for seed in exported.seeds {
             let folder = (arguments.output as NSString).appendingPathComponent(seed.target)
             let path = (folder as NSString).appendingPathComponent(seed.name)
-            do {
-                try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try Data(seed.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            do throws(FileError) {
+                try FileIO.createFolder(folder)
+                do { try Data(seed.bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+                    throw FileError(file: path, action: "write the seed", reason: FileIO.reason(of: error))
+                }
             } catch {
-                console.err("graph-fuzz: cannot write \(path): \(error.localizedDescription)\n")
+                console.err("graph-fuzz: export-seeds: \(error)\n")
                 return 2
             }
         }

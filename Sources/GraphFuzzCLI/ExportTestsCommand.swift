@@ -3,10 +3,10 @@ import GraphFuzzEngine
 
 /// `graph-fuzz export-tests`: the corpus as Swift Testing tests against the production API.
 ///
-/// Every file it writes starts with `ExportedTest.header`, naming the corpus folder it came from.
-/// It removes only such files exported from the same corpus, and refuses (exit 2, nothing
-/// written or removed) an `--out` folder holding anything else: a tool never deletes what it did
-/// not write. It prints each file it wrote and removed.
+/// Every file it writes starts with `ExportedTest.header`, naming the corpus file it came from and the
+/// corpus's identity (`CorpusIdentity`). It replaces or removes only files exported from the corpus
+/// of the same identity, and refuses (exit 2, nothing written or removed) an `--out` folder holding
+/// anything else: a tool never deletes what it did not write. It prints each file it wrote and removed.
 struct ExportTestsCommand {
     var corpus: String
     var output: String
@@ -14,17 +14,33 @@ struct ExportTestsCommand {
     var console: Console
 
     func execute() -> Int32 {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), !isDirectory.boolValue {
+            console.err("graph-fuzz: export-tests: --corpus \(corpus) is a file: export-tests takes a corpus folder\n")
+            return 2
+        }
+        // A corpus without an identity yet gets one, written only once the plan holds (nothing is touched before).
+        let recorded: String?
+        do { recorded = try CorpusIdentity.read(corpus) } catch {
+            console.err("graph-fuzz: export-tests: \(error)\n")
+            return 2
+        }
+        let identity = recorded ?? CorpusIdentity.make()
         let exported: [ExportedTest]
-        do { exported = try TestExporter(registry: registry).export(corpus: corpus) } catch {
+        do { exported = try TestExporter(registry: registry).export(corpus: corpus, identity: identity) } catch {
             console.err("graph-fuzz: \(error)\n")
             return 2
         }
         let plan: ExportPlan
-        do { plan = try ExportPlan.make(output: output, corpusName: ExportedTest.corpusName(corpus), tests: exported) } catch {
+        do { plan = try ExportPlan.make(output: output, corpus: corpus, identity: identity, recorded: recorded != nil, tests: exported) } catch {
             console.err("graph-fuzz: export-tests: \(error.message)\n")
             return 2
         }
         do {
+            if recorded == nil {
+                try CorpusIdentity.write(identity, to: corpus)
+                console.out("gave \(corpus) its identity: \((corpus as NSString).appendingPathComponent(CorpusIdentity.fileName)) (keep it with the cases)\n")
+            }
             try FileIO.createFolder(output)
             for test in plan.write {
                 try FileIO.writeAtomically(test.source, to: (output as NSString).appendingPathComponent(test.fileName))
@@ -53,8 +69,12 @@ struct ExportPlan {
     /// Files this command exported from the same corpus before whose case is gone.
     var remove: [String]
 
-    /// Refuses (`UsageError`) a folder holding files not exported from `corpusName`.
-    static func make(output: String, corpusName: String, tests: [ExportedTest]) throws(UsageError) -> ExportPlan {
+    /// Refuses (`UsageError`) a folder holding files not exported from the corpus of `identity`. A
+    /// test exported before exports recorded the corpus's identity is replaced when this export
+    /// writes a file of its name (the name holds the case's hash: the same case); any other such
+    /// file is refused, since nothing tells which corpus it came from.
+    /// `recorded`: the corpus holds `identity` already (else it is the new one it will get).
+    static func make(output: String, corpus: String, identity: String, recorded: Bool, tests: [ExportedTest]) throws(UsageError) -> ExportPlan {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: output, isDirectory: &isDirectory) else {
@@ -65,25 +85,38 @@ struct ExportPlan {
         do { names = try manager.contentsOfDirectory(atPath: output).filter { !$0.hasPrefix(".") }.sorted() } catch {
             throw UsageError("cannot list --out \(output): \(FileIO.reason(of: error)) (nothing written)")
         }
-        var foreign: [String] = [], otherCorpus: [String: String] = [:], ours: [String: String] = [:]
+        let writing = Set(tests.map(\.fileName))
+        var foreign: [String] = [], otherCorpus: [(name: String, source: ExportedTest.Source)] = [], unknown: [String] = []
+        var ours: [String: String] = [:]
         for name in names {
             let path = (output as NSString).appendingPathComponent(name)
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let source = ExportedTest.sourceCorpus(of: text) else {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let source = ExportedTest.source(of: text) else {
                 foreign.append(name)
                 continue
             }
-            if source == corpusName || source.isEmpty { ours[name] = text } else { otherCorpus[name] = source }
+            switch source.identity {
+            case identity?: ours[name] = text
+            case nil where writing.contains(name): ours[name] = text
+            case nil: unknown.append(name)
+            case _?: otherCorpus.append((name, source))
+            }
         }
         if !foreign.isEmpty {
             throw UsageError("--out \(output) holds files graph-fuzz export-tests did not write (\(list(foreign))); "
                 + "it writes only into a folder of its own exports: choose another --out (nothing written or removed)")
         }
-        if let (name, source) = otherCorpus.sorted(by: { $0.key < $1.key }).first {
-            throw UsageError("--out \(output) holds tests exported from another corpus ('\(source)', for example \(name)), "
-                + "not from '\(corpusName)': choose another --out (nothing written or removed)")
+        if let (name, source) = otherCorpus.first {
+            throw UsageError("--out \(output) holds tests exported from another corpus ('\(source.corpusName)', identity \(source.identity ?? "-"), "
+                + "for example \(name)), not from \(corpus) (\(recorded ? "identity \(identity)" : "no identity yet")): "
+                + "choose another --out (nothing written or removed)")
+        }
+        if !unknown.isEmpty {
+            throw UsageError("--out \(output) holds tests exported before exports named their corpus's identity, of cases \(corpus) "
+                + "does not hold (\(list(unknown))): which corpus they came from cannot be told; remove them if they are from this corpus "
+                + "and export again, or choose another --out (nothing written or removed)")
         }
         let write = tests.filter { ours[$0.fileName] != $0.source }
-        let remove = ours.keys.filter { name in !tests.contains { $0.fileName == name } }.sorted()
+        let remove = ours.keys.filter { !writing.contains($0) }.sorted()
         return ExportPlan(write: write, unchanged: tests.count - write.count, remove: remove)
     }
 
@@ -97,22 +130,41 @@ package struct ExportedTest: Equatable, Sendable {
     package var fileName: String
     package var source: String
 
-    /// The first line of every exported file starts with this, followed by `CORPUS/FILE.case`.
+    /// The first line of every exported file starts with this, followed by
+    /// `CORPUS/FILE.case (corpus IDENTITY). Do not edit:`.
     static let header = "// Generated by `graph-fuzz export-tests` from "
 
-    /// The name an export records for a corpus folder: its last path component.
+    /// Where an exported file came from, as its first line says.
+    struct Source: Equatable {
+        /// The corpus folder's name, "" in files exported before headers named it.
+        var corpusName: String
+        /// The corpus's identity, nil in files exported before headers recorded it.
+        var identity: String?
+    }
+
+    /// The name an export records for a corpus folder: its last path component (for the reader;
+    /// the identity is what tells corpora apart).
     static func corpusName(_ corpus: String) -> String {
         URL(fileURLWithPath: corpus).standardizedFileURL.lastPathComponent
     }
 
-    /// The corpus a file was exported from, or nil when this command did not write it. Files
-    /// exported before headers named the corpus (`from FILE.case.`) count as from any corpus: "".
-    static func sourceCorpus(of text: String) -> String? {
+    /// The first line for a test exported from `relative` (a path inside the corpus folder).
+    static func firstLine(corpusName: String, relative: String, identity: String) -> String {
+        header + "\(corpusName)/\(relative) (corpus \(identity)). Do not edit:"
+    }
+
+    /// Where a file was exported from, or nil when this command did not write it.
+    static func source(of text: String) -> Source? {
         guard let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first,
               firstLine.hasPrefix(header) else { return nil }
         let rest = firstLine.dropFirst(header.count)
-        guard let slash = rest.firstIndex(of: "/") else { return "" }
-        return String(rest[..<slash])
+        var identity: String?
+        if let open = rest.range(of: " (corpus ", options: .backwards), let close = rest[open.upperBound...].firstIndex(of: ")") {
+            let text = String(rest[open.upperBound..<close])
+            if CorpusIdentity.isIdentifier(text) { identity = text }
+        }
+        guard let slash = rest.firstIndex(of: "/") else { return Source(corpusName: "", identity: identity) }
+        return Source(corpusName: String(rest[..<slash]), identity: identity)
     }
 }
 
@@ -121,7 +173,11 @@ package struct TestExporter {
     package var registry: Registry
     package init(registry: Registry) { self.registry = registry }
 
-    package func export(corpus: String) throws(CorpusError) -> [ExportedTest] {
+    /// The tests of the cases under `corpus`, their first lines naming `identity` (default: the
+    /// identity recorded in the folder; a folder without one is an error).
+    package func export(corpus: String, identity given: String? = nil) throws(CorpusError) -> [ExportedTest] {
+        let identity: String
+        if let given { identity = given } else { identity = try recordedIdentity(corpus) }
         var tests: [ExportedTest] = []
         let corpusName = ExportedTest.corpusName(corpus)
         let prefix = URL(fileURLWithPath: corpus).standardizedFileURL.path + "/"
@@ -143,7 +199,7 @@ package struct TestExporter {
                                                       hash: String(base.split(separator: "-").last ?? ""))
             let standardized = URL(fileURLWithPath: file).standardizedFileURL.path
             let relative = standardized.hasPrefix(prefix) ? String(standardized.dropFirst(prefix.count)) : (file as NSString).lastPathComponent
-            var source = ExportedTest.header + "\(corpusName)/\(relative). Do not edit:\n"
+            var source = ExportedTest.firstLine(corpusName: corpusName, relative: relative, identity: identity) + "\n"
             source += "// change the corpus and export again. "
             if diesInProcess {
                 source += "Its last step \(corpusCase.kind == .crash ? "crashed" : "hung") the process \(corpusCase.mutant.map { "on mutant \($0)" } ?? "once")"
@@ -159,5 +215,14 @@ package struct TestExporter {
             tests.append(ExportedTest(fileName: "\(name).swift", source: source))
         }
         return tests
+    }
+
+    private func recordedIdentity(_ corpus: String) throws(CorpusError) -> String {
+        let identity: String?
+        do { identity = try CorpusIdentity.read(corpus) } catch { throw CorpusError(file: error.file, line: nil, message: "\(error.action): \(error.reason)") }
+        guard let identity else {
+            throw CorpusError(file: corpus, line: nil, message: "the corpus has no identity (\(CorpusIdentity.fileName)) yet: `graph-fuzz export-tests` gives it one")
+        }
+        return identity
     }
 }

@@ -1,7 +1,8 @@
 import GraphFuzzEngine
 
 /// The `graph-fuzz` command: parses arguments, runs, and returns the exit code
-/// (0 no failure, 1 failure, 2 bad usage or input, 3 internal error).
+/// (0 no failure, 1 failure, 2 bad usage or input, 3 internal error, among them a write to
+/// standard output or error that failed).
 package struct GraphFuzzCommand {
     package static let version = "0.1.0"
 
@@ -23,6 +24,17 @@ package struct GraphFuzzCommand {
     }
 
     package func run(_ arguments: [String]) -> Int32 {
+        let status = execute(arguments)
+        // A full disk or a closed pipe under standard output: the command stopped (a run stops its
+        // workers and removes its temporary files); its output is incomplete, so it is never a pass.
+        if let failure = console.writeFailure() {
+            console.err("graph-fuzz: \(failure)\n")
+            return 3
+        }
+        return status
+    }
+
+    private func execute(_ arguments: [String]) -> Int32 {
         do {
             switch try ArgumentParser.parse(arguments) {
             case .help:

@@ -22,8 +22,7 @@ package struct ImportCrashArguments: Equatable, Sendable {
                 case "--mutant": result.mutant = value
                 case "--corpus": result.corpus = value
                 default:
-                    guard let steps = Int(value), steps > 0 else { throw UsageError("import-crash: --steps: '\(value)' is not a positive integer") }
-                    result.steps = steps
+                    result.steps = try ArgumentParser.positiveInt("import-crash: --steps", value, within: FlagLimits.steps)
                 }
             default:
                 if argument.hasPrefix("-") || file != nil {

@@ -47,14 +47,6 @@ struct RunCommand {
             failures += run.found.count
             let seconds = run.seconds
             let rate = seconds > 0 ? Double(run.steps) / seconds : 0
-            if arguments.json {
-                console.out(JSONValue.object([
-                    ("event", .string("summary")), ("target", .string(target.name)), ("mutant", .optional(mutant)),
-                    ("seed", .uint(seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
-                    ("seconds", .double(seconds)), ("stepsPerSecond", .double(rate.rounded())),
-                    ("failures", .int(run.found.count)),
-                ]).rendered + "\n")
-            }
             do {
                 let report = CoverageReport(target: target.name, rules: target.rules, coverage: run.coverage, cases: run.cases,
                                             rejected: run.rejected)
@@ -67,6 +59,15 @@ struct RunCommand {
                         ]).rendered + "\n")
                     }
                 }
+            }
+            // The target's last event is its summary: a consumer has every coverage event of the target when it reads it.
+            if arguments.json {
+                console.out(JSONValue.object([
+                    ("event", .string("summary")), ("target", .string(target.name)), ("mutant", .optional(mutant)),
+                    ("seed", .uint(seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
+                    ("seconds", .double(seconds)), ("stepsPerSecond", .double(rate.rounded())),
+                    ("failures", .int(run.found.count)),
+                ]).rendered + "\n")
             }
             let rules = run.found.compactMap { found in
                 found.result.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue) ×\(found.caseCount)" }
@@ -85,6 +86,10 @@ struct RunCommand {
                 console.out("(×N: the number of cases of the run that failed with that signature)\n")
             }
             if !coverageLines.isEmpty { console.out("\n" + coverageLines.joined(separator: "\n") + "\n") }
+        }
+        if interrupted && Interruption.signal == nil {
+            // Stopped because the output could not be written: `GraphFuzzCommand` says so, exit 3.
+            return 3
         }
         if interrupted {
             console.err("graph-fuzz: interrupted by \(Interruption.signal == SIGTERM ? "SIGTERM" : "SIGINT"): workers stopped, the summary above is the run so far\n")
@@ -110,9 +115,15 @@ struct RunCommand {
     private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
         let maxSteps = arguments.steps ?? target.defaultSteps
         var events = SearchEvents()
+        // A signal or output that cannot be written stops the search.
+        events.stopRequested = { Interruption.signal != nil || console.writeFailure() != nil }
         let executor: any CaseExecutor
+        // The executable stops at SIGINT and SIGTERM (in process between chunks of cases); a command run inside
+        // another program (a test) leaves that program's signals alone.
+        if workerExecutable != nil { Interruption.install() }
+        var scratchFolder: String?
+        defer { scratchFolder.map(ScratchFolder.remove) }
         if let workerExecutable, !arguments.inProcess {
-            Interruption.install()
             let budget: WorkerBudget
             do { budget = try WorkerBudget.current(requested: arguments.jobs) } catch { throw WorkerError(message: error.message, usage: true) }
             if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
@@ -124,14 +135,14 @@ struct RunCommand {
                                       caseTimeout: arguments.caseTimeout, executable: workerExecutable, note: note)
             events.progress = { snapshot in progress.show(target: target.name, mutant: mutant, runs: options.runs, snapshot) }
             events.progressInterval = progress.interval
-            events.stopRequested = { Interruption.signal != nil }
             events.unconfirmed = { group in
                 note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(target.name) did not happen again when the case "
                     + "was run once more to shrink it: not reported as a failure of the code under test")
             }
         } else {
-            // In process the search cannot stop midway: no handler, so SIGINT and SIGTERM end it at once.
-            executor = LocalExecutor(machine: target.machine(mutant: mutant), maxSteps: maxSteps)
+            // The machine's files go in a folder of the run's own, removed when the search ends.
+            scratchFolder = try ScratchFolder.make(for: "run")
+            executor = LocalExecutor(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: maxSteps)
         }
         do {
             return try target.run(mutant: mutant, options: options, maxSteps: maxSteps, executor: executor, events: events) { found in

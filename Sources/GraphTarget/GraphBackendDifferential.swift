@@ -1,5 +1,6 @@
 import GraphFuzzEngine
 import GraphSpec
+import GraphStore
 
 /// Differential testing of the store's two backends: the graph target's generated cases run on rows in memory
 /// and on an SQLite file, and every step's observation and the saved rows after it must be the same. The
@@ -38,6 +39,9 @@ public enum GraphBackendDifferential {
     /// The graph machine's steps on two stores, one per backend; a step whose observations or saved rows differ
     /// throws `Disagreement`.
     struct BackendPair: StateMachine {
+        /// Where the SQLite store files go (the system's scratch location), shared by the cases.
+        let stores = ScratchStores()
+
         struct System {
             var memory: GraphSystem
             var sqlite: GraphSystem
@@ -55,7 +59,8 @@ public enum GraphBackendDifferential {
             memoryConfig.backend = .memory
             sqliteConfig.backend = .sqlite
             do {
-                return System(memory: try GraphSystem(config: memoryConfig), sqlite: try GraphSystem(config: sqliteConfig))
+                return System(memory: try GraphSystem(config: memoryConfig, stores: stores),
+                              sqlite: try GraphSystem(config: sqliteConfig, stores: stores))
             } catch let fault as HarnessFault {
                 throw fault
             } catch {

@@ -11,9 +11,17 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
 
     /// What the machine's system runs with: production, or a mutant's faults.
     let faults: GraphFaults
+    /// Where the SQLite cases keep their store files.
+    let stores: ScratchStores
 
     public init() { self.init(faults: .shipped) }
-    package init(faults: GraphFaults) { self.faults = faults }
+
+    /// - Parameter scratchFolder: an existing folder for the SQLite cases' store files (nil: /dev/shm when the
+    ///   machine has it, else the temporary directory).
+    package init(faults: GraphFaults, scratchFolder: String? = nil) {
+        self.faults = faults
+        stores = ScratchStores(folder: scratchFolder)
+    }
 
     /// The schema configuration and the unknown evidence, each fuzzed both ways; the SQLite backend one case in
     /// ten (traced only then: older traces read as the memory backend).
@@ -28,7 +36,7 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
     }
 
     public func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(config: config) }
-    public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { try GraphSystem(config: config, faults: faults) }
+    public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { try GraphSystem(config: config, faults: faults, stores: stores) }
 
     /// The rule and message of an observation the prediction does not allow, chosen by what differs.
     func compare(_ expected: Prediction<GraphObservation>, _ observed: GraphObservation, _ step: TraceStep) -> Failure? {
@@ -120,6 +128,8 @@ extension Target {
     public static var graph: Target {
         Target(name: "graph",
                summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B7)",
-               rules: GraphRules.all, mutants: GraphMachine.mutants, defaultSteps: 30, generatorVersion: "2") { GraphMachine(faults: $0) }
+               rules: GraphRules.all, mutants: GraphMachine.mutants, defaultSteps: 30, generatorVersion: "2") { faults, scratchFolder in
+            GraphMachine(faults: faults, scratchFolder: scratchFolder)
+        }
     }
 }

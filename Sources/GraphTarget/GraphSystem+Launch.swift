@@ -7,7 +7,7 @@ import GraphStore
 extension GraphSystem {
     /// The case's container on its backend, with the mutant's save grouping. Throws the store's `StoreError`,
     /// or a `HarnessFault` when the store could not create its file because the harness cannot write there.
-    static func openContainer(_ config: GraphConfig, store: ModelConfiguration, faults: GraphFaults) throws
+    static func openContainer(_ config: GraphConfig, store: ModelConfiguration, faults: GraphFaults, stores: ScratchStores) throws
         -> (ModelContainer, ScratchStoreFile?) {
         let schema = BooksTrackerSchema.schema(config.schema == .local ? .local : .cloudKit,
                                                localEditionEntriesRule: faults.editionEntriesRule)
@@ -17,10 +17,10 @@ extension GraphSystem {
         case .memory:
             container = ModelContainer(schema: schema, configuration: store)
         case .sqlite:
-            let made = ScratchStoreFile.make(prefix: "graphfuzz-graph")
+            let made = stores.file(prefix: "graphfuzz-graph")
             file = made
             do {
-                container = try ModelContainer(schema: schema, configuration: store, path: made.path, image: storeImage(config))
+                container = try ModelContainer(schema: schema, configuration: store, path: made.path, image: storeImage(config, stores))
             } catch {
                 made.remove()
                 if let cause = made.unwritable() {
@@ -34,17 +34,16 @@ extension GraphSystem {
         return (container, file)
     }
 
-    /// The empty store files of the two shipped schemas, made once per process: a case on the SQLite backend
-    /// starts from a copy (the file the store would create at its path) and opens it with the production code, the
-    /// schema's layout taken from the image (also for G26's damaged copies). A mutant's schema variant, or an image
-    /// that could not be made or written, creates the file as before (`ModelContainer.init(schema:configuration:path:image:)`).
-    private static let emptyLocalStore = EmptyStoreImage(schema: BooksTrackerSchema.schema(.local), storeIdentifier: ModelConfiguration().storeIdentifier)
-    private static let emptyCloudKitStore = EmptyStoreImage(schema: BooksTrackerSchema.schema(.cloudKit), storeIdentifier: ModelConfiguration().storeIdentifier)
-
-    /// The empty store image of the case's schema, nil in memory.
-    static func storeImage(_ config: GraphConfig) -> EmptyStoreImage? {
+    /// The empty store image of the case's schema (one of the two shipped schemas, made once per machine in its
+    /// scratch folder), nil in memory: a case on the SQLite backend starts from a copy (the file the store would
+    /// create at its path) and opens it with the production code, the schema's layout taken from the image (also
+    /// for G26's damaged copies). A mutant's schema variant, or an image that could not be made or written, creates
+    /// the file as before (`ModelContainer.init(schema:configuration:path:image:)`).
+    static func storeImage(_ config: GraphConfig, _ stores: ScratchStores) -> EmptyStoreImage? {
         guard config.backend == .sqlite else { return nil }
-        return config.schema == .local ? emptyLocalStore : emptyCloudKitStore
+        let local = config.schema == .local
+        return stores.emptyImage(local ? "local" : "cloudKit", schema: BooksTrackerSchema.schema(local ? .local : .cloudKit),
+                                 storeIdentifier: ModelConfiguration().storeIdentifier)
     }
 
     /// The relaunch commands: a relaunch reports how many rows the reopened store holds (G22); a killed save is
@@ -98,7 +97,7 @@ extension GraphSystem {
     /// error names another file), or "opened"; a `HarnessFault` when the copy could not be written. The copy is
     /// removed; the case's own container and file are untouched.
     func openDamagedCopy(_ bytes: [UInt8], _ damage: StoreDamage) throws(HarnessFault) -> String {
-        let copy = ScratchStoreFile.make(prefix: "graphfuzz-damaged")
+        let copy = stores.file(prefix: "graphfuzz-damaged")
         defer { copy.remove() }
         // The damaged bytes: none, the first 50, or all with the first 16 written as zeros (not copied first).
         let damaged: [UInt8]

@@ -14,6 +14,8 @@ public struct GraphSystem {
     let storeFile: ScratchStoreFile?
     /// The empty store image the case's SQLite store was made from (its layout serves G26's damaged copies).
     let storeImage: EmptyStoreImage?
+    /// Where the case's store file and G26's damaged copies go.
+    let stores: ScratchStores
     /// The containers of earlier launches: their models raise traps there (G22).
     var retired: [ModelContainer] = []
     var refs: [PersistentModel?] = []
@@ -31,10 +33,12 @@ public struct GraphSystem {
     let containerViolationsAgree: Bool
 
     /// Throws the store's `StoreError`, or a `HarnessFault` when the harness cannot write the store file's folder.
-    package init(config: GraphConfig, faults: GraphFaults = .shipped) throws {
+    /// - Parameter stores: where the store files go (default: the system's scratch location).
+    package init(config: GraphConfig, faults: GraphFaults = .shipped, stores: ScratchStores = ScratchStores()) throws {
         let store = ModelConfiguration(trapPolicy: .record, behavior: faults.behavior(config))
-        (container, storeFile) = try Self.openContainer(config, store: store, faults: faults)
-        storeImage = Self.storeImage(config)
+        self.stores = stores
+        (container, storeFile) = try Self.openContainer(config, store: store, faults: faults, stores: stores)
+        storeImage = Self.storeImage(config, stores)
         contexts = [ModelContext(container), ModelContext(container)]
         policy = faults.policy(config)
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }

@@ -1,5 +1,6 @@
 import BooksTracker
 import GraphFuzzEngine
+import GraphStore
 import MapperSpec
 
 /// The specification's state plus the responses mapped so far (to map the same volume IDs again).
@@ -24,12 +25,19 @@ public struct MapperMachine: StateMachine, Sendable {
     public typealias System = MapperSystem
 
     package let strategy: MapperStrategy
+    /// Where on-disk cases keep their store files.
+    let stores: ScratchStores
 
-    package init(strategy: MapperStrategy = .shipped) { self.strategy = strategy }
+    /// - Parameter scratchFolder: an existing folder for on-disk cases' store files (nil: /dev/shm when the machine
+    ///   has it, else the temporary directory).
+    package init(strategy: MapperStrategy = .shipped, scratchFolder: String? = nil) {
+        self.strategy = strategy
+        stores = ScratchStores(folder: scratchFolder)
+    }
 
     public func makeConfig(_ args: inout Arguments) -> MapperConfig { MapperConfig.draw(&args) }
     public func makeModel(_ config: MapperConfig) -> MapperState { MapperState() }
-    public func makeSystem(_ config: MapperConfig) throws -> MapperSystem { try MapperSystem(config: config, strategy: strategy) }
+    public func makeSystem(_ config: MapperConfig) throws -> MapperSystem { try MapperSystem(config: config, strategy: strategy, stores: stores) }
     public func tearDown(_ system: inout MapperSystem) { system.tearDown() }
 
     // MARK: Generation

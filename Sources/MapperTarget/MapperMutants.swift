@@ -47,6 +47,6 @@ extension Target {
             name: "mapper",
             summary: "DTOMapper.mapToWorks against MapperSpec: dedup by ISBN, own editions and authors, tags and provider pass through, a volume-ID cache safe across saves, deletes, rollback and fresh contexts",
             rules: MapperRules.all, mutants: MapperMachine.mutants, defaultSteps: 30, generatorVersion: "2"
-        ) { MapperMachine(strategy: $0) }
+        ) { strategy, scratchFolder in MapperMachine(strategy: strategy, scratchFolder: scratchFolder) }
     }
 }

@@ -31,19 +31,18 @@ public final class MapperSystem {
     /// again (`mapAgain`) takes the works it gave the first time instead of building them again.
     private var groupings: [(response: SpecResponse, works: [CanonicalWork])] = []
 
-    /// The empty store file of the schema, made once per process: an on-disk case starts from a copy (the file the
-    /// store would create at its path) and opens it with the production code; when the image could not be made or
-    /// written, the store creates the file as before.
-    private static let emptyStore = EmptyStoreImage(schema: BooksTrackerSchema.schema(.cloudKit), storeIdentifier: ModelConfiguration().storeIdentifier)
-
-    init(config: MapperConfig, strategy: MapperStrategy) throws {
+    /// - Parameter stores: where an on-disk case's store file goes. It starts from a copy of the schema's empty store
+    ///   file (the file the store would create at its path, made once per machine) and opens it with the production
+    ///   code; when the image could not be made or written, the store creates the file as before.
+    init(config: MapperConfig, strategy: MapperStrategy, stores: ScratchStores = ScratchStores()) throws {
         let storeSchema = BooksTrackerSchema.schema(.cloudKit)
         if config.onDisk {
-            let file = ScratchStoreFile.make(prefix: "graphfuzz-mapper")
+            let file = stores.file(prefix: "graphfuzz-mapper")
             storeFile = file
             do {
+                let image = stores.emptyImage("cloudKit", schema: storeSchema, storeIdentifier: ModelConfiguration().storeIdentifier)
                 container = try ModelContainer(schema: storeSchema, configuration: config.storeConfiguration, path: file.path,
-                                               image: Self.emptyStore)
+                                               image: image)
             } catch {
                 file.remove()
                 if let cause = file.unwritable() {

@@ -84,8 +84,9 @@ func randomSearchIfAsked(_ session: FuzzSession, arguments: [String]) -> Int32? 
         return 2
     }
     let seedText = option("seed", in: arguments) ?? "1"
-    guard let seed = UInt64(seedText) else {
-        log("--seed: '\(seedText)' is not a non-negative integer")
+    let seed: UInt64
+    do { seed = try ArgumentParser.seed("--seed", seedText) } catch {
+        log(error.message)
         return 2
     }
     log("random search: \(session.banner), seed \(seed), at most \(text) s")

@@ -33,6 +33,8 @@ struct CommandLineTests {
         #expect(coverage.first?.hasPrefix(#"{"event":"coverage","target":"queue","rule":"Q1","decided":"#) == true)
         let lines = all.filter { !$0.contains(#""event":"coverage""#) }
         #expect(lines.count == 2)
+        // As README and --help say: the coverage events come before the target's summary, its last event.
+        #expect(all.last?.hasPrefix(#"{"event":"summary""#) == true, "\(all)")
         let failure = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(Set(failure.keys) == ["event", "target", "mutant", "seed", "case", "rule", "kind", "message", "steps",
                                       "originalSteps", "shrinkAttempts", "secondsToFailure", "counterexample", "swift", "corpusFile"])
@@ -69,6 +71,23 @@ struct CommandLineTests {
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test("a path that is not what the command needs is named with what it is", arguments: [
+        (["replay", "/dev/null"], "/dev/null: not a corpus case: a character device, not a regular file"),
+        (["export-seeds", "--out", "FILE"], "export-seeds: --out FILE is a file, not a folder (nothing written)"),
+        (["export-seeds", "--out", "FILE/sub"], "FILE: cannot use it as a folder: Not a directory"),
+    ])
+    func pathsNamed(_ arguments: [String], _ message: String) throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/a-file"
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try graphFuzz(arguments.map { $0.replacingOccurrences(of: "FILE", with: file) })
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message.replacingOccurrences(of: "FILE", with: file)), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("permission") && !result.stderr.contains("NSCocoaErrorDomain"), "stderr: \(result.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "x")
     }
 
     @Test("list --json names every target, mutant with its rule, and rule")

@@ -103,13 +103,17 @@ struct CorpusTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let first = runInProcess(["--mutant", "queue-off-by-one", "--seed", "1", "--corpus", folder])
         #expect(first.status == 1)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
-        #expect(files.count == 1)
-        #expect(files[0].hasPrefix("queue-Q1-") && files[0].hasSuffix(".case"))
-        #expect(first.stdout.contains("saved: \(folder)/\(files[0])"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        // The case, and the identity the folder got with its first case.
+        #expect(files.count == 2 && files[0] == CorpusIdentity.fileName, "\(files)")
+        #expect(files[1].hasPrefix("queue-Q1-") && files[1].hasSuffix(".case"))
+        #expect(first.stdout.contains("saved: \(folder)/\(files[1])"))
+        let identity = try CorpusIdentity.read(folder)
+        #expect(identity != nil)
         _ = runInProcess(["--mutant", "queue-off-by-one", "--seed", "1", "--corpus", folder])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == files)
-        let saved = try Corpus.read(folder + "/" + files[0])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == files)
+        #expect(try CorpusIdentity.read(folder) == identity)
+        let saved = try Corpus.read(folder + "/" + files[1])
         #expect(saved.mutant == "queue-off-by-one" && saved.rule == "Q1" && saved.steps.count == 2)
     }
 

@@ -12,9 +12,15 @@ struct FlagLimitTests {
         (["--case-timeout", "0.000001"], "--case-timeout: '0.000001' is too short"),
         (["bench", "--soak", "1e300"], "bench --soak: '1e300' is out of range"),
         (["replay", "--case-timeout", "0.000001"], "--case-timeout: '0.000001' is too short"),
+        (["--seed", "18446744073709551616"], "--seed: '18446744073709551616' is out of range (0–18446744073709551615)"),
+        (["coverage", "--seed", "99999999999999999999999"], "coverage --seed: '99999999999999999999999' is out of range (0–18446744073709551615)"),
+        (["coverage", "--steps", "99999999999999999999"], "coverage --steps: '99999999999999999999' is out of range (1–1000000)"),
+        (["--shard", "1/99999999999999999999"], "--shard: '1/99999999999999999999' is out of range"),
+        (["import-crash", "crash-x", "--steps", "99999999999999999999"], "import-crash: --steps: '99999999999999999999' is out of range (1–1000000)"),
+        (["import-crash", "crash-x", "--steps", "2000000"], "import-crash: --steps: '2000000' is out of range (1–1000000)"),
     ])
     func outOfRange(_ arguments: [String], _ message: String) throws {
-        let result = try graphFuzz(arguments + (arguments.first == "bench" || arguments.first == "replay" ? [] : ["--no-save"]))
+        let result = try graphFuzz(arguments + (["bench", "replay", "coverage", "import-crash"].contains(arguments.first) ? [] : ["--no-save"]))
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))

@@ -52,8 +52,8 @@ private final class Background {
                              stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
     }
 
-    /// Files left in the run's temporary folder.
-    var temporaryFiles: [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder + "/tmp")) ?? [] }
+    /// Files left in the run's temporary folder (its TMPDIR).
+    var temporaryFiles: [String] { (try? FileManager.default.contentsOfDirectory(atPath: folder + "/tmp").sorted()) ?? [] }
 }
 
 /// The children of `pid` (from /proc on Linux, `pgrep -P` elsewhere).
@@ -173,5 +173,66 @@ struct RunLifecycleTests {
         #expect(failure.lowerBound < lastProgress.lowerBound, "the failure came after the search: \(text)")
         #expect(text.contains(" cases/s, 1 failure so far, "))
         #expect(text.contains(" s left"))
+    }
+}
+
+/// The scratch folder a worker was handed (`--scratch`), from its command line (Linux's /proc; nil elsewhere).
+private func scratchFolder(of worker: pid_t) -> String? {
+    guard let data = FileManager.default.contents(atPath: "/proc/\(worker)/cmdline") else { return nil }
+    let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    guard let flag = arguments.firstIndex(of: "--scratch"), flag + 1 < arguments.count else { return nil }
+    return arguments[flag + 1]
+}
+
+@Suite("scratch files: every worker gets a folder of its own, and nothing is left however a run ends (built executable)")
+struct ScratchCleanupTests {
+    @Test("SIGINT or SIGTERM mid-search leaves nothing in TMPDIR: workers remove their files, the parent their folders",
+          arguments: [("graph", SIGINT, false), ("mapper", SIGTERM, false), ("cache", SIGINT, false), ("graph", SIGTERM, true)])
+    func interruptLeavesNothing(_ target: String, _ signal: Int32, _ inProcess: Bool) throws {
+        let run = try Background(["--target", target, "--seed", "1", "--runs", "100000000", "--no-save"]
+            + (inProcess ? ["--in-process"] : ["--jobs", "2"]))
+        // The cases keep their files in the run's scratch folders, under the TMPDIR the test set.
+        let prefix = inProcess ? "graph-fuzz-run-" : "graph-fuzz-worker-"
+        #expect(run.wait(upTo: 10) { run.temporaryFiles.filter { $0.hasPrefix(prefix) }.count == (inProcess ? 1 : 2) },
+                "scratch folders: \(run.temporaryFiles)")
+        usleep(700_000)  // mid-search: cases are running, some with their store files or cache folders open
+        let workers = run.workers
+        kill(run.process.processIdentifier, signal)
+        let result = run.finish()
+        #expect(result.status == 128 + signal, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("(interrupted)"), "stdout: \(result.stdout)")
+        #expect(run.temporaryFiles.isEmpty, "left behind: \(run.temporaryFiles)")
+        #expect(workers.allSatisfy { !isRunning($0) })
+    }
+
+    @Test("a worker killed mid-case (SIGKILL): the parent removes what it left in the folder it handed out, and the run goes on")
+    func killedWorkersFolderRemoved() throws {
+        let run = try Background(["--target", "graph", "--seed", "1", "--runs", "100000000", "--time", "30", "--jobs", "2", "--no-save"])
+        #expect(run.wait(upTo: 10) { run.workers.count == 2 })
+        usleep(500_000)
+        let victim = try #require(run.workers.first)
+        let folder = try #require(scratchFolder(of: victim), "the worker was given no scratch folder")
+        #expect(folder.hasPrefix(run.folder + "/tmp/"), "\(folder)")
+        #expect(FileManager.default.fileExists(atPath: folder))
+        kill(victim, SIGKILL)
+        #expect(run.wait(upTo: 10) { !FileManager.default.fileExists(atPath: folder) }, "the killed worker's folder is still there")
+        #expect(run.process.isRunning, "the run should go on")
+        kill(run.process.processIdentifier, SIGTERM)
+        let result = run.finish()
+        #expect(result.status == 143, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("a worker died of SIGKILL"), "stderr: \(result.stderr)")
+        #expect(run.temporaryFiles.isEmpty, "left behind: \(run.temporaryFiles)")
+    }
+
+    @Test("workers whose graph-fuzz is killed (SIGKILL, no chance to clean up) remove their own scratch folders and end")
+    func orphanedWorkersCleanUp() throws {
+        let run = try Background(["--target", "graph", "--seed", "1", "--runs", "100000000", "--jobs", "2", "--no-save"])
+        #expect(run.wait(upTo: 10) { run.workers.count == 2 && run.temporaryFiles.count == 2 }, "\(run.temporaryFiles)")
+        usleep(500_000)
+        let workers = run.workers
+        kill(run.process.processIdentifier, SIGKILL)
+        _ = run.finish()
+        #expect(run.wait(upTo: 10) { !workers.contains(where: isRunning) }, "a worker outlived graph-fuzz")
+        #expect(run.wait(upTo: 5) { run.temporaryFiles.isEmpty }, "left behind: \(run.temporaryFiles)")
     }
 }

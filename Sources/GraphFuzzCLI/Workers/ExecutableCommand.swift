@@ -11,6 +11,9 @@ extension GraphFuzzCommand {
         var registry = Registry.standard
         if environment["GRAPH_FUZZ_PLANTED_TARGETS"] == "1" { registry.targets += [.planted, .plantedHarnessFault] }
         Interruption.unblock()
+        // A closed pipe under standard output is a failed write (`Console`): the run then stops its
+        // workers and removes its temporary files, which dying of SIGPIPE would not. (Workers ignore it too.)
+        signal(SIGPIPE, SIG_IGN)
         if environment["GRAPH_FUZZ_EXIT_WITH_PARENT"] == "1" {
             // Orphaned (its parent, say `swift test`, is gone): stop as on SIGTERM — workers
             // stopped, temporary files removed — and end.

@@ -12,24 +12,24 @@ package struct WorkerArguments: Equatable, Sendable {
     package var mutant: String?
     package var steps: Int?
     package var seed: UInt64
+    /// The folder the worker's cases keep their files in (its parent makes it for this worker and
+    /// removes it); nil: the machine's default place.
+    package var scratchFolder: String?
 
-    /// Parses `--target NAME [--mutant NAME] [--steps N] [--seed N]`.
+    /// Parses `--target NAME [--mutant NAME] [--steps N] [--seed N] [--scratch DIR]`.
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> WorkerArguments {
         var rest = arguments
-        var result = WorkerArguments(target: "", mutant: nil, steps: nil, seed: 0)
+        var result = WorkerArguments(target: "", mutant: nil, steps: nil, seed: 0, scratchFolder: nil)
         while let flag = rest.popFirst() {
             guard let value = rest.popFirst() else { throw UsageError("worker: \(flag) needs a value") }
             switch flag {
             case "--target": result.target = value
             case "--mutant": result.mutant = value
+            case "--scratch": result.scratchFolder = value
             case "--steps":
-                guard let steps = Int(value), FlagLimits.steps.contains(steps) else {
-                    throw UsageError("worker: --steps: '\(value)' is not an integer in \(FlagLimits.steps.lowerBound)–\(FlagLimits.steps.upperBound)")
-                }
-                result.steps = steps
+                result.steps = try ArgumentParser.positiveInt("worker: --steps", value, within: FlagLimits.steps)
             case "--seed":
-                guard let seed = UInt64(value) else { throw UsageError("worker: --seed: '\(value)' is not a non-negative integer") }
-                result.seed = seed
+                result.seed = try ArgumentParser.seed("worker: --seed", value)
             default: throw UsageError("worker: unknown flag '\(flag)'")
             }
         }
@@ -42,6 +42,7 @@ package struct WorkerArguments: Equatable, Sendable {
         var line = ["worker", "--target", target, "--seed", String(seed)]
         if let mutant { line += ["--mutant", mutant] }
         if let steps { line += ["--steps", String(steps)] }
+        if let scratchFolder { line += ["--scratch", scratchFolder] }
         return line
     }
 }
@@ -63,8 +64,9 @@ struct WorkerCommand {
             return 2
         }
         // Ctrl-C reaches the whole process group: the parent stops its workers itself, so a
-        // worker never dies of SIGINT (it would look like a crash). A worker whose parent is gone
-        // ends, even when stuck in a hang where it never sees its input close.
+        // worker never dies of SIGINT (it would look like a crash). SIGTERM (the parent stopping
+        // it, or anyone else) ends it between cases with its scratch folder removed; a worker whose
+        // parent is gone stops so too, even when stuck in a hang where it never sees its input close.
         var ignore = sigaction()
         #if canImport(Glibc)
         ignore.__sigaction_handler.sa_handler = SIG_IGN
@@ -72,18 +74,25 @@ struct WorkerCommand {
         ignore.__sigaction_u.__sa_handler = SIG_IGN
         #endif
         sigaction(SIGINT, &ignore, nil)
-        ParentWatch.start { _exit(0) }
-        let machine = target.machine(mutant: arguments.mutant)
+        // A worker whose parent is gone must not die of SIGPIPE on its next announcement: it stops as
+        // told (`WorkerShutdown`), removing its scratch folder; the failed writes are dropped.
+        signal(SIGPIPE, SIG_IGN)
+        Interruption.install()  // SIGTERM only: SIGINT is ignored, and stays so
+        let shutdown = WorkerShutdown(scratchFolder: arguments.scratchFolder)
+        shutdown.watch()
+        let machine = target.machine(mutant: arguments.mutant, scratchFolder: arguments.scratchFolder)
         let maxSteps = arguments.steps ?? target.defaultSteps
         var announcer = Announcer()
+        defer { shutdown.removeScratchFolder() }
         while let line = readLine() {
+            shutdown.endIfRequested()
             let fields = line.split(separator: " ")
             switch fields.first {
             case "b":
                 guard fields.count == 4, let start = Int(fields[1]), let stride = Int(fields[2]), let count = Int(fields[3]) else {
                     return malformed(line)
                 }
-                runBatch(CaseChunk(start: start, stride: stride, count: count), machine, maxSteps: maxSteps, &announcer)
+                runBatch(CaseChunk(start: start, stride: stride, count: count), machine, maxSteps: maxSteps, &announcer, shutdown)
             case "r", "w":
                 let draw: Draw
                 if fields.first == "w" {
@@ -110,13 +119,15 @@ struct WorkerCommand {
                 return malformed(line)
             }
         }
+        // A read cut short by SIGTERM ends the input too.
+        shutdown.endIfRequested()
         return 0
     }
 
     /// Runs a batch through the chunk runner (what an in-process search runs), announcing each case
     /// before it runs and each failing case as soon as it ended; a chunk ends at a harness fault, so
     /// the batch goes on with the cases after it, as the parent expects every case of it run.
-    private func runBatch(_ batch: CaseChunk, _ machine: AnyMachine, maxSteps: Int, _ announcer: inout Announcer) {
+    private func runBatch(_ batch: CaseChunk, _ machine: AnyMachine, maxSteps: Int, _ announcer: inout Announcer, _ shutdown: WorkerShutdown) {
         var steps = 0, rejected = 0
         var coverage = Coverage()
         var pending: CaseChunk? = batch
@@ -127,6 +138,7 @@ struct WorkerCommand {
                     writeFailure(soFar.failures[written])
                     written += 1
                 }
+                shutdown.endIfRequested()
                 announcer.announce("s", index, steps + soFar.steps, rejected + soFar.rejected)
             }
             report.failures[written...].forEach(writeFailure)

@@ -71,6 +71,8 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
         slots = (0..<Swift.max(1, workers)).map { _ in Slot(now: now) }
     }
 
+    deinit { stop() }
+
     /// A worker slot: its process, the chunks sent to it (the first is running, the next waits in
     /// its pipe so it never idles between chunks) and the case it announced last.
     private final class Slot {
@@ -107,6 +109,8 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
     func stop() {
         queue = []
         requeued = []
+        // All at once: each busy worker gets its grace to remove its scratch files, in parallel.
+        WorkerProcess.stop(slots.compactMap(\.process))
         for slot in slots {
             slot.process = nil
             slot.chunks = []

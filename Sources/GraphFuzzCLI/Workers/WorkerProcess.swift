@@ -54,10 +54,14 @@ struct WorkerError: Error, CustomStringConvertible {
     }
 }
 
-/// One running `graph-fuzz worker` process: pipes to its standard input and output, and its
-/// standard error in a temporary file (read for the trap message when it dies).
+/// One running `graph-fuzz worker` process: pipes to its standard input and output, its standard
+/// error in a temporary file (read for the trap message when it dies), and a scratch folder of its
+/// own for the files its cases make (`ScratchFolder`), removed as soon as the worker is reaped, however
+/// it ended.
 final class WorkerProcess {
     let pid: pid_t
+    /// The folder this worker's cases keep their files in.
+    let scratchFolder: String
     /// The read end of the worker's standard output (for `poll`).
     let output: Int32
     private let input: Int32
@@ -68,13 +72,17 @@ final class WorkerProcess {
     private var lineStart = 0
     private var reaped: WorkerTermination?
 
-    /// Starts `executable arguments…` with `SWIFT_BACKTRACE=enable=no` added to this process's environment.
+    /// Starts `executable arguments… --scratch FOLDER` (a new scratch folder of its own) with
+    /// `SWIFT_BACKTRACE=enable=no` added to this process's environment.
     init(executable: String, arguments: [String]) throws(WorkerError) {
+        let scratchFolder = try ScratchFolder.make(for: "worker")
         // Requests go over a socket: writing to a worker that just died then fails (EPIPE) instead
         // of raising SIGPIPE, and this process keeps the usual SIGPIPE behaviour for its own output.
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, WorkerProcess.streamSocket, 0, &toChild) == 0 else {
-            throw WorkerError.system("cannot create a socket pair for a worker", errno)
+            let code = errno
+            ScratchFolder.remove(scratchFolder)
+            throw WorkerError.system("cannot create a socket pair for a worker", code)
         }
         #if canImport(Darwin)
         var on: Int32 = 1
@@ -83,6 +91,7 @@ final class WorkerProcess {
         guard pipe(&fromChild) == 0 else {
             let code = errno
             close(toChild[0]); close(toChild[1])
+            ScratchFolder.remove(scratchFolder)
             throw WorkerError.system("cannot create a pipe for a worker", code)
         }
         // The parent's ends must not leak into later workers, or a dead worker's output never ends.
@@ -97,6 +106,7 @@ final class WorkerProcess {
         guard errorFile >= 0 else {
             let code = errno
             for fd in toChild + fromChild { close(fd) }
+            ScratchFolder.remove(scratchFolder)
             throw WorkerError.system("cannot create \(path)", code)
         }
         #if canImport(Glibc)
@@ -113,7 +123,7 @@ final class WorkerProcess {
 
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable] + arguments + ["--scratch", scratchFolder]).map { strdup($0) } + [nil]
         let envp = environment.keys.sorted().map { strdup("\($0)=\(environment[$0]!)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
@@ -122,10 +132,12 @@ final class WorkerProcess {
         unlink(path)
         guard status == 0 else {
             close(toChild[1]); close(fromChild[0]); close(errorFile)
+            ScratchFolder.remove(scratchFolder)
             throw WorkerError.system("cannot start the worker \(executable)", status)
         }
         _ = fcntl(errorFile, F_SETFD, FD_CLOEXEC)
         self.pid = pid
+        self.scratchFolder = scratchFolder
         self.input = toChild[1]
         self.output = fromChild[0]
         self.errorFile = errorFile
@@ -140,7 +152,7 @@ final class WorkerProcess {
     #endif
 
     deinit {
-        if reaped == nil { _ = kill() }
+        if reaped == nil { WorkerProcess.stop([self]) }
         close(input)
         close(output)
         close(errorFile)
@@ -208,23 +220,64 @@ final class WorkerProcess {
         }
     }
 
-    /// Kills the worker (SIGKILL) and reaps it.
+    /// Kills the worker (SIGKILL: a case that hangs, a worker that did not stop when asked) and reaps it.
     func kill() -> WorkerTermination {
         if let reaped { return reaped }
         _ = signalProcess(pid, SIGKILL)
         return wait()
     }
 
-    /// Waits for the worker to end and reaps it.
+    /// Waits for the worker to end and reaps it; removes its scratch folder.
     func wait() -> WorkerTermination {
         if let reaped { return reaped }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return reap(status)
+    }
+
+    /// Reaps the worker if it has ended; true when it has.
+    private func reapIfEnded() -> Bool {
+        if reaped != nil { return true }
+        var status: Int32 = 0
+        var ended: pid_t
+        repeat { ended = waitpid(pid, &status, WNOHANG) } while ended < 0 && errno == EINTR
+        guard ended != 0 else { return false }
+        _ = reap(ended == pid ? status : 0)  // an error: nothing left to wait for
+        return true
+    }
+
+    private func reap(_ status: Int32) -> WorkerTermination {
         // WIFSIGNALED / WTERMSIG / WEXITSTATUS, spelled out (they are macros in C).
         let signal = status & 0x7F
         let termination: WorkerTermination = signal != 0 && signal != 0x7F ? .signaled(signal) : .exited((status >> 8) & 0xFF)
         reaped = termination
+        // Whatever a worker killed mid-case left (a store file, a cache folder) goes with its folder.
+        ScratchFolder.remove(scratchFolder)
         return termination
+    }
+
+    /// Seconds `stop` waits for workers to end on their own before killing them: longer than the
+    /// worker's own `WorkerShutdown.grace`, after which it ends itself.
+    static let stopGrace = 1.0
+
+    /// Stops `workers` politely, all at once: their input is closed (an idle worker ends at once)
+    /// and they get SIGTERM (a busy one ends after its case), so each removes its own scratch files;
+    /// those still running after `stopGrace` seconds are killed. Every one is reaped and its scratch
+    /// folder removed.
+    static func stop(_ workers: [WorkerProcess]) {
+        let running = workers.filter { $0.reaped == nil }
+        for worker in running {
+            shutdown(worker.input, Int32(SHUT_WR))
+            _ = signalProcess(worker.pid, SIGTERM)
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .milliseconds(Int64(stopGrace * 1000)))
+        var left = running
+        while !left.isEmpty && clock.now < deadline {
+            left = left.filter { !$0.reapIfEnded() }
+            if !left.isEmpty { usleep(5_000) }
+        }
+        for worker in left { _ = worker.kill() }
     }
 
     /// The first line of the trap message the worker wrote to standard error, from "Fatal error:"

@@ -32,6 +32,9 @@ package enum Corpus {
                 throw CorpusError(file: path.isEmpty ? "''" : path, line: nil, message: "no such file or folder")
             }
             guard isDirectory.boolValue else {
+                if let kind = FileIO.specialKind(path) {
+                    throw CorpusError(file: path, line: nil, message: "not a corpus case: \(kind), not a regular file")
+                }
                 files.append(path)
                 continue
             }
@@ -77,11 +80,12 @@ package enum Corpus {
     }
 
     /// Writes `corpusCase` into `folder` atomically (temporary file, then rename), never
-    /// overwriting a different case; returns the path written, or of the file already holding
-    /// the same trace (a case found again by another seed is not saved twice). An error names the
-    /// file and the system's reason.
+    /// overwriting a different case, and gives the folder its identity (`CorpusIdentity`) if it has
+    /// none; returns the path written, or of the file already holding the same trace (a case found
+    /// again by another seed is not saved twice). An error names the file and the system's reason.
     package static func write(_ corpusCase: CorpusCase, to folder: String) throws(FileError) -> String {
         try FileIO.createFolder(folder)
+        try CorpusIdentity.ensure(folder)
         let text = corpusCase.text
         let base = (corpusCase.fileName as NSString).deletingPathExtension
         var attempt = 1

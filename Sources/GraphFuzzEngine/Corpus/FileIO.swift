@@ -37,17 +37,46 @@ package enum FileIO {
         return error.localizedDescription
     }
 
-    /// Creates `path` and its parents if missing; an error if it is a file.
-    package static func createFolder(_ path: String) throws(FileError) {
-        guard !path.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: "No such file or directory") }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw FileError(file: path, action: "use it as a folder", reason: reason(ENOTDIR)) }
-            return
+    /// Creates `path` and its missing parents (`mkdir -p`); returns the folders it created, outermost
+    /// first. An error names the path in the way and the system's reason: a file where a folder must
+    /// be is "Not a directory"; a folder it cannot create (read-only, full, not a real file system
+    /// such as /proc) has `mkdir`'s reason. Folders it created before an error are removed again.
+    @discardableResult
+    package static func createFolder(_ path: String) throws(FileError) -> [String] {
+        guard !path.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: reason(ENOENT)) }
+        var missing: [String] = []
+        var current = path
+        while true {
+            var info = stat()
+            if stat(current, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else { throw FileError(file: current, action: "use it as a folder", reason: reason(ENOTDIR)) }
+                break
+            }
+            let code = errno
+            // Missing, or under a file (which the walk up then finds and names).
+            guard code == ENOENT || code == ENOTDIR else { throw FileError(file: current, action: "use it as a folder", reason: reason(code)) }
+            missing.append(current)
+            let parent = (current as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != current else { break }
+            current = parent
         }
-        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw FileError(file: path, action: "create the folder", reason: reason(of: error))
+        var created: [String] = []
+        for folder in missing.reversed() {
+            if mkdir(folder, 0o777) == 0 {
+                created.append(folder)
+                continue
+            }
+            let code = errno
+            if code == EEXIST { continue }  // made meanwhile by another process
+            removeFolders(created)
+            throw FileError(file: folder, action: "create the folder", reason: reason(code))
         }
+        return created
+    }
+
+    /// Removes `folders` (empty ones, as `createFolder` made them), innermost first.
+    package static func removeFolders(_ folders: [String]) {
+        for folder in folders.reversed() { rmdir(folder) }
     }
 
     /// Writes `text` to `path` atomically. `temporary` names the hidden file used on the way
@@ -81,33 +110,42 @@ package enum FileIO {
         }
     }
 
+    /// What `path` is when it is neither a regular file nor a folder ("a character device", "a
+    /// pipe", …), following symbolic links; nil for a regular file, a folder or a path that cannot be
+    /// examined (reading it then names the reason).
+    package static func specialKind(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a pipe"
+        case S_IFSOCK: return "a socket"
+        default: return "a special file"
+        }
+    }
+
     /// Removes the file at `path`.
     package static func remove(_ path: String) throws(FileError) {
         guard unlink(path) == 0 else { throw FileError(file: path, action: "remove it", reason: reason(errno)) }
     }
 
-    /// Checks, before any work, that cases can be saved in `folder`: an existing folder gets a
-    /// small probe file written and removed (a read-only folder or a full disk shows here); a
-    /// missing one needs its nearest existing parent to be a writable folder (it is created only
-    /// when a case is saved).
+    /// Checks, before any work, that cases can be saved in `folder`: the folders missing on the way
+    /// are created, a small probe file is written and removed where the cases will go, and the
+    /// folders the check created are removed again (a folder is created for real when a case is
+    /// saved). A file in the way, a read-only folder, a full disk or a path that is no real file
+    /// system (/proc) shows here, with the path and the system's reason, and nothing is left.
     package static func checkWritableFolder(_ folder: String) throws(FileError) {
-        guard !folder.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: reason(ENOENT)) }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw FileError(file: folder, action: "use it as a folder", reason: reason(ENOTDIR)) }
-            let probe = (folder as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")
+        let created = try createFolder(folder)
+        defer { removeFolders(created) }
+        let probe = (folder as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")
+        do {
             try writeAtomically(String(repeating: "graph-fuzz checks that this folder can be written\n", count: 80), to: probe,
                                 temporary: probe + ".tmp")
             try remove(probe)
-            return
+        } catch {
+            throw FileError(file: folder, action: "write a file in it", reason: error.reason)
         }
-        var parent = (folder as NSString).deletingLastPathComponent
-        if parent.isEmpty { parent = "." }
-        while !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) {
-            let next = (parent as NSString).deletingLastPathComponent
-            parent = next.isEmpty ? "." : next
-        }
-        guard isDirectory.boolValue else { throw FileError(file: parent, action: "create \(folder) inside it", reason: reason(ENOTDIR)) }
-        guard access(parent, W_OK) == 0 else { throw FileError(file: parent, action: "create \(folder) inside it", reason: reason(errno)) }
     }
 }

@@ -73,7 +73,11 @@ package struct FuzzSelection: Equatable, Sendable {
         let names = targets.map(\.name).joined(separator: ", ")
         var steps: Int?
         if let text = option("steps", "GRAPHFUZZ_STEPS") {
-            guard let value = Int(text), value > 0 else { throw FuzzSelectionError("--steps: '\(text)' is not a positive integer") }
+            guard let value = Int(text), value > 0 else {
+                let digits = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+                let tooLarge = !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber) && digits.contains { $0 != "0" }
+                throw FuzzSelectionError("--steps: '\(text)' is \(tooLarge ? "out of range (1–\(Int.max))" : "not a positive integer")")
+            }
             steps = value
         }
         let mutant = option("mutant", "GRAPHFUZZ_MUTANT").flatMap { $0.isEmpty || $0 == "none" ? nil : $0 }

@@ -11,21 +11,31 @@ public struct Target: Sendable {
     /// Modules an exported Swift test of this target imports.
     @usableFromInline package let swiftImports: [String]
     @usableFromInline
-    let make: @Sendable (String?) -> AnyMachine
+    let make: @Sendable (String?, String?) -> AnyMachine
 
-    /// A target whose machine is made for a mutant's name (nil: production code).
+    /// A target whose machine is made for a mutant's name (nil: production code) and keeps no files of its own.
     @inlinable
     public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
                                             defaultSteps: Int = 30, generatorVersion: String,
                                             machine: @escaping @Sendable (_ mutant: String?) -> M) {
+        self.init(name: name, summary: summary, rules: rules, mutants: mutants, defaultSteps: defaultSteps,
+                  generatorVersion: generatorVersion) { mutant, _ in machine(mutant) }
+    }
+
+    /// A target whose machine keeps scratch files (store files, cache folders) in the folder it is given
+    /// (`scratchFolder`: an existing folder that its caller removes afterwards; nil for the machine's default).
+    @inlinable
+    public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
+                                            defaultSteps: Int = 30, generatorVersion: String,
+                                            machine: @escaping @Sendable (_ mutant: String?, _ scratchFolder: String?) -> M) {
         self.name = name
         self.summary = summary
         self.rules = rules
         self.mutants = mutants
         self.defaultSteps = defaultSteps
         self.generatorVersion = generatorVersion
-        self.swiftImports = AnyMachine.swiftImports(machine(nil))
-        self.make = { AnyMachine(machine($0)) }
+        self.swiftImports = AnyMachine.swiftImports(machine(nil, nil))
+        self.make = { AnyMachine(machine($0, $1)) }
     }
 
     /// A target whose mutants are `table`'s: its machine is made for the selection of a mutant (the shipped
@@ -35,11 +45,23 @@ public struct Target: Sendable {
                                                        defaultSteps: Int = 30, generatorVersion: String,
                                                        machine: @escaping @Sendable (Selection) -> M) {
         self.init(name: name, summary: summary, rules: rules, mutants: table.mutants, defaultSteps: defaultSteps,
-                  generatorVersion: generatorVersion) { machine(table.selection(for: $0)) }
+                  generatorVersion: generatorVersion) { mutant, _ in machine(table.selection(for: mutant)) }
     }
 
-    /// The machine against production code (`nil`) or against a named mutant.
-    package func machine(mutant: String? = nil) -> AnyMachine { make(mutant) }
+    /// A target whose mutants are `table`'s and whose machine keeps scratch files in the folder it is given (as
+    /// above).
+    @inlinable
+    public init<M: StateMachine & Sendable, Selection>(name: String, summary: String, rules: [Rule], mutants table: MutantTable<Selection>,
+                                                       defaultSteps: Int = 30, generatorVersion: String,
+                                                       machine: @escaping @Sendable (_ selection: Selection, _ scratchFolder: String?) -> M) {
+        self.init(name: name, summary: summary, rules: rules, mutants: table.mutants, defaultSteps: defaultSteps,
+                  generatorVersion: generatorVersion) { mutant, scratchFolder in machine(table.selection(for: mutant), scratchFolder) }
+    }
+
+    /// The machine against production code (`nil`) or against a named mutant. `scratchFolder`: an existing
+    /// folder for the files its cases make (a worker process's own, removed by its parent), nil for the
+    /// machine's default place.
+    package func machine(mutant: String? = nil, scratchFolder: String? = nil) -> AnyMachine { make(mutant, scratchFolder) }
 
     public func mutant(named name: String) -> Mutant? { mutants.first { $0.name == name } }
 

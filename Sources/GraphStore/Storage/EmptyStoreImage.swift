@@ -13,10 +13,11 @@ package struct EmptyStoreImage: Sendable {
     /// The schema's tables and statements, shared by every store opened with the image.
     let layout: SQLiteLayout
 
-    /// Creates a store for `schema` in a scratch file with the production code, keeps its bytes and removes the
-    /// file; nil when the store could not be created or read there (the caller then creates each store itself).
-    package init?(schema: Schema, storeIdentifier: String) {
-        let file = ScratchStoreFile.make(prefix: "graphfuzz-empty")
+    /// Creates a store for `schema` in a scratch file of `stores` with the production code, keeps its bytes and
+    /// removes the file; nil when the store could not be created or read there (the caller then creates each store
+    /// itself). A harness asks `ScratchStores.emptyImage`, which keeps the image.
+    package init?(schema: Schema, storeIdentifier: String, in stores: ScratchStores = ScratchStores()) {
+        let file = stores.file(prefix: "graphfuzz-empty")
         defer { file.remove() }
         guard let layout = try? SQLiteLayout(schema: schema),
               (try? SQLiteRowStorage.create(path: file.path, layout: layout, storeIdentifier: storeIdentifier)) != nil,

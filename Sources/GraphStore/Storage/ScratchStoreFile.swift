@@ -1,14 +1,15 @@
 import Foundation
 
-/// A throwaway SQLite store file for one test case: in /dev/shm when the machine has it, else the temporary
-/// directory; unique per case. `remove()` deletes it with every companion the store may leave (SQLite's
+/// A throwaway SQLite store file for one test case, in the folder its `ScratchStores` was told (by default
+/// /dev/shm when the machine has it, else the temporary directory); unique per case. `remove()` deletes it with every companion the store may leave (SQLite's
 /// journal, WAL and shared-memory files, and the `.creating` file a new store is built in before it is
 /// renamed into place). Package access: the harness's targets use it; an app never sees it.
 package struct ScratchStoreFile: Sendable {
     package let path: String
 
-    /// The folder scratch files go in, chosen once per process.
-    private static let directory: String = {
+    /// The folder scratch files go in when none is given: /dev/shm when the machine has it, else the temporary
+    /// directory. A constant of the machine, worked out once per process.
+    static let defaultDirectory: String = {
         let shm = "/dev/shm"
         var isDirectory: ObjCBool = false
         let usesShm = FileManager.default.fileExists(atPath: shm, isDirectory: &isDirectory) && isDirectory.boolValue
@@ -16,11 +17,6 @@ package struct ScratchStoreFile: Sendable {
         let directory = usesShm ? shm : NSTemporaryDirectory()
         return directory.hasSuffix("/") ? directory : directory + "/"
     }()
-
-    /// A new, unused path whose file name starts with `prefix`.
-    package static func make(prefix: String) -> ScratchStoreFile {
-        ScratchStoreFile(path: directory + prefix + "-" + UUID().uuidString + ".sqlite")
-    }
 
     /// Why the harness cannot write a file where this one goes (its folder missing or unwritable, the disk
     /// full), or nil when it can. Asked only after the store failed to create this file, to tell the harness's

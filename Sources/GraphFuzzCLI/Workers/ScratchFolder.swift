@@ -1,0 +1,40 @@
+import Foundation
+import GraphFuzzEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The scratch folders `graph-fuzz` hands out: each worker process (and an in-process run) gets one
+/// of its own, made by the parent and removed by it however the worker ended, so a worker killed in
+/// the middle of a case leaves nothing behind. They go in `$TMPDIR` when it is set, else in /dev/shm
+/// when the machine has it (the SQLite cases' files are fastest in memory), else in /tmp.
+enum ScratchFolder {
+    /// The folder scratch folders are made in.
+    static var parent: String {
+        if let tmp = ProcessInfo.processInfo.environment["TMPDIR"], !tmp.isEmpty { return tmp }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue,
+           access("/dev/shm", W_OK) == 0 {
+            return "/dev/shm"
+        }
+        return NSTemporaryDirectory()
+    }
+
+    /// Makes a new, empty scratch folder, `graph-fuzz-KIND-PID-RANDOM`, readable by this user only.
+    static func make(for kind: String) throws(WorkerError) -> String {
+        let parent = self.parent
+        let path = (parent as NSString).appendingPathComponent("graph-fuzz-\(kind)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
+        guard mkdir(path, 0o700) == 0 else {
+            throw WorkerError(message: "harness fault: cannot create a scratch folder in \(parent): \(FileIO.reason(errno)) "
+                + "(set TMPDIR to a writable folder)")
+        }
+        return path
+    }
+
+    /// Removes `path` and everything in it.
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
