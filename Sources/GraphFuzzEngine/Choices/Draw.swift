@@ -6,8 +6,7 @@
 /// shrinking edits the recorded sequence and runs the generators again.
 public final class Draw {
     /// Where choices come from.
-    @usableFromInline
-    package enum Source {
+    @usableFromInline package enum Source {
         /// Fresh random choices from a seeded generator.
         case random(SplitMix64)
         /// Recorded choices, each clamped to its bound; 0 once they run out.
@@ -87,8 +86,7 @@ public final class Draw {
         }
     }
 
-    @usableFromInline
-    package convenience init(replaying sequence: ChoiceSequence) {
+    @usableFromInline package convenience init(replaying sequence: ChoiceSequence) {
         self.init(.replay(sequence.values))
     }
 
@@ -181,8 +179,7 @@ public final class Draw {
 
     /// Opens a span; every `beginSpan` is matched by one `endSpan`.
     @inline(__always)
-    @usableFromInline
-    package func beginSpan(_ label: Span.Label) {
+    @usableFromInline package func beginSpan(_ label: Span.Label) {
         guard keepsRecord else { return }
         openSpans.append(spans.count)
         spans.append(Span(label: label, start: choices.count, end: choices.count, depth: openSpans.count - 1))
@@ -192,8 +189,7 @@ public final class Draw {
     /// rejected try, any draw a generator makes again): the value does not depend on those choices,
     /// and the shrinker deletes them (remove-discarded).
     @inline(__always)
-    @usableFromInline
-    package func endSpan(discard: Bool = false) {
+    @usableFromInline package func endSpan(discard: Bool = false) {
         guard keepsRecord else { return }
         let index = openSpans.removeLast()
         spans[index].end = choices.count
@@ -202,8 +198,7 @@ public final class Draw {
 
     /// Runs `body` inside a span labelled `label`.
     @inline(__always)
-    @usableFromInline
-    package func span<T>(_ label: Span.Label, _ body: () -> T) -> T {
+    @usableFromInline package func span<T>(_ label: Span.Label, _ body: () -> T) -> T {
         beginSpan(label)
         defer { endSpan() }
         return body()

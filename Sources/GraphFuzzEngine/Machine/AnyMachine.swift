@@ -1,21 +1,14 @@
 /// A case of a target as readable records: the configuration, the steps, the failure if any.
-@usableFromInline
-package struct CaseRecord: Sendable, Equatable {
-    @usableFromInline
-    package var config: TraceStep
-    @usableFromInline
-    package var steps: [TraceStep]
+@usableFromInline package struct CaseRecord: Sendable, Equatable {
+    @usableFromInline package var config: TraceStep
+    @usableFromInline package var steps: [TraceStep]
     /// What the specification predicted at each step, in the same order.
-    @usableFromInline
-    package var expectations: [String]
-    @usableFromInline
-    package var outcome: Outcome
+    @usableFromInline package var expectations: [String]
+    @usableFromInline package var outcome: Outcome
     /// A Swift Testing test body reproducing the case against the production API (empty unless asked for).
-    @usableFromInline
-    package var swiftLines: [String]
+    @usableFromInline package var swiftLines: [String]
 
-    @usableFromInline
-    package init(config: TraceStep, steps: [TraceStep], expectations: [String], outcome: Outcome, swiftLines: [String]) {
+    @usableFromInline package init(config: TraceStep, steps: [TraceStep], expectations: [String], outcome: Outcome, swiftLines: [String]) {
         self.config = config
         self.steps = steps
         self.expectations = expectations
@@ -25,22 +18,16 @@ package struct CaseRecord: Sendable, Equatable {
 }
 
 /// What running one case did, whatever the machine.
-@usableFromInline
-package struct CaseRun: Sendable {
-    @usableFromInline
-    package var outcome: Outcome
+@usableFromInline package struct CaseRun: Sendable {
+    @usableFromInline package var outcome: Outcome
     /// Steps run, up to and including a failing one.
-    @usableFromInline
-    package var steps: Int
+    @usableFromInline package var steps: Int
     /// What the case exercised (empty unless the run covered).
-    @usableFromInline
-    package var coverage: Coverage
+    @usableFromInline package var coverage: Coverage
     /// The case's records (nil unless the run recorded).
-    @usableFromInline
-    package var record: CaseRecord?
+    @usableFromInline package var record: CaseRecord?
     /// Whether throughput benchmarks measure the case's configuration.
-    @usableFromInline
-    package var benchmarked: Bool
+    @usableFromInline package var benchmarked: Bool
 
     @inlinable
     package init<M>(_ run: MachineRun<M>, _ runner: MachineRunner<M>, _ options: RunOptions) {
@@ -55,21 +42,16 @@ package struct CaseRun: Sendable {
 /// A machine behind a type-erased interface, so the search, the corpus, the command line and benchmarks can
 /// drive any target without knowing its types: run a case from a draw, run a chunk of a search's cases,
 /// replay a trace — each as `RunOptions` say — and the modules its Swift export imports.
-@usableFromInline
-package struct AnyMachine {
+@usableFromInline package struct AnyMachine {
     /// Runs one case from a draw, with at most the given number of steps.
-    @usableFromInline
-    package let run: (Draw, Int, RunOptions) -> CaseRun
+    @usableFromInline package let run: (Draw, Int, RunOptions) -> CaseRun
     /// Runs a search's chunk of cases (chunk, seed of the run, maxSteps, stop at the first failure), calling
     /// the last argument with each case's index and what the chunk did so far just before the case runs.
-    @usableFromInline
-    package let runChunk: (CaseChunk, UInt64, Int, Bool, (Int, ChunkReport) -> Void) -> ChunkReport
+    @usableFromInline package let runChunk: (CaseChunk, UInt64, Int, Bool, (Int, ChunkReport) -> Void) -> ChunkReport
     /// Replays a trace (configuration, steps); errors name the step that cannot be read or applied.
-    @usableFromInline
-    package let replay: (TraceStep, [TraceStep], RunOptions) -> Result<CaseRun, TraceReplayError>
+    @usableFromInline package let replay: (TraceStep, [TraceStep], RunOptions) -> Result<CaseRun, TraceReplayError>
     /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`).
-    @usableFromInline
-    package let swiftImports: [String]
+    @usableFromInline package let swiftImports: [String]
 
     @inlinable
     package init<M: StateMachine>(_ machine: M) {
@@ -89,44 +71,38 @@ package struct AnyMachine {
     }
 
     /// Runs one case from `draw` in a search (the outcome and the steps alone).
-    @usableFromInline
-    package func run(_ draw: Draw, _ maxSteps: Int) -> (outcome: Outcome, steps: Int) {
+    @usableFromInline package func run(_ draw: Draw, _ maxSteps: Int) -> (outcome: Outcome, steps: Int) {
         let result = run(draw, maxSteps, .search)
         return (result.outcome, result.steps)
     }
 
     /// Re-runs a recorded choice sequence and describes it.
-    @usableFromInline
-    package func record(_ sequence: ChoiceSequence, _ maxSteps: Int) -> CaseRecord {
+    @usableFromInline package func record(_ sequence: ChoiceSequence, _ maxSteps: Int) -> CaseRecord {
         run(Draw(replaying: sequence), maxSteps, .record).record!
     }
 
     /// Describes a case that crashed or hung at step `stop` in another process: runs the steps before it,
     /// generates and expects step `stop` without running it on the system, and leaves in `draw` the choices
     /// the case consumed up to that point. The record's outcome is `.pass`; the caller knows how the step ended.
-    @usableFromInline
-    package func recordPrefix(_ draw: Draw, _ maxSteps: Int, stoppingAt stop: Int) -> CaseRecord {
+    @usableFromInline package func recordPrefix(_ draw: Draw, _ maxSteps: Int, stoppingAt stop: Int) -> CaseRecord {
         run(draw, maxSteps, .prefix(stoppingAt: stop)).record!
     }
 
     /// Replays a trace and describes it (corpus); with `lastStepOnSystem` false, its last step is generated and
     /// expected but not run on the system (a `crash` or `hang` case).
-    @usableFromInline
-    package func replay(_ config: TraceStep, _ steps: [TraceStep], lastStepOnSystem: Bool = true) -> Result<CaseRecord, TraceReplayError> {
+    @usableFromInline package func replay(_ config: TraceStep, _ steps: [TraceStep], lastStepOnSystem: Bool = true) -> Result<CaseRecord, TraceReplayError> {
         let options = lastStepOnSystem ? RunOptions.record : .prefix(stoppingAt: Swift.max(0, steps.count - 1))
         return replay(config, steps, options).map { $0.record! }
     }
 
     /// The traces (configuration first) of a case generated from `draw` against the model alone, at most
     /// `maxSteps` steps; the system is never made or run.
-    @usableFromInline
-    package func generate(_ draw: Draw, _ maxSteps: Int) -> [TraceStep] {
+    @usableFromInline package func generate(_ draw: Draw, _ maxSteps: Int) -> [TraceStep] {
         let record = run(draw, maxSteps, .generate).record!
         return [record.config] + record.steps
     }
 
-    @usableFromInline
-    package static func swiftImports<M: StateMachine>(_ machine: M) -> [String] {
+    @usableFromInline package static func swiftImports<M: StateMachine>(_ machine: M) -> [String] {
         func imports<E: SwiftExportable>(_ machine: E) -> [String] { E.swiftImports }
         if let exporter = machine as? any SwiftExportable { return imports(exporter) }
         return []

@@ -71,8 +71,7 @@ public struct HarnessFault: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// A search stopped by a harness fault: which case of which run, and the fault. Not a failure of
 /// the code under test; the case's verdict is unknown until the harness can do its work.
-@usableFromInline
-package struct CaseHarnessFault: Error, Equatable, Sendable, CustomStringConvertible {
+@usableFromInline package struct CaseHarnessFault: Error, Equatable, Sendable, CustomStringConvertible {
     /// The target's name (nil until the target's search names it).
     package var target: String?
     package var mutant: String?

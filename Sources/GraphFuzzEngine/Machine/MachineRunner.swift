@@ -1,38 +1,29 @@
 /// Where a case's steps come from: a draw (generation, search, shrinking, fuzzing) or a recorded trace
 /// (corpus replay), configuration first.
-@usableFromInline
-package enum CaseSource {
+@usableFromInline package enum CaseSource {
     case draw(Draw)
     case trace(config: TraceStep, steps: [TraceStep])
 }
 
 /// How a case runs: what it keeps, what it counts, and how far the system goes.
-@usableFromInline
-package struct RunOptions {
+@usableFromInline package struct RunOptions {
     /// Keep each step's trace and prediction (and the configuration's trace) for a record of the case.
-    @usableFromInline
-    package var records: Bool
+    @usableFromInline package var records: Bool
     /// With `records`: also render the case as Swift lines (`CaseRecord.swiftLines`).
-    @usableFromInline
-    package var exports: Bool
+    @usableFromInline package var exports: Bool
     /// Count what the case exercised (coverage).
-    @usableFromInline
-    package var covers: Bool
+    @usableFromInline package var covers: Bool
     /// Steps from this index on are not run on the system: the step at this index is generated and
     /// predicted (and recorded), then the case ends with `.pass` — to describe a case that crashed or hung
     /// at that step in another process without running it again.
-    @usableFromInline
-    package var systemSteps: Int
+    @usableFromInline package var systemSteps: Int
     /// False: the system is never made or run; every step is generated and predicted against the model
     /// alone (fingerprints of the generators, conversions of choices), until the draw stops.
-    @usableFromInline
-    package var makesSystem: Bool
+    @usableFromInline package var makesSystem: Bool
     /// Told each step's 0-based index just before the system runs it (a worker announces it to its parent).
-    @usableFromInline
-    package var willRunStep: ((Int) -> Void)?
+    @usableFromInline package var willRunStep: ((Int) -> Void)?
 
-    @usableFromInline
-    package init(records: Bool = false, exports: Bool = false, covers: Bool = false, systemSteps: Int = .max, makesSystem: Bool = true,
+    @usableFromInline package init(records: Bool = false, exports: Bool = false, covers: Bool = false, systemSteps: Int = .max, makesSystem: Bool = true,
                  willRunStep: ((Int) -> Void)? = nil) {
         self.records = records
         self.exports = exports
@@ -43,37 +34,27 @@ package struct RunOptions {
     }
 
     /// A search's case: the outcome alone.
-    @usableFromInline
-    package static var search: RunOptions { RunOptions() }
+    @usableFromInline package static var search: RunOptions { RunOptions() }
     /// A case recorded and described (its steps, expectations and Swift lines).
-    @usableFromInline
-    package static var record: RunOptions { RunOptions(records: true, exports: true) }
+    @usableFromInline package static var record: RunOptions { RunOptions(records: true, exports: true) }
     /// A case recorded up to step `stop`, which is predicted but not run on the system.
-    @usableFromInline
-    package static func prefix(stoppingAt stop: Int) -> RunOptions { RunOptions(records: true, exports: true, systemSteps: stop) }
+    @usableFromInline package static func prefix(stoppingAt stop: Int) -> RunOptions { RunOptions(records: true, exports: true, systemSteps: stop) }
     /// A case generated against the model alone, its traces recorded.
-    @usableFromInline
-    package static var generate: RunOptions { RunOptions(records: true, makesSystem: false) }
+    @usableFromInline package static var generate: RunOptions { RunOptions(records: true, makesSystem: false) }
 }
 
 /// The result of running one case of a state machine.
-@usableFromInline
-package struct MachineRun<M: StateMachine> {
-    @usableFromInline
-    package var outcome: Outcome
+@usableFromInline package struct MachineRun<M: StateMachine> {
+    @usableFromInline package var outcome: Outcome
     /// Steps run, up to and including a failing one.
-    @usableFromInline
-    package var steps: Int
-    @usableFromInline
-    package var config: M.Config
+    @usableFromInline package var steps: Int
+    @usableFromInline package var config: M.Config
     /// The configuration's trace (its arguments only when the run records or replays).
-    @usableFromInline
-    package var configTrace: TraceStep
+    @usableFromInline package var configTrace: TraceStep
     /// What the steps left, when the run records.
     @usableFromInline var records: [RecordedStep]
     /// What the case exercised (empty unless the run covers).
-    @usableFromInline
-    package var coverage: Coverage
+    @usableFromInline package var coverage: Coverage
 
     @inlinable
     init(outcome: Outcome, steps: Int, config: M.Config, configTrace: TraceStep, records: [RecordedStep], coverage: Coverage) {
@@ -86,11 +67,9 @@ package struct MachineRun<M: StateMachine> {
     }
 
     /// The recorded steps' traces.
-    @usableFromInline
-    package var traces: [TraceStep] { records.map(\.trace) }
+    @usableFromInline package var traces: [TraceStep] { records.map(\.trace) }
     /// What the specification predicted at each recorded step: `value [rule]`.
-    @usableFromInline
-    package var expectations: [String] { records.map(\.expectation) }
+    @usableFromInline package var expectations: [String] { records.map(\.expectation) }
 }
 
 /// Runs cases of a state machine with one step loop (`runCase`), from choices (search, shrinking, fuzzing)
@@ -99,17 +78,14 @@ package struct MachineRun<M: StateMachine> {
 /// A generated case draws, in order: the configuration (span `.config`); which actions the case may use
 /// (span `.swarm`, swarm testing: zero means all); then each step in a `.step` span — a continue flag, the
 /// action among the enabled ones whose precondition holds (span `.command`), and the action's arguments.
-@usableFromInline
-package struct MachineRunner<M: StateMachine> {
+@usableFromInline package struct MachineRunner<M: StateMachine> {
     /// The machine, its actions, invariants and plan, shared by every runner made from it (`with(maxSteps:)`):
     /// one reference, so copying a runner costs one retain.
     @usableFromInline let shared: Shared
     /// The most steps a generated case takes.
-    @usableFromInline
-    package let maxSteps: Int
+    @usableFromInline package let maxSteps: Int
 
-    @usableFromInline
-    package var machine: M { shared.machine }
+    @usableFromInline package var machine: M { shared.machine }
     @inlinable var actions: [Action<M>] { shared.actions }
     @inlinable var invariants: [Invariant<M>] { shared.invariants }
     /// What every case starts from, built once per runner: the actions' names and weights.
@@ -133,8 +109,7 @@ package struct MachineRunner<M: StateMachine> {
         MachineRunner(shared, maxSteps: maxSteps)
     }
 
-    @usableFromInline
-    final class Shared {
+    @usableFromInline final class Shared {
         @usableFromInline let machine: M
         @usableFromInline let actions: [Action<M>]
         @usableFromInline let invariants: [Invariant<M>]
@@ -471,12 +446,10 @@ func benchmarkFilter<M: StateMachine>(_ machine: M) -> ((M.Config) -> Bool)? {
 }
 
 /// A trace that cannot be replayed; `step` is the 0-based step index (nil for the configuration).
-@usableFromInline
-package struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
+@usableFromInline package struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
     @usableFromInline package var step: Int?
     @usableFromInline package var message: String
-    @usableFromInline
-    package init(step: Int?, message: String) {
+    @usableFromInline package init(step: Int?, message: String) {
         self.step = step
         self.message = message
     }

@@ -4,8 +4,7 @@
 /// (`ObservationParts`) and the first part that differs has a rule of its own (`part(_:rule:)`).
 public struct Prediction<Observation: Equatable>: Equatable {
     /// A rule that decides one labelled part of the observation.
-    @usableFromInline
-    package struct PartRule: Equatable, Sendable {
+    @usableFromInline package struct PartRule: Equatable, Sendable {
         @usableFromInline package var label: String
         @usableFromInline package var rule: String
 
@@ -110,15 +109,13 @@ extension Prediction {
 /// as its value or `nil`.
 @usableFromInline
 enum Rendering {
-    @usableFromInline
-    static func text<T>(_ value: T) -> String {
+    @usableFromInline static func text<T>(_ value: T) -> String {
         if let optional = value as? any OptionalRendering { return optional.rendered }
         return String(describing: value)
     }
 
     /// `value` as a Swift literal in an exported test: a string quoted, anything else as `text` writes it.
-    @usableFromInline
-    static func swiftLiteral<T>(_ value: T) -> String {
+    @usableFromInline static func swiftLiteral<T>(_ value: T) -> String {
         if let string = value as? String { return TraceValue.quote(string) }
         if let optional = value as? any OptionalRendering { return optional.swiftLiteral }
         return String(describing: value)

@@ -1,45 +1,32 @@
 /// A failing case of a chunk: its index and how it failed.
-@usableFromInline
-package struct CaseFailure: Sendable, Equatable {
-    @usableFromInline
-    package var index: Int
-    @usableFromInline
-    package var failure: Failure
+@usableFromInline package struct CaseFailure: Sendable, Equatable {
+    @usableFromInline package var index: Int
+    @usableFromInline package var failure: Failure
 
-    @usableFromInline
-    package init(index: Int, failure: Failure) {
+    @usableFromInline package init(index: Int, failure: Failure) {
         self.index = index
         self.failure = failure
     }
 }
 
 /// What running a chunk of cases did.
-@usableFromInline
-package struct ChunkReport: Sendable, Equatable {
+@usableFromInline package struct ChunkReport: Sendable, Equatable {
     /// Cases that ran (all of the chunk's, or up to the first failure when asked to stop there).
-    @usableFromInline
-    package var cases: Int
-    @usableFromInline
-    package var rejected: Int
-    @usableFromInline
-    package var steps: Int
+    @usableFromInline package var cases: Int
+    @usableFromInline package var rejected: Int
+    @usableFromInline package var steps: Int
     /// The failing cases, in case order.
-    @usableFromInline
-    package var failures: [CaseFailure]
+    @usableFromInline package var failures: [CaseFailure]
     /// What the cases exercised (empty for executors that do not count it).
-    @usableFromInline
-    package var coverage: Coverage
+    @usableFromInline package var coverage: Coverage
     /// Seconds spent re-running suspected cases (a child that died or ran out of time), which
     /// the search's time does not count.
-    @usableFromInline
-    package var pausedSeconds: Double
+    @usableFromInline package var pausedSeconds: Double
     /// The first case whose harness could not do its work (`HarnessFault`): the chunk ended there,
     /// and the search stops with it. Its `seed` is the run's.
-    @usableFromInline
-    package var harnessFault: CaseHarnessFault?
+    @usableFromInline package var harnessFault: CaseHarnessFault?
 
-    @usableFromInline
-    package init(cases: Int = 0, rejected: Int = 0, steps: Int = 0, failures: [CaseFailure] = [], coverage: Coverage = Coverage(),
+    @usableFromInline package init(cases: Int = 0, rejected: Int = 0, steps: Int = 0, failures: [CaseFailure] = [], coverage: Coverage = Coverage(),
                 pausedSeconds: Double = 0) {
         self.pausedSeconds = pausedSeconds
         self.cases = cases
@@ -54,8 +41,7 @@ extension ChunkReport {
     /// Runs the chunk's cases with `run` (given a case's index: its outcome, steps and coverage) and
     /// adds them up; stops at a harness fault, and at the first failure when asked. `willRun` is
     /// told each case's index, with what the chunk did so far, before it runs.
-    @usableFromInline
-    static func collect(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool, willRun: (Int, ChunkReport) -> Void = { _, _ in },
+    @usableFromInline static func collect(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool, willRun: (Int, ChunkReport) -> Void = { _, _ in },
                         _ run: (Int) -> (outcome: Outcome, steps: Int, coverage: Coverage?)) -> ChunkReport {
         var report = ChunkReport()
         for index in chunk.indices {
@@ -154,8 +140,6 @@ final class SerialDispatch: ChunkScheduler {
 }
 
 extension CaseExecutor {
-    @usableFromInline
-    package func record(_ sequence: ChoiceSequence) -> CaseRecord? { nil }
-    @usableFromInline
-    package func steps(_ sequence: ChoiceSequence) -> Int { 0 }
+    @usableFromInline package func record(_ sequence: ChoiceSequence) -> CaseRecord? { nil }
+    @usableFromInline package func steps(_ sequence: ChoiceSequence) -> Int { 0 }
 }

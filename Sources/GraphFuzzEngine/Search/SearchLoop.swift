@@ -88,8 +88,7 @@ package struct SearchEvents {
 /// With `stopAtFirstFailure` the loop stops at the first failing case (time to first failure,
 /// benchmarks); otherwise it runs every case and reports every signature. A time limit counts
 /// search time only: shrinking and re-running suspected cases do not use it up.
-@usableFromInline
-package struct SearchLoop {
+@usableFromInline package struct SearchLoop {
     /// Cases per target when nobody says otherwise: the CLI's `--runs` and `GraphFuzzTest.check`.
     @usableFromInline package static let defaultRuns = 2000
     /// A concurrent executor's chunks last about this long, so the loop hears from each worker
