@@ -48,7 +48,8 @@ extension GraphSystem {
     }
 
     /// The relaunch commands: a relaunch reports how many rows the reopened store holds (G22); a killed save is
-    /// `Library.save()` interrupted at its `point`-th write, then a relaunch (G25).
+    /// `Library.save()` interrupted at its `point`-th write, then a relaunch (G25). A save that traps ends the app
+    /// before the kill: the step observes the trap and does not relaunch (`damagedRefusals` stays nil).
     mutating func performLaunch(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
         switch command {
         case .relaunch:
