@@ -145,6 +145,9 @@ public struct MapperMachine: StateMachine, Sendable {
         let message = "\(step): expected \(expected.value), observed \(observed)"
         let command = try? MapperCommand(trace: step)
         switch (expected.value, observed, command) {
+        case (_, .trap, .relaunch?):
+            // The store could not be reopened: the relaunch itself failed (M15), no mapping read anything stale.
+            return Failure(rule: MapperRules.survivesRelaunch, kind: .trap, message: message)
         case (_, .trap, _):
             return Failure(rule: MapperRules.noStaleRead, kind: .trap, message: message)
         case (.mapped(let want, let wantGroups, let known), .mapped(let got, let gotGroups, _), .map(let response, _)?):
