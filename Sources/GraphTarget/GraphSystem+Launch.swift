@@ -27,6 +27,7 @@ extension GraphSystem {
                     throw HarnessFault("cannot write the case's scratch store file \(made.path) (the store reported \(error))",
                                        underlying: cause)
                 }
+                if error.isMachineFailure { throw HarnessFault("the machine failed the case's new scratch store file: \(error)") }
                 throw error
             }
         }
@@ -67,13 +68,15 @@ extension GraphSystem {
     }
 
     /// Closes the container and opens it again on the same store, with new contexts and libraries. A store that
-    /// cannot be reopened is observed as a trap (`relaunchFailed`): the app could not start.
+    /// cannot be reopened is observed as a trap (`relaunchFailed`): the app could not start. (Unless the machine
+    /// failed it, `StoreError.isMachineFailure`: a `HarnessFault`.)
     private mutating func relaunch() throws(HarnessFault) -> GraphObservation? {
         do {
             let old = container
             container = try old.relaunch()
             retired.append(old)
         } catch {
+            if error.isMachineFailure { throw HarnessFault("the machine failed the store file at a relaunch: \(error)") }
             return .trap("relaunchFailed")
         }
         contexts = [ModelContext(container), ModelContext(container)]
@@ -120,6 +123,7 @@ extension GraphSystem {
             opened.close()
             return "opened"
         } catch {
+            if error.isMachineFailure { throw HarnessFault("the machine failed the \(damage.rawValue) copy of the store file (G26): \(error)") }
             return error.path == copy.path ? error.kind.rawValue : "\(error.kind.rawValue) naming \(error.path)"
         }
     }

@@ -113,6 +113,9 @@ public struct GraphSystem {
                 switch error {
                 case .refused(let issues): return .refused(issues.map(\.rawValue))
                 case .store(let failure):
+                    if let store = failure.storeFailure, store.isMachineFailure {
+                        throw HarnessFault("the machine failed the store's save: \(store)")
+                    }
                     return .saveFailed(code: failure.code, issues: failure.issues.map {
                         IssueName(code: $0.code, entity: $0.entity, key: $0.key, object: $0.object.map { idName($0) })
                     }.sorted())

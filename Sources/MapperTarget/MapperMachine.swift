@@ -130,13 +130,13 @@ public struct MapperMachine: StateMachine, Sendable {
         switch command {
         case .map(let response, _): return system.map(response)
         case .mapMalformed(let response, let missing): return system.mapMalformed(response, missing: missing)
-        case .save: return system.save()
+        case .save: return try system.save()
         case .rollback: return system.rollback()
         case .deleteWork(let ref, let evict): return system.deleteWork(ref.index, evict: evict)
-        case .deleteElsewhere(let ref): return system.deleteElsewhere(ref.index)
+        case .deleteElsewhere(let ref): return try system.deleteElsewhere(ref.index)
         case .clearCache: return system.clearCache()
         case .newContext: return system.newContext()
-        case .relaunch: return system.relaunch()
+        case .relaunch: return try system.relaunch()
         }
     }
 
