@@ -97,8 +97,11 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
             },
             Invariant("G26", decidedBy: { $0.refusesDamagedCopies ? "G26" : nil }) { model, system in
                 guard model.refusesDamagedCopies else { return nil }
-                let observed = system.damagedRefusals
                 let predicted = StoreDamage.allCases.map(GraphModel.refusal)
+                guard let observed = system.damagedRefusals else {
+                    return Failure(rule: "G26", kind: .invariant,
+                                   message: "damaged copies of the store file: expected refusals \(predicted) at this step's relaunch, but the system did not relaunch")
+                }
                 guard observed != predicted else { return nil }
                 return Failure(rule: "G26", kind: .invariant,
                                message: "damaged copies of the store file (\(StoreDamage.allCases.map(\.rawValue))): expected refusals \(predicted), observed \(observed)")

@@ -24,19 +24,20 @@ public struct CaseChunk: Equatable, Sendable {
     }
 }
 
-/// Hands out a shard's cases — `shardIndex`, `shardIndex + shardCount`, … below `runs` — in case
-/// order, in chunks of whatever size the caller asks for (workers get bigger chunks when cases are
-/// quick). Which chunk a case lands in never changes what the case does.
+/// Hands out a shard's cases — `shardIndex`, `shardIndex + shardCount`, … below `runs`, from the first
+/// of them at or above `first` — in case order, in chunks of whatever size the caller asks for (workers
+/// get bigger chunks when cases are quick). Which chunk a case lands in never changes what the case does.
 public struct CaseCursor: Sendable, Equatable {
     public let runs: Int
     public let shardCount: Int
     /// The next case to hand out.
     public private(set) var next: Int
 
-    public init(runs: Int, shardIndex: Int = 0, shardCount: Int = 1) {
+    public init(runs: Int, shardIndex: Int = 0, shardCount: Int = 1, from first: Int = 0) {
         self.runs = runs
         self.shardCount = Swift.max(1, shardCount)
-        self.next = shardIndex
+        let skipped = Swift.max(0, first - shardIndex)
+        self.next = shardIndex + (skipped + self.shardCount - 1) / self.shardCount * self.shardCount
     }
 
     /// Cases not handed out yet.

@@ -1,8 +1,11 @@
 /// Options for one search: how many cases, how long, and how hard to shrink.
 public struct SearchOptions: Sendable, Equatable {
     public var seed: UInt64
-    /// Test cases to generate.
+    /// Test cases to generate: case numbers below this (from `firstCase` on).
     public var runs: Int
+    /// The first case number to run (0: the whole run). A case is generated from the seed and its number
+    /// alone, so `firstCase: n, runs: n + 1` runs exactly case n of any run of the seed (the CLI's `--case`).
+    public var firstCase: Int
     /// Wall-clock budget for the search in seconds (nil: none). Shrinking has its own budget.
     public var timeLimit: Double?
     public var shrinkBudget: ShrinkBudget
@@ -11,9 +14,10 @@ public struct SearchOptions: Sendable, Equatable {
     public var shardCount: Int
 
     public init(seed: UInt64, runs: Int = SearchLoop.defaultRuns, timeLimit: Double? = nil, shrinkBudget: ShrinkBudget = ShrinkBudget(),
-                shardIndex: Int = 0, shardCount: Int = 1) {
+                shardIndex: Int = 0, shardCount: Int = 1, firstCase: Int = 0) {
         self.seed = seed
         self.runs = runs
+        self.firstCase = firstCase
         self.timeLimit = timeLimit
         self.shrinkBudget = shrinkBudget
         self.shardIndex = shardIndex
