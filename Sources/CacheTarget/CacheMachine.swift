@@ -159,7 +159,18 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
         return (Array(specs.dropLast()), specs.last!)
     }
 
-    func perform(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
+    /// Performs `command`. Throws a `HarnessFault` when the real file system under a real-disk case failed on its
+    /// own during the step (disk full, an I/O error that no armed fault made): the specification models only the
+    /// injected faults, so such a step cannot be judged, and the machine's disk is not the cache's to answer for.
+    package func perform(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
+        let observation = try performOnSystem(command, &system)
+        if let failure = system.faults.takeEnvironmentFailure() {
+            throw HarnessFault("the real file system failed on its own during the step (no injected fault): \(failure)")
+        }
+        return observation
+    }
+
+    private func performOnSystem(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
         switch command {
         case .get(let cache, let key):
             let core = system.caches[cache.index]

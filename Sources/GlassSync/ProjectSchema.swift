@@ -109,13 +109,20 @@ public enum MigrationPhase: Int, Sendable, Comparable, CaseIterable {
 public enum PositionSpacing {
     public static let step: Double = 1024
 
-    /// A share in [0.25, 0.75) drawn from an item's identity. A placement uses it (an append goes `step × (0.5 +
-    /// share)` after the last item, or after 0 in an empty array; a move that share of the way between its neighbours), so that two devices
-    /// placing different items at the same place concurrently give them different positions: no two rows tie, and
-    /// a move never has to renumber rows the user did not move (a renumbering pushes their records, which under
-    /// record-level last-writer-wins reverts another device's quantity edit of them; issue 12).
-    public static func share(of id: RecordID) -> Double {
-        let spread = (Double(id.sortKey % 1_000_003) * 0.618_033_988_749_894_9).truncatingRemainder(dividingBy: 1)
-        return 0.25 + spread / 2
+    /// A share in [0.25, 0.75) drawn from an item's identity and the position it is placed beside (`anchor`: the
+    /// item it goes after or before, or 0 in an empty array). A placement uses it (an append goes `step × (0.5 + share)`
+    /// after the last item, a move to an end that far beyond it, a move between neighbours that share of the way from
+    /// the one before), so that two devices placing different items concurrently give them different positions: no
+    /// two rows tie, and a move never has to renumber rows the user did not move (a renumbering pushes their records,
+    /// which under record-level last-writer-wins reverts another device's edit of them, and meets another device's
+    /// deletion of them, S4). The anchor matters: with a share of the item alone, two devices that each move their
+    /// item past the other's land both at the sum of the same two gaps, a tie.
+    public static func share(of id: RecordID, beside anchor: Double) -> Double {
+        // SplitMix64's finaliser over the identity and the anchor's bits: 53 well-mixed bits.
+        var z = id.sortKey &+ 0x9E37_79B9_7F4A_7C15 &* (anchor.bitPattern | 1)
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return 0.25 + Double(z >> 11) * 0x1.0p-53 / 2
     }
 }

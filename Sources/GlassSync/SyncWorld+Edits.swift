@@ -23,10 +23,11 @@ extension SyncWorld {
         let notes = collection.hasQuantity ? "sheet \(code)" : ""
         if usesEntities {
             let order = devices[device].entityOrder(of: project, collection)
-            let gap = midpointPositions ? PositionSpacing.step : PositionSpacing.step * (0.5 + PositionSpacing.share(of: id))
+            let last = order.last.map { devices[device].items[$0].position }
+            let gap = midpointPositions ? PositionSpacing.step : PositionSpacing.step * (0.5 + PositionSpacing.share(of: id, beside: last ?? 0))
             // The first item of an array goes a gap after 0, not at 0: two devices adding the first item concurrently
             // would tie there (seed 001 put it at 0, as the fault does).
-            let position = order.last.map { devices[device].items[$0].position + gap } ?? (midpointPositions ? 0 : gap)
+            let position = last.map { $0 + gap } ?? (midpointPositions ? 0 : gap)
             devices[device].insert(LocalItem(
                 id: id, owner: project, ownerKind: kind, collection: collection, code: code,
                 quantity: collection.initialQuantity, position: collection.isOrdered ? position : 0, notes: notes,
@@ -69,16 +70,18 @@ extension SyncWorld {
             let others = store.entityOrder(of: target.project, target.collection).filter { $0 != i }
             guard index >= 0, index <= others.count else { throw SyncError.positionOutOfRange(index, count: others.count) }
             var position: Double?
-            let share = PositionSpacing.share(of: item)
+            // The position the item goes beside: the neighbour before it (the first item for a move to the front).
+            let anchor = others.isEmpty ? 0 : store.items[others[index == 0 ? 0 : index - 1]].position
+            let share = PositionSpacing.share(of: item, beside: anchor)
             let gap = midpointPositions ? PositionSpacing.step : PositionSpacing.step * (0.5 + share)
             if others.isEmpty {
                 position = midpointPositions ? 0 : gap
             } else if index == 0 {
-                position = store.items[others[0]].position - gap
+                position = anchor - gap
             } else if index == others.count {
-                position = store.items[others[others.count - 1]].position + gap
+                position = anchor + gap
             } else {
-                let before = store.items[others[index - 1]].position, after = store.items[others[index]].position
+                let before = anchor, after = store.items[others[index]].position
                 let between = midpointPositions ? (before + after) / 2 : before + (after - before) * share
                 // Equal neighbours (not made by placements, which never tie, except under the fault) or exhausted
                 // precision: renumber.
@@ -178,7 +181,7 @@ extension Fault<SyncWorld> {
     /// Mutant `midpoint-positions`: seed 001's placement (shipped until issue 12, wave 4): an append goes one fixed
     /// step after the last item and a move to the exact midpoint of its neighbours, so two devices appending
     /// concurrently tie, and a later move between the tied items renumbers the array, pushing rows the user never
-    /// edited; shipped: a share of the gap drawn from the item's identity (`PositionSpacing.share(of:)`).
+    /// edited; shipped: a share of the gap drawn from the item's identity and its anchor (`PositionSpacing.share(of:beside:)`).
     package static var midpointPositions: Self { Self() }
 
     /// Mutant `dual-write-misses-entities`: during dual-write the quantity edit path writes the blob only.

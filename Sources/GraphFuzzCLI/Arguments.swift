@@ -29,6 +29,8 @@ package struct RunArguments: Equatable {
     package var inProcess = false
     /// Print a progress line every few seconds even when standard error is not a terminal.
     package var progress = false
+    /// `--case N`: run case N of the seed's run alone (the report's reproduce line).
+    package var caseIndex: Int?
 }
 
 /// `--shard I/N`: slice I (1-based) of N; case i belongs to slice i % N + 1.
@@ -149,12 +151,32 @@ package enum ArgumentParser {
             case "--case-timeout": run.caseTimeout = try caseTimeoutSeconds(try value(for: argument, &rest))
             case "--in-process": run.inProcess = true
             case "--progress": run.progress = true
+            case "--case": run.caseIndex = try caseNumber(try value(for: argument, &rest))
             default:
                 if argument.hasPrefix("-") { throw UsageError("unknown flag '\(argument)' (see graph-fuzz --help)") }
                 throw UsageError("unknown command '\(argument)' (commands: replay, list, export-tests, import-crash, export-seeds, bench, coverage; see graph-fuzz --help)")
             }
         }
+        if run.caseIndex != nil { try checkCase(run, arguments) }
         return .run(run)
+    }
+
+    /// `--case N` runs one case of one seed's run: it needs the seed, and takes no budget or slice of cases.
+    private static func checkCase(_ run: RunArguments, _ arguments: [String]) throws(UsageError) {
+        guard run.seed != nil else { throw UsageError("--case: needs --seed (a case number names a case of one seed's run)") }
+        for flag in ["--runs", "--time", "--shard"] where arguments.contains(flag) {
+            throw UsageError("--case: runs one case, so \(flag) cannot be given with it")
+        }
+    }
+
+    /// `--case`: a case number of a run, 0 up to the most `--runs` allows.
+    private static func caseNumber(_ text: String) throws(UsageError) -> Int {
+        let limit = FlagLimits.runs.upperBound - 1
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
+            throw UsageError("--case: '\(text)' is not a non-negative integer")
+        }
+        guard let number = Int(text), number <= limit else { throw UsageError("--case: '\(text)' is out of range (0–\(limit))") }
+        return number
     }
 
     private static func value(for flag: String, _ rest: inout ArraySlice<String>) throws(UsageError) -> String {
@@ -230,7 +252,7 @@ package enum ArgumentParser {
         USAGE
           graph-fuzz [--target NAME|all] [--seed N] [--runs N] [--steps N] [--time SECONDS] [--mutant NAME]
                      [--json] [--corpus DIR] [--no-save] [--quiet] [--progress]
-                     [--jobs N] [--shard I/N] [--case-timeout SECONDS] [--in-process]
+                     [--jobs N] [--shard I/N] [--case-timeout SECONDS] [--in-process] [--case N]
           graph-fuzz replay [FILE|DIR ...] [--json] [--case-timeout SECONDS]
                                                 replay corpus cases (default: Corpus/, subfolders included);
                                                 crash and hang cases replay in a worker process
@@ -272,6 +294,8 @@ package enum ArgumentParser {
                           one of its steps alone runs longer (default 10; 0.1 to 86400)
           --in-process    run cases in this process: fastest, no crash or hang isolation (failures
                           are still grouped by signature, as in workers)
+          --case N        run case N of the seed's run alone (needs --seed; with the run's --steps):
+                          a failure's `reproduce:` line names it, and prints the same report
 
         JSON LINES (--json)
           failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts

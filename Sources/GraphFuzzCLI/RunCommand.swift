@@ -28,10 +28,13 @@ struct RunCommand {
         var coverageLines: [String] = []
         for (target, mutant) in selected {
             if console.isTerminal && !arguments.quiet && !arguments.json {
-                console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(arguments.runs) cases\n")
+                let cases = arguments.caseIndex.map { "case \($0)" } ?? "\(arguments.runs) cases"
+                console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(cases)\n")
             }
-            let options = SearchOptions(seed: seed, runs: arguments.runs, timeLimit: arguments.time,
-                                        shardIndex: arguments.shard.index - 1, shardCount: arguments.shard.count)
+            // `--case N`: case N alone, generated as in any run of the seed.
+            let options = SearchOptions(seed: seed, runs: arguments.caseIndex.map { $0 + 1 } ?? arguments.runs, timeLimit: arguments.time,
+                                        shardIndex: arguments.shard.index - 1, shardCount: arguments.shard.count,
+                                        firstCase: arguments.caseIndex ?? 0)
             let run: TargetRun
             do { run = try search(target, mutant: mutant, options: options, progress: progress) } catch {
                 progress.clear()
@@ -50,7 +53,8 @@ struct RunCommand {
             do {
                 let report = CoverageReport(target: target.name, rules: target.rules, coverage: run.coverage, cases: run.cases,
                                             rejected: run.rejected)
-                coverageLines += report.summaryLines
+                // One case (`--case`) says nothing of how often a rule is exercised.
+                if arguments.caseIndex == nil { coverageLines += report.summaryLines }
                 if arguments.json {
                     for row in report.rows {
                         console.out(JSONValue.object([
@@ -133,7 +137,7 @@ struct RunCommand {
             }
             executor = WorkerExecutor(target: target, mutant: mutant, seed: options.seed, maxSteps: maxSteps, workers: budget.jobs,
                                       caseTimeout: arguments.caseTimeout, executable: workerExecutable, note: note)
-            events.progress = { snapshot in progress.show(target: target.name, mutant: mutant, runs: options.runs, snapshot) }
+            events.progress = { snapshot in progress.show(target: target.name, mutant: mutant, runs: options.runs - options.firstCase, snapshot) }
             events.progressInterval = progress.interval
             events.unconfirmed = { group in
                 note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(target.name) did not happen again when the case "

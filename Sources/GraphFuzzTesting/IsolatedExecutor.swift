@@ -114,8 +114,9 @@ final class IsolatedExecutor: CaseExecutor {
 
     // MARK: Children
 
-    /// Runs one case in a child, announcing steps; a failure that is not a crash consumes `draw`
-    /// here (it ran to its end in the child), a crash consumes the steps before the one it died at.
+    /// Runs one case in a child, announcing steps; a case that ran to its end in the child, whatever its outcome,
+    /// consumes `draw` here too (so a shrink learns what every candidate consumed, as in process, and makes the
+    /// same attempts), a crash consumes the steps before the one it died at.
     private func watched(_ request: String, draw: Draw) throws -> (outcome: Outcome, draw: Draw) {
         let child = try running()
         child.send(request)
@@ -126,7 +127,7 @@ final class IsolatedExecutor: CaseExecutor {
                 guard let outcome = OutcomeLine.decodeOutcome(line.dropFirst(2)) else {
                     throw IsolationError(description: "a child test process wrote '\(line)'")
                 }
-                if outcome.failure != nil { _ = machine.run(draw, maxSteps) }
+                _ = machine.run(draw, maxSteps)
                 return (outcome, draw)
             }
         }

@@ -98,10 +98,13 @@ extension GraphModel {
     }
 
     /// G25: a save killed at `point`, then a relaunch. Inside the transaction the save leaves nothing: the
-    /// specification is as before it (a refused or failed save never reached the store either).
+    /// specification is as before it (a refused or failed save never reached the store either). A save that traps
+    /// ends the app there, as every trap does (the case ends): the kill never comes and no relaunch follows, so the
+    /// step decides nothing of G22, G25 or G26.
     mutating func killedSave(_ c: Int) -> (GraphObservation, String) {
         let before = self
         let (observation, rule) = step(.save(context: c))
+        if observation.isTrap { return (observation, rule) }
         guard observation == .saved else {
             relaunchStore()
             return (observation, rule)

@@ -80,13 +80,18 @@ extension GraphMachine {
         case let .acquire(e, ed): body.append("app.libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
         case let .userEntry(w): body.append("\(binds ? "let userEntry =" : "_ =") app.libraries[0].userEntry(of: \(typed(w, "Work")))")
         case .relaunch, .killedSave:
+            let relaunch = ["app.container = try app.container.relaunch()",
+                            "app.contexts = [ModelContext(app.container), ModelContext(app.container)]",
+                            "app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }"]
             if case let .killedSave(c, point) = command {
+                // As the harness runs it: a save that trapped ended the app before the kill, so no relaunch follows
+                // and the expectation reads the container that trapped.
                 body += ["app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + \(point))",
-                         "try? app.libraries[\(c)].save()"]
+                         "try? app.libraries[\(c)].save()",
+                         "if app.container.traps.isEmpty {"] + relaunch.map { "    " + $0 } + ["}"]
+            } else {
+                body += relaunch
             }
-            body += ["app.container = try app.container.relaunch()",
-                     "app.contexts = [ModelContext(app.container), ModelContext(app.container)]",
-                     "app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }"]
         case let .validate(e):
             if binds {
                 body.append("var validation: EntryValidationError? = nil")

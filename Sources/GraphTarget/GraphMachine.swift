@@ -96,8 +96,10 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
                                message: "saved rows differ: missing \(missing.map(\.description)), unexpected \(extra.map(\.description))")
             },
             Invariant("G26", when: { $0.refusesDamagedCopies }) { model, system in
-                let observed = system.damagedRefusals
                 let predicted = StoreDamage.allCases.map(GraphModel.refusal)
+                guard let observed = system.damagedRefusals else {
+                    return "damaged copies of the store file: expected refusals \(predicted) at this step's relaunch, but the system did not relaunch"
+                }
                 guard observed != predicted else { return nil }
                 return "damaged copies of the store file (\(StoreDamage.allCases.map(\.rawValue))): expected refusals \(predicted), observed \(observed)"
             },

@@ -27,6 +27,7 @@ extension GraphSystem {
                     throw HarnessFault("cannot write the case's scratch store file \(made.path) (the store reported \(error))",
                                        underlying: cause)
                 }
+                if error.isMachineFailure { throw HarnessFault("the machine failed the case's new scratch store file: \(error)") }
                 throw error
             }
         }
@@ -47,7 +48,8 @@ extension GraphSystem {
     }
 
     /// The relaunch commands: a relaunch reports how many rows the reopened store holds (G22); a killed save is
-    /// `Library.save()` interrupted at its `point`-th write, then a relaunch (G25).
+    /// `Library.save()` interrupted at its `point`-th write, then a relaunch (G25). A save that traps ends the app
+    /// before the kill: the step observes the trap and does not relaunch (`damagedRefusals` stays nil).
     mutating func performLaunch(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
         switch command {
         case .relaunch:
@@ -65,13 +67,15 @@ extension GraphSystem {
     }
 
     /// Closes the container and opens it again on the same store, with new contexts and libraries. A store that
-    /// cannot be reopened is observed as a trap (`relaunchFailed`): the app could not start.
+    /// cannot be reopened is observed as a trap (`relaunchFailed`): the app could not start. (Unless the machine
+    /// failed it, `StoreError.isMachineFailure`: a `HarnessFault`.)
     private mutating func relaunch() throws(HarnessFault) -> GraphObservation? {
         do {
             let old = container
             container = try old.relaunch()
             retired.append(old)
         } catch {
+            if error.isMachineFailure { throw HarnessFault("the machine failed the store file at a relaunch: \(error)") }
             return .trap("relaunchFailed")
         }
         contexts = [ModelContext(container), ModelContext(container)]
@@ -118,6 +122,7 @@ extension GraphSystem {
             opened.close()
             return "opened"
         } catch {
+            if error.isMachineFailure { throw HarnessFault("the machine failed the \(damage.rawValue) copy of the store file (G26): \(error)") }
             return error.path == copy.path ? error.kind.rawValue : "\(error.kind.rawValue) naming \(error.path)"
         }
     }

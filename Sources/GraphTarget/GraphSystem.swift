@@ -20,9 +20,11 @@ public struct GraphSystem {
     var retired: [ModelContainer] = []
     var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
-    /// G26: at the last relaunch on the SQLite backend, what opening each `StoreDamage` of the file observed.
-    /// (When the harness cannot make the copies, the step ends in a `HarnessFault`: nothing here is judged.)
-    var damagedRefusals: [String] = []
+    /// G26: what opening each `StoreDamage` of the file observed at this step's relaunch on the SQLite backend;
+    /// nil when the step did not relaunch there (a killed save whose save trapped ends the app before the kill,
+    /// with no relaunch), so the invariant names the path the system took. (When the harness cannot make the
+    /// copies, the step ends in a `HarnessFault`: nothing here is judged.)
+    var damagedRefusals: [String]?
     /// G27: per entity, the highest permanent number saved so far, and as it was before the last save.
     var highestSaved = BooksEntities.names.map { _ in 0 }, highestBeforeLastSave = BooksEntities.names.map { _ in 0 }
     /// The CloudKit checks this case compares after every save (B7, G21), taken at the first such save.
@@ -49,6 +51,7 @@ public struct GraphSystem {
     /// Runs `command` and returns what it observed: the first trap it raised, or its result. Throws a
     /// `HarnessFault` when the harness's own I/O of the step failed (a relaunch's damaged copies, G26).
     package mutating func run(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
+        damagedRefusals = nil
         let before = trapCount
         let observation = try perform(command)
         if trapCount > before { return .trap(trap(at: before).code.rawValue) }
@@ -114,6 +117,9 @@ public struct GraphSystem {
                 switch error {
                 case .refused(let issues): return .refused(issues.map(\.rawValue))
                 case .store(let failure):
+                    if let store = failure.storeFailure, store.isMachineFailure {
+                        throw HarnessFault("the machine failed the store's save: \(store)")
+                    }
                     return .saveFailed(code: failure.code, issues: failure.issues.map {
                         IssueName(code: $0.code, entity: $0.entity, key: $0.key, object: $0.object.map { idName($0) })
                     }.sorted())

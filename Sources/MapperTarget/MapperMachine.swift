@@ -141,22 +141,25 @@ public struct MapperMachine: StateMachine, Sendable {
         switch command {
         case .map(let response, _): return system.map(response)
         case .mapMalformed(let response, let missing): return system.mapMalformed(response, missing: missing)
-        case .save: return system.save()
+        case .save: return try system.save()
         case .rollback: return system.rollback()
         case .deleteWork(let ref, let evict): return system.deleteWork(ref.index, evict: evict)
-        case .deleteElsewhere(let ref): return system.deleteElsewhere(ref.index)
+        case .deleteElsewhere(let ref): return try system.deleteElsewhere(ref.index)
         case .clearCache: return system.clearCache()
         case .newContext: return system.newContext()
-        case .relaunch: return system.relaunch()
+        case .relaunch: return try system.relaunch()
         }
     }
 
     /// The rule of an observation the prediction does not allow, diagnosed from what differs.
-    func compare(_ expected: Prediction<MapperObservation>, _ observed: MapperObservation, _ step: TraceStep) -> Failure? {
+    package func compare(_ expected: Prediction<MapperObservation>, _ observed: MapperObservation, _ step: TraceStep) -> Failure? {
         if expected.allows(observed) { return nil }
         let message = "\(step): expected \(expected.value), observed \(observed)"
         let command = try? MapperCommand(trace: step)
         switch (expected.value, observed, command) {
+        case (_, .trap, .relaunch?):
+            // The store could not be reopened: the relaunch itself failed (M15), no mapping read anything stale.
+            return Failure(rule: MapperRules.survivesRelaunch, kind: .trap, message: message)
         case (_, .trap, _):
             return Failure(rule: MapperRules.noStaleRead, kind: .trap, message: message)
         case (.mapped(let want, let wantGroups, let known), .mapped(let got, let gotGroups, _), .map(let response, _)?):

@@ -49,6 +49,7 @@ public final class MapperSystem {
                     throw HarnessFault("cannot write the case's scratch store file \(file.path) (the store reported \(error))",
                                        underlying: cause)
                 }
+                if error.isMachineFailure { throw HarnessFault("the machine failed the case's new scratch store file: \(error)") }
                 throw error
             }
         } else {
@@ -70,13 +71,15 @@ public final class MapperSystem {
     }
 
     /// An app relaunch: the container is closed and reopened on the same store; a fresh context takes the
-    /// mapper's; the mapper and its cache are kept; the harness keeps only identifiers.
-    func relaunch() -> MapperObservation {
+    /// mapper's; the mapper and its cache are kept; the harness keeps only identifiers. A `HarnessFault` when the
+    /// machine failed the store file (`StoreError.isMachineFailure`).
+    func relaunch() throws(HarnessFault) -> MapperObservation {
         do {
             let old = container
             container = try old.relaunch()
             retired.append(old)
         } catch {
+            if error.isMachineFailure { throw HarnessFault("the machine failed the store file at a relaunch: \(error)") }
             return .trap("relaunch failed: \(error)")
         }
         context = ModelContext(container)
@@ -126,12 +129,13 @@ public final class MapperSystem {
         return (works, traps.count > before ? traps[before].description : nil)
     }
 
-    func save() -> MapperObservation {
+    /// Saves the mapper's context. A `HarnessFault` when the machine failed the store's write (`saveFailed`).
+    func save() throws(HarnessFault) -> MapperObservation {
         let traps = trapCount
         do {
             try context.save()
         } catch {
-            return .saveFailed(String(describing: error))
+            return try Self.saveFailed(error)
         }
         if let trap = newTrap(since: traps) { return .trap(trap) }
         for index in slots.indices {
@@ -165,7 +169,7 @@ public final class MapperSystem {
         return newTrap(since: traps).map(MapperObservation.trap) ?? .done
     }
 
-    func deleteElsewhere(_ ref: Int) -> MapperObservation {
+    func deleteElsewhere(_ ref: Int) throws(HarnessFault) -> MapperObservation {
         let traps = trapCount
         let other = ModelContext(container)
         guard ref < slots.count, let id = slots[ref].id, let work = other.fetch(FetchDescriptor(.identifier(id))).first else {
@@ -175,10 +179,17 @@ public final class MapperSystem {
         do {
             try other.save()
         } catch {
-            return .saveFailed(String(describing: error))
+            return try Self.saveFailed(error)
         }
         storeChanged = true
         return newTrap(since: traps).map(MapperObservation.trap) ?? .done
+    }
+
+    /// A failed save as observed, or a `HarnessFault` when the machine failed the store's write rather than the
+    /// store its rules (`StoreError.isMachineFailure`).
+    private static func saveFailed(_ error: SaveError) throws(HarnessFault) -> MapperObservation {
+        if let store = error.storeFailure, store.isMachineFailure { throw HarnessFault("the machine failed the store's save: \(store)") }
+        return .saveFailed(String(describing: error))
     }
 
     // MARK: Reading

@@ -39,6 +39,8 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
     private var armed: FileSystemFault?
     private var tornLength = 0
     private var crashed = false
+    /// The first failure of the file system underneath that no armed fault made, not taken yet.
+    private var environmentFailure: FileSystemError?
 
     public init(base: any CacheFileSystem) { self.base = base }
 
@@ -63,11 +65,32 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
     /// The process restarted: operations work again.
     public func recover() { lock.withLock { crashed = false } }
 
+    /// The first failure of the file system underneath that no armed fault made since the last call (a real disk
+    /// that filled up or failed: disk full, an I/O error), and forgets it; nil when there was none. The cache hides
+    /// such failures like injected ones, but nothing predicted them: a harness cannot judge a step after one.
+    /// (A missing file or folder is an answer, not a failure.)
+    public func takeEnvironmentFailure() -> FileSystemError? {
+        lock.withLock {
+            defer { environmentFailure = nil }
+            return environmentFailure
+        }
+    }
+
+    /// Runs an operation of the file system underneath, noting a failure no fault made (`takeEnvironmentFailure`).
+    private func onBase<T>(_ operation: () throws(FileSystemError) -> T) throws(FileSystemError) -> T {
+        do { return try operation() } catch {
+            if error.reason == .diskFull || error.reason == .ioError || error.reason == .notAFolder {
+                lock.withLock { if environmentFailure == nil { environmentFailure = error } }
+            }
+            throw error
+        }
+    }
+
     /// Flips bit `bit` (modulo the file's size) of the file at `path`, in place and durably.
     /// Returns false when there is no such file or it is empty.
     @discardableResult
     public func flipBit(in path: String, bit: Int) -> Bool {
-        guard var data = try? base.read(path), !data.isEmpty else { return false }
+        guard var data = try? onBase({ () throws(FileSystemError) in try base.read(path) }), !data.isEmpty else { return false }
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.utf8.startIndex
         let folder = String(path[..<slash])
         let name = String(path[path.utf8.index(after: slash)...])
@@ -75,8 +98,10 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
         let index = (bit / 8) % data.count
         data[data.startIndex + index] ^= UInt8(1 << (bit % 8))
         do {
-            try base.write(data, to: path, modified: modified)
-            try base.synchronize(path)
+            try onBase { () throws(FileSystemError) in
+                try base.write(data, to: path, modified: modified)
+                try base.synchronize(path)
+            }
         } catch {
             return false
         }
@@ -84,7 +109,7 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
     }
 
     /// The folder vanished (the system purged the caches directory).
-    public func removeFolderExternally(_ path: String) { try? base.removeFolder(at: path) }
+    public func removeFolderExternally(_ path: String) { try? onBase { () throws(FileSystemError) in try base.removeFolder(at: path) } }
 
     private func checkCrashed(_ path: String, _ operation: String) throws(FileSystemError) {
         if lock.withLock({ crashed }) { throw FileSystemError(.crashed, path: path, operation: operation) }
@@ -103,7 +128,7 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
 
     public func createFolder(at path: String) throws(FileSystemError) {
         try checkCrashed(path, "createFolder")
-        try base.createFolder(at: path)
+        try onBase { () throws(FileSystemError) in try base.createFolder(at: path) }
     }
 
     public func folderExists(at path: String) -> Bool { base.folderExists(at: path) }
@@ -116,23 +141,25 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
             case .fullDisk: throw FileSystemError(.diskFull, path: path, operation: "write")
             case .tornWrite:
                 let kept = data.prefix(Swift.min(length, data.count))
-                try? base.write(Data(kept), to: path, modified: modified)
-                try? base.synchronize(path)
+                try? onBase { () throws(FileSystemError) in
+                    try base.write(Data(kept), to: path, modified: modified)
+                    try base.synchronize(path)
+                }
                 throw FileSystemError(.crashed, path: path, operation: "write")
             case .partialWrite, .fullDiskMidFile:
                 let kept = data.prefix(Swift.min(length, data.count))
-                try? base.write(Data(kept), to: path, modified: modified)
+                try? onBase { () throws(FileSystemError) in try base.write(Data(kept), to: path, modified: modified) }
                 throw FileSystemError(fault == .partialWrite ? .ioError : .diskFull, path: path, operation: "write")
             case .crashBeforeRename, .failedSync, .failedRename: break
             }
         }
-        try base.write(data, to: path, modified: modified)
+        try onBase { () throws(FileSystemError) in try base.write(data, to: path, modified: modified) }
     }
 
     public func synchronize(_ path: String) throws(FileSystemError) {
         try checkCrashed(path, "synchronize")
         if take(for: "synchronize") != nil { throw FileSystemError(.ioError, path: path, operation: "synchronize") }
-        try base.synchronize(path)
+        try onBase { () throws(FileSystemError) in try base.synchronize(path) }
     }
 
     public func rename(_ source: String, to destination: String) throws(FileSystemError) {
@@ -140,28 +167,28 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
         if let (fault, _) = take(for: "rename") {
             throw FileSystemError(fault == .failedRename ? .ioError : .crashed, path: source, operation: "rename")
         }
-        try base.rename(source, to: destination)
+        try onBase { () throws(FileSystemError) in try base.rename(source, to: destination) }
     }
 
     public func read(_ path: String) throws(FileSystemError) -> Data {
         try checkCrashed(path, "read")
-        return try base.read(path)
+        return try onBase { () throws(FileSystemError) in try base.read(path) }
     }
 
     public func fileExists(at path: String) -> Bool { base.fileExists(at: path) }
 
     public func remove(_ path: String) throws(FileSystemError) {
         try checkCrashed(path, "remove")
-        try base.remove(path)
+        try onBase { () throws(FileSystemError) in try base.remove(path) }
     }
 
     public func list(_ folder: String) throws(FileSystemError) -> [(name: String, modified: Date)] {
         try checkCrashed(folder, "list")
-        return try base.list(folder)
+        return try onBase { () throws(FileSystemError) in try base.list(folder) }
     }
 
     public func removeFolder(at path: String) throws(FileSystemError) {
         try checkCrashed(path, "removeFolder")
-        try base.removeFolder(at: path)
+        try onBase { () throws(FileSystemError) in try base.removeFolder(at: path) }
     }
 }

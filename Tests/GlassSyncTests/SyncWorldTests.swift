@@ -109,6 +109,43 @@ import Testing
         }
     }
 
+    /// Two devices each move their own concurrently added item past the other's: with a share of the gap drawn
+    /// from the item alone both moves land at the sum of the same two gaps, a tie; a later move between the tied
+    /// items then renumbered the array and pushed the neighbours' records, so a deletion of one of them, made
+    /// elsewhere, refused the push and dropped the item before the device fetched the deletion (seed 13's S4 case
+    /// 181542, seed 15's 194319). A move changes the moved item's record alone (S4): the device keeps the item it
+    /// never edited until its next fetch brings the deletion.
+    @Test func crossedMovesNeverTie() throws {
+        for strategy in [SyncStrategy(.midpointPositions), .production] {
+            var world = SyncWorld(strategy: strategy)
+            let step = world.initialProjects[2]
+            let shared = try world.addItem(on: 0, project: step, .glassItems, code: 0)
+            try world.rollOutNextPhase()
+            let x = try world.addItem(on: 0, project: step, .glassItems, code: 1)
+            let y = try world.addItem(on: 1, project: step, .glassItems, code: 2)
+            try world.push(0)
+            try world.push(1)
+            try world.fetch(0)
+            try world.fetch(1)
+            try world.moveItem(on: 1, item: y, to: 2)    // B: y after x
+            try world.moveItem(on: 0, item: x, to: 2)    // A: x after y
+            try world.push(0)
+            try world.fetch(1)                           // B: x placed by A, y by B (unpushed)
+            let crossed = try world.read(on: 1, project: step, .glassItems).map(\.id)
+            #expect(Set(crossed) == [shared, x, y] && crossed[0] == shared)
+            try world.moveItem(on: 1, item: shared, to: 1)   // between x and y, whichever order they read in
+            try world.removeItem(on: 0, item: x)
+            try world.push(0)
+            try world.push(1)
+            let kept = try world.read(on: 1, project: step, .glassItems).map(\.id)
+            if strategy == .production {
+                #expect(kept == [crossed[1], shared, crossed[2]])
+                try world.fetch(1)
+                #expect(try world.read(on: 1, project: step, .glassItems).map(\.id) == [shared, y])
+            }
+        }
+    }
+
     @Test func restartKeepsWaitingOrphans() throws {
         var world = SyncWorld()
         try world.rollOutNextPhase()

@@ -38,7 +38,7 @@ struct QueueTargetTests {
         withKnownIssue("expected: the bridge must record the mutant's failure as an issue (not a bug)") {
             GraphFuzzTest.check(.queue, mutant: "queue-off-by-one", seed: 1)
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("reproduce: graph-fuzz --target queue --seed 1 --mutant queue-off-by-one") }
+            issue.comments.contains { $0.rawValue.contains("reproduce: graph-fuzz --target queue --seed 1 --case 1 --mutant queue-off-by-one") }
         }
     }
 

@@ -21,6 +21,23 @@ struct SearchLoopTests {
         #expect(small.coverage.cases == 500)
     }
 
+    @Test("a run from one case (firstCase n, runs n + 1) runs that case alone and finds what the whole run found there")
+    func oneCase() throws {
+        let machine = Target.queue.machine(mutant: "queue-off-by-one")
+        let whole = try SearchLoop(options: SearchOptions(seed: 3, runs: 500)).run(LocalExecutor(machine: machine, maxSteps: 30))
+        let first = try #require(whole.found.first?.failure)
+        let alone = try SearchLoop(options: SearchOptions(seed: 3, runs: first.caseIndex + 1, firstCase: first.caseIndex))
+            .run(LocalExecutor(machine: machine, maxSteps: 30))
+        #expect(first.caseIndex > 0)
+        #expect(alone.cases == 1)
+        #expect(alone.found.map(\.failure.caseIndex) == [first.caseIndex])
+        #expect(alone.found.first?.failure.shrunk == first.shrunk)
+        #expect(alone.found.first?.failure.shrink.attempts == first.shrink.attempts)
+        // In a shard: the first case of the slice at or above firstCase.
+        var cursor = CaseCursor(runs: 20, shardIndex: 1, shardCount: 4, from: 6)
+        #expect(cursor.take(10)?.indices.map { $0 } == [9, 13, 17])
+    }
+
     @Test("GraphFuzzTest.check saves each failure to a corpus folder and replays it before the next search")
     func corpusSaveAndReplay() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("graph-fuzz-check-\(UUID().uuidString)").path

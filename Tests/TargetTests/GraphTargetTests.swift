@@ -25,6 +25,29 @@ struct GraphTargetTests {
         #expect(record.swiftLines.contains { $0.contains("#expect(saveCode == 1600)") })
     }
 
+    /// Seed 6's case 6435 (and seeds 1-3), shrunk: a killed save whose save traps (G17, the entry's work was
+    /// deleted by the other context's save). The app ends at the trap; neither side relaunches, so G26 (checked only
+    /// after a relaunch) is not decided. Before, the specification relaunched and expected three damaged-copy refusals
+    /// that the system, which had not relaunched, never observed.
+    @Test("A killed save whose save traps ends the case there on both sides, with no relaunch")
+    func killedSaveThatTraps() throws {
+        let config = try TraceStep(parsing: #"config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale", backend: "sqlite")"#)
+        let steps = try [
+            #"v1 = create(entity: "Work", variant: 0, context: 0)"#, #"v2 = create(entity: "Edition", variant: 0, context: 0)"#,
+            "save(context: 0)", "v3 = owned(work: v1, edition: v2, context: 0)", "holdID(model: v1)",
+            #"v4 = lookup(held: 0, context: 1, method: "model")"#, "delete(model: v4)", "save(context: 1)",
+            "killedSave(context: 0, back: 0)",
+        ].map { try TraceStep(parsing: Substring($0)) }
+        let record = try Target.graph.machine().replay(config, steps).get()
+        #expect(record.outcome == .pass, "\(record.outcome)")
+        #expect(record.expectations.last == "trap(invalidatedBackingData) [G17]")
+        // The Swift reproduction takes the same path: it relaunches only when the save raised no trap, so its
+        // expectation reads the container that trapped.
+        let killedSave = try #require(record.swiftLines.lastIndex(of: "try? app.libraries[0].save()"))
+        #expect(record.swiftLines[killedSave + 1] == "if app.container.traps.isEmpty {")
+        #expect(record.swiftLines.last == "#expect(app.container.traps.first?.code == .invalidatedBackingData)")
+    }
+
     @Test("An unknown step and an argument out of range are named with their step")
     func unknownCommand() throws {
         let machine = Target.graph.machine()

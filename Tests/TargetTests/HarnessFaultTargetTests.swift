@@ -1,4 +1,6 @@
-import CacheTarget
+import CacheSpec
+@testable import CacheTarget
+import Foundation
 import GraphFuzzEngine
 import GraphSpec
 @testable import GraphTarget
@@ -27,6 +29,27 @@ struct HarnessFaultTargetTests {
             }
         }
         #expect(realDisk > 0 && simulated > 0)
+    }
+
+    @Test("cache: a real disk that fails on its own during a step (no injected fault) is a harness fault; injected faults are judged")
+    func cacheRealDiskFails() throws {
+        let machine = CacheMachine()
+        var system = try machine.makeSystem(CacheConfig(realFileSystem: true))
+        defer { machine.tearDown(&system) }
+        let value = CacheValueSpec(tag: 1, length: 8)
+        // An injected failed write is the step's to judge (C8), not the machine's disk.
+        _ = try machine.perform(.faultySet(cache: Ref(0), key: 0, value: value, fault: .failedWrite, tornLength: 0), &system)
+        #expect(try machine.perform(.set(cache: Ref(0), key: 1, value: value), &system) == .done)
+        // Something outside the cache puts a file where its folder was: every write there fails with an I/O error
+        // (ENOTDIR) that nothing predicted.
+        let folder = system.folder(.main)
+        try FileManager.default.removeItem(atPath: folder)
+        #expect(FileManager.default.createFile(atPath: folder, contents: Data([1])))
+        #expect(throws: HarnessFault.self) { try machine.perform(.set(cache: Ref(0), key: 2, value: value), &system) }
+        do { _ = try machine.perform(.set(cache: Ref(0), key: 3, value: value), &system) } catch let fault as HarnessFault {
+            #expect(fault.message.hasPrefix("the real file system failed on its own during the step (no injected fault): write \(folder)/"))
+            #expect(fault.message.hasSuffix(": ioError"))
+        }
     }
 
     @Test("graph: a store file the harness cannot read for its damaged copies (G26) is a harness fault; a readable one is judged")

@@ -49,13 +49,14 @@ extension WorkerExecutor {
         return (interpret(answer, draw: draw), draw)
     }
 
-    /// What a worker's answer stands for; `draw` then holds what the case consumed when it failed
-    /// with the group's signature (the steps before a crash are replayed here: they passed there).
+    /// What a worker's answer stands for; `draw` then holds what the case consumed (the steps before a crash or
+    /// hang are replayed here: they passed there). A candidate that finished in the worker, whatever its outcome,
+    /// runs again here (it neither crashes nor hangs): the shrinker learns what every candidate consumed, as it
+    /// does when candidates run in process, so a shrink makes the same candidates and attempts in every mode.
     private func interpret(_ answer: (run: WorkerRun, lastStep: Int?), draw: Draw) -> Outcome {
         let failure: Failure
         switch answer.run {
-        case .finished(let outcome):
-            guard outcome.failure?.signature == shrinking.signature else { return outcome }
+        case .finished:
             return machine.run(draw, maxSteps).outcome
         case .unreadable: return .rejected
         case .died(let termination, let trapMessage): failure = WorkerFailure.crash(termination, trapMessage: trapMessage)

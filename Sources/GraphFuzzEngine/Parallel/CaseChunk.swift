@@ -24,19 +24,20 @@
     }
 }
 
-/// Hands out a shard's cases — `shardIndex`, `shardIndex + shardCount`, … below `runs` — in case
-/// order, in chunks of whatever size the caller asks for (workers get bigger chunks when cases are
-/// quick). Which chunk a case lands in never changes what the case does.
-@usableFromInline package struct CaseCursor: Sendable, Equatable {
-    @usableFromInline package let runs: Int
-    @usableFromInline package let shardCount: Int
+/// Hands out a shard's cases — `shardIndex`, `shardIndex + shardCount`, … below `runs`, from the first
+/// of them at or above `first` — in case order, in chunks of whatever size the caller asks for (workers
+/// get bigger chunks when cases are quick). Which chunk a case lands in never changes what the case does.
+package struct CaseCursor: Sendable, Equatable {
+    package let runs: Int
+    package let shardCount: Int
     /// The next case to hand out.
     package private(set) var next: Int
 
-    @usableFromInline package init(runs: Int, shardIndex: Int = 0, shardCount: Int = 1) {
+    package init(runs: Int, shardIndex: Int = 0, shardCount: Int = 1, from first: Int = 0) {
         self.runs = runs
         self.shardCount = Swift.max(1, shardCount)
-        self.next = shardIndex
+        let skipped = Swift.max(0, first - shardIndex)
+        self.next = shardIndex + (skipped + self.shardCount - 1) / self.shardCount * self.shardCount
     }
 
     /// Cases not handed out yet.

@@ -8,8 +8,8 @@ package struct FailureReport: Sendable {
     /// How many cases of a search that went on after the first failure failed with this
     /// signature (nil: the search stopped at the first).
     package var caseCount: Int?
-    /// The command that reproduces the failure (nil: `graph-fuzz --target … --seed …`, right for
-    /// the registered targets; a machine checked inside a test names its test instead).
+    /// The command that reproduces the failure (nil: `graph-fuzz --target … --seed … --case …`, which runs the
+    /// failing case alone, right for the registered targets; a machine checked inside a test names its test instead).
     package var reproduce: String?
 
     package init(result: TargetSearchResult, corpusFile: String? = nil, caseCount: Int? = nil, reproduce: String? = nil) {
@@ -56,6 +56,15 @@ package struct FailureReport: Sendable {
         return lines
     }
 
+    /// `graph-fuzz` run of case `index` alone: the target, seed, case, the steps per case when not the target's
+    /// own, and the mutant.
+    func commandLine(case index: Int) -> String {
+        var line = "graph-fuzz --target \(result.target) --seed \(result.options.seed) --case \(index)"
+        if result.defaultSteps != result.maxSteps { line += " --steps \(result.maxSteps)" }
+        if let mutant = result.mutant { line += " --mutant \(mutant)" }
+        return line
+    }
+
     package var text: String {
         guard let found = result.failure else { return "" }
         let failure = found.failure
@@ -71,9 +80,7 @@ package struct FailureReport: Sendable {
         if let caseCount { out += "  \(caseCount) \(caseCount == 1 ? "case" : "cases") of the run failed this way\n" }
         out += "  time: \(Format.seconds(found.seconds)) to find and shrink\n"
         for line in stepLines { out += "    \(line)\n" }
-        var again = "graph-fuzz --target \(result.target) --seed \(result.options.seed)"
-        if let mutant = result.mutant { again += " --mutant \(mutant)" }
-        out += "  reproduce: \(reproduce ?? again)\n"
+        out += "  reproduce: \(reproduce ?? commandLine(case: found.caseIndex))\n"
         if let corpusFile { out += "  saved: \(corpusFile)\n" }
         let test = swiftTest
         guard !test.isEmpty else {

@@ -1,8 +1,11 @@
 /// Options for one search: how many cases, how long, and how hard to shrink.
 package struct SearchOptions: Sendable, Equatable {
     package var seed: UInt64
-    /// Test cases to generate.
+    /// Test cases to generate: case numbers below this (from `firstCase` on).
     package var runs: Int
+    /// The first case number to run (0: the whole run). A case is generated from the seed and its number
+    /// alone, so `firstCase: n, runs: n + 1` runs exactly case n of any run of the seed (the CLI's `--case`).
+    package var firstCase: Int
     /// Wall-clock budget for the search in seconds (nil: none). Shrinking has its own budget.
     package var timeLimit: Double?
     package var shrinkBudget: ShrinkBudget
@@ -11,9 +14,10 @@ package struct SearchOptions: Sendable, Equatable {
     package var shardCount: Int
 
     package init(seed: UInt64, runs: Int = SearchLoop.defaultRuns, timeLimit: Double? = nil, shrinkBudget: ShrinkBudget = ShrinkBudget(),
-                shardIndex: Int = 0, shardCount: Int = 1) {
+                shardIndex: Int = 0, shardCount: Int = 1, firstCase: Int = 0) {
         self.seed = seed
         self.runs = runs
+        self.firstCase = firstCase
         self.timeLimit = timeLimit
         self.shrinkBudget = shrinkBudget
         self.shardIndex = shardIndex

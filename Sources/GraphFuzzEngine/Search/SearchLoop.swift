@@ -115,7 +115,7 @@ package struct SearchEvents {
         let concurrent = executor as? any ChunkScheduler
         let dispatch = concurrent ?? SerialDispatch(executor: executor, seed: options.seed, stopAtFirstFailure: stopAtFirstFailure)
         var state = LoopState(clock: ContinuousClock(), limit: options.timeLimit)
-        var cursor = CaseCursor(runs: options.runs, shardIndex: options.shardIndex, shardCount: options.shardCount)
+        var cursor = CaseCursor(runs: options.runs, shardIndex: options.shardIndex, shardCount: options.shardCount, from: options.firstCase)
         var lastProgress = state.start
 
         func nextChunk() -> CaseChunk? {

@@ -4,6 +4,9 @@ package struct TargetSearchResult: Sendable, Equatable {
     package var mutant: String?
     package var options: SearchOptions
     package var maxSteps: Int
+    /// The target's own steps per case (the report's reproduce line names `maxSteps` when it differs; nil:
+    /// unknown, always named).
+    package var defaultSteps: Int?
     package var search: SearchResult
     /// Steps run during the search (not counting shrinking).
     package var steps: Int
@@ -25,8 +28,9 @@ package struct TargetSearchResult: Sendable, Equatable {
     }
 
     package init(target: String, mutant: String?, options: SearchOptions, maxSteps: Int, search: SearchResult, steps: Int,
-                originalSteps: Int, counterexample: CaseRecord?, declaredRules: [String] = []) {
+                originalSteps: Int, counterexample: CaseRecord?, declaredRules: [String] = [], defaultSteps: Int? = nil) {
         self.declaredRules = declaredRules
+        self.defaultSteps = defaultSteps
         self.target = target
         self.mutant = mutant
         self.options = options
@@ -148,6 +152,6 @@ extension Target {
                                   search: SearchResult(cases: progress.cases, rejected: progress.rejected, seconds: progress.seconds,
                                                        failure: failure),
                                   steps: progress.steps, originalSteps: executor.steps(failure.original), counterexample: record,
-                                  declaredRules: declaredRules(mutant))
+                                  declaredRules: declaredRules(mutant), defaultSteps: defaultSteps)
     }
 }

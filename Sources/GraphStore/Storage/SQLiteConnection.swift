@@ -149,6 +149,18 @@ final class SQLiteStatement {
 }
 
 extension StoreError {
+    /// Whether the machine failed the store rather than the store its rules: SQLite could not read, write or open
+    /// the file, or ran out of memory (I/O error, full disk, cannot open, read-only file, no memory), or GraphStore's
+    /// own operation on the file failed (kind `sqlite` without a result code). A harness that made the file must
+    /// not judge the store by such an error: it is the disk's or the machine's.
+    public var isMachineFailure: Bool {
+        guard kind == .sqlite else { return false }
+        switch code & 0xff {
+        case 0, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_NOMEM: return true
+        default: return false
+        }
+    }
+
     /// The kind of an SQLite result code.
     static func kind(of rc: Int32) -> Kind {
         switch rc & 0xff {
