@@ -37,6 +37,30 @@ struct OutputFailureTests {
         #expect(left.isEmpty, "left behind: \(left)")
     }
 
+    @Test("a standard output whose reader went away (`| head -1`): the run stops quietly with 141, as on SIGPIPE, nothing left")
+    func closedPipe() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tmp = folder + "/tmp"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Package.executable)
+        process.arguments = ["--target", "queue", "--seed", "1", "--runs", "5000", "--jobs", "2", "--no-save"]
+        process.currentDirectoryURL = URL(fileURLWithPath: Package.root)
+        process.environment = ProcessInfo.processInfo.environment.merging(["GRAPH_FUZZ_EXIT_WITH_PARENT": "1", "TMPDIR": tmp + "/"]) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // The reader goes away; the run's summary (written once its cases ran) meets the closed pipe.
+        try output.fileHandleForReading.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 141, "stderr: \(stderr)")
+        #expect(!stderr.contains("cannot write"), "stderr: \(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
+    }
+
     @Test("a full standard error stops a long run at its first progress line: exit 3, the summary so far, nothing left")
     func fullStandardError() throws {
         let (result, left) = try graphFuzzWithFullStream(["--target", "queue", "--seed", "1", "--runs", "100000000000", "--jobs", "2",
