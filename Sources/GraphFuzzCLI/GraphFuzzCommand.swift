@@ -1,3 +1,4 @@
+import Foundation
 import GraphFuzzEngine
 
 /// The `graph-fuzz` command: parses arguments, runs, and returns the exit code
@@ -27,6 +28,8 @@ package struct GraphFuzzCommand {
         let status = execute(arguments)
         // A full disk or a closed pipe under standard output: the command stopped (a run stops its
         // workers and removes its temporary files); its output is incomplete, so it is never a pass.
+        // A closed pipe is the reader's choice (`| head`): no message, 141 as for a death by SIGPIPE.
+        if console.readerGone() { return 128 + SIGPIPE }
         if let failure = console.writeFailure() {
             console.err("graph-fuzz: \(failure)\n")
             return 3

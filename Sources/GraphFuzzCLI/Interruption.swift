@@ -19,6 +19,17 @@ enum Interruption {
         return value == 0 ? nil : value
     }
 
+    /// Whether `stopOnce` sent its signal.
+    private static let stopSent = Atomic<Bool>(false)
+
+    /// Sends this process SIGTERM unless it already received a stop signal or another thread sent it one: the
+    /// watchers that notice an orphaned process may both ask, and a second SIGTERM would end it at once, before
+    /// it removed its scratch files.
+    static func stopOnce() {
+        guard signal == nil, !stopSent.exchange(true, ordering: .relaxed) else { return }
+        kill(getpid(), SIGTERM)
+    }
+
     /// The exit code for an interrupted run: 128 + the signal.
     static var exitCode: Int32 { 128 + (signal ?? SIGINT) }
 

@@ -5,15 +5,8 @@ import Testing
 /// with ENOSPC), the other collected, and its temporary files in a fresh TMPDIR; returns the result
 /// and what that TMPDIR holds after the run.
 private func graphFuzzWithFullStream(_ arguments: [String], fullStandardError: Bool = false) throws -> (ProcessResult, left: [String]) {
-    let folder = temporaryFolder()
+    let (process, tmp, folder) = try graphFuzzProcess(arguments)
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let tmp = folder + "/tmp"
-    try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Package.executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: Package.root)
-    process.environment = ProcessInfo.processInfo.environment.merging(["GRAPH_FUZZ_EXIT_WITH_PARENT": "1", "TMPDIR": tmp + "/"]) { $1 }
     let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
     let collected = Pipe()
     process.standardOutput = fullStandardError ? collected : full
@@ -23,6 +16,19 @@ private func graphFuzzWithFullStream(_ arguments: [String], fullStandardError: B
     process.waitUntilExit()
     let result = ProcessResult(status: process.terminationStatus, stdout: fullStandardError ? text : "", stderr: fullStandardError ? "" : text)
     return (result, try FileManager.default.contentsOfDirectory(atPath: tmp))
+}
+
+/// A `graph-fuzz` process (not started) with `arguments`, its temporary files in a fresh TMPDIR (`tmp`, inside `folder`).
+private func graphFuzzProcess(_ arguments: [String]) throws -> (Process, tmp: String, folder: String) {
+    let folder = temporaryFolder()
+    let tmp = folder + "/tmp"
+    try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Package.executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: Package.root)
+    process.environment = ProcessInfo.processInfo.environment.merging(["GRAPH_FUZZ_EXIT_WITH_PARENT": "1", "TMPDIR": tmp + "/"]) { $1 }
+    return (process, tmp, folder)
 }
 
 @Suite("a standard output or error that cannot be written ends the run with exit 3, no trap (built executable)")
@@ -35,6 +41,23 @@ struct OutputFailureTests {
         #expect(result.status == 3, "stderr: \(result.stderr)")
         #expect(result.stderr == "graph-fuzz: cannot write to standard output: No space left on device\n", "stderr: \(result.stderr)")
         #expect(left.isEmpty, "left behind: \(left)")
+    }
+
+    @Test("a standard output whose reader went away (`| head -1`): the run stops quietly with 141, as on SIGPIPE, nothing left")
+    func closedPipe() throws {
+        let (process, tmp, folder) = try graphFuzzProcess(["--target", "queue", "--seed", "1", "--runs", "5000", "--jobs", "2", "--no-save"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // The reader goes away; the run's summary (written once its cases ran) meets the closed pipe.
+        try output.fileHandleForReading.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 141, "stderr: \(stderr)")
+        #expect(!stderr.contains("cannot write"), "stderr: \(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
     }
 
     @Test("a full standard error stops a long run at its first progress line: exit 3, the summary so far, nothing left")

@@ -17,7 +17,7 @@ extension GraphFuzzCommand {
         if environment["GRAPH_FUZZ_EXIT_WITH_PARENT"] == "1" {
             // Orphaned (its parent, say `swift test`, is gone): stop as on SIGTERM — workers
             // stopped, temporary files removed — and end.
-            ParentWatch.start { _ = kill(getpid(), SIGTERM) }
+            ParentWatch.start { Interruption.stopOnce() }
         }
         return GraphFuzzCommand(registry: registry, workerExecutable: currentExecutable())
     }

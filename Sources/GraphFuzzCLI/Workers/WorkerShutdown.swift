@@ -31,9 +31,17 @@ struct WorkerShutdown {
         _exit(128 + SIGTERM)
     }
 
-    /// Removes the scratch folder (the worker's input ended: its work is done).
+    /// Removes the scratch folder (the worker's input ended: its work is done). A case still running on another
+    /// thread may write a file into it while it is being removed (SQLite's journal beside a store), which makes the
+    /// removal fail: it is tried again until the folder is gone (a file cannot be made in a folder that is gone),
+    /// for at most a second.
     func removeScratchFolder() {
-        if let scratchFolder { try? FileManager.default.removeItem(atPath: scratchFolder) }
+        guard let scratchFolder else { return }
+        for _ in 0..<100 {
+            try? FileManager.default.removeItem(atPath: scratchFolder)
+            if !FileManager.default.fileExists(atPath: scratchFolder) { return }
+            usleep(10_000)
+        }
     }
 
     /// Starts the watcher thread: a worker whose parent is gone stops as if told to (its parent can no
@@ -49,7 +57,7 @@ struct WorkerShutdown {
             let clock = ContinuousClock()
             var stopSince: ContinuousClock.Instant?
             while true {
-                if Interruption.signal == nil && getppid() != parent { kill(getpid(), SIGTERM) }
+                if getppid() != parent { Interruption.stopOnce() }
                 if Interruption.signal != nil {
                     let since = stopSince ?? clock.now
                     stopSince = since
