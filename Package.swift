@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "SyncSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
 
         // Layer 4: targets: step specification and system side by side; mutants select strategy points.
-        .target(name: "ExampleTargets", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+        .target(name: "ExampleTargets", dependencies: ["GraphFuzzEngine", "FaultPoints"], swiftSettings: strict),
         .target(name: "GraphTarget", dependencies: ["GraphFuzzEngine", "GraphSpec", "GraphStore", "BooksTracker", "FaultPoints"], swiftSettings: strict),
         .target(name: "MapperTarget", dependencies: ["GraphFuzzEngine", "MapperSpec", "GraphStore", "BooksTracker"], swiftSettings: strict),
         .target(name: "CacheTarget", dependencies: ["GraphFuzzEngine", "CacheSpec", "PersistentCache"], swiftSettings: strict),
@@ -73,7 +73,7 @@ let package = Package(
             "GraphFuzzEngine", "GraphFuzzTesting", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget", "ExampleTargets",
         ], swiftSettings: strict),
         .testTarget(name: "FuzzingTests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets"], swiftSettings: strict),
-        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "graph-fuzz"],
+        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "FaultPoints", "graph-fuzz"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
         .testTarget(name: "CorpusRegressionTests", dependencies: [

@@ -71,6 +71,12 @@ extension CacheCommand: TraceCodable {
         }
     }
 
+    /// The instance an `open` creates (its trace's result).
+    public var createdRef: Ref? {
+        if case .open(let result, _) = self { return result }
+        return nil
+    }
+
     public init(trace step: TraceStep) throws(TraceError) {
         func key() throws(TraceError) -> Int { try step.int("key", in: 0...(CacheMachine.keyCount - 1)) }
         func value() throws(TraceError) -> CacheValueSpec {

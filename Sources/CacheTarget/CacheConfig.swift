@@ -3,7 +3,7 @@ import GraphFuzzEngine
 /// Per-case parameters: the real file system in a temporary folder (one case in ten) or the
 /// simulated one, and how many writes of an instance trigger a cleanup (production's 100, or 3 so
 /// that short cases reach it).
-public struct CacheConfig: TraceCodable, Sendable, Equatable {
+public struct CacheConfig: Sendable, Equatable {
     public var realFileSystem: Bool
     public var cleanupInterval: Int
 
@@ -12,13 +12,8 @@ public struct CacheConfig: TraceCodable, Sendable, Equatable {
         self.cleanupInterval = cleanupInterval
     }
 
+    /// The configuration as its trace reads, for comments in exported tests.
     public var trace: TraceStep {
         TraceStep("config", [.init("realFileSystem", .bool(realFileSystem)), .init("cleanupInterval", .int(cleanupInterval))])
-    }
-
-    public init(trace: TraceStep) throws(TraceError) {
-        guard trace.name == "config" else { throw TraceError("expected 'config(…)', found '\(trace.name)'") }
-        realFileSystem = try trace.bool("realFileSystem")
-        cleanupInterval = try trace.int("cleanupInterval", in: 1...1000)
     }
 }

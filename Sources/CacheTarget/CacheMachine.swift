@@ -7,8 +7,6 @@ import PersistentCache
 public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     public typealias Config = CacheConfig
     public typealias Model = CacheModel
-    public typealias Command = CacheCommand
-    public typealias Observation = CacheObservation
 
     public static let keyCount = 4
     public static let maxInstances = 4
@@ -16,7 +14,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     /// Big values (over 1 MiB) are this rare among sets, so throughput stays high.
     static let valueSizeWeights: [UInt32] = [160, 1200, 620, 1]
 
-    public let mutant: String?
+    /// What the production cache runs with: the shipped design, or a mutant's faults.
     let strategy: CacheStrategy
     /// Shared by every case of this machine: key identities depend only on the key and the strategy.
     let keyIdentities = KeyIdentityCache()
@@ -24,17 +22,21 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     /// Where real-file-system cases make their temporary folders.
     let temporaryDirectory: String
 
-    public init(mutant: String?, temporaryDirectory: String = NSTemporaryDirectory()) {
-        self.mutant = mutant
+    public init(temporaryDirectory: String = NSTemporaryDirectory()) {
+        self.init(strategy: .shipped, temporaryDirectory: temporaryDirectory)
+    }
+
+    package init(strategy: CacheStrategy, temporaryDirectory: String = NSTemporaryDirectory()) {
+        self.strategy = strategy
         self.temporaryDirectory = temporaryDirectory
-        strategy = CacheMutants.strategy(for: mutant)
     }
 
     /// Throughput benchmarks measure the simulated file system; real-disk cases are bound by fsync.
-    public func isBenchmarked(_ config: CacheConfig) -> Bool { !config.realFileSystem }
+    package func isBenchmarked(_ config: CacheConfig) -> Bool { !config.realFileSystem }
 
-    public func makeConfig(_ draw: Draw) -> CacheConfig {
-        CacheConfig(realFileSystem: draw.chooseBool(probability: 0.1), cleanupInterval: draw.chooseBool(probability: 0.2) ? 3 : 100)
+    public func makeConfig(_ args: inout Arguments) -> CacheConfig {
+        CacheConfig(realFileSystem: args.bool("realFileSystem", probability: 0.1),
+                    cleanupInterval: args.int("cleanupInterval", in: 1...1000) { $0.chooseBool(probability: 0.2) ? 3 : 100 })
     }
 
     public func makeModel(_ config: CacheConfig) -> CacheModel {
@@ -49,7 +51,8 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     public var actions: [Action<CacheMachine>] {
         func coded(_ name: String, _ weight: UInt32, when: @escaping (CacheModel) -> Bool = { _ in true },
                    _ draw: @escaping (CacheModel, Draw) -> CacheCommand?) -> Action<CacheMachine> {
-            Action(coded: name, weight: weight, when: when, draw: draw, predict: predict, perform: perform)
+            Action.coded(name, weights: nil, fixed: weight, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
+                         compare: compare, swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         return [
             coded("get", 24) { m, d in .get(cache: Self.cache(m, d), key: Self.key(d)) },
@@ -107,7 +110,8 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
         return CacheValueSpec(tag: model.nextTag, length: length)
     }
 
-    public func precondition(_ command: CacheCommand, _ model: CacheModel) -> Bool {
+    /// Whether a command read from a trace applies in `model`.
+    func applies(_ command: CacheCommand, _ model: CacheModel) -> Bool {
         func valid(_ ref: Ref) -> Bool { ref.index < model.instances.count }
         switch command {
         case .get(let cache, _), .contains(let cache, _), .set(let cache, _, _), .faultySet(let cache, _, _, _, _), .cleanUp(let cache):
@@ -158,7 +162,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     /// Performs `command`. Throws a `HarnessFault` when the real file system under a real-disk case failed on its
     /// own during the step (disk full, an I/O error that no armed fault made): the specification models only the
     /// injected faults, so such a step cannot be judged, and the machine's disk is not the cache's to answer for.
-    func perform(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
+    package func perform(_ command: CacheCommand, _ system: inout CacheSystem) throws -> CacheObservation {
         let observation = try performOnSystem(command, &system)
         if let failure = system.faults.takeEnvironmentFailure() {
             throw HarnessFault("the real file system failed on its own during the step (no injected fault): \(failure)")
@@ -224,7 +228,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
 
     /// A read that returned another key's value breaks key identity (C2), whatever rule decided the value expected;
     /// any other mismatch is the predicted rule's.
-    public func compare(_ predicted: Prediction<CacheObservation>, _ observed: CacheObservation, _ step: TraceStep) -> Failure? {
+    func compare(_ predicted: Prediction<CacheObservation>, _ observed: CacheObservation, _ step: TraceStep) -> Failure? {
         if predicted.allows(observed) { return nil }
         var rule = predicted.rule
         if case .otherKeysValue = observed { rule = CacheRules.keyIdentity }

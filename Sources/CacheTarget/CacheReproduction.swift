@@ -12,10 +12,10 @@ extension CacheMachine: SwiftExportable {
     public func swiftSetup(_ config: CacheConfig) -> [String] {
         ["// \(config.trace)",
          "let app = CacheExportFixture(realFileSystem: \(config.realFileSystem), cleanupInterval: \(config.cleanupInterval), "
-            + "strategy: \(CacheMutants.strategyLiteral(for: mutant)))"]
+            + "strategy: \(strategy.swiftLiteral("CacheStrategy")))"]
     }
 
-    public func swiftLines(_ command: CacheCommand, _ step: TraceStep, predicted expected: Prediction<CacheObservation>, isLast: Bool) -> [String] {
+    func swiftLines(_ command: CacheCommand, _ step: TraceStep, predicted expected: Prediction<CacheObservation>, isLast: Bool) -> [String] {
         let comment = "// \(command.trace)"
         func check(_ observed: String) -> [String] {
             guard isLast else { return ["_ = \(observed)"] }

@@ -43,68 +43,44 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
         Rule(id: "P3", statement: "rotate(by:) moves the first amount % count values to the back", source: "test-only", confidence: "design"),
     ]
 
-    public enum Command: Sendable, Equatable {
-        case append(Int)
-        case element(Int)
-        case rotate(Int)
-    }
-
-    public enum Observation: Equatable, Sendable, CustomStringConvertible {
-        case done
-        case element(Int?)
-
-        public var description: String {
-            switch self {
-            case .done: return "done"
-            case .element(let value): return value.map(String.init) ?? "nil"
-            }
-        }
-    }
-
     public init() {}
 
     public func makeModel(_ config: NoConfig) -> [Int] { [] }
     public func makeSystem(_ config: NoConfig) -> PlantedBuffer { PlantedBuffer() }
 
     public var actions: [Action<Self>] {
-        [Action("append", weight: 24, arguments: { args, _ in .append(args.int("value", in: 0...9)) }, predict: predict, perform: perform),
-         Action("element", weight: 6, when: { !$0.isEmpty },
-                arguments: { args, model in .element(args.int("at", in: 0...99) { $0.int(in: 0...model.count) }) },
-                predict: predict, perform: perform),
-         Action("rotate", weight: 1, arguments: { args, _ in .rotate(args.int("by", in: 0...9)) }, predict: predict, perform: perform)]
-    }
-
-    public func precondition(_ command: Command, _ model: [Int]) -> Bool {
-        if case .element(let index) = command { return index <= model.count }
-        return true
-    }
-
-    func predict(_ command: Command, _ model: inout [Int]) -> Prediction<Observation> {
-        switch command {
-        case .append(let value):
-            model.append(value)
-            return Prediction(.done, rule: "P1")
-        case .element(let index):
-            return Prediction(.element(index < model.count ? model[index] : nil), rule: "P2")
-        case .rotate(let amount):
-            if !model.isEmpty {
-                let shift = amount % model.count
-                model = Array(model[shift...] + model[..<shift])
-            }
-            return Prediction(.done, rule: "P3")
-        }
-    }
-
-    func perform(_ command: Command, _ system: inout PlantedBuffer) -> Observation {
-        switch command {
-        case .append(let value):
-            system.append(value)
-            return .done
-        case .element(let index): return .element(system.element(at: index))
-        case .rotate(let amount):
-            system.rotate(by: amount)
-            return .done
-        }
+        [Action("append", weights: nil, fixed: 24, arguments: { args, _ in args.int("value", in: 0...9) },
+                predict: { value, model in
+                    model.append(value)
+                    return Prediction("done", rule: "P1")
+                },
+                perform: { value, buffer in
+                    buffer.append(value)
+                    return "done"
+                }, swiftLines: { value, _, _, _ in ["buffer.append(\(value))"] }),
+         Action("element", weights: nil, fixed: 6, when: { !$0.isEmpty },
+                arguments: { args, model in
+                    let index = args.int("at", in: 0...99) { $0.int(in: 0...model.count) }
+                    try args.require(index <= model.count)
+                    return index
+                },
+                predict: { index, model in Prediction(index < model.count ? model[index] : nil, rule: "P2") },
+                perform: { index, buffer in buffer.element(at: index) },
+                swiftLines: { index, predicted, _, isLast in
+                    isLast ? ["#expect(buffer.element(at: \(index)) == \(predicted.value.map(String.init) ?? "nil"))  // \(predicted.rule)"] : []
+                }),
+         Action("rotate", weights: nil, fixed: 1, arguments: { args, _ in args.int("by", in: 0...9) },
+                predict: { amount, model in
+                    if !model.isEmpty {
+                        let shift = amount % model.count
+                        model = Array(model[shift...] + model[..<shift])
+                    }
+                    return Prediction("done", rule: "P3")
+                },
+                perform: { amount, buffer in
+                    buffer.rotate(by: amount)
+                    return "done"
+                }, swiftLines: { amount, _, _, _ in ["buffer.rotate(by: \(amount))"] })]
     }
 }
 
@@ -112,16 +88,6 @@ extension PlantedFaultsMachine: SwiftExportable {
     public static var swiftImports: [String] { ["ExampleTargets"] }
 
     public func swiftSetup(_ config: NoConfig) -> [String] { ["var buffer = PlantedBuffer()"] }
-
-    public func swiftLines(_ command: Command, _ step: TraceStep, predicted: Prediction<Observation>, isLast: Bool) -> [String] {
-        switch command {
-        case .append(let value): return ["buffer.append(\(value))"]
-        case .rotate(let amount): return ["buffer.rotate(by: \(amount))"]
-        case .element(let index):
-            guard isLast, case .element(let value) = predicted.value else { return [] }
-            return ["#expect(buffer.element(at: \(index)) == \(value.map(String.init) ?? "nil"))  // \(predicted.rule)"]
-        }
-    }
 }
 
 extension Target {

@@ -10,7 +10,6 @@ public struct PlantedHarnessFaultMachine: StateMachine, Sendable {
     /// The counter's sum, in the model and in the system.
     public typealias Model = Int
     public typealias System = Int
-    public typealias Observation = Int
 
     /// Where the `scratch` step writes: a path no process can create (its parent is not a folder).
     public let scratchPath: String
@@ -46,7 +45,7 @@ public struct PlantedHarnessFaultMachine: StateMachine, Sendable {
                     system += value
                     return system
                 }),
-         Action("scratch", weight: 1, predict: { model in Prediction(model, rule: "H1") }, perform: { system in
+         Action("scratch", weight: 1, predict: { (model: inout Int) in Prediction(model, rule: "H1") }, perform: { (system: inout Int) in
              try writeScratch()
              return system
          })]

@@ -1,46 +1,46 @@
 import GraphFuzzEngine
 
 /// Bad usage: the message names the flag or value that was wrong. Exit code 2.
-public struct UsageError: Error, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct UsageError: Error, Equatable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// Options of the main command (`graph-fuzz [flags]`).
-public struct RunArguments: Equatable {
-    public var target = "all"
-    public var seed: UInt64?
-    public var runs = SearchLoop.defaultRuns
-    public var steps: Int?
-    public var time: Double?
-    public var mutant: String?
-    public var json = false
-    public var corpus = "Corpus"
-    public var save = true
-    public var quiet = false
+package struct RunArguments: Equatable {
+    package var target = "all"
+    package var seed: UInt64?
+    package var runs = SearchLoop.defaultRuns
+    package var steps: Int?
+    package var time: Double?
+    package var mutant: String?
+    package var json = false
+    package var corpus = "Corpus"
+    package var save = true
+    package var quiet = false
     /// Worker processes (nil: one per core); ignored with `inProcess`.
-    public var jobs: Int?
+    package var jobs: Int?
     /// `--shard I/N`: run only slice I (1-based) of N.
-    public var shard = Shard(index: 1, count: 1)
+    package var shard = Shard(index: 1, count: 1)
     /// Seconds before a running case is killed and reported as a hang.
-    public var caseTimeout = 10.0
+    package var caseTimeout = 10.0
     /// Run cases in this process (no crash or hang isolation).
-    public var inProcess = false
+    package var inProcess = false
     /// Print a progress line every few seconds even when standard error is not a terminal.
-    public var progress = false
+    package var progress = false
     /// `--case N`: run case N of the seed's run alone (the report's reproduce line).
-    public var caseIndex: Int?
+    package var caseIndex: Int?
 }
 
 /// `--shard I/N`: slice I (1-based) of N; case i belongs to slice i % N + 1.
-public struct Shard: Equatable, Sendable {
-    public var index: Int
-    public var count: Int
+package struct Shard: Equatable, Sendable {
+    package var index: Int
+    package var count: Int
 }
 
 /// What the command line asks for.
-public enum Invocation: Equatable {
+package enum Invocation: Equatable {
     case run(RunArguments)
     case replay(paths: [String], json: Bool, caseTimeout: Double)
     case list(json: Bool, markdown: Bool)
@@ -56,11 +56,11 @@ public enum Invocation: Equatable {
 }
 
 /// Parses `graph-fuzz` arguments (without the program name).
-public enum ArgumentParser {
+package enum ArgumentParser {
     /// The commands a user types (the hidden `worker` aside).
     static let commands = ["replay", "list", "export-tests", "import-crash", "export-seeds", "bench", "coverage"]
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    package static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var rest = arguments[...]
         // `graph-fuzz COMMAND --help` (alone after the command) prints the help, which describes every command.
         if rest.count == 2, let command = rest.first, commands.contains(command), ["--help", "-h"].contains(rest.last!) {
@@ -229,7 +229,7 @@ public enum ArgumentParser {
     }
 
     /// A seed: any integer from 0 to 2^64 − 1. Digits beyond it are out of range, not "not a number".
-    public static func seed(_ flag: String, _ text: String) throws(UsageError) -> UInt64 {
+    package static func seed(_ flag: String, _ text: String) throws(UsageError) -> UInt64 {
         guard let value = UInt64(text) else {
             if isInteger(text) && !text.hasPrefix("-") {
                 throw UsageError("\(flag): '\(text)' is out of range (0–\(UInt64.max))")
@@ -245,7 +245,7 @@ public enum ArgumentParser {
         return !digits.isEmpty && digits.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
     }
 
-    public static let help = """
+    package static let help = """
         graph-fuzz — finds the bugs that crash SwiftData and Core Data apps by checking an executable
         specification of object-graph rules against production code with shrinking random tests.
 

@@ -9,20 +9,20 @@ import Darwin
 
 /// Where the command writes: standard output, standard error, and whether stderr is a terminal.
 /// Tests pass a console that collects the text.
-public struct Console {
-    public var out: (String) -> Void
-    public var err: (String) -> Void
-    public var isTerminal: Bool
+package struct Console {
+    package var out: (String) -> Void
+    package var err: (String) -> Void
+    package var isTerminal: Bool
     /// The first write that failed, as one line ("cannot write to standard output: No space left on
     /// device"), or nil while every write succeeded. A run stops at it (workers stopped, temporary
     /// files removed) and `graph-fuzz` exits 3.
-    public var writeFailure: () -> String?
+    package var writeFailure: () -> String?
     /// True when standard output failed because its reader went away (a closed pipe: `graph-fuzz list | head -1`).
     /// That is no fault of graph-fuzz: the run stops the same way but says nothing and exits 141, as a program
     /// ended by SIGPIPE does.
-    public var readerGone: () -> Bool
+    package var readerGone: () -> Bool
 
-    public init(out: @escaping (String) -> Void, err: @escaping (String) -> Void, isTerminal: Bool,
+    package init(out: @escaping (String) -> Void, err: @escaping (String) -> Void, isTerminal: Bool,
                 writeFailure: @escaping () -> String? = { nil }, readerGone: @escaping () -> Bool = { false }) {
         self.out = out
         self.err = err
@@ -33,7 +33,7 @@ public struct Console {
 
     /// The process's standard output and error. A failed write (a full disk, a closed pipe) is
     /// recorded rather than trapping; later writes to that stream are dropped.
-    public static func standard() -> Console {
+    package static func standard() -> Console {
         let streams = StandardStreams()
         return Console(out: { streams.write($0, to: STDOUT_FILENO) }, err: { streams.write($0, to: STDERR_FILENO) },
                        isTerminal: isatty(STDERR_FILENO) == 1, writeFailure: { streams.failure },

@@ -1,11 +1,11 @@
 import GraphFuzzEngine
 
 /// Options of `graph-fuzz coverage`.
-public struct CoverageArguments: Equatable, Sendable {
-    public var target = "all"
-    public var runs = SearchLoop.defaultRuns
-    public var seed: UInt64 = 1
-    public var steps: Int?
+package struct CoverageArguments: Equatable, Sendable {
+    package var target = "all"
+    package var runs = SearchLoop.defaultRuns
+    package var seed: UInt64 = 1
+    package var steps: Int?
 
     /// Parses `[--target NAME|all] [--runs N] [--seed N] [--steps N]`.
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> CoverageArguments {

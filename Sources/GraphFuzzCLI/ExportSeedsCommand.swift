@@ -2,10 +2,10 @@ import Foundation
 import GraphFuzzEngine
 
 /// `graph-fuzz export-seeds [--corpus DIR] [--out DIR] [--target NAME]`.
-public struct ExportSeedsArguments: Equatable, Sendable {
-    public var corpus = "Corpus"
-    public var output = "fuzz-seeds"
-    public var target: String?
+package struct ExportSeedsArguments: Equatable, Sendable {
+    package var corpus = "Corpus"
+    package var output = "fuzz-seeds"
+    package var target: String?
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ExportSeedsArguments {
         var rest = arguments
@@ -26,22 +26,22 @@ public struct ExportSeedsArguments: Equatable, Sendable {
 }
 
 /// One corpus case as a libFuzzer seed input.
-public struct FuzzSeed: Equatable, Sendable {
-    public var target: String
+package struct FuzzSeed: Equatable, Sendable {
+    package var target: String
     /// The file name inside the target's folder: the corpus file's name without `.case`.
-    public var name: String
-    public var bytes: [UInt8]
+    package var name: String
+    package var bytes: [UInt8]
 }
 
 /// Converts corpus cases into libFuzzer seed inputs, one folder per target.
-public struct SeedExporter {
-    public var registry: Registry
-    public init(registry: Registry) { self.registry = registry }
+package struct SeedExporter {
+    package var registry: Registry
+    package init(registry: Registry) { self.registry = registry }
 
     /// The seeds for the cases under `corpus` (of `target` only, if given), and the cases skipped
     /// with the reason: a case whose recorded choices no longer make its trace (the generators
     /// changed since it was recorded) cannot become bytes.
-    public func export(corpus: String, target only: String? = nil) throws(CorpusError) -> (seeds: [FuzzSeed], skipped: [String]) {
+    package func export(corpus: String, target only: String? = nil) throws(CorpusError) -> (seeds: [FuzzSeed], skipped: [String]) {
         var seeds: [FuzzSeed] = [], skipped: [String] = []
         for file in try Corpus.files(in: [corpus]) {
             let corpusCase = try Corpus.read(file)

@@ -126,9 +126,9 @@ struct ExportPlan {
 }
 
 /// One exported test file.
-public struct ExportedTest: Equatable, Sendable {
-    public var fileName: String
-    public var source: String
+package struct ExportedTest: Equatable, Sendable {
+    package var fileName: String
+    package var source: String
 
     /// The first line of every exported file starts with this, followed by
     /// `CORPUS/FILE.case (corpus IDENTITY). Do not edit:`.
@@ -169,13 +169,13 @@ public struct ExportedTest: Equatable, Sendable {
 }
 
 /// Turns corpus cases into Swift test files.
-public struct TestExporter {
-    public var registry: Registry
-    public init(registry: Registry) { self.registry = registry }
+package struct TestExporter {
+    package var registry: Registry
+    package init(registry: Registry) { self.registry = registry }
 
     /// The tests of the cases under `corpus`, their first lines naming `identity` (default: the
     /// identity recorded in the folder; a folder without one is an error).
-    public func export(corpus: String, identity given: String? = nil) throws(CorpusError) -> [ExportedTest] {
+    package func export(corpus: String, identity given: String? = nil) throws(CorpusError) -> [ExportedTest] {
         let identity: String
         if let given { identity = given } else { identity = try recordedIdentity(corpus) }
         var tests: [ExportedTest] = []
@@ -190,7 +190,7 @@ public struct TestExporter {
             // A crash or hang case's last step is described, not run: it would take this process down.
             let diesInProcess = corpusCase.kind == .crash || corpusCase.kind == .hang
             let machine = target.machine()
-            switch (diesInProcess ? machine.replayPrefix : machine.replay)(corpusCase.config, corpusCase.steps) {
+            switch machine.replay(corpusCase.config, corpusCase.steps, lastStepOnSystem: !diesInProcess) {
             case .success(let r): record = r
             case .failure(let error): throw CorpusError(file: file, line: corpusCase.line(ofStep: error.step), message: error.message)
             }

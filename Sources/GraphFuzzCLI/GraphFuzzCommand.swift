@@ -4,18 +4,18 @@ import GraphFuzzEngine
 /// The `graph-fuzz` command: parses arguments, runs, and returns the exit code
 /// (0 no failure, 1 failure, 2 bad usage or input, 3 internal error, among them a write to
 /// standard output or error that failed).
-public struct GraphFuzzCommand {
-    public static let version = "0.1.0"
+package struct GraphFuzzCommand {
+    package static let version = "0.1.0"
 
-    public var registry: Registry
-    public var console: Console
+    package var registry: Registry
+    package var console: Console
     /// The seed used when --seed is not given.
-    public var freshSeed: () -> UInt64
+    package var freshSeed: () -> UInt64
     /// The `graph-fuzz` executable that runs worker processes (`graph-fuzz worker`); nil runs
     /// every case in this process, as `--in-process` does.
-    public var workerExecutable: String?
+    package var workerExecutable: String?
 
-    public init(registry: Registry = .standard, console: Console = .standard(),
+    package init(registry: Registry = .standard, console: Console = .standard(),
                 freshSeed: @escaping () -> UInt64 = { UInt64.random(in: 1...UInt64(UInt32.max)) },
                 workerExecutable: String? = nil) {
         self.registry = registry
@@ -24,7 +24,7 @@ public struct GraphFuzzCommand {
         self.workerExecutable = workerExecutable
     }
 
-    public func run(_ arguments: [String]) -> Int32 {
+    package func run(_ arguments: [String]) -> Int32 {
         let status = execute(arguments)
         // A full disk or a closed pipe under standard output: the command stopped (a run stops its
         // workers and removes its temporary files); its output is incomplete, so it is never a pass.

@@ -2,12 +2,12 @@ import Foundation
 import GraphFuzzEngine
 
 /// `graph-fuzz import-crash FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR]`.
-public struct ImportCrashArguments: Equatable, Sendable {
-    public var file: String
-    public var target: String?
-    public var mutant: String?
-    public var steps: Int?
-    public var corpus = "Corpus"
+package struct ImportCrashArguments: Equatable, Sendable {
+    package var file: String
+    package var target: String?
+    package var mutant: String?
+    package var steps: Int?
+    package var corpus = "Corpus"
 
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ImportCrashArguments {
         var rest = arguments
@@ -87,16 +87,16 @@ struct ImportCrashCommand {
 }
 
 /// A fuzzer input replayed and shrunk: the failure, the shrink, and the corpus case to save.
-public struct ImportedCrash {
-    public var failure: Failure
-    public var originalSteps: Int
-    public var shrink: ShrinkResult
-    public var record: CaseRecord
-    public var corpusCase: CorpusCase
+package struct ImportedCrash {
+    package var failure: Failure
+    package var originalSteps: Int
+    package var shrink: ShrinkResult
+    package var record: CaseRecord
+    package var corpusCase: CorpusCase
 
     /// Replays `bytes` on the harness's target; a failing case is shrunk (the same signature only)
     /// and described. Throws when the input passes or is rejected.
-    public init(bytes: [UInt8], harness: FuzzHarness, budget: ShrinkBudget = ShrinkBudget()) throws(ImportCrashError) {
+    package init(bytes: [UInt8], harness: FuzzHarness, budget: ShrinkBudget = ShrinkBudget()) throws(ImportCrashError) {
         let draw = Draw(.bytes(bytes))
         let (outcome, steps) = harness.run(draw)
         if let fault = outcome.harnessFault {
@@ -123,6 +123,6 @@ public struct ImportedCrash {
 }
 
 /// A fuzzer input that cannot be imported.
-public struct ImportCrashError: Error, Equatable, Sendable {
-    public var message: String
+package struct ImportCrashError: Error, Equatable, Sendable {
+    package var message: String
 }

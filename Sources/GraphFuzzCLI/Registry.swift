@@ -6,15 +6,15 @@ import MapperTarget
 import SyncTarget
 
 /// The targets `graph-fuzz` knows, in the order `all` runs them.
-public struct Registry: Sendable {
-    public var targets: [Target]
+package struct Registry: Sendable {
+    package var targets: [Target]
 
-    public init(targets: [Target]) { self.targets = targets }
+    package init(targets: [Target]) { self.targets = targets }
 
     /// Every shipped target.
-    public static var standard: Registry {
+    package static var standard: Registry {
         Registry(targets: [.graph, .mapper, .cache, .sync, .queue])
     }
 
-    public func target(named name: String) -> Target? { targets.first { $0.name == name } }
+    package func target(named name: String) -> Target? { targets.first { $0.name == name } }
 }

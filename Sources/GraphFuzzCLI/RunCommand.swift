@@ -146,7 +146,7 @@ struct RunCommand {
         } else {
             // The machine's files go in a folder of the run's own, removed when the search ends.
             scratchFolder = try ScratchFolder.make(for: "run")
-            executor = InProcessExecutor(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: maxSteps)
+            executor = LocalExecutor(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: maxSteps)
         }
         do {
             return try target.run(mutant: mutant, options: options, maxSteps: maxSteps, executor: executor, events: events) { found in

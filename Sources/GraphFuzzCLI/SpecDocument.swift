@@ -2,11 +2,11 @@ import GraphFuzzEngine
 
 /// The rule index of docs/spec.md, generated from the targets so the document and the code cannot
 /// disagree (a test checks docs/spec.md holds exactly this text between its markers).
-public enum SpecDocument {
-    public static let beginMarker = "<!-- BEGIN GENERATED: graph-fuzz list --markdown -->"
-    public static let endMarker = "<!-- END GENERATED -->"
+package enum SpecDocument {
+    package static let beginMarker = "<!-- BEGIN GENERATED: graph-fuzz list --markdown -->"
+    package static let endMarker = "<!-- END GENERATED -->"
 
-    public static func markdown(_ registry: Registry) -> String {
+    package static func markdown(_ registry: Registry) -> String {
         var out = ""
         for target in registry.targets {
             out += "### Target `\(target.name)`\n\n\(target.summary)\n\n"

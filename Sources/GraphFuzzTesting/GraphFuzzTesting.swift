@@ -35,10 +35,16 @@ public enum GraphFuzzTest {
     /// target registered with the CLI).
     static func check(_ target: Target, mutant: String?, seed: UInt64, runs: Int, maxSteps: Int?, corpus: String?,
                       isolation: Isolation, reproduce: String?, sourceLocation: SourceLocation) -> CheckResult {
+        if let mutant, target.mutant(named: mutant) == nil {
+            let known = target.mutants.map(\.name).joined(separator: ", ")
+            Issue.record("graph-fuzz: target \(target.name) has no mutant '\(mutant)' (known: \(known.isEmpty ? "none" : known))",
+                         sourceLocation: sourceLocation)
+            return CheckResult(run: nil, reports: [], replayed: 0)
+        }
         let options = SearchOptions(seed: seed, runs: runs)
         let steps = maxSteps ?? target.defaultSteps
         if let child = IsolatedChild.current(target: target.name, seed: seed) {
-            child.serve(InProcessExecutor(machine: target.machine(mutant: mutant), maxSteps: steps))
+            child.serve(target.machine(mutant: mutant), maxSteps: steps)
         }
         var replayed = 0
         if let corpus { replayed = replay(corpus, target: target, mutant: mutant, sourceLocation: sourceLocation) }
@@ -46,7 +52,7 @@ public enum GraphFuzzTest {
         do {
             let executor: any CaseExecutor
             switch isolation {
-            case .none: executor = InProcessExecutor(machine: target.machine(mutant: mutant), maxSteps: steps)
+            case .none: executor = LocalExecutor(machine: target.machine(mutant: mutant), maxSteps: steps)
             case .process:
                 executor = try IsolatedExecutor(target: target.name, seed: seed, machine: target.machine(mutant: mutant), maxSteps: steps,
                                                 test: Test.current)
@@ -122,18 +128,22 @@ public enum GraphFuzzTest {
 /// What `GraphFuzzTest.check` did, printed readably: cases, steps, and each failure's report.
 public struct CheckResult: Sendable, CustomStringConvertible {
     /// The search (nil when it could not run).
-    public var run: TargetRun?
+    package var run: TargetRun?
     /// One report per failure signature.
-    public var reports: [FailureReport]
+    package var reports: [FailureReport]
     /// Corpus cases replayed before the search.
     public var replayed: Int
     /// The harness fault that stopped the search (recorded as an issue, never as a counterexample).
-    public var harnessFault: CaseHarnessFault?
+    package var harnessFault: CaseHarnessFault?
 
+    /// Whether the search ran and found no failure.
+    public var passed: Bool { run.map { $0.found.isEmpty } ?? false }
+    /// The rules the failures broke, one per failure signature, in the order found.
+    public var failedRules: [String] { failures.compactMap { $0.result.failure?.failure.rule } }
     /// The first failure found (nil when the run passed).
-    public var failure: FoundFailure? { run?.found.first?.result.failure }
+    package var failure: FoundFailure? { run?.found.first?.result.failure }
     /// Every failure signature found, shrunk.
-    public var failures: [TargetFailure] { run?.found ?? [] }
+    package var failures: [TargetFailure] { run?.found ?? [] }
     public var cases: Int { run?.cases ?? 0 }
     /// Steps run by the search (not counting shrinking).
     public var steps: Int { run?.steps ?? 0 }

@@ -99,7 +99,7 @@ final class IsolatedExecutor: CaseExecutor {
 
     func record(_ sequence: ChoiceSequence) -> CaseRecord? {
         guard let step = stopSteps[sequence] else { return machine.record(sequence, maxSteps) }
-        var record = machine.recordPrefix(Draw(replaying: sequence), maxSteps, step)
+        var record = machine.recordPrefix(Draw(replaying: sequence), maxSteps, stoppingAt: step)
         guard case .fail(var failure)? = try? replay(sequence).outcome, let last = record.steps.indices.last else { return record }
         failure.message = "step \(last + 1) \(record.steps[last]) crashed: \(failure.message); the specification expected \(record.expectations[last])"
         failure.step = last
@@ -133,7 +133,7 @@ final class IsolatedExecutor: CaseExecutor {
         }
         let failure = try died(child, during: lastStep ?? 0)
         if let lastStep {
-            _ = machine.recordPrefix(draw, maxSteps, lastStep)
+            _ = machine.recordPrefix(draw, maxSteps, stoppingAt: lastStep)
             stopSteps[draw.sequence] = lastStep
         }
         return (.fail(failure), draw)

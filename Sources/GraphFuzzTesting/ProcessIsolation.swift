@@ -44,11 +44,11 @@ struct IsolatedChild {
     /// Each request runs in a process forked from this one, so a trap ends only that fork: this
     /// child then writes `x SIGNAL` and serves the next request, and the test binary is started
     /// once per check, not once per crash.
-    func serve(_ executor: InProcessExecutor) -> Never {
+    func serve(_ machine: AnyMachine, maxSteps: Int) -> Never {
         while let line = readLine() {
             let pid = fork()
             if pid == 0 {
-                answer(line, executor)
+                answer(line, machine, maxSteps: maxSteps)
                 _exit(0)
             }
             guard pid > 0 else {
@@ -64,8 +64,7 @@ struct IsolatedChild {
     }
 
     /// Answers one request (in a forked process).
-    private func answer(_ line: String, _ executor: InProcessExecutor) {
-        let machine = executor.machine
+    private func answer(_ line: String, _ machine: AnyMachine, maxSteps: Int) {
         let fields = line.split(separator: " ")
         switch fields.first {
         case "b":
@@ -73,7 +72,7 @@ struct IsolatedChild {
             var rejected = 0, steps = 0
             for index in CaseChunk(start: start, stride: stride, count: count).indices {
                 IsolationLine.emit("s \(index)")
-                let (outcome, ran) = machine.run(Draw(seed: SplitMix64.caseSeed(run: seedOfRun, case: index)), executor.maxSteps)
+                let (outcome, ran) = machine.run(Draw(seed: SplitMix64.caseSeed(run: seedOfRun, case: index)), maxSteps)
                 steps += ran
                 switch outcome {
                 case .pass: break
@@ -90,7 +89,7 @@ struct IsolatedChild {
             } else {
                 draw = Draw(replaying: ChoiceSequence(parsing: line.dropFirst()) ?? ChoiceSequence([]))
             }
-            let (outcome, _) = machine.runWatched(draw, executor.maxSteps) { step in IsolationLine.emit("k \(step)") }
+            let outcome = machine.run(draw, maxSteps, RunOptions(willRunStep: { step in IsolationLine.emit("k \(step)") })).outcome
             IsolationLine.emit("o \(OutcomeLine.encode(outcome))")
         default: return
         }

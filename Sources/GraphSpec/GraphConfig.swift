@@ -16,7 +16,7 @@ public enum RegisteredAfterForeignDelete: String, Sendable, CaseIterable { case 
 public enum StoreBackend: String, Sendable, CaseIterable { case memory, sqlite }
 
 /// The per-case parameters: unknown evidence fuzzed both ways, and the schema configuration.
-public struct GraphConfig: TraceCodable, Sendable, Equatable {
+public struct GraphConfig: Sendable, Equatable {
     public var schema: SchemaConfiguration
     public var newModelLink: NewModelLink
     public var temporaryIDAfterSave: TemporaryIDAfterSave
@@ -31,6 +31,7 @@ public struct GraphConfig: TraceCodable, Sendable, Equatable {
         (self.temporaryIDAfterSave, self.registeredAfterForeignDelete) = (temporaryIDAfterSave, registeredAfterForeignDelete)
     }
 
+    /// The configuration as its trace reads (`config(schema: "local", …)`), for comments in exported tests.
     public var trace: TraceStep {
         TraceStep("config", [
             .init("schema", .string(schema.rawValue)),
@@ -38,14 +39,5 @@ public struct GraphConfig: TraceCodable, Sendable, Equatable {
             .init("temporaryIDAfterSave", .string(temporaryIDAfterSave.rawValue)),
             .init("registeredAfterForeignDelete", .string(registeredAfterForeignDelete.rawValue)),
         ] + (backend == .memory ? [] : [.init("backend", .string(backend.rawValue))]))
-    }
-
-    public init(trace: TraceStep) throws(TraceError) {
-        guard trace.name == "config" else { throw TraceError("expected 'config(…)', found '\(trace.name)'") }
-        schema = try trace.enumeration("schema", SchemaConfiguration.self)
-        newModelLink = try trace.enumeration("newModelLink", NewModelLink.self)
-        temporaryIDAfterSave = try trace.enumeration("temporaryIDAfterSave", TemporaryIDAfterSave.self)
-        registeredAfterForeignDelete = try trace.enumeration("registeredAfterForeignDelete", RegisteredAfterForeignDelete.self)
-        backend = trace.arguments.contains { $0.label == "backend" } ? try trace.enumeration("backend", StoreBackend.self) : .memory
     }
 }

@@ -1,9 +1,11 @@
 import GraphFuzzEngine
 import GraphSpec
+import GraphStore
 
-/// Differential testing of the store's two backends (issue 17): the graph target's generated cases run on rows in
-/// memory and on an SQLite file, and every step's observation and the saved rows after it must be the same. The
-/// specification is not consulted: this compares production with production.
+/// Differential testing of the store's two backends: the graph target's generated cases run on rows in memory
+/// and on an SQLite file, and every step's observation and the saved rows after it must be the same. The
+/// specification only generates the steps: its predictions are not judged, this compares production with
+/// production.
 public enum GraphBackendDifferential {
     /// What a differential run did, and the first disagreement (nil when the backends agreed on every step).
     public struct Report: Sendable {
@@ -15,49 +17,75 @@ public enum GraphBackendDifferential {
     /// Runs `cases` cases of seed `seed` (each generated as the graph target generates it, at most `maxSteps`
     /// steps) on both backends; stops at the first disagreement.
     public static func run(seed: UInt64, cases: Int, maxSteps: Int = 30) -> Report {
-        let machine = GraphMachine()
-        let runner = MachineRunner(machine, maxSteps: maxSteps)
+        let runner = MachineRunner(BackendPair(), maxSteps: maxSteps)
         var report = Report()
         for index in 0..<cases {
-            let (config, planned) = runner.generate(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
+            let run = runner.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
             report.cases += 1
+            report.steps += run.steps
+            switch run.outcome {
+            case .pass, .rejected: continue
+            case .fail(let failure):
+                let step = failure.step.map { " step \($0 + 1)" } ?? ""
+                report.disagreement = "seed \(seed) case \(index)\(step) \(failure.message)"
+            case .harnessFault(let fault):
+                report.disagreement = "seed \(seed) case \(index): harness fault (not a disagreement of the backends): \(fault)"
+            }
+            return report
+        }
+        return report
+    }
+
+    /// The graph machine's steps on two stores, one per backend; a step whose observations or saved rows differ
+    /// throws `Disagreement`.
+    struct BackendPair: StateMachine {
+        /// Where the SQLite store files go (the system's scratch location), shared by the cases.
+        let stores = ScratchStores()
+
+        struct System {
+            var memory: GraphSystem
+            var sqlite: GraphSystem
+        }
+
+        struct Disagreement: Error, CustomStringConvertible {
+            var description: String
+        }
+
+        func makeConfig(_ args: inout Arguments) -> GraphConfig { GraphMachine().makeConfig(&args) }
+        func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(config: config) }
+
+        func makeSystem(_ config: GraphConfig) throws -> System {
             var memoryConfig = config, sqliteConfig = config
             memoryConfig.backend = .memory
             sqliteConfig.backend = .sqlite
             do {
-                var memory = try GraphSystem(config: memoryConfig, mutant: nil, stores: machine.stores)
-                var sqlite = try GraphSystem(config: sqliteConfig, mutant: nil, stores: machine.stores)
-                defer {
-                    machine.tearDown(&memory)
-                    machine.tearDown(&sqlite)
-                }
-                for (number, step) in planned.enumerated() {
-                    report.steps += 1
-                    let a = try memory.run(step.command), b = try sqlite.run(step.command)
-                    if a != b {
-                        report.disagreement = "seed \(seed) case \(index) step \(number + 1) \(step.trace): memory \(a), sqlite \(b)"
-                        return report
-                    }
-                    let rowsA = memory.canonicalRows(), rowsB = sqlite.canonicalRows()
-                    if rowsA != rowsB {
-                        report.disagreement = "seed \(seed) case \(index) step \(number + 1) \(step.trace): saved rows differ: memory \(rowsA), sqlite \(rowsB)"
-                        return report
-                    }
-                    if a.isTrap { break }
-                }
+                return System(memory: try GraphSystem(config: memoryConfig, stores: stores),
+                              sqlite: try GraphSystem(config: sqliteConfig, stores: stores))
             } catch let fault as HarnessFault {
-                report.disagreement = "seed \(seed) case \(index): harness fault (not a disagreement of the backends): \(fault)"
-                return report
+                throw fault
             } catch {
-                report.disagreement = "seed \(seed) case \(index): the store could not be opened: \(error)"
-                return report
+                throw Disagreement(description: "the store could not be opened: \(error)")
             }
         }
-        return report
+
+        func tearDown(_ system: inout System) {
+            GraphMachine().tearDown(&system.memory)
+            GraphMachine().tearDown(&system.sqlite)
+        }
+
+        var actions: [Action<BackendPair>] {
+            GraphMachine.actions(perform: { command, pair in
+                let a = try pair.memory.run(command), b = try pair.sqlite.run(command)
+                if a != b { throw Disagreement(description: "memory \(a), sqlite \(b)") }
+                let rowsA = pair.memory.canonicalRows(), rowsB = pair.sqlite.canonicalRows()
+                if rowsA != rowsB { throw Disagreement(description: "saved rows differ: memory \(rowsA), sqlite \(rowsB)") }
+                return a
+            }, compare: { _, _, _ in nil }, swiftLines: nil)
+        }
     }
 }
 
 /// Throughput benchmarks measure the in-memory backend; on-disk cases are bound by SQLite's durable commits.
 extension GraphMachine: Benchmarkable {
-    public func isBenchmarked(_ config: GraphConfig) -> Bool { config.backend == .memory }
+    package func isBenchmarked(_ config: GraphConfig) -> Bool { config.backend == .memory }
 }

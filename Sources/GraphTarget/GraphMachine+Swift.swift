@@ -14,7 +14,7 @@ extension GraphMachine {
     }
 
     /// Each step: its trace as a comment, then its production calls (in a `do { … }` block when it binds names).
-    public func swiftLines(_ command: GraphCommand, _ step: TraceStep, predicted expected: Prediction<GraphObservation>, isLast: Bool) -> [String] {
+    func swiftLines(_ command: GraphCommand, _ step: TraceStep, predicted expected: Prediction<GraphObservation>, isLast: Bool) -> [String] {
         var body: [String] = []
         /// The last step binds what its `#expect` reads; a trap's `#expect` reads only the container.
         let binds = isLast && !expected.value.isTrap

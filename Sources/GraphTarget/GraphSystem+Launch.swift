@@ -7,10 +7,10 @@ import GraphStore
 extension GraphSystem {
     /// The case's container on its backend, with the mutant's save grouping. Throws the store's `StoreError`,
     /// or a `HarnessFault` when the store could not create its file because the harness cannot write there.
-    static func openContainer(_ config: GraphConfig, store: ModelConfiguration, mutant: GraphMutant?, stores: ScratchStores) throws
+    static func openContainer(_ config: GraphConfig, store: ModelConfiguration, faults: GraphFaults, stores: ScratchStores) throws
         -> (ModelContainer, ScratchStoreFile?) {
         let schema = BooksTrackerSchema.schema(config.schema == .local ? .local : .cloudKit,
-                                               localEditionEntriesRule: GraphMutant.editionEntriesRule(mutant))
+                                               localEditionEntriesRule: faults.editionEntriesRule)
         let container: ModelContainer
         var file: ScratchStoreFile?
         switch config.backend {
@@ -31,7 +31,7 @@ extension GraphSystem {
                 throw error
             }
         }
-        container.saveTransactions = GraphMutant.saveTransactions(mutant)
+        container.saveTransactions = faults.saveTransactions
         return (container, file)
     }
 

@@ -36,21 +36,21 @@ public struct GraphSystem {
 
     /// Throws the store's `StoreError`, or a `HarnessFault` when the harness cannot write the store file's folder.
     /// - Parameter stores: where the store files go (default: the system's scratch location).
-    init(config: GraphConfig, mutant: GraphMutant?, stores: ScratchStores = ScratchStores()) throws {
-        let store = ModelConfiguration(trapPolicy: .record, behavior: GraphMutant.behavior(config, mutant))
+    package init(config: GraphConfig, faults: GraphFaults = .shipped, stores: ScratchStores = ScratchStores()) throws {
+        let store = ModelConfiguration(trapPolicy: .record, behavior: faults.behavior(config))
         self.stores = stores
-        (container, storeFile) = try Self.openContainer(config, store: store, mutant: mutant, stores: stores)
+        (container, storeFile) = try Self.openContainer(config, store: store, faults: faults, stores: stores)
         storeImage = Self.storeImage(config, stores)
         contexts = [ModelContext(container), ModelContext(container)]
-        policy = GraphMutant.policy(config, mutant)
+        policy = faults.policy(config)
         libraries = contexts.map { [policy] in Library(context: $0, policy: policy) }
-        cloudKit = CloudKitFindings.of(config.schema == .local ? .local : .cloudKit, GraphMutant.editionEntriesRule(mutant))
+        cloudKit = CloudKitFindings.of(config.schema == .local ? .local : .cloudKit, faults.editionEntriesRule)
         containerViolationsAgree = cloudKit.predictedContainerViolations == cloudKit.containerViolations
     }
 
     /// Runs `command` and returns what it observed: the first trap it raised, or its result. Throws a
     /// `HarnessFault` when the harness's own I/O of the step failed (a relaunch's damaged copies, G26).
-    mutating func run(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
+    package mutating func run(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
         damagedRefusals = nil
         let before = trapCount
         let observation = try perform(command)

@@ -39,6 +39,12 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
         }
     }
 
+    /// The first work a mapping creates (its trace's result).
+    public var createdRef: Ref? {
+        if case .map(_, let result) = self { return result }
+        return nil
+    }
+
     public init(trace: TraceStep) throws(TraceError) {
         switch trace.name {
         case "map": self = .map(try ResponseTrace.response(trace), result: trace.result)

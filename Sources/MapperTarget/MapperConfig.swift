@@ -3,7 +3,7 @@ import GraphStore
 
 /// Per-case store parameters where the evidence is unknown or conflicting; the mapper must behave
 /// the same under every value (the specification does not depend on them).
-public struct MapperConfig: TraceCodable, Sendable, Equatable {
+public struct MapperConfig: Sendable, Equatable {
     /// R4: what a temporary identifier held across its save resolves to.
     public var temporaryIDAfterSave: StoreBehavior.TemporaryIDAfterSave
     /// R15: what `registeredModel(for:)` returns for a row another context deleted.
@@ -22,12 +22,16 @@ public struct MapperConfig: TraceCodable, Sendable, Equatable {
         self.newModelLink = newModelLink
     }
 
-    static func draw(_ draw: Draw) -> MapperConfig {
+    /// Each parameter fuzzed both ways; the store on disk one case in ten (traced only then: older traces read
+    /// as in memory).
+    static func draw(_ args: inout Arguments) -> MapperConfig {
         MapperConfig(
-            temporaryIDAfterSave: draw.chooseBool() ? .unknown : .resolves,
-            registeredAfterForeignDelete: draw.chooseBool() ? .none : .stale,
-            newModelLink: draw.chooseBool() ? .trap : .autoInsert,
-            onDisk: draw.chooseBool(probability: 0.1))
+            temporaryIDAfterSave: args.enumeration("temporaryIDAfterSave", StoreBehavior.TemporaryIDAfterSave.self) { $0.chooseBool() ? .unknown : .resolves },
+            registeredAfterForeignDelete: args.enumeration("registeredAfterForeignDelete", StoreBehavior.RegisteredAfterForeignDelete.self) {
+                $0.chooseBool() ? .none : .stale
+            },
+            newModelLink: args.enumeration("newModelLink", StoreBehavior.NewModelLink.self) { $0.chooseBool() ? .trap : .autoInsert },
+            onDisk: args.bool("onDisk", probability: 0.1, default: false))
     }
 
     /// The store configuration: traps recorded, so a stale read is a failure at its step.
@@ -36,26 +40,10 @@ public struct MapperConfig: TraceCodable, Sendable, Equatable {
             newModelLink: newModelLink, temporaryIDAfterSave: temporaryIDAfterSave,
             registeredAfterForeignDelete: registeredAfterForeignDelete))
     }
-
-    public var trace: TraceStep {
-        TraceStep("config", [
-            .init("temporaryIDAfterSave", .string(temporaryIDAfterSave.rawValue)),
-            .init("registeredAfterForeignDelete", .string(registeredAfterForeignDelete.rawValue)),
-            .init("newModelLink", .string(newModelLink.rawValue)),
-        ] + (onDisk ? [.init("onDisk", .bool(true))] : []))
-    }
-
-    public init(trace: TraceStep) throws(TraceError) {
-        guard trace.name == "config" else { throw TraceError("expected 'config(…)', found '\(trace.name)'") }
-        temporaryIDAfterSave = try trace.enumeration("temporaryIDAfterSave", StoreBehavior.TemporaryIDAfterSave.self)
-        registeredAfterForeignDelete = try trace.enumeration("registeredAfterForeignDelete", StoreBehavior.RegisteredAfterForeignDelete.self)
-        newModelLink = try trace.enumeration("newModelLink", StoreBehavior.NewModelLink.self)
-        onDisk = trace.arguments.contains { $0.label == "onDisk" } ? try trace.bool("onDisk") : false
-    }
 }
 
 /// Throughput benchmarks measure the in-memory backend; on-disk cases (bound by SQLite's durable
 /// commits) are measured on their own (`graph-fuzz bench`, "On-disk cases").
 extension MapperMachine: Benchmarkable {
-    public func isBenchmarked(_ config: MapperConfig) -> Bool { !config.onDisk }
+    package func isBenchmarked(_ config: MapperConfig) -> Bool { !config.onDisk }
 }

@@ -23,8 +23,6 @@ public struct MapperMachine: StateMachine, Sendable {
     public typealias Config = MapperConfig
     public typealias Model = MapperState
     public typealias System = MapperSystem
-    public typealias Command = MapperCommand
-    public typealias Observation = MapperObservation
 
     package let strategy: MapperStrategy
     /// Where on-disk cases keep their store files.
@@ -37,7 +35,7 @@ public struct MapperMachine: StateMachine, Sendable {
         stores = ScratchStores(folder: scratchFolder)
     }
 
-    public func makeConfig(_ draw: Draw) -> MapperConfig { MapperConfig.draw(draw) }
+    public func makeConfig(_ args: inout Arguments) -> MapperConfig { MapperConfig.draw(&args) }
     public func makeModel(_ config: MapperConfig) -> MapperState { MapperState() }
     public func makeSystem(_ config: MapperConfig) throws -> MapperSystem { try MapperSystem(config: config, strategy: strategy, stores: stores) }
     public func tearDown(_ system: inout MapperSystem) { system.tearDown() }
@@ -50,7 +48,12 @@ public struct MapperMachine: StateMachine, Sendable {
     public var actions: [Action<MapperMachine>] {
         func coded(_ name: String, _ weight: UInt32, when: @escaping (MapperState) -> Bool = { _ in true },
                    _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
-            Action(coded: name, weight: weight, when: when, draw: draw, predict: predict, perform: perform)
+            coded(name, weights: nil, fixed: weight, when: when, draw)
+        }
+        func coded(_ name: String, weights: ((MapperState) -> UInt32)?, fixed: UInt32?, when: @escaping (MapperState) -> Bool,
+                   _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
+            Action.coded(name, weights: weights, fixed: fixed, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
+                         compare: compare, swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         return [
             coded("map", 36) { m, d in mapCommand(ResponseGenerator.response(d), m) },
@@ -69,12 +72,11 @@ public struct MapperMachine: StateMachine, Sendable {
             coded("newContext", 6) { _, _ in .newContext },
             // The crash class (issue 14): once a work is gone, mapping again a response naming one of its volume IDs
             // weighs more and is drawn most of the time (M10, M11).
-            Action(coded: "mapAgain", weights: { m in m.staleResponses.isEmpty ? 13 : 26 }, when: { !$0.responses.isEmpty },
-                   draw: { m, d in
-                       let stale = m.staleResponses
-                       let pool = !stale.isEmpty && d.chooseBool(probability: 0.8) ? stale : Array(m.responses.indices)
-                       return mapCommand(m.responses[pool[Int(d.choose(upTo: UInt64(pool.count - 1)))]], m)
-                   }, predict: predict, perform: perform),
+            coded("mapAgain", weights: { m in m.staleResponses.isEmpty ? 13 : 26 }, fixed: nil, when: { !$0.responses.isEmpty }) { m, d in
+                let stale = m.staleResponses
+                let pool = !stale.isEmpty && d.chooseBool(probability: 0.8) ? stale : Array(m.responses.indices)
+                return mapCommand(m.responses[pool[Int(d.choose(upTo: UInt64(pool.count - 1)))]], m)
+            },
             coded("relaunch", 4) { _, _ in .relaunch },
             coded("mapMalformed", 3) { _, d in
                 let response = ResponseGenerator.response(d)
@@ -88,7 +90,8 @@ public struct MapperMachine: StateMachine, Sendable {
         .map(response, result: model.spec.createdCount(mapping: response) > 0 ? Ref(model.spec.nextRef) : nil)
     }
 
-    public func precondition(_ command: MapperCommand, _ model: MapperState) -> Bool {
+    /// Whether a command read from a trace applies in `model`.
+    func applies(_ command: MapperCommand, _ model: MapperState) -> Bool {
         switch command {
         case .map(let response, let result):
             guard ResponseGenerator.isWellFormed(response) else { return false }
@@ -148,7 +151,8 @@ public struct MapperMachine: StateMachine, Sendable {
         }
     }
 
-    public func compare(_ expected: Prediction<MapperObservation>, _ observed: MapperObservation, _ step: TraceStep) -> Failure? {
+    /// The rule of an observation the prediction does not allow, diagnosed from what differs.
+    package func compare(_ expected: Prediction<MapperObservation>, _ observed: MapperObservation, _ step: TraceStep) -> Failure? {
         if expected.allows(observed) { return nil }
         let message = "\(step): expected \(expected.value), observed \(observed)"
         let command = try? MapperCommand(trace: step)
@@ -171,13 +175,13 @@ public struct MapperMachine: StateMachine, Sendable {
     public var invariants: [Invariant<MapperMachine>] { [Invariant(MapperRules.storeMatches, storeMatches)] }
 
     /// After a step that changed the store: the saved works, editions and authors are the specification's.
-    func storeMatches(_ model: MapperState, _ system: MapperSystem) -> Failure? {
+    func storeMatches(_ model: MapperState, _ system: MapperSystem) -> String? {
         guard system.storeChanged else { return nil }
         system.storeChanged = false
         let store = system.storeSnapshot()
         let want = (works: model.spec.storeWorks, editions: model.spec.storeEditionCount, authors: model.spec.savedAuthors)
         guard store.works != want.works || store.editions != want.editions || store.authors != want.authors else { return nil }
-        return Failure(rule: MapperRules.storeMatches, kind: .invariant, message:
-            "saved store: expected works \(want.works), \(want.editions) editions, \(want.authors) authors; found works \(store.works), \(store.editions) editions, \(store.authors) authors")
+        return "saved store: expected works \(want.works), \(want.editions) editions, \(want.authors) authors; "
+            + "found works \(store.works), \(store.editions) editions, \(store.authors) authors"
     }
 }

@@ -35,23 +35,13 @@ enum CollectionName: String, CaseIterable {
 
 /// The per-case parameters: last-writer-wins granularity (R30 is undocumented: fuzzed both ways) and the world the
 /// case starts from (`SyncStart`).
-public struct SyncConfig: TraceCodable, Sendable, Equatable {
+public struct SyncConfig: Sendable, Equatable {
     public var granularity: SpecGranularity
     public var start: SyncStart
 
     public init(granularity: SpecGranularity, start: SyncStart = .blank) {
         self.granularity = granularity
         self.start = start
-    }
-
-    public var trace: TraceStep {
-        TraceStep("config", [.init("granularity", .string(granularity.rawValue))] + start.traceArguments)
-    }
-
-    public init(trace: TraceStep) throws(TraceError) {
-        guard trace.name == "config" else { throw TraceError("expected 'config(…)', found '\(trace.name)'") }
-        granularity = try trace.enumeration("granularity", SpecGranularity.self)
-        start = try SyncStart(trace: trace)
     }
 }
 
@@ -88,6 +78,14 @@ public enum SyncCommand: TraceCodable, Sendable, Equatable {
             return TraceStep("createProject", result: result, [dev(d), .init("kind", .string(KindName(kind).rawValue))])
         case .rollbackReads: return TraceStep("rollbackReads")
         case .restart(let d): return TraceStep("restart", [dev(d)])
+        }
+    }
+
+    /// The item or project the command creates (its trace's result).
+    public var createdRef: Ref? {
+        switch self {
+        case .addItem(_, _, _, _, let result), .createProject(_, _, let result): return result
+        default: return nil
         }
     }
 

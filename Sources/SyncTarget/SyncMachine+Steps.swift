@@ -105,7 +105,9 @@ extension SyncMachine {
         return origin
     }
 
-    public func compare(_ expected: Prediction<SyncObservation>, _ observed: SyncObservation, _ step: TraceStep) -> Failure? {
+    /// The rule of an observation the prediction does not allow, chosen by what differs; nil when the rules
+    /// allow it after all (another order of items placed concurrently).
+    func compare(_ expected: Prediction<SyncObservation>, _ observed: SyncObservation, _ step: TraceStep) -> Failure? {
         if expected.allows(observed) || expected.value.admits(observed) { return nil }
         let mirrorOnly = expected.value.admitsReads(observed.reads)
         var rule = mirrorOnly && expected.rule != SyncRules.migrationKeepsItems && expected.rule != SyncRules.rollbackLosesNothing

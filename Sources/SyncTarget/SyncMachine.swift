@@ -7,17 +7,15 @@ public struct SyncMachine: StateMachine, Sendable {
     public typealias Config = SyncConfig
     public typealias Model = SyncSpecModel
     public typealias System = SyncSystem
-    public typealias Command = SyncCommand
-    public typealias Observation = SyncObservation
 
     package let strategy: SyncStrategy
     static let deviceCount = 2
 
     package init(strategy: SyncStrategy = .production) { self.strategy = strategy }
 
-    public func makeConfig(_ draw: Draw) -> SyncConfig {
-        let granularity = SpecGranularity.allCases[Int(draw.choose(upTo: 1))]
-        return SyncConfig(granularity: granularity, start: SyncStart.draw(draw))
+    public func makeConfig(_ args: inout Arguments) -> SyncConfig {
+        let granularity = args.enumeration("granularity", SpecGranularity.self) { SpecGranularity.allCases[Int($0.choose(upTo: 1))] }
+        return SyncConfig(granularity: granularity, start: SyncStart.draw(&args))
     }
 
     public func makeModel(_ config: SyncConfig) -> SyncSpecModel {
@@ -43,7 +41,12 @@ public struct SyncMachine: StateMachine, Sendable {
     public var actions: [Action<SyncMachine>] {
         func coded(_ name: String, _ weight: UInt32, when: @escaping (SyncSpecModel) -> Bool = { _ in true },
                    _ draw: @escaping (SyncSpecModel, Draw) -> SyncCommand?) -> Action<SyncMachine> {
-            Action(coded: name, weight: weight, when: when, draw: draw, predict: predict, perform: perform)
+            coded(name, weights: nil, fixed: weight, when: when, draw)
+        }
+        func coded(_ name: String, weights: ((SyncSpecModel) -> UInt32)?, fixed: UInt32?, when: @escaping (SyncSpecModel) -> Bool,
+                   _ draw: @escaping (SyncSpecModel, Draw) -> SyncCommand?) -> Action<SyncMachine> {
+            Action.coded(name, weights: weights, fixed: fixed, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
+                         compare: compare, swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         func device(_ draw: Draw) -> Int { Int(draw.choose(upTo: UInt64(Self.deviceCount - 1))) }
         func item(_ kind: Kind, _ model: SyncSpecModel, _ draw: Draw, _ make: (DeviceName, Ref) -> SyncCommand) -> SyncCommand? {
@@ -57,8 +60,7 @@ public struct SyncMachine: StateMachine, Sendable {
                 let device = device(d)
                 return .fetch(DeviceName(device), deliver: drawDelivery(m, device, d))
             },
-            Action(coded: "migrate", weights: { [4, 2, 1, 0][$0.phase] }, when: { $0.phase < 3 }, draw: { _, _ in .migrate },
-                   predict: predict, perform: perform),
+            coded("migrate", weights: { [4, 2, 1, 0][$0.phase] }, fixed: nil, when: { $0.phase < 3 }) { _, _ in .migrate },
             coded("removeItem", 2) { m, d in item(.remove, m, d) { .removeItem($0, item: $1) } },
             coded("moveItem", 3) { m, d in
                 let dev = device(d)
@@ -212,7 +214,8 @@ public struct SyncMachine: StateMachine, Sendable {
         return chosen
     }
 
-    public func precondition(_ command: SyncCommand, _ model: SyncSpecModel) -> Bool {
+    /// Whether a command read from a trace applies in `model`.
+    func applies(_ command: SyncCommand, _ model: SyncSpecModel) -> Bool {
         func item(_ d: DeviceName, _ ref: Ref) -> SpecObject? {
             guard ref.index < model.objects.count, !model.objects[ref.index].isProject,
                   model.isPresent(ref.index, on: d.index) else { return nil }

@@ -30,28 +30,16 @@ public struct SyncStart: Sendable, Equatable {
     static let weights: [UInt32] = [2, 1, 1, 1]
     static let sharedLimit = 3
 
-    /// A start drawn by weight; the first (the blank world) is the simplest, where shrinking goes.
-    static func draw(_ draw: Draw) -> SyncStart {
-        let n = draw.chooseWeighted(weights)
-        return n == 0 ? .blank : SyncStart(migrated: true, shared: n - 1)
-    }
-
-    /// The start's arguments of the configuration trace (none for the blank world).
-    var traceArguments: [TraceStep.Argument] {
-        guard migrated else { return [] }
-        return [.init("migrated", .bool(true)), .init("shared", .int(shared))]
-    }
-
-    /// Reads the start from a configuration trace (a trace written before starts existed reads as blank).
-    init(trace: TraceStep) throws(TraceError) {
-        guard trace.arguments.contains(where: { $0.label == "migrated" }) else {
-            self = .blank
-            return
+    /// A start drawn by weight; the first (the blank world) is the simplest, where shrinking goes. Traced as
+    /// `migrated: true, shared: k` (nothing for the blank world: a trace without them reads as blank).
+    static func draw(_ args: inout Arguments) -> SyncStart {
+        var drawn = 0
+        let migrated = args.bool("migrated", default: false) { draw in
+            drawn = draw.chooseWeighted(weights)
+            return drawn > 0
         }
-        let migrated = try trace.bool("migrated")
-        let shared = try trace.int("shared", in: 0...Self.sharedLimit)
-        guard migrated || shared == 0 else { throw TraceError("'shared' of 'config' needs 'migrated: true' (items are shared by the migration)") }
-        self.init(migrated: migrated, shared: shared)
+        guard migrated else { return .blank }
+        return SyncStart(migrated: true, shared: args.int("shared", in: 0...sharedLimit) { _ in drawn - 1 })
     }
 
     /// The ProjectStep `v3` (the initial projects are log, plan, step) and its one array.

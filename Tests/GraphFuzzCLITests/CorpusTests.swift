@@ -1,4 +1,5 @@
 import ExampleTargets
+import FaultPoints
 import Foundation
 import GraphFuzzCLI
 import GraphFuzzEngine
@@ -41,10 +42,9 @@ struct CorpusTests {
 
     @Test("changing a generator's weights leaves every case replaying to its expected outcome, with drift reported")
     func survivesGeneratorChange() throws {
-        let changed = Target(name: "queue", summary: "queue with other weights", rules: QueueMachine.rules,
-                             mutants: QueueMachine.mutants, defaultSteps: 20, generatorVersion: "1") { mutant in
-            QueueMachine(mutant: mutant, commandWeights: [1, 5, 9])
-        }
+        let changed = Target(name: "queue", summary: "queue with other weights", rules: Target.queue.rules,
+                             mutants: MutantTable(shipped: Faults<BoundedQueue>.shipped, [Target.queue.mutants[0]: [.offByOne]]),
+                             defaultSteps: 20, generatorVersion: "1") { QueueMachine(faults: $0, weights: [1, 5, 9]) }
         #expect(changed.generatorFingerprint != Target.queue.generatorFingerprint)
         let queueCases = corpusFiles.filter { $0.hasPrefix("queue-") }
         #expect(!queueCases.isEmpty)

@@ -9,7 +9,7 @@ struct OnDiskBenchTests {
         let targets = Registry.standard.targets
         for name in ["graph", "mapper", "cache"] {
             let target = try #require(targets.first { $0.name == name })
-            let disk = try #require(target.machine().measureOnDisk(1, 3, target.defaultSteps, 0), "\(name) has no on-disk row")
+            let disk = try #require(target.machine().measureOnDisk(seed: 1, cases: 3, maxSteps: target.defaultSteps, minimumSeconds: 0), "\(name) has no on-disk row")
             #expect(disk.cases == 3)
             #expect(disk.steps > 0 && disk.stepsPerSecond > 0)
             // A tenth of the cases run on disk (each target draws its backend with probability 0.1).
@@ -18,6 +18,6 @@ struct OnDiskBenchTests {
             #expect(share > disk.caseShare, "slower cases take more than their share of the time")
         }
         let queue = try #require(targets.first { $0.name == "queue" })
-        #expect(queue.machine().measureOnDisk(1, 3, queue.defaultSteps, 0) == nil)
+        #expect(queue.machine().measureOnDisk(seed: 1, cases: 3, maxSteps: queue.defaultSteps, minimumSeconds: 0) == nil)
     }
 }

@@ -49,9 +49,9 @@ struct WorkerTests {
         #expect(crash["rule"] as? String == "crash")
         #expect((crash["message"] as? String)?.contains("SIGILL: Fatal error: Index out of range") == true)
         #expect(crash["steps"] as? Int == 2)
-        #expect(crash["counterexample"] as? [String] == ["config()", "1. append(value: 0)    // done [P1]", "2. element(at: 1)    // nil [P2]"])
+        #expect(crash["counterexample"] as? [String] == ["1. append(value: 0)    // done [P1]", "2. element(at: 1)    // nil [P2]"])
         #expect(hang["steps"] as? Int == 3)
-        #expect(hang["counterexample"] as? [String] == ["config()", "1. append(value: 0)    // done [P1]",
+        #expect(hang["counterexample"] as? [String] == ["1. append(value: 0)    // done [P1]",
                                                          "2. append(value: 0)    // done [P1]", "3. rotate(by: 1)    // done [P3]"])
         let summary = try #require(events.last)
         #expect(summary["event"] as? String == "summary")

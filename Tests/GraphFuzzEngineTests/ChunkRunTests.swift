@@ -5,7 +5,6 @@ import Testing
 /// invariant that decides its rule only in some states and a planted fault past 30: every count a
 /// chunk adds up is exercised.
 private struct TallyMachine: StateMachine, Sendable {
-    typealias Observation = Int
     struct Model: Sendable { var value = 0 }
     struct System: Sendable { var value = 0 }
 
@@ -17,7 +16,8 @@ private struct TallyMachine: StateMachine, Sendable {
                 predict: { n, model in
                     let carries = model.value % 10 + n >= 10
                     model.value += n
-                    return Prediction(model.value, rule: "T1", alsoDecided: carries ? ["T2"] : [])
+                    let sum = Prediction(model.value, rule: "T1")
+                    return carries ? sum.part("carry", rule: "T2") : sum
                 },
                 perform: { n, system in
                     system.value += n
@@ -35,7 +35,7 @@ private struct TallyMachine: StateMachine, Sendable {
     }
 
     var invariants: [Invariant<Self>] {
-        [Invariant("T4", decidedBy: { $0.value >= 15 ? "T4" : nil }) { _, _ in nil }]
+        [Invariant("T4", when: { $0.value >= 15 }) { _, _ in nil }]
     }
 }
 
@@ -44,7 +44,6 @@ private struct TallyMachine: StateMachine, Sendable {
 /// fail the same way as the planned steps of a recorded run. `split` is coded and creates an account,
 /// `move` is coded and finds no command without two accounts; `open` draws its own reference.
 private struct LedgerMachine: StateMachine, Sendable {
-    typealias Observation = Int
     enum Command: TraceCodable, Sendable {
         case open(Ref), move(from: Ref, to: Ref, amount: Int), split(from: Ref, new: Ref)
         var trace: TraceStep {
@@ -70,7 +69,7 @@ private struct LedgerMachine: StateMachine, Sendable {
     func makeSystem(_ config: NoConfig) -> System { System() }
 
     var actions: [Action<Self>] {
-        [Action("open", arguments: { args, _ in .open(args.result()) },
+        [Action("open", arguments: { args, _ in Command.open(args.result()) },
                 predict: { command, model in
                     if case .open(let ref) = command { model.balances.add(ref, 10) }
                     return Prediction(10, rule: "L1")
@@ -79,11 +78,13 @@ private struct LedgerMachine: StateMachine, Sendable {
                     if case .open(let ref) = command { system.balances.add(ref, 10) }
                     return 10
                 }),
-         Action(coded: "move", weight: 3, draw: { model, draw in
-                    guard model.balances.count > 1 else { return nil }
-                    let last = UInt64(model.balances.count - 1)
-                    return .move(from: model.balances.refs[Int(draw.choose(upTo: last))], to: model.balances.refs[Int(draw.choose(upTo: last))],
-                                 amount: Int(draw.choose(upTo: 9)))
+         Action("move", weight: 3, arguments: { args, model in
+                    try args.coded { draw -> Command? in
+                        guard model.balances.count > 1 else { return nil }
+                        let last = UInt64(model.balances.count - 1)
+                        return .move(from: model.balances.refs[Int(draw.choose(upTo: last))], to: model.balances.refs[Int(draw.choose(upTo: last))],
+                                     amount: Int(draw.choose(upTo: 9)))
+                    }
                 },
                 predict: { command, model in
                     guard case .move(let from, let to, let amount) = command else { return Prediction(0, rule: "L2") }
@@ -98,8 +99,10 @@ private struct LedgerMachine: StateMachine, Sendable {
                     system.balances[to]! += amount + (to.index == 3 ? 1 : 0)
                     return system.balances[to]!
                 }),
-         Action(coded: "split", when: { !$0.balances.isEmpty }, draw: { model, draw in
-                    .split(from: model.balances.refs[Int(draw.choose(upTo: UInt64(model.balances.count - 1)))], new: Ref(model.balances.refs.last!.index + 1))
+         Action("split", when: { !$0.balances.isEmpty }, arguments: { args, model in
+                    try args.coded { draw -> Command? in
+                        .split(from: model.balances.refs[Int(draw.choose(upTo: UInt64(model.balances.count - 1)))], new: Ref(model.balances.refs.last!.index + 1))
+                    }
                 },
                 predict: { command, model in
                     guard case .split(let from, let new) = command else { return Prediction(0, rule: "L3") }
@@ -124,7 +127,7 @@ struct ChunkRunTests {
     private func oneByOne(_ machine: AnyMachine, _ chunk: CaseChunk, seed: UInt64) -> ChunkReport {
         var report = ChunkReport()
         for index in chunk.indices {
-            let run = machine.runCovered(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), 12)
+            let run = machine.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), 12, RunOptions(covers: true))
             report.cases += 1
             report.steps += run.steps
             report.coverage.merge(run.coverage)
@@ -138,7 +141,7 @@ struct ChunkRunTests {
     func sameAsOneByOne() {
         let machine = AnyMachine(TallyMachine())
         for chunk in [CaseChunk(start: 0, stride: 1, count: 200), CaseChunk(start: 3, stride: 4, count: 50)] {
-            let together = machine.runChunk(chunk, 7, 12, false)
+            let together = machine.runChunk(chunk, 7, 12, false) { _, _ in }
             let alone = oneByOne(machine, chunk, seed: 7)
             #expect(together == alone)
             #expect(!together.failures.isEmpty && together.failures.count < chunk.count)
@@ -152,7 +155,7 @@ struct ChunkRunTests {
     func codedAndThrowing() {
         let machine = AnyMachine(LedgerMachine())
         let chunk = CaseChunk(start: 0, stride: 1, count: 300)
-        let together = machine.runChunk(chunk, 11, 12, false)
+        let together = machine.runChunk(chunk, 11, 12, false) { _, _ in }
         #expect(together == oneByOne(machine, chunk, seed: 11))
         let kinds = Set(together.failures.map(\.failure.kind))
         #expect(kinds == [.mismatch, .thrown])
@@ -165,7 +168,7 @@ struct ChunkRunTests {
     func stopsAtFirstFailure() {
         let machine = AnyMachine(TallyMachine())
         let chunk = CaseChunk(start: 0, stride: 1, count: 200)
-        let report = machine.runChunk(chunk, 7, 12, true)
+        let report = machine.runChunk(chunk, 7, 12, true) { _, _ in }
         let first = oneByOne(machine, chunk, seed: 7).failures[0]
         #expect(report.failures == [first])
         #expect(report.cases == first.index + 1)

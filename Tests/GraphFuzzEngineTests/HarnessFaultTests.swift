@@ -9,7 +9,7 @@ private func casesUpToFirstFault(seed: UInt64 = 1) -> [MachineRun<PlantedHarness
     let runner = MachineRunner(PlantedHarnessFaultMachine(), maxSteps: Target.plantedHarnessFault.defaultSteps)
     var runs: [MachineRun<PlantedHarnessFaultMachine>] = []
     for index in 0..<200 {
-        let run = runner.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), keepSteps: true)
+        let run = runner.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), .record)
         runs.append(run)
         if run.outcome.harnessFault != nil { break }
     }
@@ -25,12 +25,12 @@ struct HarnessFaultTests {
         let fault = try #require(faulted.outcome.harnessFault, "no case of the first 200 drew the scratch step")
         #expect(runs.dropLast().allSatisfy { $0.outcome == .pass })
         #expect(faulted.outcome.failure == nil)
-        #expect(fault.step == faulted.commands.count - 1)
+        #expect(fault.step == faulted.steps - 1)
         #expect(fault.stepTrace == "scratch()")
         #expect(fault.place.hasPrefix("ExampleTargets/PlantedHarnessFault.swift:"))
         // The underlying reason, read from the system error: stable words, no dictionary dump.
         #expect(fault.message == "cannot write the scratch file /dev/null/graph-fuzz-scratch: Not a directory (errno 20)")
-        #expect(fault.whereInCase == "step \(faulted.commands.count) (scratch())")
+        #expect(fault.whereInCase == "step \(faulted.steps) (scratch())")
     }
 
     @Test("a HarnessFault thrown while making the system is a harness-fault outcome with no step")
@@ -38,7 +38,7 @@ struct HarnessFaultTests {
         let run = MachineRunner(PlantedHarnessFaultMachine(scratchAtSetup: true), maxSteps: 5).run(Draw(seed: 1))
         let fault = try #require(run.outcome.harnessFault)
         #expect(run.outcome.failure == nil)
-        #expect(run.commands.isEmpty)
+        #expect(run.steps == 0)
         #expect(fault.step == nil)
         #expect(fault.whereInCase == "making the system")
         #expect(fault.message == "cannot write the scratch file /dev/null/graph-fuzz-scratch: Not a directory (errno 20)")
@@ -77,7 +77,7 @@ struct HarnessFaultTests {
         // The ten cases fail for real; every later run (the shrink of the first) cannot do its work.
         let loop = SearchLoop(options: SearchOptions(seed: 1, runs: 10))
         var calls = 0
-        let test = FunctionExecutor { draw in
+        let test = LocalExecutor { draw in
             calls += 1
             _ = draw.choose(upTo: 1000)
             return calls <= 10 ? .fail(Failure(rule: "R", kind: .mismatch, message: "fails")) : .harnessFault(HarnessFault("disk full"))

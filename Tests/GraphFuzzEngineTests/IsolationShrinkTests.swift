@@ -12,7 +12,7 @@ struct IsolationShrinkTests {
         let mutant = "queue-off-by-one", steps = Target.queue.defaultSteps
         let machine = Target.queue.machine(mutant: mutant)
         if let child = IsolatedChild.current(target: Target.queue.name, seed: 1) {
-            child.serve(InProcessExecutor(machine: machine, maxSteps: steps))
+            child.serve(machine, maxSteps: steps)
         }
         let options = SearchOptions(seed: 1, runs: 2)
         let inProcess = try Target.queue.run(mutant: mutant, options: options, maxSteps: steps)

@@ -7,7 +7,6 @@ import Testing
 /// forgets to refuse an overdraft, so withdrawing more than the balance traps (arithmetic
 /// overflow) and takes its process down.
 struct OverdraftMachine: StateMachine, Sendable {
-    typealias Observation = String
     struct Model: Sendable { var balance = 0 }
     struct System: Sendable { var balance: UInt = 0 }
 

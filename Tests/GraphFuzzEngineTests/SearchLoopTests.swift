@@ -10,8 +10,8 @@ struct SearchLoopTests {
     func chunkSizeDoesNotMatter() throws {
         let machine = Target.queue.machine(mutant: "queue-off-by-one")
         let options = SearchOptions(seed: 3, runs: 500)
-        let small = try SearchLoop(options: options, chunkSize: 7).run(InProcessExecutor(machine: machine, maxSteps: 30))
-        let large = try SearchLoop(options: options, chunkSize: 500).run(InProcessExecutor(machine: machine, maxSteps: 30))
+        let small = try SearchLoop(options: options, chunkSize: 7).run(LocalExecutor(machine: machine, maxSteps: 30))
+        let large = try SearchLoop(options: options, chunkSize: 500).run(LocalExecutor(machine: machine, maxSteps: 30))
         #expect(small.cases == 500 && large.cases == 500)
         #expect(!small.found.isEmpty)
         #expect(small.found.map(\.caseCount) == large.found.map(\.caseCount))
@@ -24,10 +24,10 @@ struct SearchLoopTests {
     @Test("a run from one case (firstCase n, runs n + 1) runs that case alone and finds what the whole run found there")
     func oneCase() throws {
         let machine = Target.queue.machine(mutant: "queue-off-by-one")
-        let whole = try SearchLoop(options: SearchOptions(seed: 3, runs: 500)).run(InProcessExecutor(machine: machine, maxSteps: 30))
+        let whole = try SearchLoop(options: SearchOptions(seed: 3, runs: 500)).run(LocalExecutor(machine: machine, maxSteps: 30))
         let first = try #require(whole.found.first?.failure)
         let alone = try SearchLoop(options: SearchOptions(seed: 3, runs: first.caseIndex + 1, firstCase: first.caseIndex))
-            .run(InProcessExecutor(machine: machine, maxSteps: 30))
+            .run(LocalExecutor(machine: machine, maxSteps: 30))
         #expect(first.caseIndex > 0)
         #expect(alone.cases == 1)
         #expect(alone.found.map(\.failure.caseIndex) == [first.caseIndex])
@@ -73,12 +73,12 @@ struct SearchLoopTests {
 /// Runs chunks in this process, but as a concurrent executor would hand them back: up to three
 /// at once, finishing out of order (the newest and the oldest in turn).
 private final class OutOfOrderExecutor: CaseExecutor, ChunkScheduler {
-    let inner: InProcessExecutor
+    let inner: LocalExecutor
     let seed: UInt64
     private var running: [CaseChunk] = []
     private(set) var collects = 0
 
-    init(_ inner: InProcessExecutor, seed: UInt64) {
+    init(_ inner: LocalExecutor, seed: UInt64) {
         self.inner = inner
         self.seed = seed
     }
@@ -109,11 +109,11 @@ struct ConcurrentSearchLoopTests {
     func outOfOrderChunks() throws {
         let machine = Target.queue.machine(mutant: "queue-off-by-one")
         let options = SearchOptions(seed: 3, runs: 600)
-        let serial = try SearchLoop(options: options).run(InProcessExecutor(machine: machine, maxSteps: 30))
+        let serial = try SearchLoop(options: options).run(LocalExecutor(machine: machine, maxSteps: 30))
         var reported: [(index: Int, casesSoFar: Int)] = []
         let events = SearchEvents(found: { group, progress in reported.append((group.failure.caseIndex, progress.cases)) })
         let concurrent = try SearchLoop(options: options, events: events)
-            .run(OutOfOrderExecutor(InProcessExecutor(machine: machine, maxSteps: 30), seed: 3))
+            .run(OutOfOrderExecutor(LocalExecutor(machine: machine, maxSteps: 30), seed: 3))
         #expect(concurrent.cases == 600)
         #expect(!serial.found.isEmpty)
         #expect(concurrent.found.map(\.caseCount) == serial.found.map(\.caseCount))
@@ -127,7 +127,7 @@ struct ConcurrentSearchLoopTests {
 
     @Test("a stop request ends the search early: interrupted, nothing more run or shrunk")
     func stopRequest() throws {
-        let executor = OutOfOrderExecutor(InProcessExecutor(machine: Target.queue.machine(), maxSteps: 30), seed: 1)
+        let executor = OutOfOrderExecutor(LocalExecutor(machine: Target.queue.machine(), maxSteps: 30), seed: 1)
         let events = SearchEvents(stopRequested: { executor.collects >= 3 })
         let result = try SearchLoop(options: SearchOptions(seed: 1, runs: 100_000), events: events).run(executor)
         #expect(result.interrupted)

@@ -32,25 +32,45 @@ struct GraphSearchDepthTests {
         ]
     }
 
+    /// The graph machine's steps with each command the system ran logged.
+    struct LoggedGraph: StateMachine {
+        final class Log { var commands: [GraphCommand] = [] }
+        let log = Log()
+
+        func makeConfig(_ args: inout Arguments) -> GraphConfig { GraphMachine().makeConfig(&args) }
+        func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(config: config) }
+        func makeSystem(_ config: GraphConfig) throws -> GraphSystem {
+            log.commands = []
+            return try GraphSystem(config: config)
+        }
+        func tearDown(_ system: inout GraphSystem) { GraphMachine().tearDown(&system) }
+        var actions: [Action<LoggedGraph>] {
+            GraphMachine.actions(perform: { [log] command, system in
+                log.commands.append(command)
+                return try system.run(command)
+            }, compare: nil, swiftLines: nil)
+        }
+    }
+
     /// The states case `index` of `seed` exercised (the search's own case draw).
     static func exercised(seed: UInt64, index: Int) -> Exercised {
-        let run = MachineRunner(GraphMachine(), maxSteps: Target.graph.defaultSteps)
-            .run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), keepSteps: true)
+        let machine = LoggedGraph()
+        let run = MachineRunner(machine, maxSteps: Target.graph.defaultSteps).run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
         var model = GraphModel(config: run.config)
         var found: Exercised = []
-        for executed in run.steps {
-            let command = executed.step.command
+        for command in machine.log.commands {
             if case let .lookup(_, h, c, .registered) = command, let id = model.held[h], id.permanent,
                model.objects.contains(where: { $0.context == c && $0.id == id && $0.lifecycle == .invalidated }) {
                 found.insert(.staleRegistered)
             }
             if case let .save(c) = command { found.formUnion(boundsValidated(model, c)) }
-            if executed.predicted.rule == GraphRules.foreignDeleteInvalidates { found.insert(.foreignDeleteTrap) }
-            if case let .saveFailed(_, issues) = executed.predicted.value {
+            let launchRule = model.launchRule(command)
+            let (value, rule) = model.step(command)
+            if (launchRule ?? rule) == GraphRules.foreignDeleteInvalidates { found.insert(.foreignDeleteTrap) }
+            if case let .saveFailed(_, issues) = value {
                 if issues.contains(where: { $0.code == 1590 }) { found.insert(.overMaxCount) }
                 if issues.contains(where: { [1610, 1620, 1660, 1670].contains($0.code) }) { found.insert(.beyondAttributeBound) }
             }
-            _ = model.step(command)
         }
         return found
     }

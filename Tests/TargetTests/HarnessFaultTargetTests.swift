@@ -11,7 +11,7 @@ struct HarnessFaultTargetTests {
     @Test("cache: a real-disk case whose scratch folder cannot be created ends in a harness fault, not a failure")
     func cacheScratchFolder() throws {
         // Under /dev/null no folder can be created, for root too.
-        let runner = MachineRunner(CacheMachine(mutant: nil, temporaryDirectory: "/dev/null/graph-fuzz"), maxSteps: 10)
+        let runner = MachineRunner(CacheMachine(temporaryDirectory: "/dev/null/graph-fuzz"), maxSteps: 10)
         var realDisk = 0, simulated = 0
         for index in 0..<60 {
             let run = runner.run(Draw(seed: SplitMix64.caseSeed(run: 1, case: index)))
@@ -33,7 +33,7 @@ struct HarnessFaultTargetTests {
 
     @Test("cache: a real disk that fails on its own during a step (no injected fault) is a harness fault; injected faults are judged")
     func cacheRealDiskFails() throws {
-        let machine = CacheMachine(mutant: nil)
+        let machine = CacheMachine()
         var system = try machine.makeSystem(CacheConfig(realFileSystem: true))
         defer { machine.tearDown(&system) }
         let value = CacheValueSpec(tag: 1, length: 8)
@@ -54,7 +54,7 @@ struct HarnessFaultTargetTests {
 
     @Test("graph: a store file the harness cannot read for its damaged copies (G26) is a harness fault; a readable one is judged")
     func graphDamagedCopies() throws {
-        var system = try GraphSystem(config: GraphConfig(backend: .sqlite), mutant: nil)
+        var system = try GraphSystem(config: GraphConfig(backend: .sqlite))
         defer { GraphMachine().tearDown(&system) }
         let path = try #require(system.container.path)
         // The harness's own read fails: not the store's refusal.

@@ -6,7 +6,6 @@ import Testing
 /// A user-style machine with a bundle: accounts are opened (a created object, `v1`, `v2` …), paid into
 /// and read. The planted fault: a deposit into the second account opened goes to the first.
 struct BankMachine: StateMachine, Sendable {
-    typealias Observation = String
     struct Model: Sendable { var accounts = Bundle<Int>() }
     struct System: Sendable { var accounts = Bundle<Int>(), opened: [Ref] = [] }
     let planted: Bool
@@ -20,7 +19,9 @@ struct BankMachine: StateMachine, Sendable {
                 perform: { ref, system in system.accounts.add(ref, 0); system.opened.append(ref); return "opened" }),
          Action("deposit", weight: 3, when: { !$0.accounts.isEmpty },
                 arguments: { args, model in
-                    args.ref("account", from: model.accounts).map { ($0, args.int("amount", in: 1...9)) }
+                    let account = try args.ref("account", from: model.accounts)
+                    let amount = args.int("amount", in: 1...9)
+                    return (account, amount)
                 },
                 predict: { arguments, model in
                     model.accounts[arguments.0]! += arguments.1
@@ -41,7 +42,7 @@ struct MachineAPITests {
         let runner = MachineRunner(BankMachine(planted: false), maxSteps: 20)
         var coverage = Coverage()
         for seed in UInt64(1)...200 {
-            let run = runner.run(Draw(seed: seed))
+            let run = runner.run(Draw(seed: seed), RunOptions(covers: true))
             #expect(run.outcome == .pass)
             coverage.merge(run.coverage)
         }
@@ -72,10 +73,10 @@ struct MachineAPITests {
     @Test("each step draws its action inside a .command span within its .step span; swarm draws come first")
     func spans() {
         let draw = Draw(seed: 7)
-        let run = MachineRunner(QueueMachine(mutant: nil), maxSteps: 10).run(draw)
+        let run = MachineRunner(QueueMachine(), maxSteps: 10).run(draw)
         let steps = draw.spans.filter { $0.label == .step }
         let commands = draw.spans.filter { $0.label == .command }
-        #expect(commands.count == run.commands.count)
+        #expect(commands.count == run.steps)
         for command in commands { #expect(steps.contains { $0.start <= command.start && command.end <= $0.end }) }
         let swarm = draw.spans.first { $0.label == .swarm }
         #expect(swarm != nil && swarm!.end <= (steps.first?.start ?? .max))
@@ -86,8 +87,8 @@ struct MachineAPITests {
         // Choices: capacity (0 → 1, and its sign, which every int draws), swarm off (0: every action
         // enabled), continue (1), action index 2 (count, the least likely action, which only an
         // all-enabled case can reach here), then continue 0.
-        let run = MachineRunner(QueueMachine(mutant: nil), maxSteps: 5).run(Draw(replaying: ChoiceSequence([0, 0, 0, 1, 2])), keepSteps: true)
-        #expect(run.steps.map(\.step.trace.name) == ["count"])
+        let run = MachineRunner(QueueMachine(), maxSteps: 5).run(Draw(replaying: ChoiceSequence([0, 0, 0, 1, 2])), .record)
+        #expect(run.traces.map(\.name) == ["count"])
     }
 
     @Test("a user-style machine runs inside @Test through GraphFuzzTest.check")

@@ -1,4 +1,5 @@
 import CacheTarget
+import ExampleTargets
 import Foundation
 import GraphTarget
 import MapperTarget
@@ -12,7 +13,7 @@ import Testing
 /// it, does not — and the same snippet compiles with the package's name, so it fails for its access alone.
 @Suite("public surface of the library products")
 struct PublicSurfaceTests {
-    static let imports = "import GraphStore\nimport BooksTracker\nimport PersistentCache\nimport GlassSync\nimport FaultPoints\n"
+    static let imports = "import GraphStore\nimport BooksTracker\nimport PersistentCache\nimport GlassSync\nimport ExampleTargets\nimport FaultPoints\n"
 
     /// What an app writes: the shipped configuration, and the unknown-evidence parameters.
     static let app = """
@@ -21,26 +22,29 @@ struct PublicSurfaceTests {
         _ = LibraryPolicy(configuration: .cloudKit)
         _ = DTOMapper()
         _ = SyncWorld(deviceCount: 2, granularity: .record)
+        var queue = BoundedQueue(capacity: 2)
+        _ = queue.push(1)
         """
 
     /// Every fault of every registered mutant, selected the way its target does (derived from the registration
     /// tables, so a new mutant is checked without editing this test), and the mechanism itself.
     static let faulty: [String] = {
         var snippets: [String] = []
-        for mutant in GraphMutant.table {
-            snippets += mutant.store.selected.map { "_ = StoreBehavior(faults: [\($0)])" }
-            snippets += mutant.store.selected.map { "var behavior = StoreBehavior()\nbehavior.faults = [\($0)]" }
-            snippets += mutant.library.selected.map { "_ = LibraryPolicy(faults: [\($0)])" }
-            snippets += mutant.library.selected.map { "var policy = LibraryPolicy()\npolicy.faults = [\($0)]" }
-            if mutant.saveTransactions != .single {
-                snippets.append("func select(_ container: ModelContainer) { container.saveTransactions = .\(mutant.saveTransactions.rawValue) }")
+        for (_, faults) in GraphMachine.mutants.all {
+            snippets += faults.store.selected.map { "_ = StoreBehavior(faults: [\($0)])" }
+            snippets += faults.store.selected.map { "var behavior = StoreBehavior()\nbehavior.faults = [\($0)]" }
+            snippets += faults.library.selected.map { "_ = LibraryPolicy(faults: [\($0)])" }
+            snippets += faults.library.selected.map { "var policy = LibraryPolicy()\npolicy.faults = [\($0)]" }
+            if faults.saveTransactions != .single {
+                snippets.append("func select(_ container: ModelContainer) { container.saveTransactions = .\(faults.saveTransactions.rawValue) }")
             }
         }
-        for entry in MapperMutants.all { snippets += entry.strategy.selected.map { "_ = DTOMapper(strategy: [\($0)])" } }
-        for entry in CacheMutants.entries {
-            snippets += entry.strategy.selected.map { "_ = CacheCore<String, Data>(identifier: \"main\", environment: CacheEnvironment(cachesDirectory: \"/caches\"), strategy: [\($0)])" }
+        for (_, strategy) in MapperMachine.mutants.all { snippets += strategy.selected.map { "_ = DTOMapper(strategy: [\($0)])" } }
+        for (_, strategy) in CacheMachine.mutants.all {
+            snippets += strategy.selected.map { "_ = CacheCore<String, Data>(identifier: \"main\", environment: CacheEnvironment(cachesDirectory: \"/caches\"), strategy: [\($0)])" }
         }
-        for entry in SyncMutants.all { snippets += entry.strategy.selected.map { "_ = SyncWorld(strategy: [\($0)])" } }
+        for (_, strategy) in SyncMachine.mutants.all { snippets += strategy.selected.map { "_ = SyncWorld(strategy: [\($0)])" } }
+        for (_, faults) in QueueMachine.mutants.all { snippets += faults.selected.map { "_ = BoundedQueue(capacity: 2, faults: [\($0)])" } }
         snippets += ["_ = Faults<StoreBehavior>.shipped", "_ = Fault<DTOMapper>.renormalizedTags", "_ = CacheStrategy.shipped",
                      "_ = SyncStrategy.production", "_ = MapperStrategy.shipped"]
         return snippets
@@ -97,15 +101,16 @@ struct PublicSurfaceTests {
 
     @Test("every registered mutant selects a fault (or a package-only save grouping), so the snippets cover it")
     func everyMutantSelectsAFault() {
-        for mutant in GraphMutant.table where mutant.editionEntriesRule == .deny {
-            #expect(!mutant.store.isShipped || !mutant.library.isShipped || mutant.saveTransactions != .single, "\(mutant.rawValue)")
+        for (mutant, faults) in GraphMachine.mutants.all where faults.editionEntriesRule == .deny {
+            #expect(!faults.store.isShipped || !faults.library.isShipped || faults.saveTransactions != .single, "\(mutant.name)")
         }
         // The one exception: `edition-nullify` selects a delete rule of the public schema API (seed 004's own
         // schema before its fix), a legitimate design an app may choose, not a fault.
-        #expect(GraphMutant.table.filter { $0.editionEntriesRule != .deny }.map(\.rawValue) == ["edition-nullify"])
-        for entry in MapperMutants.all { #expect(!entry.strategy.isShipped, "\(entry.mutant.name)") }
-        for entry in CacheMutants.entries { #expect(!entry.strategy.isShipped, "\(entry.mutant.name)") }
-        for entry in SyncMutants.all { #expect(!entry.strategy.isShipped, "\(entry.mutant.name)") }
+        #expect(GraphMachine.mutants.all.filter { $0.selection.editionEntriesRule != .deny }.map(\.mutant.name) == ["edition-nullify"])
+        for (mutant, strategy) in MapperMachine.mutants.all { #expect(!strategy.isShipped, "\(mutant.name)") }
+        for (mutant, strategy) in CacheMachine.mutants.all { #expect(!strategy.isShipped, "\(mutant.name)") }
+        for (mutant, strategy) in SyncMachine.mutants.all { #expect(!strategy.isShipped, "\(mutant.name)") }
+        for (mutant, faults) in QueueMachine.mutants.all { #expect(!faults.isShipped, "\(mutant.name)") }
     }
 
     @Test("no fault is reachable outside the package, and each snippet selects it inside", arguments: faulty)

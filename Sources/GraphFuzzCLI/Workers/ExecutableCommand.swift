@@ -7,7 +7,7 @@ extension GraphFuzzCommand {
     /// executable, and the test-only `planted` and `planted-harness` targets join the registry when the environment
     /// sets `GRAPH_FUZZ_PLANTED_TARGETS=1` (users never see it otherwise). With
     /// `GRAPH_FUZZ_EXIT_WITH_PARENT=1` (set by the tests that start it) it ends when its parent does.
-    public static func executable(environment: [String: String] = ProcessInfo.processInfo.environment) -> GraphFuzzCommand {
+    package static func executable(environment: [String: String] = ProcessInfo.processInfo.environment) -> GraphFuzzCommand {
         var registry = Registry.standard
         if environment["GRAPH_FUZZ_PLANTED_TARGETS"] == "1" { registry.targets += [.planted, .plantedHarnessFault] }
         Interruption.unblock()

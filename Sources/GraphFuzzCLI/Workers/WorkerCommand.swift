@@ -7,14 +7,14 @@ import Darwin
 #endif
 
 /// The hidden `graph-fuzz worker` subcommand's options: which machine to run and how.
-public struct WorkerArguments: Equatable, Sendable {
-    public var target: String
-    public var mutant: String?
-    public var steps: Int?
-    public var seed: UInt64
+package struct WorkerArguments: Equatable, Sendable {
+    package var target: String
+    package var mutant: String?
+    package var steps: Int?
+    package var seed: UInt64
     /// The folder the worker's cases keep their files in (its parent makes it for this worker and
     /// removes it); nil: the machine's default place.
-    public var scratchFolder: String?
+    package var scratchFolder: String?
 
     /// Parses `--target NAME [--mutant NAME] [--steps N] [--seed N] [--scratch DIR]`.
     static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> WorkerArguments {
@@ -102,7 +102,7 @@ struct WorkerCommand {
                     guard let sequence = ChoiceSequence(parsing: line.dropFirst()) else { return malformed(line) }
                     draw = Draw(replaying: sequence)
                 }
-                let (outcome, _) = machine.runWatched(draw, maxSteps) { step in writeUnbuffered("k \(step)\n") }
+                let outcome = machine.run(draw, maxSteps, RunOptions(willRunStep: { step in writeUnbuffered("k \(step)\n") })).outcome
                 writeUnbuffered("o \(WorkerProtocol.encode(outcome))\n")
             case "x":
                 let file = String(line.dropFirst(2))
@@ -133,7 +133,7 @@ struct WorkerCommand {
         var pending: CaseChunk? = batch
         while let chunk = pending {
             var written = 0
-            let report = machine.runChunkWatched(chunk, arguments.seed, maxSteps) { index, soFar in
+            let report = machine.runChunk(chunk, arguments.seed, maxSteps, false) { index, soFar in
                 while written < soFar.failures.count {
                     writeFailure(soFar.failures[written])
                     written += 1

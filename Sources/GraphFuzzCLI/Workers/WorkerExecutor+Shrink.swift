@@ -41,7 +41,7 @@ extension WorkerExecutor {
         let draw = Draw(replaying: sequence)
         if let failure = shrinking.failures[sequence], let step = shrinking.stopSteps[sequence] {
             // Accepted before: consumed up to its step here, not run in a worker again.
-            _ = machine.recordPrefix(draw, maxSteps, step)
+            _ = machine.recordPrefix(draw, maxSteps, stoppingAt: step)
             return (.fail(failure), draw)
         }
         guard shrinking.timedOut < WorkerExecutor.maxTimedOutCandidates else { return (.rejected, draw) }
@@ -69,7 +69,7 @@ extension WorkerExecutor {
             shrinking.beforeFirstStep.insert(draw.sequence)
             return .rejected
         }
-        _ = machine.recordPrefix(draw, maxSteps, step)
+        _ = machine.recordPrefix(draw, maxSteps, stoppingAt: step)
         shrinking.stopSteps[draw.sequence] = step
         shrinking.failures[draw.sequence] = failure
         if case .timedOut(let seconds) = answer.run { shrinking.hangSeconds[draw.sequence] = seconds }
@@ -81,7 +81,7 @@ extension WorkerExecutor {
     func record(_ sequence: ChoiceSequence) -> CaseRecord? {
         guard shrinking.diedInWorker else { return machine.record(sequence, maxSteps) }
         guard let step = shrinking.stopSteps[sequence], var failure = shrinking.failures[sequence] else { return nil }
-        var record = machine.recordPrefix(Draw(replaying: sequence), maxSteps, step)
+        var record = machine.recordPrefix(Draw(replaying: sequence), maxSteps, stoppingAt: step)
         guard let last = record.steps.indices.last else { return nil }
         let what = failure.kind == .crash ? "crashed: \(failure.message)"
             : "did not finish within \(Format.seconds(shrinking.hangSeconds[sequence] ?? candidateTimeout)) (killed)"

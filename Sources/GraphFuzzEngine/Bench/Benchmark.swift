@@ -6,24 +6,24 @@ import Darwin
 #endif
 
 /// How a mutant fared over a set of seeds.
-public struct MutantBenchmark: Sendable {
-    public var mutant: String
-    public var seeds: Int
+package struct MutantBenchmark: Sendable {
+    package var mutant: String
+    package var seeds: Int
     /// Seeds whose failure named a rule the mutant declares.
-    public var found: Int
+    package var found: Int
     /// Seeds whose failure named another rule: (seed, the rule it named).
-    public var misattributed: [(seed: UInt64, rule: String)] = []
-    public var medianSeconds: Double
-    public var maxSeconds: Double
-    public var medianSteps: Int
-    public var maxSteps: Int
-    public var medianShrinkAttempts: Int
+    package var misattributed: [(seed: UInt64, rule: String)] = []
+    package var medianSeconds: Double
+    package var maxSeconds: Double
+    package var medianSteps: Int
+    package var maxSteps: Int
+    package var medianShrinkAttempts: Int
 }
 
 /// Benchmarks: throughput per target, time to a shrunk failure per mutant, peak memory.
-public enum Benchmark {
+package enum Benchmark {
     /// Searches `mutant` with each seed and summarises time to a shrunk failure and its size.
-    public static func mutant(_ target: Target, _ mutant: String, seeds: ClosedRange<UInt64>, runs: Int) -> MutantBenchmark {
+    package static func mutant(_ target: Target, _ mutant: String, seeds: ClosedRange<UInt64>, runs: Int) -> MutantBenchmark {
         var seconds: [Double] = [], steps: [Int] = [], attempts: [Int] = []
         var misattributed: [(seed: UInt64, rule: String)] = []
         for seed in seeds {
@@ -43,7 +43,7 @@ public enum Benchmark {
                                medianShrinkAttempts: Int(median(attempts.map(Double.init))))
     }
 
-    public static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let middle = sorted.count / 2
@@ -51,7 +51,7 @@ public enum Benchmark {
     }
 
     /// The process's peak resident memory in bytes.
-    public static func peakResidentBytes() -> Int {
+    package static func peakResidentBytes() -> Int {
         var usage = rusage()
         #if os(Linux)
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
@@ -63,7 +63,7 @@ public enum Benchmark {
     }
 
     /// The process's current resident memory in bytes (Linux: /proc/self/statm; elsewhere the peak).
-    public static func residentBytes() -> Int {
+    package static func residentBytes() -> Int {
         #if os(Linux)
         if let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) {
             let fields = text.split(separator: " ")

@@ -6,7 +6,7 @@
 /// shrinking edits the recorded sequence and runs the generators again.
 public final class Draw {
     /// Where choices come from.
-    public enum Source {
+    @usableFromInline package enum Source {
         /// Fresh random choices from a seeded generator.
         case random(SplitMix64)
         /// Recorded choices, each clamped to its bound; 0 once they run out.
@@ -15,12 +15,12 @@ public final class Draw {
         case bytes([UInt8])
     }
 
-    @exclusivity(unchecked) public private(set) var choices: [UInt64] = []
+    @exclusivity(unchecked) package private(set) var choices: [UInt64] = []
     /// The bound of each recorded choice (`choices[i]` is in `0...bounds[i]`): the shrinker skips
     /// choices that cannot move (bound 0) and flags (bound 1) where only larger values matter, and
     /// converting choices to the bytes a fuzzer mutates (`ChoiceBytes`) needs them.
-    @exclusivity(unchecked) public private(set) var bounds: [UInt64] = []
-    @exclusivity(unchecked) public private(set) var spans: [Span] = []
+    @exclusivity(unchecked) package private(set) var bounds: [UInt64] = []
+    @exclusivity(unchecked) package private(set) var spans: [Span] = []
     /// Set by `reject()` or a filter that ran out of tries: the case is discarded, not failed.
     @exclusivity(unchecked) public private(set) var isRejected = false
 
@@ -39,9 +39,9 @@ public final class Draw {
     /// again from its seed, recorded, to shrink it.
     @usableFromInline let keepsRecord: Bool
     /// A random case stops drawing fresh values beyond this many choices (draws return 0).
-    public let maxChoices: Int
+    package let maxChoices: Int
 
-    public convenience init(_ source: Source, maxChoices: Int = 1 << 16) {
+    package convenience init(_ source: Source, maxChoices: Int = 1 << 16) {
         self.init(source, maxChoices: maxChoices, keepsRecord: true)
     }
 
@@ -59,7 +59,7 @@ public final class Draw {
         }
     }
 
-    public convenience init(seed: UInt64, maxChoices: Int = 1 << 16) {
+    package convenience init(seed: UInt64, maxChoices: Int = 1 << 16) {
         self.init(.random(SplitMix64(seed: seed)), maxChoices: maxChoices)
     }
 
@@ -86,12 +86,12 @@ public final class Draw {
         }
     }
 
-    public convenience init(replaying sequence: ChoiceSequence) {
+    @usableFromInline package convenience init(replaying sequence: ChoiceSequence) {
         self.init(.replay(sequence.values))
     }
 
     /// True when choices come from a seeded generator rather than a recording.
-    public var isRandom: Bool { kind == .random }
+    package var isRandom: Bool { kind == .random }
 
     // MARK: Drawing
 
@@ -166,7 +166,7 @@ public final class Draw {
     /// A choice that can only be 0 (the sign of a range that excludes negatives): recorded with
     /// bound 0 so later choices keep their positions, but it takes no randomness and no bytes.
     @inline(__always)
-    public func forcedZero() {
+    package func forcedZero() {
         if kind == .replay { cursor += 1 }
         drawn += 1
         if keepsRecord {
@@ -179,7 +179,7 @@ public final class Draw {
 
     /// Opens a span; every `beginSpan` is matched by one `endSpan`.
     @inline(__always)
-    public func beginSpan(_ label: Span.Label) {
+    @usableFromInline package func beginSpan(_ label: Span.Label) {
         guard keepsRecord else { return }
         openSpans.append(spans.count)
         spans.append(Span(label: label, start: choices.count, end: choices.count, depth: openSpans.count - 1))
@@ -189,7 +189,7 @@ public final class Draw {
     /// rejected try, any draw a generator makes again): the value does not depend on those choices,
     /// and the shrinker deletes them (remove-discarded).
     @inline(__always)
-    public func endSpan(discard: Bool = false) {
+    @usableFromInline package func endSpan(discard: Bool = false) {
         guard keepsRecord else { return }
         let index = openSpans.removeLast()
         spans[index].end = choices.count
@@ -198,7 +198,7 @@ public final class Draw {
 
     /// Runs `body` inside a span labelled `label`.
     @inline(__always)
-    public func span<T>(_ label: Span.Label, _ body: () -> T) -> T {
+    @usableFromInline package func span<T>(_ label: Span.Label, _ body: () -> T) -> T {
         beginSpan(label)
         defer { endSpan() }
         return body()
@@ -209,5 +209,5 @@ public final class Draw {
 
     /// The recorded choices, including zeros read past the end of a replayed sequence (none for an
     /// unrecorded draw).
-    public var sequence: ChoiceSequence { ChoiceSequence(choices) }
+    package var sequence: ChoiceSequence { ChoiceSequence(choices) }
 }

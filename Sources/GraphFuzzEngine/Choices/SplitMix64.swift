@@ -1,13 +1,13 @@
 /// SplitMix64 (Steele, Lea and Flood, 2014): a small, fast, documented generator whose output
 /// depends only on its 64-bit state, so a seed means the same run on every machine and Swift version.
 /// The system generator is never used anywhere in GraphFuzz.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public private(set) var state: UInt64
+@usableFromInline package struct SplitMix64: RandomNumberGenerator, Sendable {
+    package private(set) var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    @usableFromInline package init(seed: UInt64) { state = seed }
 
     @inline(__always)
-    public mutating func next() -> UInt64 {
+    @usableFromInline package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,7 +17,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// A uniform value in `0...bound` without modulo bias (Lemire's method).
     @inline(__always)
-    public mutating func next(upTo bound: UInt64) -> UInt64 {
+    @usableFromInline package mutating func next(upTo bound: UInt64) -> UInt64 {
         if bound == .max { return next() }
         let range = bound &+ 1
         var m = next().multipliedFullWidth(by: range)
@@ -30,7 +30,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// The seed of case `index` of a run seeded with `seed`: each case can be regenerated alone,
     /// which makes sharding and parallel workers deterministic.
-    public static func caseSeed(run seed: UInt64, case index: Int) -> UInt64 {
+    @usableFromInline package static func caseSeed(run seed: UInt64, case index: Int) -> UInt64 {
         var mixer = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))
         return mixer.next()
     }

@@ -2,27 +2,27 @@
 ///
 /// The steps are a generator-independent trace, so the case replays after generators change; the
 /// recorded choices and the generator fingerprint say how it was made and reveal drift.
-public struct CorpusCase: Equatable, Sendable {
-    public static let formatVersion = 1
+package struct CorpusCase: Equatable, Sendable {
+    package static let formatVersion = 1
 
-    public var target: String
+    package var target: String
     /// The mutant it documents, or nil for a failure found in production code.
-    public var mutant: String?
+    package var mutant: String?
     /// The rule it broke and how.
-    public var rule: String
-    public var kind: FailureKind
-    public var seed: UInt64
-    public var caseIndex: Int
+    package var rule: String
+    package var kind: FailureKind
+    package var seed: UInt64
+    package var caseIndex: Int
     /// The generator fingerprint of the target when the case was made.
-    public var fingerprint: String
-    public var choices: ChoiceSequence
-    public var config: TraceStep
-    public var steps: [TraceStep]
+    package var fingerprint: String
+    package var choices: ChoiceSequence
+    package var config: TraceStep
+    package var steps: [TraceStep]
     /// 1-based file lines of the config and of each step (set when parsed; derived otherwise).
     var configLine = 0
     var stepLines: [Int] = []
 
-    public init(target: String, mutant: String?, rule: String, kind: FailureKind, seed: UInt64, caseIndex: Int,
+    package init(target: String, mutant: String?, rule: String, kind: FailureKind, seed: UInt64, caseIndex: Int,
                 fingerprint: String, choices: ChoiceSequence, config: TraceStep, steps: [TraceStep]) {
         self.target = target
         self.mutant = mutant
@@ -37,7 +37,7 @@ public struct CorpusCase: Equatable, Sendable {
     }
 
     /// The 1-based line of step `index` (nil: the config line) in this case's file.
-    public func line(ofStep index: Int?) -> Int {
+    package func line(ofStep index: Int?) -> Int {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let index else {
             return configLine > 0 ? configLine : (lines.firstIndex { $0.hasPrefix("config:") } ?? 0) + 1
@@ -49,24 +49,24 @@ public struct CorpusCase: Equatable, Sendable {
 
     /// True when both document the same failure with the same steps (how they were found —
     /// seed, case, choices, generator fingerprint — aside).
-    public func sameTrace(as other: CorpusCase) -> Bool {
+    package func sameTrace(as other: CorpusCase) -> Bool {
         target == other.target && mutant == other.mutant && rule == other.rule && kind == other.kind
             && config == other.config && steps == other.steps
     }
 
     /// Expected outcomes: production code passes; the mutant (if any) fails with `rule`.
-    public var expectations: String {
+    package var expectations: String {
         mutant == nil ? "pass" : "pass; mutant \(mutant!) fails \(rule)"
     }
 
     /// The file name: target, rule and a content hash of the trace.
-    public var fileName: String {
+    package var fileName: String {
         let hash = CaseHash.hex(CaseHash.fnv1a(([config] + steps).map(\.description).joined(separator: "\n") + (mutant ?? "")))
         return "\(target)-\(rule)-\(hash.prefix(10)).case"
     }
 
     /// The file's text.
-    public var text: String {
+    package var text: String {
         var lines = [
             "# graph-fuzz regression case: readable, diffable; replay with `graph-fuzz replay FILE`.",
             "graph-fuzz-case: \(CorpusCase.formatVersion)",
@@ -91,18 +91,18 @@ public struct CorpusCase: Equatable, Sendable {
 }
 
 /// A corpus file that cannot be read: names the file and the 1-based line.
-public struct CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var message: String
+package struct CorpusError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var file: String
+    package var line: Int?
+    package var message: String
 
-    public init(file: String, line: Int?, message: String) {
+    package init(file: String, line: Int?, message: String) {
         self.file = file
         self.line = line
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         line.map { "\(file):\($0): \(message)" } ?? "\(file): \(message)"
     }
 }

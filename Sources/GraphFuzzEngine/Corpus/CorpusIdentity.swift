@@ -10,15 +10,15 @@ import Darwin
 /// a folder made by hand, at its first export; it travels with the folder (copied, moved, committed)
 /// and stays the same as cases come and go. `export-tests` records it in every test it writes, so it
 /// recognises its own exports of this corpus by identity, never by the folder's name.
-public enum CorpusIdentity {
+package enum CorpusIdentity {
     /// The file at a corpus folder's root that holds its identity (hidden: replay skips it).
-    public static let fileName = ".graph-fuzz-corpus"
+    package static let fileName = ".graph-fuzz-corpus"
     /// The file's one line is this prefix and the identifier.
     static let prefix = "graph-fuzz corpus "
 
     /// The identity recorded in `folder`, nil when it has none. An error names the identity file when
     /// it cannot be read or does not hold an identity.
-    public static func read(_ folder: String) throws(FileError) -> String? {
+    package static func read(_ folder: String) throws(FileError) -> String? {
         let path = (folder as NSString).appendingPathComponent(fileName)
         guard access(path, F_OK) == 0 else { return nil }
         let data: Data
@@ -35,12 +35,12 @@ public enum CorpusIdentity {
     }
 
     /// A new identifier (random: two corpora made apart never share one).
-    public static func make() -> String { UUID().uuidString.lowercased() }
+    package static func make() -> String { UUID().uuidString.lowercased() }
 
     /// Records `identity` in `folder`, unless the folder has an identity already; returns the folder's
     /// identity (the one found, when another process wrote it first). Never replaces an identity.
     @discardableResult
-    public static func write(_ identity: String, to folder: String) throws(FileError) -> String {
+    package static func write(_ identity: String, to folder: String) throws(FileError) -> String {
         if let existing = try read(folder) { return existing }
         let path = (folder as NSString).appendingPathComponent(fileName)
         let staged = path + ".\(getpid()).new"
@@ -58,13 +58,13 @@ public enum CorpusIdentity {
 
     /// The folder's identity, written first (a new one) when it has none.
     @discardableResult
-    public static func ensure(_ folder: String) throws(FileError) -> String {
+    package static func ensure(_ folder: String) throws(FileError) -> String {
         if let existing = try read(folder) { return existing }
         return try write(make(), to: folder)
     }
 
     /// Whether `text` can be an identity: letters, digits and dashes, 8 to 64 of them.
-    public static func isIdentifier(_ text: String) -> Bool {
+    package static func isIdentifier(_ text: String) -> Bool {
         (8...64).contains(text.count) && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
     }
 }

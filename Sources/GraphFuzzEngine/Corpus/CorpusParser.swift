@@ -1,6 +1,6 @@
 extension CorpusCase {
     /// Parses a corpus file's text. `file` is used in error messages only.
-    public init(parsing text: String, file: String) throws(CorpusError) {
+    package init(parsing text: String, file: String) throws(CorpusError) {
         func fail(_ line: Int?, _ message: String) -> CorpusError { CorpusError(file: file, line: line, message: message) }
         var fields: [(key: String, value: Substring, line: Int)] = []
         var steps: [(TraceStep, Int)] = []

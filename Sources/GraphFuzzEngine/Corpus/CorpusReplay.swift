@@ -1,29 +1,29 @@
 import Foundation
 
 /// The result of replaying one corpus case.
-public struct ReplayResult: Sendable, Equatable {
-    public var file: String
-    public var target: String
+package struct ReplayResult: Sendable, Equatable {
+    package var file: String
+    package var target: String
     /// True when production passed and the mutant (if any) failed with the recorded rule.
-    public var passed: Bool
+    package var passed: Bool
     /// The rule the case documents (nil for none).
-    public var rule: String?
+    package var rule: String?
     /// What happened, in one line.
-    public var message: String
+    package var message: String
     /// The generators changed since the case was recorded (it replayed from its trace all the same).
-    public var drift: Bool
+    package var drift: Bool
     /// The harness could not do a step of the replay (`HarnessFault`): no verdict (`passed` is
     /// false, and the message says so).
-    public var harnessFault: HarnessFault?
+    package var harnessFault: HarnessFault?
 }
 
 /// Reading, writing and replaying corpus cases.
-public enum Corpus {
+package enum Corpus {
     /// The `.case` files under each path (a file, or a folder searched with its subfolders;
     /// hidden files and folders are skipped), each folder's sorted by path. A path that does not
     /// exist, cannot be read, or is a folder holding no case is an error: a mistyped path must
     /// never pass as "nothing failed".
-    public static func files(in paths: [String]) throws(CorpusError) -> [String] {
+    package static func files(in paths: [String]) throws(CorpusError) -> [String] {
         var files: [String] = []
         let manager = FileManager.default
         for path in paths {
@@ -68,7 +68,7 @@ public enum Corpus {
     }
 
     /// Reads and parses a corpus file.
-    public static func read(_ file: String) throws(CorpusError) -> CorpusCase {
+    package static func read(_ file: String) throws(CorpusError) -> CorpusCase {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
             throw CorpusError(file: file, line: nil, message: "cannot read the file: \(FileIO.reason(of: error))")
@@ -83,7 +83,7 @@ public enum Corpus {
     /// overwriting a different case, and gives the folder its identity (`CorpusIdentity`) if it has
     /// none; returns the path written, or of the file already holding the same trace (a case found
     /// again by another seed is not saved twice). An error names the file and the system's reason.
-    public static func write(_ corpusCase: CorpusCase, to folder: String) throws(FileError) -> String {
+    package static func write(_ corpusCase: CorpusCase, to folder: String) throws(FileError) -> String {
         try FileIO.createFolder(folder)
         try CorpusIdentity.ensure(folder)
         let text = corpusCase.text
@@ -106,7 +106,7 @@ public enum Corpus {
     }
 
     /// Makes a corpus case from a search's shrunk failure.
-    public static func makeCase(_ result: TargetSearchResult, target: Target) -> CorpusCase? {
+    package static func makeCase(_ result: TargetSearchResult, target: Target) -> CorpusCase? {
         guard let found = result.failure, let record = result.counterexample else { return nil }
         return CorpusCase(target: result.target, mutant: result.mutant, rule: found.failure.rule, kind: found.failure.kind,
                           seed: result.options.seed, caseIndex: found.caseIndex,
@@ -116,7 +116,7 @@ public enum Corpus {
 
     /// Replays a case: production must pass; the mutant, if any, must fail with the recorded rule.
     /// A trace that cannot be applied is a `CorpusError` naming the file, line and step.
-    public static func replay(_ corpusCase: CorpusCase, file: String, targets: [Target]) throws(CorpusError) -> ReplayResult {
+    package static func replay(_ corpusCase: CorpusCase, file: String, targets: [Target]) throws(CorpusError) -> ReplayResult {
         try replay(corpusCase, file: file, targets: targets) { target, mutant in
             target.machine(mutant: mutant).replay(corpusCase.config, corpusCase.steps).map(\.outcome)
         }
@@ -126,7 +126,7 @@ public enum Corpus {
     /// or a mutant and returns the outcome — in this process, or in a worker process for cases
     /// that crash or hang. Production must pass; the mutant, if any, must fail with the recorded
     /// rule and kind. A harness fault in either run gives no verdict (`ReplayResult.harnessFault`).
-    public static func replay(_ corpusCase: CorpusCase, file: String, targets: [Target],
+    package static func replay(_ corpusCase: CorpusCase, file: String, targets: [Target],
                               run: (Target, String?) -> Result<Outcome, TraceReplayError>) throws(CorpusError) -> ReplayResult {
         guard let target = targets.first(where: { $0.name == corpusCase.target }) else {
             let known = targets.map(\.name).joined(separator: ", ")

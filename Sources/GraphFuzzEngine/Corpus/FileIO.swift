@@ -7,28 +7,28 @@ import Darwin
 
 /// A file operation that failed: the file, what was being done, and the system's reason
 /// (`No space left on device`, `Permission denied`, …).
-public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var action: String
-    public var reason: String
+package struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var file: String
+    package var action: String
+    package var reason: String
 
-    public init(file: String, action: String, reason: String) {
+    package init(file: String, action: String, reason: String) {
         self.file = file
         self.action = action
         self.reason = reason
     }
 
-    public var description: String { "\(file): cannot \(action): \(reason)" }
+    package var description: String { "\(file): cannot \(action): \(reason)" }
 }
 
 /// File operations whose errors name the file and the system's reason. Writes are atomic: a
 /// hidden temporary file beside the target, flushed, then renamed into place.
-public enum FileIO {
+package enum FileIO {
     /// The system's reason for `errno` value `code`.
-    public static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+    package static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// The system's reason inside a Foundation error, when it carries one.
-    public static func reason(of error: any Error) -> String {
+    package static func reason(of error: any Error) -> String {
         let error = error as NSError
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return reason(Int32(underlying.code))
@@ -42,7 +42,7 @@ public enum FileIO {
     /// be is "Not a directory"; a folder it cannot create (read-only, full, not a real file system
     /// such as /proc) has `mkdir`'s reason. Folders it created before an error are removed again.
     @discardableResult
-    public static func createFolder(_ path: String) throws(FileError) -> [String] {
+    package static func createFolder(_ path: String) throws(FileError) -> [String] {
         guard !path.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: reason(ENOENT)) }
         var missing: [String] = []
         var current = path
@@ -75,13 +75,13 @@ public enum FileIO {
     }
 
     /// Removes `folders` (empty ones, as `createFolder` made them), innermost first.
-    public static func removeFolders(_ folders: [String]) {
+    package static func removeFolders(_ folders: [String]) {
         for folder in folders.reversed() { rmdir(folder) }
     }
 
     /// Writes `text` to `path` atomically. `temporary` names the hidden file used on the way
     /// (default: `.NAME.PID.tmp` beside it); it never survives a failed write.
-    public static func writeAtomically(_ text: String, to path: String, temporary: String? = nil) throws(FileError) {
+    package static func writeAtomically(_ text: String, to path: String, temporary: String? = nil) throws(FileError) {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = temporary ?? (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
@@ -113,7 +113,7 @@ public enum FileIO {
     /// What `path` is when it is neither a regular file nor a folder ("a character device", "a
     /// pipe", …), following symbolic links; nil for a regular file, a folder or a path that cannot be
     /// examined (reading it then names the reason).
-    public static func specialKind(_ path: String) -> String? {
+    package static func specialKind(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         switch info.st_mode & S_IFMT {
@@ -127,7 +127,7 @@ public enum FileIO {
     }
 
     /// Removes the file at `path`.
-    public static func remove(_ path: String) throws(FileError) {
+    package static func remove(_ path: String) throws(FileError) {
         guard unlink(path) == 0 else { throw FileError(file: path, action: "remove it", reason: reason(errno)) }
     }
 
@@ -136,7 +136,7 @@ public enum FileIO {
     /// folders the check created are removed again (a folder is created for real when a case is
     /// saved). A file in the way, a read-only folder, a full disk or a path that is no real file
     /// system (/proc) shows here, with the path and the system's reason, and nothing is left.
-    public static func checkWritableFolder(_ folder: String) throws(FileError) {
+    package static func checkWritableFolder(_ folder: String) throws(FileError) {
         let created = try createFolder(folder)
         defer { removeFolders(created) }
         let probe = (folder as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")

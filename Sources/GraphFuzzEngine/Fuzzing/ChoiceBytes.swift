@@ -4,16 +4,16 @@
 /// (none for a bound of 0) and reduces it modulo `bound + 1`; missing bytes read as 0. The
 /// encoding here is its inverse: a choice sequence, with the bound each choice was drawn under,
 /// becomes the bytes that make a `.bytes` draw make the same choices.
-public enum ChoiceBytes {
+package enum ChoiceBytes {
     /// The bytes a choice drawn under `bound` reads from a `.bytes` source.
     @inline(__always)
-    public static func width(of bound: UInt64) -> Int {
+    package static func width(of bound: UInt64) -> Int {
         (64 - bound.leadingZeroBitCount + 7) / 8
     }
 
     /// The bytes for `choices` drawn under `bounds` (same length; each choice at most its bound),
     /// without trailing zero bytes (a `.bytes` draw reads those as 0 anyway).
-    public static func encode(_ choices: [UInt64], bounds: [UInt64]) -> [UInt8] {
+    package static func encode(_ choices: [UInt64], bounds: [UInt64]) -> [UInt8] {
         precondition(choices.count == bounds.count, "ChoiceBytes.encode: \(choices.count) choices but \(bounds.count) bounds")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(choices.count * 2)
@@ -32,14 +32,14 @@ public enum ChoiceBytes {
     /// The bytes that replay `sequence`: `run` draws a case from the draw it is given (a replay of
     /// `sequence` recording bounds); the choices it consumed are encoded. Choices the case does not
     /// consume are dropped, and a choice above its bound is clamped, as replay does.
-    public static func bytes(replaying sequence: ChoiceSequence, run: (Draw) -> Void) -> [UInt8] {
+    package static func bytes(replaying sequence: ChoiceSequence, run: (Draw) -> Void) -> [UInt8] {
         let draw = Draw(replaying: sequence)
         run(draw)
         return encode(draw.choices, bounds: draw.bounds)
     }
 
     /// The choices a `.bytes` draw makes from `bytes` for the case `run` draws.
-    public static func choices(from bytes: [UInt8], run: (Draw) -> Void) -> ChoiceSequence {
+    package static func choices(from bytes: [UInt8], run: (Draw) -> Void) -> ChoiceSequence {
         let draw = Draw(.bytes(bytes))
         run(draw)
         return draw.sequence

@@ -1,14 +1,14 @@
 /// One target (production code or a named mutant) behind a coverage-guided fuzzer: the fuzzer's
 /// bytes feed a `.bytes` draw and the case runs, specification and system side by side, through
 /// the target's type-erased machine.
-public struct FuzzHarness {
-    public let target: Target
-    public let mutant: String?
+package struct FuzzHarness {
+    package let target: Target
+    package let mutant: String?
     /// Most steps per case.
-    public let maxSteps: Int
+    package let maxSteps: Int
     private let machine: AnyMachine
 
-    public init(target: Target, mutant: String? = nil, maxSteps: Int? = nil) {
+    package init(target: Target, mutant: String? = nil, maxSteps: Int? = nil) {
         self.target = target
         self.mutant = mutant
         self.maxSteps = maxSteps ?? target.defaultSteps
@@ -16,55 +16,55 @@ public struct FuzzHarness {
     }
 
     /// Runs the case that `bytes` make; returns its outcome and the steps it ran.
-    public func run(_ bytes: [UInt8]) -> (outcome: Outcome, steps: Int) {
+    package func run(_ bytes: [UInt8]) -> (outcome: Outcome, steps: Int) {
         machine.run(Draw(.bytes(bytes)), maxSteps)
     }
 
     /// Runs one case from `draw`; returns its outcome and the steps it ran.
-    public func run(_ draw: Draw) -> (outcome: Outcome, steps: Int) {
+    package func run(_ draw: Draw) -> (outcome: Outcome, steps: Int) {
         machine.run(draw, maxSteps)
     }
 
     /// The outcome of one case from `draw` (the test function of searches and shrinking).
-    public func test(_ draw: Draw) -> Outcome {
+    package func test(_ draw: Draw) -> Outcome {
         machine.run(draw, maxSteps).outcome
     }
 
     /// Draws a case from `draw` against the specification alone: the system is never made, so a
     /// case that would crash or hang it is safe to convert. It consumes the choices a full run
     /// consumes (a failing run stops earlier, at a prefix of them).
-    public func generate(_ draw: Draw) {
+    package func generate(_ draw: Draw) {
         _ = machine.generate(draw, maxSteps)
     }
 
     /// The bytes that replay a choice sequence (a corpus case's recorded choices, say).
-    public func bytes(replaying sequence: ChoiceSequence) -> [UInt8] {
+    package func bytes(replaying sequence: ChoiceSequence) -> [UInt8] {
         ChoiceBytes.bytes(replaying: sequence, run: generate)
     }
 
     /// The choices the case that `bytes` make consumes.
-    public func choices(from bytes: [UInt8]) -> ChoiceSequence {
+    package func choices(from bytes: [UInt8]) -> ChoiceSequence {
         ChoiceBytes.choices(from: bytes, run: generate)
     }
 
     /// The description of a failure for a fuzzer's log, one line.
-    public func describe(_ failure: Failure) -> String {
+    package func describe(_ failure: Failure) -> String {
         let step = failure.step.map { " at step \($0 + 1)" } ?? ""
         return "\(target.name)\(mutant.map { " (mutant \($0))" } ?? ""): \(failure.rule) \(failure.kind.rawValue)\(step): \(failure.message)"
     }
 }
 
 /// Which target a fuzzer binary runs, from its arguments, its environment and its name.
-public struct FuzzSelection: Equatable, Sendable {
-    public var target: String
-    public var mutant: String?
-    public var steps: Int?
+package struct FuzzSelection: Equatable, Sendable {
+    package var target: String
+    package var mutant: String?
+    package var steps: Int?
 
     /// Arguments `--target=NAME`, `--mutant=NAME`, `--steps=N` (libFuzzer ignores flags starting
     /// with `--`) win over `GRAPHFUZZ_TARGET`, `GRAPHFUZZ_MUTANT`, `GRAPHFUZZ_STEPS`; without
     /// either, an executable named `graph-fuzz-<target>` (a fuzzing cluster runs one binary per
     /// target) selects that target, and a mutant alone selects its target.
-    public static func parse(arguments: [String], environment: [String: String], executableName: String,
+    package static func parse(arguments: [String], environment: [String: String], executableName: String,
                              targets: [Target]) throws(FuzzSelectionError) -> FuzzHarness {
         func option(_ name: String, _ variable: String) -> String? {
             let prefix = "--\(name)="
@@ -107,8 +107,8 @@ public struct FuzzSelection: Equatable, Sendable {
 }
 
 /// A fuzzer binary started without a valid target selection.
-public struct FuzzSelectionError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct FuzzSelectionError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -4,21 +4,21 @@
 /// the bytes into the case's choices and its step spans (against the specification alone), then
 /// deletes one step, duplicates one, or swaps two, and encodes the edited sequence again: the steps
 /// after the edit keep their choices, re-drawn in the state the edit leaves, as in shrinking.
-public struct StepMutator {
+package struct StepMutator {
     /// What one mutation did to the steps.
-    public enum Operation: String, CaseIterable, Sendable {
+    package enum Operation: String, CaseIterable, Sendable {
         case deleteStep = "delete-step", duplicateStep = "duplicate-step", swapSteps = "swap-steps"
     }
 
     /// Draws a case from a draw against the specification alone.
     private let generate: (Draw) -> Void
 
-    public init(generate: @escaping (Draw) -> Void) {
+    package init(generate: @escaping (Draw) -> Void) {
         self.generate = generate
     }
 
     /// The mutated bytes and what was done, or nil when the case has no step to work on.
-    public func mutate(_ bytes: [UInt8], seed: UInt64) -> (bytes: [UInt8], operation: Operation)? {
+    package func mutate(_ bytes: [UInt8], seed: UInt64) -> (bytes: [UInt8], operation: Operation)? {
         let draw = Draw(.bytes(bytes))
         generate(draw)
         // A step span opens with its continue flag; 0 there is the stop, not a step.
@@ -33,7 +33,7 @@ public struct StepMutator {
     }
 
     /// `choices` with `operation` applied to the step ranges `steps` (sorted, disjoint).
-    public static func apply(_ operation: Operation, to choices: [UInt64], steps: [Range<Int>], rng: inout SplitMix64) -> [UInt64] {
+    package static func apply(_ operation: Operation, to choices: [UInt64], steps: [Range<Int>], rng: inout SplitMix64) -> [UInt64] {
         let pick = { (rng: inout SplitMix64) in steps[Int(rng.next(upTo: UInt64(steps.count - 1)))] }
         var edited = choices
         switch operation {

@@ -1,6 +1,6 @@
 extension Gen {
     /// A value from one of `generators`, chosen uniformly; shrinks towards the first.
-    public static func oneOf(_ generators: [Gen<Value>]) -> Gen<Value> {
+    package static func oneOf(_ generators: [Gen<Value>]) -> Gen<Value> {
         precondition(!generators.isEmpty, "oneOf needs at least one generator")
         return Gen { draw in
             draw.span(.oneOf) {
@@ -11,7 +11,7 @@ extension Gen {
     }
 
     /// A value from one of `choices`, picked in proportion to its weight; shrinks towards the first.
-    public static func weighted(_ choices: [(weight: UInt32, gen: Gen<Value>)]) -> Gen<Value> {
+    package static func weighted(_ choices: [(weight: UInt32, gen: Gen<Value>)]) -> Gen<Value> {
         let weights = choices.map(\.weight)
         return Gen { draw in
             draw.span(.oneOf) { choices[draw.chooseWeighted(weights)].gen.generate(draw) }
@@ -19,12 +19,12 @@ extension Gen {
     }
 
     /// One of the given values; shrinks towards the first.
-    public static func element(of values: [Value]) -> Gen<Value> where Value: Sendable {
+    package static func element(of values: [Value]) -> Gen<Value> where Value: Sendable {
         Gen { draw in draw.element(of: values) }
     }
 
     /// `nil` (the simpler) or a value.
-    public var optional: Gen<Value?> {
+    package var optional: Gen<Value?> {
         Gen<Value?> { draw in
             draw.span(.value) { draw.chooseBool(probability: 0.75) ? self.generate(draw) : nil }
         }
@@ -37,7 +37,7 @@ extension Gen {
     ///   - maxCount: the most elements the list may have; `nil` (the default) sets no cap of its own
     ///     (a random case still stops drawing at its draw's `maxChoices`).
     ///   - averageCount: the mean length of a random list.
-    public func list(maxCount: Int? = nil, averageCount: Double = 4) -> Gen<[Value]> {
+    package func list(maxCount: Int? = nil, averageCount: Double = 4) -> Gen<[Value]> {
         let more = averageCount / (averageCount + 1)
         let cap = maxCount ?? Int.max
         precondition(cap >= 0, "list(maxCount:) needs a cap of at least 0")
@@ -59,7 +59,7 @@ extension Gen {
     }
 
     /// A list of exactly `count` elements.
-    public func array(count: Int) -> Gen<[Value]> {
+    package func array(count: Int) -> Gen<[Value]> {
         Gen<[Value]> { draw in
             draw.span(.list) {
                 var result: [Value] = []
@@ -71,12 +71,12 @@ extension Gen {
     }
 
     /// A list whose size is drawn first from `count`.
-    public func array(count: ClosedRange<Int>) -> Gen<[Value]> {
+    package func array(count: ClosedRange<Int>) -> Gen<[Value]> {
         Gen<Int>.int(in: count).flatMap { self.array(count: $0) }
     }
 
     /// A recursive generator: `leaf` at `maxDepth`, otherwise `branch` given the generator itself.
-    public static func recursive(maxDepth: Int, leaf: Gen<Value>, branch: @escaping @Sendable (Gen<Value>) -> Gen<Value>) -> Gen<Value> {
+    package static func recursive(maxDepth: Int, leaf: Gen<Value>, branch: @escaping @Sendable (Gen<Value>) -> Gen<Value>) -> Gen<Value> {
         @Sendable func level(_ depth: Int) -> Gen<Value> {
             depth >= maxDepth ? leaf : branch(Gen { draw in level(depth + 1).generate(draw) })
         }
@@ -86,7 +86,7 @@ extension Gen {
     /// A sized recursive generator: at most `maxBranches` values of one generated tree come from
     /// `branch` (and none deeper than `maxDepth`); once the size is spent every further value is a
     /// `leaf`. Bounds the size of a tree, not only its depth.
-    public static func recursive(maxDepth: Int = .max, maxBranches: Int, leaf: Gen<Value>,
+    package static func recursive(maxDepth: Int = .max, maxBranches: Int, leaf: Gen<Value>,
                                  branch: @escaping @Sendable (Gen<Value>) -> Gen<Value>) -> Gen<Value> {
         Gen { draw in
             let size = SizeBudget(remaining: maxBranches)
@@ -108,23 +108,23 @@ private final class SizeBudget: @unchecked Sendable {
 
 extension Gen {
     /// Two values drawn one after the other, as a tuple.
-    public static func zip<A, B>(_ a: Gen<A>, _ b: Gen<B>) -> Gen<(A, B)> where Value == (A, B) {
+    package static func zip<A, B>(_ a: Gen<A>, _ b: Gen<B>) -> Gen<(A, B)> where Value == (A, B) {
         Gen { draw in (a.generate(draw), b.generate(draw)) }
     }
 
     /// Three values drawn one after the other, as a tuple.
-    public static func zip<A, B, C>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>) -> Gen<(A, B, C)> where Value == (A, B, C) {
+    package static func zip<A, B, C>(_ a: Gen<A>, _ b: Gen<B>, _ c: Gen<C>) -> Gen<(A, B, C)> where Value == (A, B, C) {
         Gen { draw in (a.generate(draw), b.generate(draw), c.generate(draw)) }
     }
 
     /// This value and one drawn from `other`, as a tuple.
-    public func zip<B>(_ other: Gen<B>) -> Gen<(Value, B)> {
+    package func zip<B>(_ other: Gen<B>) -> Gen<(Value, B)> {
         Gen<(Value, B)> { draw in (self.generate(draw), other.generate(draw)) }
     }
 
     /// Discards (never reports) cases whose value fails `predicate`, without retrying: an
     /// assumption about values that depend on each other.
-    public func assume(_ predicate: @escaping @Sendable (Value) -> Bool) -> Gen<Value> {
+    package func assume(_ predicate: @escaping @Sendable (Value) -> Bool) -> Gen<Value> {
         Gen { draw in
             let value = self.generate(draw)
             draw.assume(predicate(value))
@@ -136,7 +136,7 @@ extension Gen {
 extension Gen where Value == String {
     /// A string over `alphabet` of up to `maxLength` characters; shrinks towards shorter strings of
     /// earlier characters.
-    public static func string(alphabet: [Character], maxLength: Int = 8) -> Gen<String> {
+    package static func string(alphabet: [Character], maxLength: Int = 8) -> Gen<String> {
         Gen<Character>.element(of: alphabet).list(maxCount: maxLength, averageCount: 3).map { String($0) }
     }
 }

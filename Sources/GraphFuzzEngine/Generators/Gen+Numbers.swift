@@ -7,20 +7,20 @@ extension Gen where Value == Int {
     /// and then a sign (0 = positive), so shrinking lowers magnitudes first and then prefers
     /// positive values; other ranges are an offset from the end nearest zero followed by a sign
     /// choice fixed at 0.
-    public static func int(in range: ClosedRange<Int>) -> Gen<Int> {
+    package static func int(in range: ClosedRange<Int>) -> Gen<Int> {
         Gen { draw in draw.int(in: range) }
     }
 
     /// Any `Int`, shrinking towards 0 (then towards positive values).
-    public static var int: Gen<Int> { int(in: Int.min...Int.max) }
+    package static var int: Gen<Int> { int(in: Int.min...Int.max) }
     /// A 16-bit signed integer.
-    public static var int16: Gen<Int> { int(in: Int(Int16.min)...Int(Int16.max)) }
+    package static var int16: Gen<Int> { int(in: Int(Int16.min)...Int(Int16.max)) }
     /// A 32-bit signed integer.
-    public static var int32: Gen<Int> { int(in: Int(Int32.min)...Int(Int32.max)) }
+    package static var int32: Gen<Int> { int(in: Int(Int32.min)...Int(Int32.max)) }
 }
 
 extension Gen where Value == Bool {
-    public static var bool: Gen<Bool> { Gen { $0.chooseBool() } }
+    package static var bool: Gen<Bool> { Gen { $0.chooseBool() } }
 }
 
 extension Draw {
@@ -52,13 +52,13 @@ extension Draw {
     /// Rejects the case (it is discarded, never reported) unless `condition` holds; returns it.
     /// Use it inside a generator for assumptions that tie values together.
     @discardableResult
-    public func assume(_ condition: Bool) -> Bool {
+    package func assume(_ condition: Bool) -> Bool {
         if !condition { reject() }
         return condition
     }
 
     /// An element of a non-empty collection, shrinking towards the first.
-    public func element<C: RandomAccessCollection>(of collection: C) -> C.Element where C.Index == Int {
+    package func element<C: RandomAccessCollection>(of collection: C) -> C.Element where C.Index == Int {
         precondition(!collection.isEmpty, "element(of:) needs a non-empty collection")
         let offset = Int(chooseUniform(upTo: UInt64(collection.count - 1)))
         return collection[collection.startIndex + offset]

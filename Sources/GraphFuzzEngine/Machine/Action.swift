@@ -1,192 +1,244 @@
-/// One kind of step of a machine: its name (the trace name), weight, precondition on the model,
-/// how it draws its arguments from the model, what the specification predicts and what the
-/// system does. Hypothesis' `@rule` with `@precondition`.
+/// One kind of step of a machine: its name (the trace name), weight, precondition on the model, how it
+/// draws its arguments from the model, what the specification predicts and what the system does.
+/// Hypothesis' `@rule` with `@precondition`.
+///
+/// Each action has its own argument type `A` and observation type `O`; a machine with one command type and
+/// one observation type for all its actions simply uses them for every action.
 public struct Action<M: StateMachine> {
     public let name: String
-    /// Relative frequency among the applicable actions; a function of the model for machines
-    /// whose mix changes with the state (0 makes the action inapplicable).
+    /// Relative frequency among the applicable actions; a function of the model for machines whose mix
+    /// changes with the state (0 makes the action inapplicable).
     @usableFromInline let weight: (M.Model) -> UInt32
     /// The weight when it does not depend on the model (chosen without calling `weight`).
     @usableFromInline let fixedWeight: UInt32?
-    /// Whether the action may be chosen in this state. Never rejects a case: the engine only
-    /// chooses among actions whose precondition holds.
+    /// Whether the action may be chosen in this state. Never rejects a case: the engine only chooses among
+    /// actions whose precondition holds.
     @usableFromInline let precondition: (M.Model) -> Bool
-    /// Draws (or, replaying a trace, reads) the arguments; nil when no arguments fit after all.
-    @usableFromInline let arguments: (inout Arguments, M.Model) -> M.Command?
-    /// Steps the specification: what the command should observe. Mutates the model.
-    @usableFromInline let predict: (M.Command, inout M.Model) -> Prediction<M.Observation>
-    /// Runs the command on the system and returns what it observed.
-    @usableFromInline let perform: (M.Command, inout M.System) throws -> M.Observation
-    /// For a coded action (its command writes its own trace): the command's trace, derived only when
-    /// a run records traces or reports a failure, never per step during a search.
-    @usableFromInline let codedTrace: ((M.Command) -> TraceStep)?
-    /// A search's step (`MachineRunner.runChunk`): draws the arguments, predicts and performs, with the
-    /// command kept in the type the action draws — an action of a machine whose `Command` is `Any`
-    /// neither boxes its arguments nor casts them back, and no planned step is made or copied.
-    @usableFromInline let step: (inout Arguments, inout M.Model, inout M.System) -> StepResult<M>
-
-    /// Every initialiser ends here: the closures over `M.Command` (recording, replay, export) and
-    /// `step`, the same closures over the command's own type.
-    @inlinable
-    init(name: String, weight: @escaping (M.Model) -> UInt32, fixedWeight: UInt32?, precondition: @escaping (M.Model) -> Bool,
-         arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
-         predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
-         perform: @escaping (M.Command, inout M.System) throws -> M.Observation,
-         codedTrace: ((M.Command) -> TraceStep)?,
-         step: @escaping (inout Arguments, inout M.Model, inout M.System) -> StepResult<M>) {
-        self.name = name
-        self.weight = weight
-        self.fixedWeight = fixedWeight
-        self.precondition = precondition
-        self.arguments = arguments
-        self.predict = predict
-        self.perform = perform
-        self.codedTrace = codedTrace
-        self.step = step
-    }
+    /// The step: draws (or reads) the arguments, predicts, and — when the run asks — runs the system and
+    /// judges what it observed. It holds the action's typed closures, so neither the arguments nor the
+    /// observation are boxed; what a recording run keeps of the step it makes only then.
+    @usableFromInline let step: (inout StepIO, inout M.Model, inout M.System?) -> StepVerdict
 
     /// - Parameters:
     ///   - name: the step's name in traces, reports and coverage tables.
     ///   - weight: how often it is chosen relative to the other applicable actions.
     ///   - when: the precondition on the model (default: always).
-    ///   - arguments: draws the arguments through `Arguments`, which also derives the trace.
+    ///   - arguments: draws the arguments through `Arguments`, which also derives the trace; throws
+    ///     `Arguments.unavailable` when none fit (any other error is a fault of the harness, never a verdict).
     ///   - predict: the specification's step.
     ///   - perform: the system's step.
+    ///   - swift: the Swift call that performs the step against the production API (`queue.push(3)`), for
+    ///     exported tests: an earlier step runs it, the last `#expect`s the prediction (`SwiftExportable`).
     @inlinable
-    public init(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
-                arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
-                predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
-                perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        self.init(name: name, weight: { _ in weight }, fixedWeight: weight, precondition: precondition, arguments: arguments,
-                  predict: predict, perform: perform, codedTrace: nil, step: Action.step(arguments, predict, perform))
+    public init<A, O: Equatable>(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                                 arguments: @escaping (inout Arguments, M.Model) throws -> A,
+                                 predict: @escaping (A, inout M.Model) -> Prediction<O>,
+                                 perform: @escaping (A, inout M.System) throws -> O,
+                                 swift: ((A) -> String)? = nil) {
+        self.init(name, weights: nil, fixed: weight, when: precondition, arguments: arguments, predict: predict, perform: perform,
+                  compare: nil, swiftLines: Action.expecting(swift))
     }
 
     /// An action whose weight depends on the model.
     @inlinable
-    public init(_ name: String, weights: @escaping (M.Model) -> UInt32, when precondition: @escaping (M.Model) -> Bool = { _ in true },
-                arguments: @escaping (inout Arguments, M.Model) -> M.Command?,
-                predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
-                perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        self.init(name: name, weight: weights, fixedWeight: nil, precondition: precondition, arguments: arguments,
-                  predict: predict, perform: perform, codedTrace: nil, step: Action.step(arguments, predict, perform))
+    public init<A, O: Equatable>(_ name: String, weights: @escaping (M.Model) -> UInt32, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                                 arguments: @escaping (inout Arguments, M.Model) throws -> A,
+                                 predict: @escaping (A, inout M.Model) -> Prediction<O>,
+                                 perform: @escaping (A, inout M.System) throws -> O,
+                                 swift: ((A) -> String)? = nil) {
+        self.init(name, weights: weights, fixed: nil, when: precondition, arguments: arguments, predict: predict, perform: perform,
+                  compare: nil, swiftLines: Action.expecting(swift))
     }
 
-    /// A search's step over commands of type `C`: draws them, predicts, performs and tells the runner
-    /// what happened; a coded command's trace is derived only when the step went wrong.
+    /// An action without arguments; `swift` is its Swift call.
     @inlinable
-    static func step<C>(_ arguments: @escaping (inout Arguments, M.Model) -> C?,
-                        _ predict: @escaping (C, inout M.Model) -> Prediction<M.Observation>,
-                        _ perform: @escaping (C, inout M.System) throws -> M.Observation,
-                        trace: ((C) -> TraceStep)? = nil) -> (inout Arguments, inout M.Model, inout M.System) -> StepResult<M> {
-        { args, model, system in
-            guard let command = arguments(&args, model) else { return .noCommand }
-            if args.isRejected { return .rejected }
-            let predicted = predict(command, &model)
-            do {
-                let observed = try perform(command, &system)
-                if predicted.allows(observed) { return .allowed(predicted) }
-                return .unexpected(predicted, .success(observed), codedTrace: trace?(command))
+    public init<O: Equatable>(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                              predict: @escaping (inout M.Model) -> Prediction<O>,
+                              perform: @escaping (inout M.System) throws -> O,
+                              swift: String? = nil) {
+        self.init(name, weights: nil, fixed: weight, when: precondition, arguments: { _, _ in () },
+                  predict: { _, model in predict(&model) }, perform: { _, system in try perform(&system) },
+                  compare: nil, swiftLines: Action.expecting(swift.map { call in { (_: Void) in call } }))
+    }
+
+    /// Every initialiser ends here. `compare` explains an observation the prediction does not allow (nil:
+    /// accept it after all) for a target that still names the rule of a mismatch itself; `swiftLines` renders
+    /// a step of an exported test from its arguments, prediction and trace (the last one asserting).
+    @inlinable
+    package init<A, O: Equatable>(_ name: String, weights: ((M.Model) -> UInt32)?, fixed: UInt32?,
+                                  when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                                  arguments: @escaping (inout Arguments, M.Model) throws -> A,
+                                  predict: @escaping (A, inout M.Model) -> Prediction<O>,
+                                  perform: @escaping (A, inout M.System) throws -> O,
+                                  compare: ((Prediction<O>, O, TraceStep) -> Failure?)? = nil,
+                                  swiftLines: ((A, Prediction<O>, _ trace: TraceStep, _ isLast: Bool) -> [String])? = nil) {
+        self.name = name
+        self.weight = weights ?? { _ in fixed ?? 1 }
+        self.fixedWeight = weights == nil ? fixed ?? 1 : nil
+        self.precondition = precondition
+        self.step = Action.step(name, arguments, predict, perform, compare, swiftLines)
+    }
+
+    /// A coded action — its command `C` writes its own trace and is drawn by `draw` (nil: none fits) — whose
+    /// command, read back from a trace, must also be one that `applies` in the state the earlier steps leave.
+    @inlinable
+    package static func coded<C: TraceCodable, O: Equatable>(
+        _ name: String, weights: ((M.Model) -> UInt32)?, fixed: UInt32?, when precondition: @escaping (M.Model) -> Bool,
+        draw: @escaping (M.Model, Draw) -> C?, applies: @escaping (C, M.Model) -> Bool,
+        predict: @escaping (C, inout M.Model) -> Prediction<O>, perform: @escaping (C, inout M.System) throws -> O,
+        compare: ((Prediction<O>, O, TraceStep) -> Failure?)?, swiftLines: ((C, Prediction<O>, TraceStep, Bool) -> [String])?
+    ) -> Action {
+        Action(name, weights: weights, fixed: fixed, when: precondition,
+               arguments: { args, model in
+                   let command = try args.coded { draw(model, $0) }
+                   if args.isReplaying { try args.require(applies(command, model)) }
+                   return command
+               },
+               predict: predict, perform: perform, compare: compare, swiftLines: swiftLines)
+    }
+
+    /// Swift lines from a call: an earlier step runs it, the last one expects the predicted value.
+    @inlinable
+    static func expecting<A, O>(_ call: ((A) -> String)?) -> ((A, Prediction<O>, TraceStep, Bool) -> [String])? {
+        guard let call else { return nil }
+        return { arguments, predicted, _, isLast in
+            isLast ? ["#expect(\(call(arguments)) == \(Rendering.swiftLiteral(predicted.value)))  // \(predicted.rule)"] : ["_ = \(call(arguments))"]
+        }
+    }
+
+    /// The step over arguments of type `A` and observations of type `O` (see `step`).
+    @inlinable
+    static func step<A, O: Equatable>(_ name: String, _ arguments: @escaping (inout Arguments, M.Model) throws -> A,
+                                      _ predict: @escaping (A, inout M.Model) -> Prediction<O>,
+                                      _ perform: @escaping (A, inout M.System) throws -> O,
+                                      _ compare: ((Prediction<O>, O, TraceStep) -> Failure?)?,
+                                      _ swiftLines: ((A, Prediction<O>, TraceStep, Bool) -> [String])?)
+    -> (inout StepIO, inout M.Model, inout M.System?) -> StepVerdict {
+        { io, model, system in
+            let command: A
+            do { command = try arguments(&io.arguments, model) } catch is Arguments.Unavailable {
+                return .unavailable
             } catch {
-                return .unexpected(predicted, .failure(error), codedTrace: trace?(command))
+                io.fault = io.argumentsFault(error, action: name)
+                return .harnessFault
             }
+            if io.arguments.isRejected { return .rejected }
+            // A value that could not be read from a trace: the runner reports it, nothing is predicted.
+            if io.arguments.failure != nil { return .unavailable }
+            // The step's whole trace: asked only for a failure's message or a record.
+            func trace() -> TraceStep {
+                if io.arguments.isCoded && !io.arguments.tracesCoded && !io.arguments.isReplaying,
+                   let coded = command as? any TraceCodable {
+                    return coded.trace
+                }
+                return io.arguments.trace(name)
+            }
+            let predicted = predict(command, &model)
+            if io.tally.counts { io.tally.count(predicted, of: io.action) }
+            if io.records {
+                let recorded = trace()
+                io.record = RecordedStep(trace: recorded, value: Rendering.text(predicted.value), rule: predicted.rule,
+                                         swift: swiftLines.map { lines in { isLast in lines(command, predicted, recorded, isLast) } })
+            }
+            guard io.performs else { return .predicted }
+            io.willPerform?(io.index)
+            let observed: O
+            do { observed = try perform(command, &system!) } catch let fault as HarnessFault {
+                io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace())")
+                return .harnessFault
+            } catch {
+                io.failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(trace()) threw \(error)")
+                return .failed
+            }
+            if predicted.allows(observed) { return .passed }
+            if let compare {
+                guard let failure = compare(predicted, observed, trace()) else { return .passed }
+                io.failure = failure
+                return .failed
+            }
+            io.failure = predicted.mismatch(observed, trace: trace())
+            return .failed
         }
     }
 }
 
-/// What an action's search step did (`Action.step`).
+/// What a step did (`Action.step`); a failure or harness fault is left in the step's `StepIO`.
 @usableFromInline
-enum StepResult<M: StateMachine> {
-    /// No arguments fit in this state: the runner chooses another action.
-    case noCommand
+enum StepVerdict {
+    /// No arguments fit in this state (or, replaying, one could not be read): the runner chooses another
+    /// action, or reports the replayed step.
+    case unavailable
     /// The draw rejected the case while drawing the arguments (nothing was predicted or run).
     case rejected
-    /// The system observed what the prediction allows.
-    case allowed(Prediction<M.Observation>)
-    /// The system observed what the prediction does not allow, or threw; `codedTrace` is a coded
-    /// command's own trace, for the failure's message (nil for other actions: the runner makes it
-    /// from the recorded arguments).
-    case unexpected(Prediction<M.Observation>, Result<M.Observation, any Error>, codedTrace: TraceStep?)
+    /// Predicted, not run on the system (the run stops the system before this step, or has none).
+    case predicted
+    /// The system observed what the prediction allows; the invariants are checked next.
+    case passed
+    /// The system observed what the prediction does not allow, or threw (`StepIO.failure`).
+    case failed
+    /// The harness could not do its part of the step (`StepIO.fault`).
+    case harnessFault
 }
 
-extension Action where M.Command == Any {
-    /// An action with arguments of its own type `A`, for machines whose actions each take
-    /// different arguments (`Command` left at its default, `Any`).
-    @inlinable
-    public init<A>(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
-                   arguments: @escaping (inout Arguments, M.Model) -> A?,
-                   predict: @escaping (A, inout M.Model) -> Prediction<M.Observation>,
-                   perform: @escaping (A, inout M.System) throws -> M.Observation) {
-        self.init(name: name, weight: { _ in weight }, fixedWeight: weight, precondition: precondition,
-                  arguments: { args, model in arguments(&args, model).map { $0 as Any } },
-                  predict: { command, model in predict(command as! A, &model) },
-                  perform: { command, system in try perform(command as! A, &system) },
-                  codedTrace: nil, step: Action.step(arguments, predict, perform))
-    }
-
-    /// An action without arguments.
-    @inlinable
-    public init(_ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
-                predict: @escaping (inout M.Model) -> Prediction<M.Observation>,
-                perform: @escaping (inout M.System) throws -> M.Observation) {
-        self.init(name: name, weight: { _ in weight }, fixedWeight: weight, precondition: precondition,
-                  arguments: { _, _ in () as Any },
-                  predict: { _, model in predict(&model) }, perform: { _, system in try perform(&system) },
-                  codedTrace: nil,
-                  step: Action.step({ _, _ in () }, { _, model in predict(&model) }, { _, system in try perform(&system) }))
-    }
-}
-
-/// A check over both states after every step (Hypothesis' `@invariant`), counted under `rule`, or
-/// under the rule `decidedBy` names for the model's state when the check decides a more specific rule
-/// (a row check after a failed save decides "a failed save keeps everything").
-public struct Invariant<M: StateMachine> {
-    public let rule: String
-    /// Returns a failure when the invariant breaks; its rule may be more specific than `rule`.
-    @usableFromInline let check: (M.Model, M.System) -> Failure?
-    /// The rule this check decides in a state, for coverage; nil when the check decides nothing there
-    /// (its guard does not hold). Without it every check counts under `rule`.
-    @usableFromInline let decidedBy: ((M.Model) -> String?)?
+/// What a recording run keeps of a step: its trace, the predicted value and rule, and its Swift lines.
+@usableFromInline
+struct RecordedStep {
+    @usableFromInline var trace: TraceStep
+    /// The predicted value as reports write it.
+    @usableFromInline var value: String
+    @usableFromInline var rule: String
+    /// The step's lines of an exported test, given whether it is the last step.
+    @usableFromInline var swift: ((Bool) -> [String])?
 
     @inlinable
-    public init(_ rule: String, decidedBy: ((M.Model) -> String?)? = nil, _ check: @escaping (M.Model, M.System) -> Failure?) {
+    init(trace: TraceStep, value: String, rule: String, swift: ((Bool) -> [String])?) {
+        self.trace = trace
+        self.value = value
         self.rule = rule
-        self.check = check
-        self.decidedBy = decidedBy
+        self.swift = swift
     }
+
+    /// The expectation as reports and case records write it: `3 [Q2]`.
+    var expectation: String { "\(value) [\(rule)]" }
 }
 
-extension Action where M.Command: TraceCodable {
-    /// An action whose command writes and reads its own trace (a hand-written `TraceCodable`, for
-    /// machines that keep one). `draw` returns nil when no command fits after all; the command's
-    /// trace name must be the action's name so a replayed step finds its action.
+/// What the runner lends each step: the arguments, the coverage counts, what to do, and (recording) what the
+/// step leaves for the record. One for every step of a case, or of a chunk of cases.
+@usableFromInline
+struct StepIO {
+    @usableFromInline var arguments: Arguments
+    @usableFromInline var tally: Tally
+    /// Whether the step leaves a `record`.
+    @usableFromInline var records: Bool
+    /// Whether the step runs on the system (false: predicted only).
+    @usableFromInline var performs = true
+    /// The step's 0-based index and its action's.
+    @usableFromInline var index = 0
+    @usableFromInline var action = 0
+    /// Told the step's index just before the system runs it.
+    @usableFromInline var willPerform: ((Int) -> Void)?
+    /// The record of the last step (when `records`).
+    @usableFromInline var record: RecordedStep?
+    /// The failure of the last step, when it failed; the harness's fault, when it could not do its part.
+    @usableFromInline var failure: Failure?
+    @usableFromInline var fault: HarnessFault?
+
     @inlinable
-    public init(coded name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
-                draw: @escaping (M.Model, Draw) -> M.Command?,
-                predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
-                perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        self.init(name: name, weight: { _ in weight }, fixedWeight: weight, precondition: precondition, draw: draw,
-                  predict: predict, perform: perform)
+    init(arguments: Arguments, tally: Tally, records: Bool, willPerform: ((Int) -> Void)?) {
+        self.arguments = arguments
+        self.tally = tally
+        self.records = records
+        self.willPerform = willPerform
     }
 
-    /// A coded action whose weight depends on the model.
-    @inlinable
-    public init(coded name: String, weights: @escaping (M.Model) -> UInt32, when precondition: @escaping (M.Model) -> Bool = { _ in true },
-                draw: @escaping (M.Model, Draw) -> M.Command?,
-                predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
-                perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        self.init(name: name, weight: weights, fixedWeight: nil, precondition: precondition, draw: draw,
-                  predict: predict, perform: perform)
-    }
-
-    /// Both coded initialisers end here: the arguments are the command `draw` makes, its trace its own.
-    @inlinable
-    init(name: String, weight: @escaping (M.Model) -> UInt32, fixedWeight: UInt32?, precondition: @escaping (M.Model) -> Bool,
-         draw: @escaping (M.Model, Draw) -> M.Command?,
-         predict: @escaping (M.Command, inout M.Model) -> Prediction<M.Observation>,
-         perform: @escaping (M.Command, inout M.System) throws -> M.Observation) {
-        let arguments: (inout Arguments, M.Model) -> M.Command? = { args, model in args.coded { draw(model, $0) } }
-        self.init(name: name, weight: weight, fixedWeight: fixedWeight, precondition: precondition, arguments: arguments,
-                  predict: predict, perform: perform, codedTrace: { $0.trace },
-                  step: Action.step(arguments, predict, perform, trace: { $0.trace }))
+    /// The harness fault of an `arguments` closure that threw something other than `Arguments.unavailable`.
+    @usableFromInline
+    func argumentsFault(_ error: any Error, action: String) -> HarnessFault {
+        let stepTrace = arguments.isReplaying ? "\(arguments.trace(action))" : action
+        if let fault = error as? HarnessFault {
+            return HarnessFault(message: fault.message, place: fault.place, step: index, stepTrace: stepTrace)
+        }
+        return HarnessFault(message: "the arguments of action '\(action)' threw \(error)", place: "action '\(action)'", step: index,
+                            stepTrace: stepTrace)
     }
 }

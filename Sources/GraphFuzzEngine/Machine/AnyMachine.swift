@@ -1,156 +1,110 @@
 /// A case of a target as readable records: the configuration, the steps, the failure if any.
-public struct CaseRecord: Sendable, Equatable {
-    public var config: TraceStep
-    public var steps: [TraceStep]
+@usableFromInline package struct CaseRecord: Sendable, Equatable {
+    @usableFromInline package var config: TraceStep
+    @usableFromInline package var steps: [TraceStep]
     /// What the specification predicted at each step, in the same order.
-    public var expectations: [String]
-    public var outcome: Outcome
-    /// A Swift Testing test body reproducing the case against the production API.
-    public var swiftLines: [String]
+    @usableFromInline package var expectations: [String]
+    @usableFromInline package var outcome: Outcome
+    /// A Swift Testing test body reproducing the case against the production API (empty unless asked for).
+    @usableFromInline package var swiftLines: [String]
+
+    @usableFromInline package init(config: TraceStep, steps: [TraceStep], expectations: [String], outcome: Outcome, swiftLines: [String]) {
+        self.config = config
+        self.steps = steps
+        self.expectations = expectations
+        self.outcome = outcome
+        self.swiftLines = swiftLines
+    }
 }
 
-/// A machine behind a type-erased interface, so the command line, the corpus and benchmarks can
-/// drive any target without knowing its types.
-public struct AnyMachine {
-    /// Runs one case from `draw`; returns the outcome and the number of steps run.
-    public let run: (Draw, Int) -> (outcome: Outcome, steps: Int)
-    /// Runs one case from `draw` like `run` and also returns what it exercised (merge the
-    /// coverage of many cases for a coverage table).
-    public let runCovered: (Draw, Int) -> (outcome: Outcome, steps: Int, coverage: Coverage)
-    /// Runs a search's chunk of cases (chunk, seed of the run, maxSteps, stop at the first failure):
-    /// what `runCovered` returns for each case, added up, without recording the cases' choices.
-    public let runChunk: (CaseChunk, UInt64, Int, Bool) -> ChunkReport
-    /// Runs a search's chunk of cases like `runChunk` (not stopping at a failure), calling the fourth
-    /// argument with each case's index and what the chunk did so far just before the case runs (a
-    /// worker process announces it to its parent).
-    public let runChunkWatched: (CaseChunk, UInt64, Int, (Int, ChunkReport) -> Void) -> ChunkReport
-    /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`).
-    public let swiftImports: [String]
-    /// Re-runs a recorded sequence and describes it.
-    public let record: (ChoiceSequence, Int) -> CaseRecord
-    /// Replays a trace (corpus); errors name the step that cannot be read or applied.
-    public let replay: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
-    /// Measures throughput: (seed, cases, maxSteps, minimum seconds per measurement).
-    public let measureThroughput: (UInt64, Int, Int, Double) -> Throughput
-    /// Measures the configurations `measureThroughput` leaves out (on disk): (seed, cases,
-    /// maxSteps, minimum seconds); nil when the machine leaves none out.
-    public let measureOnDisk: (UInt64, Int, Int, Double) -> OnDiskThroughput?
-    /// Describes a trace whose last step crashed or hung (a `crash` or `hang` corpus case) without
-    /// running that step on the system: the steps before it run, the last is generated and expected.
-    public let replayPrefix: (TraceStep, [TraceStep]) -> Result<CaseRecord, TraceReplayError>
-    /// Runs one case from `draw` like `run`, calling the third argument with each step's 0-based
-    /// index just before the system runs it (a worker process announces it to its parent).
-    public let runWatched: (Draw, Int, @escaping (Int) -> Void) -> (outcome: Outcome, steps: Int)
-    /// Describes a case that crashed or hung at step `stop` (third argument) in a worker process:
-    /// runs the steps before it, generates and expects step `stop` without running it on the
-    /// system, and leaves in `draw` the choices the case consumed up to that point. The record's
-    /// outcome is `.pass`; the caller knows how the step ended.
-    public let recordPrefix: (Draw, Int, Int) -> CaseRecord
-    /// The traces (configuration first) of a case generated from `draw` against the model alone,
-    /// at most the given number of steps; the system is never made or run.
-    public let generate: (Draw, Int) -> [TraceStep]
+/// What running one case did, whatever the machine.
+@usableFromInline package struct CaseRun: Sendable {
+    @usableFromInline package var outcome: Outcome
+    /// Steps run, up to and including a failing one.
+    @usableFromInline package var steps: Int
+    /// What the case exercised (empty unless the run covered).
+    @usableFromInline package var coverage: Coverage
+    /// The case's records (nil unless the run recorded).
+    @usableFromInline package var record: CaseRecord?
+    /// Whether throughput benchmarks measure the case's configuration.
+    @usableFromInline package var benchmarked: Bool
 
     @inlinable
-    public init<M: StateMachine>(_ machine: M) {
+    package init<M>(_ run: MachineRun<M>, _ runner: MachineRunner<M>, _ options: RunOptions) {
+        outcome = run.outcome
+        steps = run.steps
+        coverage = run.coverage
+        record = options.records ? runner.describe(run, exports: options.exports) : nil
+        benchmarked = runner.isBenchmarked(run.config)
+    }
+}
+
+/// A machine behind a type-erased interface, so the search, the corpus, the command line and benchmarks can
+/// drive any target without knowing its types: run a case from a draw, run a chunk of a search's cases,
+/// replay a trace — each as `RunOptions` say — and the modules its Swift export imports.
+@usableFromInline package struct AnyMachine {
+    /// Runs one case from a draw, with at most the given number of steps.
+    @usableFromInline package let run: (Draw, Int, RunOptions) -> CaseRun
+    /// Runs a search's chunk of cases (chunk, seed of the run, maxSteps, stop at the first failure), calling
+    /// the last argument with each case's index and what the chunk did so far just before the case runs.
+    @usableFromInline package let runChunk: (CaseChunk, UInt64, Int, Bool, (Int, ChunkReport) -> Void) -> ChunkReport
+    /// Replays a trace (configuration, steps); errors name the step that cannot be read or applied.
+    @usableFromInline package let replay: (TraceStep, [TraceStep], RunOptions) -> Result<CaseRun, TraceReplayError>
+    /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`).
+    @usableFromInline package let swiftImports: [String]
+
+    @inlinable
+    package init<M: StateMachine>(_ machine: M) {
         // The actions are read once: a machine's `actions` builds its closures on every read.
         let runner = MachineRunner(machine, maxSteps: 1)
-        run = { draw, maxSteps in
-            let result = runner.with(maxSteps: maxSteps).run(draw, covers: false)
-            return (result.outcome, result.commands.count)
+        run = { draw, maxSteps, options in
+            let sized = runner.with(maxSteps: maxSteps)
+            return CaseRun(sized.run(draw, options), sized, options)
         }
-        runCovered = { draw, maxSteps in
-            let result = runner.with(maxSteps: maxSteps).run(draw, covers: true)
-            return (result.outcome, result.commands.count, result.coverage)
+        runChunk = { chunk, seed, maxSteps, stopAtFirstFailure, willRunCase in
+            runner.with(maxSteps: maxSteps).runChunk(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure, willRunCase: willRunCase)
         }
-        runChunk = { chunk, seed, maxSteps, stopAtFirstFailure in
-            runner.with(maxSteps: maxSteps).runChunk(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure, covers: true)
-        }
-        runChunkWatched = { chunk, seed, maxSteps, willRunCase in
-            runner.with(maxSteps: maxSteps).runChunk(chunk, seed: seed, stopAtFirstFailure: false, covers: true, willRunCase: willRunCase)
+        replay = { config, steps, options in
+            runner.replay(config: config, steps: steps, options).map { CaseRun($0, runner, options) }
         }
         swiftImports = AnyMachine.swiftImports(machine)
-        measureThroughput = { seed, cases, maxSteps, seconds in
-            runner.with(maxSteps: maxSteps).measureThroughput(seed: seed, cases: cases, minimumSeconds: seconds)
-        }
-        measureOnDisk = { seed, cases, maxSteps, seconds in
-            runner.with(maxSteps: maxSteps).measureOnDisk(seed: seed, cases: cases, minimumSeconds: seconds)
-        }
-        record = { sequence, maxSteps in
-            let result = runner.with(maxSteps: maxSteps).run(Draw(replaying: sequence), keepSteps: true)
-            return AnyMachine.describe(machine, result)
-        }
-        replay = { configStep, traceSteps in AnyMachine.replay(runner, configStep, traceSteps, systemSteps: .max) }
-        replayPrefix = { configStep, traceSteps in
-            AnyMachine.replay(runner, configStep, traceSteps, systemSteps: Swift.max(0, traceSteps.count - 1))
-        }
-        runWatched = { draw, maxSteps, willRunStep in
-            let result = runner.with(maxSteps: maxSteps).run(draw, keepSteps: false, systemSteps: .max, willRunStep: willRunStep, covers: false)
-            return (result.outcome, result.commands.count)
-        }
-        recordPrefix = { draw, maxSteps, stop in
-            let result = runner.with(maxSteps: maxSteps).run(draw, keepSteps: true, systemSteps: stop)
-            return AnyMachine.describe(machine, result)
-        }
-        generate = { draw, maxSteps in
-            let (config, commands) = runner.with(maxSteps: maxSteps).generate(draw)
-            return [config.trace] + commands.map(\.trace)
-        }
     }
 
-    @usableFromInline
-    static func replay<M: StateMachine>(_ runner: MachineRunner<M>, _ configStep: TraceStep, _ traceSteps: [TraceStep],
-                                        systemSteps: Int) -> Result<CaseRecord, TraceReplayError> {
-        let config: M.Config
-        do throws(TraceError) { config = try M.Config(trace: configStep) } catch {
-            return .failure(TraceReplayError(step: nil, message: error.message))
-        }
-        switch runner.with(maxSteps: Swift.max(1, traceSteps.count)).replay(config: config, traces: traceSteps, systemSteps: systemSteps) {
-        case .success(let result): return .success(AnyMachine.describe(runner.machine, result))
-        case .failure(let error): return .failure(TraceReplayError(step: error.step, message: error.message))
-        }
+    /// Runs one case from `draw` in a search (the outcome and the steps alone).
+    @usableFromInline package func run(_ draw: Draw, _ maxSteps: Int) -> (outcome: Outcome, steps: Int) {
+        let result = run(draw, maxSteps, .search)
+        return (result.outcome, result.steps)
     }
 
-    @usableFromInline
-    static func describe<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> CaseRecord {
-        CaseRecord(
-            config: result.config.trace, steps: result.steps.map(\.step.trace),
-            expectations: result.steps.map { "\($0.predicted.value) [\($0.predicted.rule)]" },
-            outcome: result.outcome, swiftLines: swiftLines(machine, result))
+    /// Re-runs a recorded choice sequence and describes it.
+    @usableFromInline package func record(_ sequence: ChoiceSequence, _ maxSteps: Int) -> CaseRecord {
+        run(Draw(replaying: sequence), maxSteps, .record).record!
     }
 
-    /// The reproduction as Swift lines: the machine's own when it is `SwiftExportable`, else comments.
-    @usableFromInline
-    static func swiftLines<M: StateMachine>(_ machine: M, _ result: MachineRun<M>) -> [String] {
-        if let exporter = machine as? any SwiftExportable { return exported(exporter, result) }
-        return ["// \(result.config.trace)"] + result.steps.map { "// \($0.step.trace)  → expect \($0.predicted.value)" }
+    /// Describes a case that crashed or hung at step `stop` in another process: runs the steps before it,
+    /// generates and expects step `stop` without running it on the system, and leaves in `draw` the choices
+    /// the case consumed up to that point. The record's outcome is `.pass`; the caller knows how the step ended.
+    @usableFromInline package func recordPrefix(_ draw: Draw, _ maxSteps: Int, stoppingAt stop: Int) -> CaseRecord {
+        run(draw, maxSteps, .prefix(stoppingAt: stop)).record!
     }
 
-    static func exported<E: SwiftExportable, M: StateMachine>(_ machine: E, _ result: MachineRun<M>) -> [String] {
-        var swift = machine.swiftSetup(result.config as! E.Config)
-        for (index, executed) in result.steps.enumerated() {
-            let predicted = Prediction(executed.predicted.value as! E.Observation, rule: executed.predicted.rule,
-                                       alternatives: executed.predicted.alternatives.map { $0 as! E.Observation })
-            swift += machine.swiftLines(executed.step.command as! E.Command, executed.step.trace, predicted: predicted,
-                                        isLast: index == result.steps.count - 1)
-        }
-        return swift
+    /// Replays a trace and describes it (corpus); with `lastStepOnSystem` false, its last step is generated and
+    /// expected but not run on the system (a `crash` or `hang` case).
+    @usableFromInline package func replay(_ config: TraceStep, _ steps: [TraceStep], lastStepOnSystem: Bool = true) -> Result<CaseRecord, TraceReplayError> {
+        let options = lastStepOnSystem ? RunOptions.record : .prefix(stoppingAt: Swift.max(0, steps.count - 1))
+        return replay(config, steps, options).map { $0.record! }
     }
 
-    @usableFromInline
-    static func swiftImports<M: StateMachine>(_ machine: M) -> [String] {
+    /// The traces (configuration first) of a case generated from `draw` against the model alone, at most
+    /// `maxSteps` steps; the system is never made or run.
+    @usableFromInline package func generate(_ draw: Draw, _ maxSteps: Int) -> [TraceStep] {
+        let record = run(draw, maxSteps, .generate).record!
+        return [record.config] + record.steps
+    }
+
+    @usableFromInline package static func swiftImports<M: StateMachine>(_ machine: M) -> [String] {
         func imports<E: SwiftExportable>(_ machine: E) -> [String] { E.swiftImports }
         if let exporter = machine as? any SwiftExportable { return imports(exporter) }
         return []
     }
-}
-
-/// A trace that cannot be replayed; `step` is the 0-based step index (nil for the configuration).
-public struct TraceReplayError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var step: Int?
-    public var message: String
-    public init(step: Int?, message: String) {
-        self.step = step
-        self.message = message
-    }
-    public var description: String { message }
 }

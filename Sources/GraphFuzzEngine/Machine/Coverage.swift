@@ -1,17 +1,17 @@
 /// What one or more cases exercised: per action how often it ran and how often its precondition
 /// held or failed, per rule id how many predictions and invariant checks it decided. Cases add up
 /// with `merge`. Dictionaries are keyed by name; print them sorted (`sortedPredictions`, …).
-public struct Coverage: Sendable, Equatable {
-    public struct ActionCount: Sendable, Equatable {
-        public var name: String
+@usableFromInline package struct Coverage: Sendable, Equatable {
+    @usableFromInline package struct ActionCount: Sendable, Equatable {
+        @usableFromInline package var name: String
         /// Steps that ran this action.
-        public var ran = 0
+        @usableFromInline package var ran = 0
         /// Times its precondition was checked (the action was enabled) and held.
-        public var held = 0
+        @usableFromInline package var held = 0
         /// Times its precondition was checked and failed.
-        public var failed = 0
+        @usableFromInline package var failed = 0
 
-        public init(name: String, ran: Int = 0, held: Int = 0, failed: Int = 0) {
+        @usableFromInline package init(name: String, ran: Int = 0, held: Int = 0, failed: Int = 0) {
             self.name = name
             self.ran = ran
             self.held = held
@@ -20,15 +20,15 @@ public struct Coverage: Sendable, Equatable {
     }
 
     /// The machine's actions, in its order.
-    public var actions: [ActionCount]
+    @usableFromInline package var actions: [ActionCount]
     /// Rule id → predictions it decided.
-    public var predictions: [String: Int]
+    @usableFromInline package var predictions: [String: Int]
     /// Rule id → invariant checks made under it.
-    public var invariants: [String: Int]
+    @usableFromInline package var invariants: [String: Int]
     /// Cases counted.
-    public var cases: Int
+    @usableFromInline package var cases: Int
 
-    public init(actions: [ActionCount] = [], predictions: [String: Int] = [:], invariants: [String: Int] = [:], cases: Int = 0) {
+    @usableFromInline package init(actions: [ActionCount] = [], predictions: [String: Int] = [:], invariants: [String: Int] = [:], cases: Int = 0) {
         self.actions = actions
         self.predictions = predictions
         self.invariants = invariants
@@ -36,7 +36,7 @@ public struct Coverage: Sendable, Equatable {
     }
 
     /// Adds `other`'s counts (actions matched by name, new ones appended in order).
-    public mutating func merge(_ other: Coverage) {
+    @usableFromInline package mutating func merge(_ other: Coverage) {
         for count in other.actions {
             if let i = actions.firstIndex(where: { $0.name == count.name }) {
                 actions[i].ran += count.ran
@@ -52,12 +52,12 @@ public struct Coverage: Sendable, Equatable {
     }
 
     /// Predictions per rule id, sorted by id.
-    public var sortedPredictions: [(rule: String, count: Int)] {
+    @usableFromInline package var sortedPredictions: [(rule: String, count: Int)] {
         predictions.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     /// Invariant checks per rule id, sorted by id.
-    public var sortedInvariants: [(rule: String, count: Int)] {
+    @usableFromInline package var sortedInvariants: [(rule: String, count: Int)] {
         invariants.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }

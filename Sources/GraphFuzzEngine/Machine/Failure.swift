@@ -1,5 +1,5 @@
 /// What kind of wrong a failure is. Together with the rule id it forms the failure's signature.
-public enum FailureKind: String, Sendable, Codable, CaseIterable {
+@usableFromInline package enum FailureKind: String, Sendable, Codable, CaseIterable {
     /// The system observed something other than what the specification predicts.
     case mismatch
     /// An invariant over the specification and system states broke after a step.
@@ -15,16 +15,16 @@ public enum FailureKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// A test case's failure: which rule broke, how, and what was expected and what came.
-public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
-    public var rule: String
-    public var kind: FailureKind
-    public var message: String
+@usableFromInline package struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    @usableFromInline package var rule: String
+    @usableFromInline package var kind: FailureKind
+    @usableFromInline package var message: String
     /// Extra identity for the signature, e.g. a signal plus the first line of a trap message.
-    public var detail: String
+    @usableFromInline package var detail: String
     /// The 0-based step at which it happened, when it happened at a step.
-    public var step: Int?
+    @usableFromInline package var step: Int?
 
-    public init(rule: String, kind: FailureKind, message: String, detail: String = "", step: Int? = nil) {
+    @usableFromInline package init(rule: String, kind: FailureKind, message: String, detail: String = "", step: Int? = nil) {
         self.rule = rule
         self.kind = kind
         self.message = message
@@ -32,28 +32,28 @@ public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
         self.step = step
     }
 
-    public var signature: FailureSignature { FailureSignature(rule: rule, kind: kind, detail: detail) }
-    public var description: String { "[\(rule) \(kind.rawValue)] \(message)" }
+    @usableFromInline package var signature: FailureSignature { FailureSignature(rule: rule, kind: kind, detail: detail) }
+    @usableFromInline package var description: String { "[\(rule) \(kind.rawValue)] \(message)" }
 }
 
 /// Failures with equal signatures are the same bug. The shrinker only accepts a candidate that
 /// fails with the original signature, so it never slips to another bug.
-public struct FailureSignature: Hashable, Sendable, CustomStringConvertible {
-    public var rule: String
-    public var kind: FailureKind
-    public var detail: String
+@usableFromInline package struct FailureSignature: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline package var rule: String
+    @usableFromInline package var kind: FailureKind
+    @usableFromInline package var detail: String
 
-    public init(rule: String, kind: FailureKind, detail: String = "") {
+    @usableFromInline package init(rule: String, kind: FailureKind, detail: String = "") {
         self.rule = rule
         self.kind = kind
         self.detail = detail
     }
 
-    public var description: String { detail.isEmpty ? "\(rule)/\(kind.rawValue)" : "\(rule)/\(kind.rawValue)/\(detail)" }
+    @usableFromInline package var description: String { detail.isEmpty ? "\(rule)/\(kind.rawValue)" : "\(rule)/\(kind.rawValue)/\(detail)" }
 }
 
 /// The outcome of one test case.
-public enum Outcome: Equatable, Sendable {
+@usableFromInline package enum Outcome: Equatable, Sendable {
     case pass
     /// The case did not meet its assumptions (a filter ran dry, a precondition failed); discarded.
     case rejected
@@ -61,13 +61,13 @@ public enum Outcome: Equatable, Sendable {
     /// The harness itself could not do a step (`HarnessFault`): no verdict on the code under test.
     case harnessFault(HarnessFault)
 
-    public var failure: Failure? {
+    @usableFromInline package var failure: Failure? {
         if case .fail(let failure) = self { return failure }
         return nil
     }
 
     /// The harness's own fault, when the case ended in one.
-    public var harnessFault: HarnessFault? {
+    @usableFromInline package var harnessFault: HarnessFault? {
         if case .harnessFault(let fault) = self { return fault }
         return nil
     }

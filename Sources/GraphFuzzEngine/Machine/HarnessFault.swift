@@ -71,16 +71,16 @@ public struct HarnessFault: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// A search stopped by a harness fault: which case of which run, and the fault. Not a failure of
 /// the code under test; the case's verdict is unknown until the harness can do its work.
-public struct CaseHarnessFault: Error, Equatable, Sendable, CustomStringConvertible {
+@usableFromInline package struct CaseHarnessFault: Error, Equatable, Sendable, CustomStringConvertible {
     /// The target's name (nil until the target's search names it).
-    public var target: String?
-    public var mutant: String?
-    public var seed: UInt64
+    package var target: String?
+    package var mutant: String?
+    package var seed: UInt64
     /// The case the fault happened in.
-    public var caseIndex: Int
-    public var fault: HarnessFault
+    package var caseIndex: Int
+    package var fault: HarnessFault
 
-    public init(target: String? = nil, mutant: String? = nil, seed: UInt64, caseIndex: Int, fault: HarnessFault) {
+    package init(target: String? = nil, mutant: String? = nil, seed: UInt64, caseIndex: Int, fault: HarnessFault) {
         self.target = target
         self.mutant = mutant
         self.seed = seed
@@ -88,7 +88,7 @@ public struct CaseHarnessFault: Error, Equatable, Sendable, CustomStringConverti
         self.fault = fault
     }
 
-    public var description: String {
+    @usableFromInline package var description: String {
         var subject = target.map { "target \($0)" } ?? "the machine"
         if let mutant { subject += " (mutant \(mutant))" }
         return "harness fault (not a failure of the code under test): \(subject), seed \(seed), case \(caseIndex), "

@@ -1,26 +1,137 @@
-/// What the specification predicts an action observes, and the rule that decides it.
+/// What the specification predicts a step observes, and the rule that decides it.
+///
+/// A mismatch is reported under `rule`, unless the observation is made of labelled parts
+/// (`ObservationParts`) and the first part that differs has a rule of its own (`part(_:rule:)`).
 public struct Prediction<Observation: Equatable>: Equatable {
+    /// A rule that decides one labelled part of the observation.
+    @usableFromInline package struct PartRule: Equatable, Sendable {
+        @usableFromInline package var label: String
+        @usableFromInline package var rule: String
+
+        @inlinable
+        package init(label: String, rule: String) {
+            self.label = label
+            self.rule = rule
+        }
+    }
+
     /// The predicted observation.
     public var value: Observation
     /// Other observations the rule also allows (a concurrent step may see either of two values).
     public var alternatives: [Observation]
     /// The rule id that determines the observation; a mismatch is reported against it.
     public var rule: String
-    /// Other rules that decided a part of the observation (a save's cascade, its deny check): coverage
-    /// credits them beside `rule`. A mismatch is still reported against `rule` unless the machine's
-    /// `compare` finds the part that differs.
-    public var alsoDecided: [String]
+    /// The rules of labelled parts, in the order they were declared, and (unlabelled) the other rules a target
+    /// says decided something of the observation: coverage credits each beside `rule`. One list, so a
+    /// prediction costs one array more than its value and alternatives.
+    @usableFromInline package var credits: [PartRule]
 
     @inlinable
-    public init(_ value: Observation, rule: String, alternatives: [Observation] = [], alsoDecided: [String] = []) {
+    public init(_ value: Observation, rule: String, alternatives: [Observation] = []) {
         self.value = value
         self.rule = rule
         self.alternatives = alternatives
-        self.alsoDecided = alsoDecided
+        credits = []
     }
 
+    /// A prediction that also credits `alsoDecided` to coverage, for a target that still names the rule of a
+    /// mismatch itself.
+    @inlinable
+    package init(_ value: Observation, rule: String, alternatives: [Observation] = [], alsoDecided: [String]) {
+        self.init(value, rule: rule, alternatives: alternatives)
+        credits = alsoDecided.map { PartRule(label: "", rule: $0) }
+    }
+
+    /// The other rules credited beside `rule` that decide no labelled part.
+    package var alsoDecided: [String] { credits.filter { $0.label.isEmpty }.map(\.rule) }
+
+    /// The same prediction, with a mismatch located in part `label` of the observation reported under `rule`.
+    public func part(_ label: String, rule: String) -> Prediction<Observation> {
+        var copy = self
+        copy.credits.append(PartRule(label: label, rule: rule))
+        return copy
+    }
+
+    /// Whether `observed` is the predicted value or one of the alternatives.
     @inlinable
     public func allows(_ observed: Observation) -> Bool {
         observed == value || alternatives.contains(observed)
     }
+
+    /// The rule declared for part `label`, if any.
+    func rule(ofPart label: String) -> String? { credits.first { !label.isEmpty && $0.label == label }?.rule }
+}
+
+/// An observation made of labelled parts. When an observation differs from the prediction, the engine finds
+/// the first part (in the order of the predicted value's parts, then parts only the observation has) whose
+/// value differs, and reports the mismatch under the rule the prediction declares for that part
+/// (`Prediction.part(_:rule:)`), else under the prediction's rule.
+public protocol ObservationParts {
+    /// The parts, each labelled and written as text; computed only for a mismatch.
+    var parts: [(label: String, value: String)] { get }
+    /// A crash-class fault the system recorded instead of crashing (a store trap): the failure's kind is
+    /// `.trap`, with this code as its detail. Nil (the default) for an ordinary observation.
+    var trapCode: String? { get }
+}
+
+extension ObservationParts {
+    public var trapCode: String? { nil }
+}
+
+extension Prediction {
+    /// The failure of a step whose observation `observed` the prediction does not allow (`trace` is the
+    /// step's trace): the rule of the first differing part when the observation has parts, the trap kind
+    /// when it recorded a trap the prediction does not.
+    @usableFromInline
+    func mismatch(_ observed: Observation, trace: TraceStep) -> Failure {
+        let expected = Rendering.text(value), seen = Rendering.text(observed)
+        guard let observedParts = observed as? any ObservationParts, let predictedParts = value as? any ObservationParts else {
+            return Failure(rule: rule, kind: .mismatch, message: "\(trace): expected \(expected), observed \(seen)")
+        }
+        let predicted = predictedParts.parts, seenParts = observedParts.parts
+        var differing: String?
+        for part in predicted where seenParts.first(where: { $0.label == part.label })?.value != part.value {
+            differing = part.label
+            break
+        }
+        if differing == nil { differing = seenParts.first { part in !predicted.contains { $0.label == part.label } }?.label }
+        let decided = differing.flatMap(rule(ofPart:)) ?? rule
+        if let code = observedParts.trapCode, predictedParts.trapCode == nil {
+            return Failure(rule: decided, kind: .trap, message: "\(trace): trapped (\(code)) where the specification expects \(expected)",
+                           detail: code)
+        }
+        let located = differing.map { " (its \($0) differs)" } ?? ""
+        return Failure(rule: decided, kind: .mismatch, message: "\(trace): expected \(expected), observed \(seen)\(located)")
+    }
+}
+
+/// How observations and predicted values are written in reports: as they describe themselves, an optional
+/// as its value or `nil`.
+@usableFromInline
+enum Rendering {
+    @usableFromInline static func text<T>(_ value: T) -> String {
+        if let optional = value as? any OptionalRendering { return optional.rendered }
+        return String(describing: value)
+    }
+
+    /// `value` as a Swift literal in an exported test: a string quoted, anything else as `text` writes it.
+    @usableFromInline static func swiftLiteral<T>(_ value: T) -> String {
+        if let string = value as? String { return TraceValue.quote(string) }
+        if let optional = value as? any OptionalRendering { return optional.swiftLiteral }
+        return String(describing: value)
+    }
+}
+
+/// An optional written as its value or `nil`.
+@usableFromInline
+protocol OptionalRendering {
+    var rendered: String { get }
+    var swiftLiteral: String { get }
+}
+
+extension Optional: OptionalRendering {
+    @usableFromInline
+    var rendered: String { map { Rendering.text($0) } ?? "nil" }
+    @usableFromInline
+    var swiftLiteral: String { map { Rendering.swiftLiteral($0) } ?? "nil" }
 }

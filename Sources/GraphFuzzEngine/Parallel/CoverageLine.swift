@@ -2,7 +2,7 @@ extension Coverage {
     /// The coverage as one line of text for a worker's answer: `CASES<TAB>ACTIONS<TAB>PREDICTIONS<TAB>INVARIANTS`,
     /// actions as `name,ran,held,failed` and rule counts as `rule=count`, each list `;`-separated
     /// (names and rule ids hold none of `\t,;=`), rules sorted.
-    public var line: String {
+    package var line: String {
         let actions = self.actions.map { "\($0.name),\($0.ran),\($0.held),\($0.failed)" }.joined(separator: ";")
         let predictions = sortedPredictions.map { "\($0.rule)=\($0.count)" }.joined(separator: ";")
         let invariants = sortedInvariants.map { "\($0.rule)=\($0.count)" }.joined(separator: ";")
@@ -10,7 +10,7 @@ extension Coverage {
     }
 
     /// Reads `line`; nil when it is not one.
-    public init?(line: Substring) {
+    package init?(line: Substring) {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard fields.count == 4, let cases = Int(fields[0]) else { return nil }
         var actions: [ActionCount] = []

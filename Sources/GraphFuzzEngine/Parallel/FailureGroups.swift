@@ -1,23 +1,23 @@
 /// Failures found by a search that goes on after the first, grouped by signature: one bug found
 /// a hundred times is one group with a count. Deterministic whatever order cases finish in: each
 /// group keeps its lowest failing case, and groups are ordered by it.
-public struct FailureGroups: Sendable, Equatable {
+package struct FailureGroups: Sendable, Equatable {
     /// One signature's failures.
-    public struct Group: Sendable, Equatable {
-        public var signature: FailureSignature
+    package struct Group: Sendable, Equatable {
+        package var signature: FailureSignature
         /// The lowest failing case index and its failure: the one that is shrunk and reported.
-        public var firstCase: Int
-        public var failure: Failure
+        package var firstCase: Int
+        package var failure: Failure
         /// Cases that failed with this signature.
-        public var count: Int
+        package var count: Int
     }
 
     private var groups: [FailureSignature: Group] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Records that case `index` failed with `failure`.
-    public mutating func add(case index: Int, _ failure: Failure) {
+    package mutating func add(case index: Int, _ failure: Failure) {
         let signature = failure.signature
         if var group = groups[signature] {
             group.count += 1
@@ -33,10 +33,10 @@ public struct FailureGroups: Sendable, Equatable {
 
     /// Cases that failed, all signatures together.
     /// The signatures found.
-    public var count: Int { groups.count }
+    package var count: Int { groups.count }
 
-    public var failingCases: Int { groups.values.reduce(0) { $0 + $1.count } }
+    package var failingCases: Int { groups.values.reduce(0) { $0 + $1.count } }
 
     /// The groups, ordered by their lowest failing case.
-    public var sorted: [Group] { groups.values.sorted { $0.firstCase < $1.firstCase } }
+    package var sorted: [Group] { groups.values.sorted { $0.firstCase < $1.firstCase } }
 }

@@ -6,8 +6,8 @@ import Darwin
 
 /// An outcome as one line of text, for the line protocols between a search and the child
 /// processes that run its cases (`graph-fuzz worker`, `GraphFuzzTest`'s process isolation).
-public enum OutcomeLine {
-    public static func escape(_ text: String) -> String {
+package enum OutcomeLine {
+    package static func escape(_ text: String) -> String {
         guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
         var out = ""
         for character in text {
@@ -22,7 +22,7 @@ public enum OutcomeLine {
         return out
     }
 
-    public static func unescape(_ text: Substring) -> String {
+    package static func unescape(_ text: Substring) -> String {
         guard text.contains("\\") else { return String(text) }
         var out = ""
         var escaping = false
@@ -46,7 +46,7 @@ public enum OutcomeLine {
 
     /// `pass`, `rejected`, `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`, or
     /// `harness<TAB>STEP<TAB>STEPTRACE<TAB>PLACE<TAB>MESSAGE` (a `HarnessFault`; `-` for no step).
-    public static func encode(_ outcome: Outcome) -> String {
+    package static func encode(_ outcome: Outcome) -> String {
         switch outcome {
         case .pass: return "pass"
         case .rejected: return "rejected"
@@ -59,7 +59,7 @@ public enum OutcomeLine {
         }
     }
 
-    public static func decodeOutcome(_ text: Substring) -> Outcome? {
+    package static func decodeOutcome(_ text: Substring) -> Outcome? {
         if text == "pass" { return .pass }
         if text == "rejected" { return .rejected }
         let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
@@ -76,13 +76,13 @@ public enum OutcomeLine {
 
 /// Writes `text` with `write(2)`, unbuffered, all of it: a line written just before a trap is
 /// never lost.
-public func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ text: String) {
+package func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ text: String) {
     var text = text
     text.withUTF8 { writeUnbuffered(to: descriptor, UnsafeRawBufferPointer($0)) }
 }
 
 /// Writes `bytes` with `write(2)`, unbuffered, all of them.
-public func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ bytes: UnsafeRawBufferPointer) {
+package func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ bytes: UnsafeRawBufferPointer) {
     var offset = 0
     while offset < bytes.count {
         let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -1,18 +1,18 @@
 /// The human-readable report of a shrunk failure: what broke, the shrunk steps, how to reproduce
 /// it and the same steps as a Swift test. Deterministic for a seed; timings appear only on the
 /// line that starts with "time:".
-public struct FailureReport: Sendable {
-    public var result: TargetSearchResult
+package struct FailureReport: Sendable {
+    package var result: TargetSearchResult
     /// Where the case was saved, if it was.
-    public var corpusFile: String?
+    package var corpusFile: String?
     /// How many cases of a search that went on after the first failure failed with this
     /// signature (nil: the search stopped at the first).
-    public var caseCount: Int?
+    package var caseCount: Int?
     /// The command that reproduces the failure (nil: `graph-fuzz --target … --seed … --case …`, which runs the
     /// failing case alone, right for the registered targets; a machine checked inside a test names its test instead).
-    public var reproduce: String?
+    package var reproduce: String?
 
-    public init(result: TargetSearchResult, corpusFile: String? = nil, caseCount: Int? = nil, reproduce: String? = nil) {
+    package init(result: TargetSearchResult, corpusFile: String? = nil, caseCount: Int? = nil, reproduce: String? = nil) {
         self.result = result
         self.corpusFile = corpusFile
         self.caseCount = caseCount
@@ -21,7 +21,7 @@ public struct FailureReport: Sendable {
 
     /// The Swift Testing source reproducing the shrunk case: a test that fails on the code that
     /// failed. Empty when none exists (`noSwiftTestReason` says why): never a test that passes.
-    public var swiftTest: String {
+    package var swiftTest: String {
         guard let found = result.failure, let record = result.counterexample,
               SwiftTestRenderer.canFail(record.swiftLines, kind: found.failure.kind) else { return "" }
         let hash = CaseHash.hex(of: record)
@@ -37,7 +37,7 @@ public struct FailureReport: Sendable {
     }
 
     /// Why there is no Swift test, when `swiftTest` is empty.
-    public var noSwiftTestReason: String {
+    package var noSwiftTestReason: String {
         guard result.counterexample != nil else {
             return "none: the failure did not happen again when its case was re-run, so there are no steps to turn into a test"
         }
@@ -45,10 +45,11 @@ public struct FailureReport: Sendable {
             + "(its machine's swiftLines gives no #expect); reproduce it with the command above"
     }
 
-    /// Numbered, readable steps: the configuration, then each step with what the specification expected.
-    public var stepLines: [String] {
+    /// Numbered, readable steps: the configuration (when the machine draws one), then each step with what the
+    /// specification expected.
+    package var stepLines: [String] {
         guard let record = result.counterexample else { return [] }
-        var lines = [record.config.description]
+        var lines = record.config.arguments.isEmpty ? [] : [record.config.description]
         for (index, step) in record.steps.enumerated() {
             lines.append("\(index + 1). \(step)    // \(record.expectations[index])")
         }
@@ -64,7 +65,7 @@ public struct FailureReport: Sendable {
         return line
     }
 
-    public var text: String {
+    package var text: String {
         guard let found = result.failure else { return "" }
         let failure = found.failure
         var out = "FAILURE \(result.target)"

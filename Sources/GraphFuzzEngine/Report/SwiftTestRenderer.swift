@@ -1,7 +1,7 @@
 /// Renders a counterexample as a Swift Testing test that reproduces it against the production API.
-public enum SwiftTestRenderer {
+package enum SwiftTestRenderer {
     /// A test function name from its parts, made a valid identifier.
-    public static func functionName(target: String, mutant: String?, rule: String, hash: String) -> String {
+    package static func functionName(target: String, mutant: String?, rule: String, hash: String) -> String {
         let raw = [target, mutant ?? "production", rule, hash].joined(separator: "_")
         var name = ""
         var upperNext = false
@@ -21,7 +21,7 @@ public enum SwiftTestRenderer {
     /// True when a test with body `lines` can fail the way a failure of `kind` did: a crash or
     /// hang needs code to run; any other kind an `#expect`, `#require` or recorded issue. A body of
     /// comments only (the skeleton a machine without a Swift rendering gets) always passes.
-    public static func canFail(_ lines: [String], kind: FailureKind) -> Bool {
+    package static func canFail(_ lines: [String], kind: FailureKind) -> Bool {
         let code = lines.map { line in String(line.drop { $0 == " " || $0 == "\t" }) }.filter { !$0.isEmpty && !$0.hasPrefix("//") }
         switch kind {
         case .crash, .hang: return !code.isEmpty
@@ -30,7 +30,7 @@ public enum SwiftTestRenderer {
     }
 
     /// The source of one `@Test` whose body is `lines`.
-    public static func test(displayName: String, functionName: String, lines: [String]) -> String {
+    package static func test(displayName: String, functionName: String, lines: [String]) -> String {
         var out = "@Test(\(TraceValue.quote(displayName)))\n"
         out += "func \(functionName)() async throws {\n"
         for line in lines { out += line.isEmpty ? "\n" : "    \(line)\n" }

@@ -1,6 +1,6 @@
 extension Span.Label {
     /// The scheduling decisions of one scheduled run (zeroing the span runs every job in FIFO order).
-    public static let schedule = Span.Label(rawValue: 11)
+    package static let schedule = Span.Label(rawValue: 11)
 }
 
 /// Runs asynchronous code — the tasks it starts, its actors' jobs, its main-actor work, its sleeps — on the

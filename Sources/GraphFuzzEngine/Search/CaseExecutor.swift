@@ -1,32 +1,32 @@
 /// A failing case of a chunk: its index and how it failed.
-public struct CaseFailure: Sendable, Equatable {
-    public var index: Int
-    public var failure: Failure
+@usableFromInline package struct CaseFailure: Sendable, Equatable {
+    @usableFromInline package var index: Int
+    @usableFromInline package var failure: Failure
 
-    public init(index: Int, failure: Failure) {
+    @usableFromInline package init(index: Int, failure: Failure) {
         self.index = index
         self.failure = failure
     }
 }
 
 /// What running a chunk of cases did.
-public struct ChunkReport: Sendable, Equatable {
+@usableFromInline package struct ChunkReport: Sendable, Equatable {
     /// Cases that ran (all of the chunk's, or up to the first failure when asked to stop there).
-    public var cases: Int
-    public var rejected: Int
-    public var steps: Int
+    @usableFromInline package var cases: Int
+    @usableFromInline package var rejected: Int
+    @usableFromInline package var steps: Int
     /// The failing cases, in case order.
-    public var failures: [CaseFailure]
+    @usableFromInline package var failures: [CaseFailure]
     /// What the cases exercised (empty for executors that do not count it).
-    public var coverage: Coverage
+    @usableFromInline package var coverage: Coverage
     /// Seconds spent re-running suspected cases (a child that died or ran out of time), which
     /// the search's time does not count.
-    public var pausedSeconds: Double
+    @usableFromInline package var pausedSeconds: Double
     /// The first case whose harness could not do its work (`HarnessFault`): the chunk ended there,
     /// and the search stops with it. Its `seed` is the run's.
-    public var harnessFault: CaseHarnessFault?
+    @usableFromInline package var harnessFault: CaseHarnessFault?
 
-    public init(cases: Int = 0, rejected: Int = 0, steps: Int = 0, failures: [CaseFailure] = [], coverage: Coverage = Coverage(),
+    @usableFromInline package init(cases: Int = 0, rejected: Int = 0, steps: Int = 0, failures: [CaseFailure] = [], coverage: Coverage = Coverage(),
                 pausedSeconds: Double = 0) {
         self.pausedSeconds = pausedSeconds
         self.cases = cases
@@ -41,8 +41,7 @@ extension ChunkReport {
     /// Runs the chunk's cases with `run` (given a case's index: its outcome, steps and coverage) and
     /// adds them up; stops at a harness fault, and at the first failure when asked. `willRun` is
     /// told each case's index, with what the chunk did so far, before it runs.
-    @usableFromInline
-    static func collect(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool, willRun: (Int, ChunkReport) -> Void = { _, _ in },
+    @usableFromInline static func collect(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool, willRun: (Int, ChunkReport) -> Void = { _, _ in },
                         _ run: (Int) -> (outcome: Outcome, steps: Int, coverage: Coverage?)) -> ChunkReport {
         var report = ChunkReport()
         for index in chunk.indices {
@@ -67,11 +66,11 @@ extension ChunkReport {
 }
 
 /// Where the cases of a search run: the seam between the one search loop (`SearchLoop`) and
-/// how a case is executed — in this process (`InProcessExecutor`), or in a child process that a
+/// how a case is executed — in this process (`LocalExecutor`), or in a child process that a
 /// trap may take down without taking the search with it (the CLI's workers, `GraphFuzzTesting`'s
 /// process isolation). Case `i` is generated from `SplitMix64.caseSeed(run: seed, case: i)` alone,
 /// so where it runs never changes what it does.
-public protocol CaseExecutor: AnyObject {
+package protocol CaseExecutor: AnyObject {
     /// Runs the chunk's cases of the run `seed`; with `stopAtFirstFailure`, stops after the first
     /// failing case. A case that takes a child process down is reported as a `crash` failure of
     /// that case, only once a fresh process died of it again. A case whose harness faulted is
@@ -92,7 +91,7 @@ public protocol CaseExecutor: AnyObject {
 /// while it `wantsChunk` and collects what finished. Failures may arrive out of case order; the
 /// loop orders them, and shrinks a group only once every case below its lowest failing case has
 /// run (`lowestUnfinished`).
-public protocol ChunkScheduler: AnyObject {
+package protocol ChunkScheduler: AnyObject {
     /// Chunks that can run at once.
     var workers: Int { get }
     /// True while it can take another chunk without it waiting long.
@@ -112,7 +111,7 @@ public protocol ChunkScheduler: AnyObject {
 }
 
 /// An executor that runs several chunks at once; the search loop schedules its chunks itself.
-public typealias ConcurrentCaseExecutor = CaseExecutor & ChunkScheduler
+package typealias ConcurrentCaseExecutor = CaseExecutor & ChunkScheduler
 
 /// An executor that runs one chunk at a time: each collect runs the chunk submitted.
 final class SerialDispatch: ChunkScheduler {
@@ -141,57 +140,6 @@ final class SerialDispatch: ChunkScheduler {
 }
 
 extension CaseExecutor {
-    public func record(_ sequence: ChoiceSequence) -> CaseRecord? { nil }
-    public func steps(_ sequence: ChoiceSequence) -> Int { 0 }
-}
-
-/// Runs a machine's cases in this process, counting what they exercise.
-public final class InProcessExecutor: CaseExecutor {
-    public let machine: AnyMachine
-    public let maxSteps: Int
-
-    public init(machine: AnyMachine, maxSteps: Int) {
-        self.machine = machine
-        self.maxSteps = maxSteps
-    }
-
-    public func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
-        machine.runChunk(chunk, seed, maxSteps, stopAtFirstFailure)
-    }
-
-    public func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) {
-        let draw = Draw(seed: SplitMix64.caseSeed(run: seed, case: index))
-        return (machine.run(draw, maxSteps).outcome, draw)
-    }
-
-    public func replay(_ sequence: ChoiceSequence) -> (outcome: Outcome, draw: Draw) {
-        let draw = Draw(replaying: sequence)
-        return (machine.run(draw, maxSteps).outcome, draw)
-    }
-
-    public func record(_ sequence: ChoiceSequence) -> CaseRecord? { machine.record(sequence, maxSteps) }
-    public func steps(_ sequence: ChoiceSequence) -> Int { machine.run(Draw(replaying: sequence), maxSteps).steps }
-}
-
-/// Runs an arbitrary test function in this process (properties, shrinking tests).
-public final class FunctionExecutor: CaseExecutor {
-    public let test: (Draw) -> Outcome
-
-    public init(test: @escaping (Draw) -> Outcome) { self.test = test }
-
-    public func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
-        ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { index in
-            (test(Draw(seed: SplitMix64.caseSeed(run: seed, case: index))), 0, nil)
-        }
-    }
-
-    public func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) {
-        let draw = Draw(seed: SplitMix64.caseSeed(run: seed, case: index))
-        return (test(draw), draw)
-    }
-
-    public func replay(_ sequence: ChoiceSequence) -> (outcome: Outcome, draw: Draw) {
-        let draw = Draw(replaying: sequence)
-        return (test(draw), draw)
-    }
+    @usableFromInline package func record(_ sequence: ChoiceSequence) -> CaseRecord? { nil }
+    @usableFromInline package func steps(_ sequence: ChoiceSequence) -> Int { 0 }
 }

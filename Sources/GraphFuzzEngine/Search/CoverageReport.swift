@@ -3,29 +3,29 @@
 /// spirit of Hypothesis' health checks (too many rejected cases, a rule never exercised, an
 /// action whose precondition never held). Rows are in the target's rule order, so the report is
 /// deterministic.
-public struct CoverageReport: Sendable, Equatable {
+package struct CoverageReport: Sendable, Equatable {
     /// One rule's count.
-    public struct Row: Sendable, Equatable {
-        public var rule: String
+    package struct Row: Sendable, Equatable {
+        package var rule: String
         /// Predictions plus invariant checks it decided.
-        public var decided: Int
+        package var decided: Int
     }
 
     /// A rule is rare when it decided fewer than one check per this many cases.
-    public static let defaultRareEvery = 1000
+    package static let defaultRareEvery = 1000
     /// More than this share of rejected cases is a health warning.
-    public static let maxRejectedShare = 0.5
+    package static let maxRejectedShare = 0.5
 
-    public var target: String
-    public var cases: Int
-    public var rejected: Int
-    public var rows: [Row]
-    public var actions: [Coverage.ActionCount]
-    public var rareEvery: Int
+    package var target: String
+    package var cases: Int
+    package var rejected: Int
+    package var rows: [Row]
+    package var actions: [Coverage.ActionCount]
+    package var rareEvery: Int
 
     /// Reads `coverage` (of `cases` cases, `rejected` of them rejected) against `rules`; rule ids
     /// the coverage holds that `rules` does not name are added after them, sorted.
-    public init(target: String, rules: [Rule], coverage: Coverage, cases: Int, rejected: Int, rareEvery: Int = defaultRareEvery) {
+    package init(target: String, rules: [Rule], coverage: Coverage, cases: Int, rejected: Int, rareEvery: Int = defaultRareEvery) {
         self.target = target
         self.cases = cases
         self.rejected = rejected
@@ -39,12 +39,12 @@ public struct CoverageReport: Sendable, Equatable {
     }
 
     /// Rules that decided nothing.
-    public var never: [String] { rows.filter { $0.decided == 0 }.map(\.rule) }
+    package var never: [String] { rows.filter { $0.decided == 0 }.map(\.rule) }
     /// Rules exercised, but fewer than once per `rareEvery` cases.
-    public var rare: [Row] { rows.filter { $0.decided > 0 && $0.decided * rareEvery < cases } }
+    package var rare: [Row] { rows.filter { $0.decided > 0 && $0.decided * rareEvery < cases } }
 
     /// Health warnings, each one line; empty when the run was healthy.
-    public var warnings: [String] {
+    package var warnings: [String] {
         var out: [String] = []
         if cases > 0 && Double(rejected) > Double(cases) * CoverageReport.maxRejectedShare {
             out.append("\(target): \(rejected) of \(cases) cases were rejected (more than \(Int(CoverageReport.maxRejectedShare * 100))%): "
@@ -58,7 +58,7 @@ public struct CoverageReport: Sendable, Equatable {
     }
 
     /// The summary's closing lines: the rare and never-exercised rules, then the warnings.
-    public var summaryLines: [String] {
+    package var summaryLines: [String] {
         var lines: [String] = []
         if !rare.isEmpty {
             lines.append("\(target): rules exercised in fewer than 1 in \(rareEvery) cases: "
@@ -69,7 +69,7 @@ public struct CoverageReport: Sendable, Equatable {
     }
 
     /// The table: each rule with its count and its share of cases, then each action.
-    public var table: [[String]] {
+    package var table: [[String]] {
         var rows = [["target", "rule", "decided", "per case", "note"]]
         for row in self.rows {
             let note = row.decided == 0 ? "never" : row.decided * rareEvery < cases ? "rare" : ""
@@ -90,7 +90,7 @@ public struct CoverageReport: Sendable, Equatable {
 extension Target {
     /// Runs the cases of `options` in this process and reads what they exercised against this
     /// target's rules (failures are found and shrunk as in any run, and not reported here).
-    public func coverage(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil) throws -> CoverageReport {
+    package func coverage(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil) throws -> CoverageReport {
         let run = try self.run(mutant: mutant, options: options, maxSteps: maxSteps)
         return CoverageReport(target: name, rules: rules, coverage: run.coverage, cases: run.cases, rejected: run.rejected)
     }

@@ -1,24 +1,24 @@
 /// A property over generated values, for tests that are not state machines.
-public enum Property {
+package enum Property {
     /// A counterexample with the evaluations its shrink took.
-    public struct Counterexample<Value> {
-        public var value: Value
-        public var caseIndex: Int
-        public var shrinkAttempts: Int
-        public var message: String
+    package struct Counterexample<Value> {
+        package var value: Value
+        package var caseIndex: Int
+        package var shrinkAttempts: Int
+        package var message: String
     }
 
-    /// The search of a property's test function, small cases first (`PropertyExecutor`): case 0 is
+    /// The search of a property's test function, small cases first (`CaseOrder.smallFirst`): case 0 is
     /// the simplest value, and the first `min(runs / 10, 50)` cases grow in size. Stops at the first
     /// failure and shrinks it, as `Search.run` does.
-    public static func search(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
-        Search.run(options, executor: PropertyExecutor(runs: options.runs, test: test))
+    package static func search(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
+        Search.run(options, executor: LocalExecutor(order: .smallFirst(runs: options.runs), test: test))
     }
 
     /// Searches for a value of `gen` for which `holds` is false (or throws), and shrinks it.
     /// `holds` returns nil to discard a value that does not meet the property's assumptions.
     /// Small values come first (`search(_:test:)`), so the first failure found is usually a small one.
-    public static func counterexample<Value>(
+    package static func counterexample<Value>(
         _ gen: Gen<Value>, seed: UInt64, runs: Int = 1000, shrinkBudget: ShrinkBudget = ShrinkBudget(),
         _ holds: @escaping (Value) -> Bool?
     ) -> Counterexample<Value>? {

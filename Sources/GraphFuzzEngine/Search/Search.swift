@@ -1,19 +1,19 @@
 /// Options for one search: how many cases, how long, and how hard to shrink.
-public struct SearchOptions: Sendable, Equatable {
-    public var seed: UInt64
+package struct SearchOptions: Sendable, Equatable {
+    package var seed: UInt64
     /// Test cases to generate: case numbers below this (from `firstCase` on).
-    public var runs: Int
+    package var runs: Int
     /// The first case number to run (0: the whole run). A case is generated from the seed and its number
     /// alone, so `firstCase: n, runs: n + 1` runs exactly case n of any run of the seed (the CLI's `--case`).
-    public var firstCase: Int
+    package var firstCase: Int
     /// Wall-clock budget for the search in seconds (nil: none). Shrinking has its own budget.
-    public var timeLimit: Double?
-    public var shrinkBudget: ShrinkBudget
+    package var timeLimit: Double?
+    package var shrinkBudget: ShrinkBudget
     /// Which slice of the cases to run: case i runs when i % shardCount == shardIndex.
-    public var shardIndex: Int
-    public var shardCount: Int
+    package var shardIndex: Int
+    package var shardCount: Int
 
-    public init(seed: UInt64, runs: Int = SearchLoop.defaultRuns, timeLimit: Double? = nil, shrinkBudget: ShrinkBudget = ShrinkBudget(),
+    package init(seed: UInt64, runs: Int = SearchLoop.defaultRuns, timeLimit: Double? = nil, shrinkBudget: ShrinkBudget = ShrinkBudget(),
                 shardIndex: Int = 0, shardCount: Int = 1, firstCase: Int = 0) {
         self.seed = seed
         self.runs = runs
@@ -26,17 +26,17 @@ public struct SearchOptions: Sendable, Equatable {
 }
 
 /// A failure found by a search and shrunk.
-public struct FoundFailure: Sendable, Equatable {
+package struct FoundFailure: Sendable, Equatable {
     /// The index of the case that failed first.
-    public var caseIndex: Int
-    public var original: ChoiceSequence
-    public var shrunk: ChoiceSequence
-    public var failure: Failure
-    public var shrink: ShrinkResult
+    package var caseIndex: Int
+    package var original: ChoiceSequence
+    package var shrunk: ChoiceSequence
+    package var failure: Failure
+    package var shrink: ShrinkResult
     /// Search plus shrink, wall clock.
-    public var seconds: Double
+    package var seconds: Double
 
-    public init(caseIndex: Int, original: ChoiceSequence, shrunk: ChoiceSequence, failure: Failure, shrink: ShrinkResult,
+    package init(caseIndex: Int, original: ChoiceSequence, shrunk: ChoiceSequence, failure: Failure, shrink: ShrinkResult,
                 seconds: Double) {
         self.caseIndex = caseIndex
         self.original = original
@@ -48,15 +48,15 @@ public struct FoundFailure: Sendable, Equatable {
 }
 
 /// What a search did.
-public struct SearchResult: Sendable, Equatable {
-    public var cases: Int
-    public var rejected: Int
-    public var seconds: Double
-    public var failure: FoundFailure?
+package struct SearchResult: Sendable, Equatable {
+    package var cases: Int
+    package var rejected: Int
+    package var seconds: Double
+    package var failure: FoundFailure?
     /// The harness fault that stopped the search (no verdict on the code under test), if any.
-    public var harnessFault: CaseHarnessFault?
+    package var harnessFault: CaseHarnessFault?
 
-    public init(cases: Int, rejected: Int, seconds: Double, failure: FoundFailure?, harnessFault: CaseHarnessFault? = nil) {
+    package init(cases: Int, rejected: Int, seconds: Double, failure: FoundFailure?, harnessFault: CaseHarnessFault? = nil) {
         self.cases = cases
         self.rejected = rejected
         self.seconds = seconds
@@ -68,12 +68,12 @@ public struct SearchResult: Sendable, Equatable {
 /// A search over an arbitrary test function that stops at the first failure and shrinks it: the
 /// one search loop (`SearchLoop`) with the test run in this process. Case `i` is generated from
 /// `SplitMix64.caseSeed(run: seed, case: i)` alone.
-public enum Search {
-    public static func run(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
-        run(options, executor: FunctionExecutor(test: test))
+package enum Search {
+    package static func run(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
+        run(options, executor: LocalExecutor(test: test))
     }
 
-    /// The search with the cases run by `executor` (a property's small cases first: `PropertyExecutor`).
+    /// The search with the cases run by `executor` (a property's small cases first: `CaseOrder.smallFirst`).
     static func run(_ options: SearchOptions, executor: some CaseExecutor) -> SearchResult {
         // A function executor never throws; the loop throws only a harness fault (a test that returned one).
         let loop: LoopResult
@@ -87,7 +87,7 @@ public enum Search {
 
 extension Duration {
     /// The duration in seconds as a `Double`.
-    public var seconds: Double {
+    package var seconds: Double {
         let (s, attoseconds) = components
         return Double(s) + Double(attoseconds) / 1e18
     }

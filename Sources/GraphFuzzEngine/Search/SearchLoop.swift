@@ -1,48 +1,48 @@
 /// A failure signature found by the search loop, shrunk once from its lowest failing case.
-public struct FoundGroup: Sendable, Equatable {
-    public var failure: FoundFailure
+package struct FoundGroup: Sendable, Equatable {
+    package var failure: FoundFailure
     /// Cases of the run that failed with this signature (so far, when reported while the search
     /// goes on; final in the loop's result).
-    public var caseCount: Int
+    package var caseCount: Int
 
-    public init(failure: FoundFailure, caseCount: Int) {
+    package init(failure: FoundFailure, caseCount: Int) {
         self.failure = failure
         self.caseCount = caseCount
     }
 }
 
 /// What the search loop did.
-public struct LoopResult: Sendable, Equatable {
-    public var cases: Int
-    public var rejected: Int
+package struct LoopResult: Sendable, Equatable {
+    package var cases: Int
+    package var rejected: Int
     /// Steps run by the search (not counting shrinking).
-    public var steps: Int
+    package var steps: Int
     /// Search time, not counting shrinking nor re-running suspected cases.
-    public var seconds: Double
+    package var seconds: Double
     /// The failures, one per signature, in the order of their lowest failing case.
-    public var found: [FoundGroup]
+    package var found: [FoundGroup]
     /// What the cases exercised, added up.
-    public var coverage: Coverage
+    package var coverage: Coverage
     /// Failures whose lowest case did not fail the same way when run again to shrink it (a
     /// crash or hang that did not come back): never reported as failures of the code under test.
-    public var unconfirmed: [FailureSignature]
+    package var unconfirmed: [FailureSignature]
     /// The search stopped early because `SearchEvents.stopRequested` said so (SIGINT, SIGTERM).
-    public var interrupted = false
+    package var interrupted = false
 }
 
 /// A search so far: for a progress line, and for describing a failure reported while the search goes on.
-public struct SearchProgress: Sendable, Equatable {
-    public var cases: Int
-    public var rejected: Int
-    public var steps: Int
+package struct SearchProgress: Sendable, Equatable {
+    package var cases: Int
+    package var rejected: Int
+    package var steps: Int
     /// Failure signatures found so far.
-    public var failures: Int
+    package var failures: Int
     /// Search time so far (shrinking and re-running suspects excluded).
-    public var seconds: Double
+    package var seconds: Double
     /// Seconds left of the time limit, nil without one.
-    public var secondsLeft: Double?
+    package var secondsLeft: Double?
 
-    public init(cases: Int, rejected: Int = 0, steps: Int = 0, failures: Int, seconds: Double, secondsLeft: Double? = nil) {
+    package init(cases: Int, rejected: Int = 0, steps: Int = 0, failures: Int, seconds: Double, secondsLeft: Double? = nil) {
         self.cases = cases
         self.rejected = rejected
         self.steps = steps
@@ -53,21 +53,21 @@ public struct SearchProgress: Sendable, Equatable {
 }
 
 /// What a running search reports to its caller, and how it is told to stop.
-public struct SearchEvents {
+package struct SearchEvents {
     /// A failure, shrunk, as soon as every case below its lowest failing case has run (so in case
     /// order, while the search goes on), with the search so far. Its `caseCount` is the count so
     /// far; the loop's result holds the final one.
-    public var found: (FoundGroup, SearchProgress) -> Void
+    package var found: (FoundGroup, SearchProgress) -> Void
     /// A crash or hang whose lowest case did not fail the same way when run again to shrink it.
-    public var unconfirmed: (FailureGroups.Group) -> Void
+    package var unconfirmed: (FailureGroups.Group) -> Void
     /// The search so far, about every `progressInterval` seconds.
-    public var progress: (SearchProgress) -> Void
-    public var progressInterval: Double
+    package var progress: (SearchProgress) -> Void
+    package var progressInterval: Double
     /// True once the search must stop (SIGINT, SIGTERM): running cases are abandoned, nothing more
     /// is shrunk, and the loop returns what it has with `interrupted` set.
-    public var stopRequested: () -> Bool
+    package var stopRequested: () -> Bool
 
-    public init(found: @escaping (FoundGroup, SearchProgress) -> Void = { _, _ in },
+    package init(found: @escaping (FoundGroup, SearchProgress) -> Void = { _, _ in },
                 unconfirmed: @escaping (FailureGroups.Group) -> Void = { _ in },
                 progress: @escaping (SearchProgress) -> Void = { _ in }, progressInterval: Double = 1,
                 stopRequested: @escaping () -> Bool = { false }) {
@@ -88,21 +88,21 @@ public struct SearchEvents {
 /// With `stopAtFirstFailure` the loop stops at the first failing case (time to first failure,
 /// benchmarks); otherwise it runs every case and reports every signature. A time limit counts
 /// search time only: shrinking and re-running suspected cases do not use it up.
-public struct SearchLoop {
+@usableFromInline package struct SearchLoop {
     /// Cases per target when nobody says otherwise: the CLI's `--runs` and `GraphFuzzTest.check`.
-    public static let defaultRuns = 2000
+    @usableFromInline package static let defaultRuns = 2000
     /// A concurrent executor's chunks last about this long, so the loop hears from each worker
     /// rarely and a time limit is overshot by little.
-    public static let chunkSeconds = 0.02
+    package static let chunkSeconds = 0.02
 
-    public var options: SearchOptions
-    public var stopAtFirstFailure: Bool
+    package var options: SearchOptions
+    package var stopAtFirstFailure: Bool
     /// Cases handed to a one-at-a-time executor at a time (a time limit is checked between
     /// chunks); a concurrent executor's chunks are sized from the cases per second instead.
-    public var chunkSize: Int
-    public var events: SearchEvents
+    package var chunkSize: Int
+    package var events: SearchEvents
 
-    public init(options: SearchOptions, stopAtFirstFailure: Bool = false, chunkSize: Int? = nil, events: SearchEvents = SearchEvents()) {
+    package init(options: SearchOptions, stopAtFirstFailure: Bool = false, chunkSize: Int? = nil, events: SearchEvents = SearchEvents()) {
         self.options = options
         self.stopAtFirstFailure = stopAtFirstFailure
         self.chunkSize = chunkSize ?? (options.timeLimit == nil ? 256 : 8)
@@ -111,7 +111,7 @@ public struct SearchLoop {
 
     /// Runs the search. Throws `CaseHarnessFault` when a case's harness could not do its work (the
     /// search stops there: no verdict on the code under test), or what the executor throws.
-    public func run(_ executor: some CaseExecutor) throws -> LoopResult {
+    package func run(_ executor: some CaseExecutor) throws -> LoopResult {
         let concurrent = executor as? any ChunkScheduler
         let dispatch = concurrent ?? SerialDispatch(executor: executor, seed: options.seed, stopAtFirstFailure: stopAtFirstFailure)
         var state = LoopState(clock: ContinuousClock(), limit: options.timeLimit)

@@ -1,33 +1,33 @@
 /// A search over one target (production code or a mutant), with the shrunk case described.
-public struct TargetSearchResult: Sendable, Equatable {
-    public var target: String
-    public var mutant: String?
-    public var options: SearchOptions
-    public var maxSteps: Int
+package struct TargetSearchResult: Sendable, Equatable {
+    package var target: String
+    package var mutant: String?
+    package var options: SearchOptions
+    package var maxSteps: Int
     /// The target's own steps per case (the report's reproduce line names `maxSteps` when it differs; nil:
     /// unknown, always named).
-    public var defaultSteps: Int?
-    public var search: SearchResult
+    package var defaultSteps: Int?
+    package var search: SearchResult
     /// Steps run during the search (not counting shrinking).
-    public var steps: Int
+    package var steps: Int
     /// Steps in the first failing case before shrinking.
-    public var originalSteps: Int
+    package var originalSteps: Int
     /// The shrunk failing case, re-run with its steps and expectations recorded.
-    public var counterexample: CaseRecord?
+    package var counterexample: CaseRecord?
     /// The rules the searched mutant declares it may break (empty for production code).
-    public var declaredRules: [String]
+    package var declaredRules: [String]
 
-    public var failure: FoundFailure? { search.failure }
+    package var failure: FoundFailure? { search.failure }
     /// The harness fault that stopped the search (no verdict on the code under test), if any.
-    public var harnessFault: CaseHarnessFault? { search.harnessFault }
+    package var harnessFault: CaseHarnessFault? { search.harnessFault }
 
     /// Whether a mutant's failure names a rule the mutant does not declare (a wrong verdict to explain).
-    public var isMisattributed: Bool {
+    package var isMisattributed: Bool {
         guard mutant != nil, let rule = failure?.failure.rule, !declaredRules.isEmpty else { return false }
         return !declaredRules.contains(rule)
     }
 
-    public init(target: String, mutant: String?, options: SearchOptions, maxSteps: Int, search: SearchResult, steps: Int,
+    package init(target: String, mutant: String?, options: SearchOptions, maxSteps: Int, search: SearchResult, steps: Int,
                 originalSteps: Int, counterexample: CaseRecord?, declaredRules: [String] = [], defaultSteps: Int? = nil) {
         self.declaredRules = declaredRules
         self.defaultSteps = defaultSteps
@@ -44,11 +44,11 @@ public struct TargetSearchResult: Sendable, Equatable {
 
 /// One failure signature of a target's search, shrunk and described, with the number of cases
 /// that failed with it.
-public struct TargetFailure: Sendable, Equatable {
-    public var result: TargetSearchResult
-    public var caseCount: Int
+package struct TargetFailure: Sendable, Equatable {
+    package var result: TargetSearchResult
+    package var caseCount: Int
 
-    public init(result: TargetSearchResult, caseCount: Int) {
+    package init(result: TargetSearchResult, caseCount: Int) {
         self.result = result
         self.caseCount = caseCount
     }
@@ -56,36 +56,36 @@ public struct TargetFailure: Sendable, Equatable {
 
 /// A whole search of a target by the one search loop: every failure signature, and what the
 /// cases exercised.
-public struct TargetRun: Sendable, Equatable {
-    public var target: String
-    public var mutant: String?
-    public var options: SearchOptions
-    public var maxSteps: Int
-    public var cases: Int
-    public var rejected: Int
-    public var steps: Int
+package struct TargetRun: Sendable, Equatable {
+    package var target: String
+    package var mutant: String?
+    package var options: SearchOptions
+    package var maxSteps: Int
+    package var cases: Int
+    package var rejected: Int
+    package var steps: Int
     /// Search time (shrinking excluded).
-    public var seconds: Double
-    public var coverage: Coverage
+    package var seconds: Double
+    package var coverage: Coverage
     /// One per signature, in the order of their lowest failing case.
-    public var found: [TargetFailure]
+    package var found: [TargetFailure]
     /// Crash or hang signatures that did not come back when run again: not failures of the code.
-    public var unconfirmed: [FailureSignature]
+    package var unconfirmed: [FailureSignature]
     /// The search was stopped early (`SearchEvents.stopRequested`).
-    public var interrupted = false
+    package var interrupted = false
 }
 
 extension Target {
     /// The rules `mutant` declares it may break (empty for production code or an unknown name).
-    public func declaredRules(_ mutant: String?) -> [String] {
+    package func declaredRules(_ mutant: String?) -> [String] {
         mutant.flatMap { self.mutant(named: $0)?.rules } ?? []
     }
 
     /// Searches this target for the first failure with `options`, at most `maxSteps` steps per
     /// case, in this process (time to first failure; `run` goes on and groups every failure).
-    public func search(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil) -> TargetSearchResult {
+    package func search(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil) -> TargetSearchResult {
         let maxSteps = maxSteps ?? defaultSteps
-        let executor = InProcessExecutor(machine: machine(mutant: mutant), maxSteps: maxSteps)
+        let executor = LocalExecutor(machine: machine(mutant: mutant), maxSteps: maxSteps)
         // An in-process executor never throws; the loop throws only a harness fault.
         let loop: LoopResult
         do { loop = try SearchLoop(options: options, stopAtFirstFailure: true).run(executor) } catch {
@@ -110,10 +110,10 @@ extension Target {
     /// failures by signature and shrinks each once; `found` hears of each as soon as it is shrunk
     /// (while the search goes on), `events` of the rest (its `found` is replaced). Throws
     /// `CaseHarnessFault` (naming this target) when a case's harness could not do its work.
-    public func run(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil, executor: (any CaseExecutor)? = nil,
+    package func run(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil, executor: (any CaseExecutor)? = nil,
                     events: SearchEvents = SearchEvents(), found: @escaping (TargetFailure) -> Void = { _ in }) throws -> TargetRun {
         let maxSteps = maxSteps ?? defaultSteps
-        let executor = executor ?? InProcessExecutor(machine: machine(mutant: mutant), maxSteps: maxSteps)
+        let executor = executor ?? LocalExecutor(machine: machine(mutant: mutant), maxSteps: maxSteps)
         var described: [TargetFailure] = []
         var events = events
         events.found = { group, progress in

@@ -78,10 +78,10 @@ extension Shrinker {
 extension ShrinkPass {
     /// Changes a small configuration choice (to any value) together with the deletion of up to three
     /// of the first steps: a richer start replacing the steps that built it.
-    public static let changeConfigDeletingSteps = ShrinkPass("change-config-delete-steps", .expensive) { $0.changeConfigDeletingSteps() }
+    package static let changeConfigDeletingSteps = ShrinkPass("change-config-delete-steps", .expensive) { $0.changeConfigDeletingSteps() }
     /// Raises a small configuration choice (a richer start) together with the deletion of one of the first
     /// steps and a change of one later small choice: a reference that the new start and the deletion shifted.
-    public static let changeConfigDeletingStepRepointing = ShrinkPass("change-config-delete-step-repoint", .expensive) {
+    package static let changeConfigDeletingStepRepointing = ShrinkPass("change-config-delete-step-repoint", .expensive) {
         $0.changeConfigDeletingStepRepointing()
     }
 }

@@ -88,5 +88,5 @@ extension Shrinker {
 
 extension ShrinkPass {
     /// Deletes the discarded spans (a filter's rejected tries): all at once, else one at a time.
-    public static let removeDiscarded = ShrinkPass("remove-discarded", .cheap) { $0.removeDiscarded() }
+    package static let removeDiscarded = ShrinkPass("remove-discarded", .cheap) { $0.removeDiscarded() }
 }

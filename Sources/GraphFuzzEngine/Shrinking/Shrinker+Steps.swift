@@ -169,9 +169,9 @@ extension Shrinker {
 extension ShrinkPass {
     /// Replaces a step's action by a simpler one (old arguments or zeros, realigned), alone or
     /// with an earlier step deleted.
-    public static let replaceStepAction = ShrinkPass("replace-step-action", .expensive) { $0.replaceStepActions() }
+    package static let replaceStepAction = ShrinkPass("replace-step-action", .expensive) { $0.replaceStepActions() }
     /// Moves a step after the next one or to the end, alone or with another step deleted.
-    public static let moveStep = ShrinkPass("move-step", .expensive) { $0.moveSteps() }
+    package static let moveStep = ShrinkPass("move-step", .expensive) { $0.moveSteps() }
     /// Deletes a step and sets one later small argument choice to another value (a reference the deletion shifted).
-    public static let deleteStepRepoint = ShrinkPass("delete-step-repoint", .expensive) { $0.deleteStepRepointing() }
+    package static let deleteStepRepoint = ShrinkPass("delete-step-repoint", .expensive) { $0.deleteStepRepointing() }
 }

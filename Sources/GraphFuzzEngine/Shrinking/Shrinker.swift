@@ -13,7 +13,7 @@
 /// cheap pass improves, the expensive passes are tried one at a time in the same adaptive order.
 /// The shrink ends at a fixed point, or when `maxStall` runs in a row brought no improvement, or
 /// when the budget runs out. Everything is deterministic.
-public final class Shrinker {
+package final class Shrinker {
     /// Runs a candidate sequence: its outcome, and the draw holding what it consumed.
     private let test: (ChoiceSequence) -> (outcome: Outcome, draw: Draw)
     private let signature: FailureSignature
@@ -48,8 +48,8 @@ public final class Shrinker {
     private(set) var discarded: Set<ChoiceSequence> = []
     /// Whether the last candidate considered was discarded (run, or known from an earlier run).
     private(set) var lastDiscarded = false
-    public private(set) var attempts = 0
-    public private(set) var improvements = 0
+    package private(set) var attempts = 0
+    package private(set) var improvements = 0
     private var skipped = 0
     private var lastImprovement = 0
     private(set) var outOfBudget = false
@@ -62,7 +62,7 @@ public final class Shrinker {
     ///   - test: runs one case from the given draw.
     ///   - signature: the signature every accepted candidate must fail with.
     ///   - passes: the passes to use (all of `ShrinkPass.standard` unless given).
-    public convenience init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(),
+    package convenience init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(),
                             passes: [ShrinkPass] = ShrinkPass.standard, test: @escaping (Draw) -> Outcome) {
         self.init(signature: signature, budget: budget, passes: passes, candidates: { sequence in
             let draw = Draw(replaying: sequence)
@@ -74,7 +74,7 @@ public final class Shrinker {
     /// crash or hang: `candidates` runs a sequence and returns its outcome and a draw holding the
     /// choices and spans the case consumed. The draw is read only when the outcome fails with the
     /// signature or is rejected; for any other outcome it may be a fresh, unrun `Draw(replaying:)`.
-    public init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(), passes: [ShrinkPass] = ShrinkPass.standard,
+    package init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(), passes: [ShrinkPass] = ShrinkPass.standard,
                 candidates: @escaping (ChoiceSequence) -> (outcome: Outcome, draw: Draw)) {
         self.test = candidates
         self.signature = signature
@@ -89,7 +89,7 @@ public final class Shrinker {
     /// `run` is the outcome and draw of a run of `start` the caller already made (the search's
     /// own run of the failing case): given, the shrink does not run `start` again, and counts only
     /// the candidates it runs, as Hypothesis counts its shrink's calls.
-    public func shrink(_ start: ChoiceSequence, run: (outcome: Outcome, draw: Draw)? = nil) -> ShrinkResult {
+    package func shrink(_ start: ChoiceSequence, run: (outcome: Outcome, draw: Draw)? = nil) -> ShrinkResult {
         let known = run.flatMap { $0.draw.sequence == start && !$0.draw.choices.isEmpty ? $0 : nil }
         let (outcome, draw) = known ?? test(start)
         let replays = known == nil ? 1 : 0

@@ -1,7 +1,7 @@
 extension TraceStep {
     /// Parses one line written by `description`: `[vN = ]name(label: value, …)`.
     /// Values are integers, `true`/`false`, `nil`, references `vN`, quoted strings and `[…]` lists.
-    public init(parsing line: Substring) throws(TraceError) {
+    package init(parsing line: Substring) throws(TraceError) {
         var parser = TraceParser(line)
         self = try parser.parseStep()
     }

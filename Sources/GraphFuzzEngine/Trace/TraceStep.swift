@@ -148,13 +148,17 @@ public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
 public protocol TraceCodable {
     var trace: TraceStep { get }
     init(trace: TraceStep) throws(TraceError)
+    /// The reference the command creates: its trace's result (`v3 = …`). Searches ask for it at every step
+    /// instead of the whole trace, so a command whose trace costs something to build answers it directly.
+    var createdRef: Ref? { get }
 }
 
-/// The configuration of a machine that has no parameters.
-public struct NoConfig: TraceCodable, Sendable, Equatable {
+extension TraceCodable {
+    public var createdRef: Ref? { trace.result }
+}
+
+/// The configuration of a machine that has no parameters: it draws nothing, and reports print no
+/// configuration line for it.
+public struct NoConfig: Sendable, Equatable {
     public init() {}
-    public var trace: TraceStep { TraceStep("config") }
-    public init(trace: TraceStep) throws(TraceError) {
-        guard trace.name == "config" else { throw TraceError("expected 'config(…)', found '\(trace.name)'") }
-    }
 }
