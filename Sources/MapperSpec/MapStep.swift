@@ -8,13 +8,13 @@ extension MapperModel {
     /// every returned work live), with their values. A trap at the step is M11's.
     public mutating func map(_ response: SpecResponse) -> Prediction<MapperObservation> {
         var rules: [(label: String, rule: String)] = [(MappingPart.trap, MapperRules.noStaleRead)]
-        var groupWorks: [CanonicalWork] = []
+        var groupingWorks: [CanonicalWork] = []
         for (i, group) in response.groups.enumerated() {
             rules.append((MappingPart.group(i), group.rule))
             let fresh = Self.mapped(group, response, onto: .none, volumes: [])
             var work = fresh.values.canonical
             work.volumeIDs = group.members.map(MapperVocabulary.workID)
-            groupWorks.append(work)
+            groupingWorks.append(work)
             rules += fresh.fieldRules { MappingPart.group(i, $0) }
         }
         var returned: [(ref: Int, rule: String, mapped: Mapped)] = []
@@ -40,7 +40,7 @@ extension MapperModel {
             rules.append((MappingPart.returnedVolumes(j), work.rule))
             rules += work.mapped.fieldRules { MappingPart.returned(j, $0) }
         }
-        let value = MapperObservation.mapped(returned.map { MappedWork(ref: $0.ref, work: works[$0.ref].current.canonical) }, groups: groupWorks)
+        let value = MapperObservation.mapped(returned.map { MappedWork(ref: $0.ref, work: works[$0.ref].current.canonical) }, groups: groupingWorks)
         return rules.reduce(Prediction(value, rule: MapperRules.knownVolumeReused)) { $0.part($1.label, rule: $1.rule) }
     }
 

@@ -15,7 +15,7 @@ public final class MapperSystem {
 
     private(set) var container: ModelContainer
     private(set) var context: ModelContext
-    /// An empty in-memory container for the grouping part of map steps (`groupWorks`); nothing is saved in it.
+    /// An empty in-memory container for the grouping part of map steps (`groupingPart`); nothing is saved in it.
     private let scratchContainer: ModelContainer
     /// The containers of earlier launches (models of theirs raise traps there) and the store file, if on disk.
     private var retired: [ModelContainer] = []
@@ -25,10 +25,10 @@ public final class MapperSystem {
     /// Set by steps that change the saved rows; the store is compared after them.
     var storeChanged = false
     private let entities: (work: Int, edition: Int, author: Int)
-    /// The grouping mappings (`groupWorks`) of this case's responses that raised no trap, by response. The grouping
+    /// The grouping mappings (`groupingPart`) of this case's responses that raised no trap, by response. The grouping
     /// mapping is a function of the response, the mapper's faults and the store configuration alone (a fresh mapper,
-    /// a fresh context, no volume IDs: nothing is looked up, every group is inserted anew), so mapping a response
-    /// again (`mapAgain`) takes the works it gave the first time instead of building them again.
+    /// a fresh context, each work's own id as its only volume ID: no lookup finds a work, every group is inserted
+    /// anew), so mapping a response again (`mapAgain`) takes the works it gave the first time.
     private var groupings: [(response: SpecResponse, works: [CanonicalWork])] = []
 
     /// - Parameter stores: where an on-disk case's store file goes. It starts from a copy of the schema's empty store
@@ -110,7 +110,7 @@ public final class MapperSystem {
         if let earlier = groupings.first(where: { $0.response == response }) {
             return .mapped(mapped, groups: earlier.works)
         }
-        let groups = groupWorks(data)
+        let groups = groupingPart(data)
         if let trap = groups.trap { return trap }
         if groupings.count < Self.groupingsKept { groupings.append((response, groups.works)) }
         return .mapped(mapped, groups: groups.works)
@@ -123,7 +123,7 @@ public final class MapperSystem {
     /// step's response) in an empty context of a scratch container (never saved), one per group, each response work
     /// carrying its own id as its only volume ID, so that every group makes a work of its own and a work's volume IDs
     /// are the response works it holds; and the first trap that recorded, if any.
-    private func groupWorks(_ data: SearchResponseData) -> (works: [CanonicalWork], trap: MapperObservation?) {
+    private func groupingPart(_ data: SearchResponseData) -> (works: [CanonicalWork], trap: MapperObservation?) {
         var marked = data
         for index in marked.works.indices { marked.works[index].googleBooksVolumeIDs = [marked.works[index].id] }
         let scratch = ModelContext(scratchContainer)
