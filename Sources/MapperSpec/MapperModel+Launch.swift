@@ -3,10 +3,10 @@ import GraphFuzzEngine
 extension MapperModel {
     /// M15 (G22): a relaunch keeps the saved works with their saved values and loses everything pending, as a
     /// fresh context does; what the mapper's cache kept must not change that (M9–M11). A store that cannot be reopened
-    /// (observed as a trap) breaks M15 itself.
+    /// (observed as a trap) breaks M15 itself: every part of the step is M15's.
     public mutating func relaunch() -> Prediction<MapperObservation> {
         discardPending()
-        return Prediction(.done, rule: MapperRules.survivesRelaunch).part(MappingPart.trap, rule: MapperRules.survivesRelaunch)
+        return Prediction(.done, rule: MapperRules.survivesRelaunch)
     }
 }
 
