@@ -4,7 +4,7 @@ public struct MappedWork: Hashable, Sendable, CustomStringConvertible {
     public var ref: Int
     public var work: CanonicalWork
     /// Registered in the mapper's context and not deleted, and so before the step unless the step created it (a work
-    /// the step brought back from a rollback or a deletion is not live).
+    /// the step brought back from a rollback, a deletion or an abandoned context is not live).
     public var isLive: Bool
 
     public init(ref: Int, work: CanonicalWork, isLive: Bool = true) {

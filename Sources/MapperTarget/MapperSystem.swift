@@ -11,6 +11,15 @@ public final class MapperSystem {
         var id: PersistentIdentifier?
         /// The work in the current mapper context, if the harness holds it.
         var object: Work?
+        /// The work's model in the last context the mapper abandoned (a fresh context or a relaunch), if the harness
+        /// held one: a mapping that returns it brought back a work that is not live.
+        var abandoned: Work?
+
+        /// The slot after the mapper's context is abandoned: the work is no longer held.
+        mutating func abandon() {
+            if let object { abandoned = object }
+            object = nil
+        }
     }
 
     private(set) var container: ModelContainer
@@ -83,7 +92,7 @@ public final class MapperSystem {
             return .trap(code: "relaunchFailed", message: "\(error)")
         }
         context = ModelContext(container)
-        for index in slots.indices { slots[index].object = nil }
+        for index in slots.indices { slots[index].abandon() }
         storeChanged = true
         return .done
     }
@@ -102,9 +111,9 @@ public final class MapperSystem {
             let ref = identify(work)
             let canonical = canonicalWork(work)
             if let trap = newTrap(since: traps) { return trap }
-            // A work the step brought back (a rolled-back insert or a deleted work it re-inserted) is not live: M10 asks
-            // for the live holder or a fresh work.
-            let live = isLive(work) && !deadBefore.contains(ref)
+            // A work the step brought back (a rolled-back insert, a deleted work, a model of an abandoned context) is
+            // not live: M10 asks for the live holder or a fresh work.
+            let live = isLive(work) && !deadBefore.contains(ref) && slots[ref].abandoned !== work
             mapped.append(MappedWork(ref: ref, work: canonical, isLive: live))
         }
         if let earlier = groupings.first(where: { $0.response == response }) {
@@ -156,7 +165,7 @@ public final class MapperSystem {
 
     func newContext() -> MapperObservation {
         context = ModelContext(container)
-        for index in slots.indices { slots[index].object = nil }
+        for index in slots.indices { slots[index].abandon() }
         return .done
     }
 
@@ -224,9 +233,10 @@ public final class MapperSystem {
         return work
     }
 
-    /// The reference of a returned work: the slot holding it, or matching its identifier, or a new one.
+    /// The reference of a returned work: the slot holding it (or its model in an abandoned context), or matching its
+    /// identifier, or a new one.
     private func identify(_ work: Work) -> Int {
-        if let index = slots.firstIndex(where: { $0.object === work }) { return index }
+        if let index = slots.firstIndex(where: { $0.object === work || $0.abandoned === work }) { return index }
         if let id = work.persistentModelID, let index = slots.firstIndex(where: { $0.id == id }) {
             slots[index].object = work
             return index
