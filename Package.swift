@@ -63,7 +63,14 @@ let package = Package(
         .target(name: "ScheduleSamples", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
         .executableTarget(name: "schedule-bench", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
 
-        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
+        // Targets for tests only (planted faults, the shrinking challenge), and `graph-fuzz` with the planted targets
+        // registered, for the tests that must start a real executable that crashes, hangs or faults.
+        .target(name: "TestTargets", dependencies: ["GraphFuzzEngine"], path: "Tests/Support/TestTargets", swiftSettings: strict),
+        .executableTarget(name: "graph-fuzz-planted", dependencies: ["GraphFuzzCLI", "TestTargets"], path: "Tests/Support/graph-fuzz-planted",
+                          swiftSettings: strict),
+
+        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets", "TestTargets"],
+                    swiftSettings: strict),
         .testTarget(name: "SchedulingTests", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "FaultPoints", "graph-store-crasher"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
@@ -73,7 +80,8 @@ let package = Package(
             "GraphFuzzEngine", "GraphFuzzTesting", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget", "ExampleTargets",
         ], swiftSettings: strict),
         .testTarget(name: "FuzzingTests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets"], swiftSettings: strict),
-        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "FaultPoints", "graph-fuzz"],
+        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "FaultPoints", "TestTargets",
+                                                           "graph-fuzz", "graph-fuzz-planted"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
         .testTarget(name: "CorpusRegressionTests", dependencies: [

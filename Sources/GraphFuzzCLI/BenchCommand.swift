@@ -1,5 +1,4 @@
 import Foundation
-import ExampleTargets
 import GraphFuzzEngine
 
 /// Options of `graph-fuzz bench`.
@@ -12,7 +11,8 @@ package struct BenchArguments: Equatable {
 }
 
 /// `graph-fuzz bench`: throughput of each target (spec alone, the system's share, differential), time to a
-/// shrunk failure for every mutant over 20 seeds, shrinking-challenge evaluations, peak memory.
+/// shrunk failure for every mutant over 20 seeds, peak memory. (The public shrinking challenge is measured by
+/// scripts/shrink-compare, beside Hypothesis.)
 struct BenchCommand {
     var arguments: BenchArguments
     var registry: Registry
@@ -98,7 +98,6 @@ struct BenchCommand {
                 console.out("Search in worker processes (\(Format.seconds(seconds)) each, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n" + Format.table(workerRows) + "\n")
             }
             console.out("Mutants (\(seeds.count) seeds each, --runs \(RunArguments().runs); found: under a rule the mutant declares; other rule: seeds whose failure named another)\n" + Format.table(mutantRows) + "\n")
-            console.out("Shrinking challenge (100 seeds each): mean shrink evaluations\n" + Format.table(challengeRows()) + "\n")
             console.out("peak resident memory: \(peak / 1_048_576) MiB\n")
         }
         return 0
@@ -124,22 +123,6 @@ struct BenchCommand {
         if !arguments.json {
             console.out("soak: \(caseIndex) cases per target, \(steps) steps in \(Format.seconds(arguments.soak)); resident \(early / 1024) KiB after \(Format.seconds(checkpoint)), \(end / 1024) KiB at the end (\(format2(growth))%)\n\n")
         }
-    }
-
-    private func challengeRows() -> [[String]] {
-        var rows = [["challenge", "minimal", "mean evaluations", "Hypothesis 6.155"]]
-        for challenge in ShrinkingChallenge.allCases {
-            var total = 0, minimal = 0, found = 0
-            for seed in UInt64(1)...100 {
-                guard let result = challenge.run(seed: seed) else { continue }
-                found += 1
-                total += result.shrinkAttempts
-                if result.isMinimal { minimal += 1 }
-            }
-            rows.append([challenge.rawValue, "\(minimal)/100", format2(Double(total) / Double(max(found, 1))),
-                         format2(challenge.hypothesisMeanEvaluations)])
-        }
-        return rows
     }
 
     private func emit(_ value: JSONValue) {

@@ -1,4 +1,4 @@
-import ExampleTargets
+import TestTargets
 import GraphFuzzEngine
 import Testing
 

@@ -1,15 +1,11 @@
-import ExampleTargets
 import Foundation
 import GraphFuzzEngine
 
 extension GraphFuzzCommand {
-    /// The command as the `graph-fuzz` executable runs it: worker processes run this same
-    /// executable, and the test-only `planted` and `planted-harness` targets join the registry when the environment
-    /// sets `GRAPH_FUZZ_PLANTED_TARGETS=1` (users never see it otherwise). With
-    /// `GRAPH_FUZZ_EXIT_WITH_PARENT=1` (set by the tests that start it) it ends when its parent does.
-    package static func executable(environment: [String: String] = ProcessInfo.processInfo.environment) -> GraphFuzzCommand {
-        var registry = Registry.standard
-        if environment["GRAPH_FUZZ_PLANTED_TARGETS"] == "1" { registry.targets += [.planted, .plantedHarnessFault] }
+    /// The command as an executable runs it, with `registry`'s targets: worker processes run this same executable.
+    /// With `GRAPH_FUZZ_EXIT_WITH_PARENT=1` (set by the tests that start it) it ends when its parent does.
+    package static func executable(registry: Registry = .standard,
+                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> GraphFuzzCommand {
         Interruption.unblock()
         // A closed pipe under standard output is a failed write (`Console`): the run then stops its
         // workers and removes its temporary files, which dying of SIGPIPE would not. (Workers ignore it too.)
