@@ -1,7 +1,8 @@
-import TestTargets
 import Foundation
 import GraphFuzzEngine
+import GraphFuzzIsolation
 import GraphFuzzTesting
+import TestTargets
 import Testing
 
 /// The cases of seed 1 of the planted target, up to its first whose harness faults (that one last).
