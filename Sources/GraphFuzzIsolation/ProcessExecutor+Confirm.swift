@@ -1,3 +1,4 @@
+#if !GRAPHFUZZ_NO_PROCESSES
 import GraphFuzzEngine
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ enum Verdict: Equatable {
     case ran(Outcome, steps: Int, note: String)
 }
 
-extension WorkerExecutor {
+extension ProcessExecutor {
     /// Runs before a worker death counts as a lost cause: a case whose fresh workers keep dying
     /// without reproducing the same trap is an infrastructure error.
     static let maxConfirmAttempts = 3
@@ -48,7 +49,7 @@ extension WorkerExecutor {
     /// - a timed-out case is a `hang` only when one of its steps alone runs longer than
     ///   `confirmStepTimeout`; a case that keeps finishing steps is slow, not stuck, and runs to the end.
     /// Throws (exit 3) when fresh workers keep dying without reproducing anything.
-    func confirm(case index: Int, _ suspicion: Suspicion, client: WorkerClient) throws(WorkerError) -> Verdict {
+    func confirm(case index: Int, seed: UInt64, _ suspicion: Suspicion, client: WorkerClient) throws(WorkerError) -> Verdict {
         var suspicion = suspicion
         var deaths: [String] = []
         if case .died(let termination, let trap) = suspicion { deaths.append(Self.describe(termination, trap)) }
@@ -57,23 +58,23 @@ extension WorkerExecutor {
         while true {
             client.stop()
             let started = clock.now
-            let answer = try client.run("w \(index)", timeout: confirmStepTimeout, perStep: true)
+            let answer = try client.run(.runCase(seed: seed, index: index), timeout: confirmStepTimeout, perStep: true)
             switch answer.run {
             case .finished(let outcome):
                 let seconds = Format.seconds((clock.now - started).seconds)
                 let what: String
                 switch suspicion {
                 case .timedOut:
-                    what = "case \(index) of \(target.name) ran longer than \(Format.seconds(caseTimeout)) but is slow, not stuck: "
+                    what = "case \(index) of \(name) ran longer than \(Format.seconds(caseTimeout)) but is slow, not stuck: "
                         + "run again, every step finished and the case ran to the end in \(seconds); not a hang "
                         + "(raise --case-timeout for fewer re-runs)"
                 case .died:
-                    what = "a worker died of \(deaths.joined(separator: ", then ")) running case \(index) of \(target.name); "
+                    what = "a worker died of \(deaths.joined(separator: ", then ")) running case \(index) of \(name); "
                         + "run again in a fresh worker the case ran to the end: not a failure of the code under test"
                 }
                 return .ran(outcome, steps: (answer.lastStep ?? -1) + 1, note: what)
             case .unreadable(let error):
-                throw WorkerError(message: "a worker could not run case \(index) of \(target.name): \(error.message)")
+                throw WorkerError(message: "a worker could not run case \(index) of \(name): \(error.message)")
             case .timedOut:
                 // One step ran longer than the timeout by itself: stuck, whatever the case's length.
                 return .reproduced(WorkerFailure.hang(seconds: caseTimeout))  // the signature names the case timeout
@@ -86,7 +87,7 @@ extension WorkerExecutor {
                 deaths.append(Self.describe(termination, trap))
                 if deaths.count >= Self.maxConfirmAttempts + (suspicion == .timedOut ? 0 : 1) {
                     throw WorkerError(message: "infrastructure error: workers keep dying without a reproducing case "
-                        + "(case \(index) of \(target.name): \(deaths.joined(separator: ", "))); "
+                        + "(case \(index) of \(name): \(deaths.joined(separator: ", "))); "
                         + "a worker killed from outside (the OOM killer, a CI runner's limits) is not a failure of the code under test")
                 }
                 suspicion = .died(termination, trapMessage: trap)
@@ -103,3 +104,4 @@ extension WorkerExecutor {
         trap.isEmpty ? termination.name : "\(termination.name) (\(trap))"
     }
 }
+#endif

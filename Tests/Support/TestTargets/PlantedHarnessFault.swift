@@ -4,8 +4,8 @@ import GraphFuzzEngine
 /// The test-only `planted-harness` target: a counter whose harness, at its `scratch` step, writes
 /// a scratch file where no file can be written (under `/dev/null`), as a harness would on a full
 /// or unwritable disk. That step ends in a `HarnessFault`, never in a failure of the counter: the
-/// search stops at the first case that draws it, and `graph-fuzz` exits 3. The command line
-/// registers it only when the environment variable `GRAPH_FUZZ_PLANTED_TARGETS=1` is set.
+/// search stops at the first case that draws it, and `graph-fuzz` exits 3. Registered only by
+/// the test executable `graph-fuzz-planted`, never by `graph-fuzz`.
 public struct PlantedHarnessFaultMachine: StateMachine, Sendable {
     /// The counter's sum, in the model and in the system.
     public typealias Model = Int

@@ -1,3 +1,4 @@
+#if !GRAPHFUZZ_NO_PROCESSES
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,11 +9,16 @@ import Darwin
 /// How many worker processes a run can really have: no more than the machine has cores, and no
 /// more than its open-file limit leaves room for (each worker holds three descriptors in the parent,
 /// and one starting needs five).
-struct WorkerBudget: Equatable {
+package struct WorkerBudget: Equatable {
     /// The workers the run will start.
-    var jobs: Int
+    package var jobs: Int
     /// Why fewer than asked for, for a note on standard error (nil when not capped).
-    var note: String?
+    package var note: String?
+
+    package init(jobs: Int, note: String?) {
+        self.jobs = jobs
+        self.note = note
+    }
 
     /// Descriptors each running worker keeps open in the parent, and the extra ones while one starts.
     static let descriptorsPerWorker = 3
@@ -20,7 +26,7 @@ struct WorkerBudget: Equatable {
 
     /// `requested` workers (nil: one per core) on a machine with `cores` cores, `openFileLimit`
     /// (the soft RLIMIT_NOFILE) and `openFiles` descriptors already in use.
-    static func plan(requested: Int?, cores: Int, openFileLimit: Int, openFiles: Int) throws(UsageError) -> WorkerBudget {
+    package static func plan(requested: Int?, cores: Int, openFileLimit: Int, openFiles: Int) throws(WorkerError) -> WorkerBudget {
         let cores = Swift.max(1, cores)
         var jobs = requested ?? cores
         var notes: [String] = []
@@ -32,7 +38,7 @@ struct WorkerBudget: Equatable {
         // may be starting; a start briefly needs more descriptors, and reading files a few.
         let fit = (openFileLimit - openFiles - descriptorsToStart - 2) / descriptorsPerWorker
         guard fit >= 1 else {
-            throw UsageError("too many open files: the limit is \(openFileLimit) open files and \(openFiles) are in use, "
+            throw WorkerError(usage: "too many open files: the limit is \(openFileLimit) open files and \(openFiles) are in use, "
                 + "too few for even one worker process; raise the limit (for example `ulimit -n 1024`) or run with --in-process")
         }
         if jobs > fit {
@@ -43,7 +49,7 @@ struct WorkerBudget: Equatable {
     }
 
     /// The plan for this process and machine.
-    static func current(requested: Int?) throws(UsageError) -> WorkerBudget {
+    package static func current(requested: Int?) throws(WorkerError) -> WorkerBudget {
         var limit = rlimit()
         #if canImport(Glibc)
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
@@ -62,3 +68,4 @@ struct WorkerBudget: Equatable {
         return names.count
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !GRAPHFUZZ_NO_PROCESSES
 import Foundation
 import GraphFuzzEngine
 
@@ -29,13 +30,11 @@ enum WorkerFailure {
 /// One worker process, started on first use and again after it dies, that runs one request at a
 /// time with a timeout: shrink candidates, the step at which a case crashes, corpus replays.
 final class WorkerClient {
-    let executable: String
-    let arguments: WorkerArguments
+    let launch: WorkerLaunch
     private var process: WorkerProcess?
 
-    init(executable: String, arguments: WorkerArguments) {
-        self.executable = executable
-        self.arguments = arguments
+    init(_ launch: WorkerLaunch) {
+        self.launch = launch
     }
 
     /// Sends `request` and waits for its answer or the worker's end, at most `timeout` seconds —
@@ -43,29 +42,29 @@ final class WorkerClient {
     /// so a long case that keeps finishing steps is slow, never a hang, and only a step that
     /// itself runs longer than `timeout` times out. `lastStep` is the last step the worker
     /// announced, nil if none.
-    func run(_ request: String, timeout: Double, perStep: Bool = false) throws(WorkerError) -> (run: WorkerRun, lastStep: Int?) {
+    func run(_ request: WorkerRequest, timeout: Double, perStep: Bool = false) throws(WorkerError) -> (run: WorkerRun, lastStep: Int?) {
         let worker: WorkerProcess
         if let process { worker = process } else {
-            worker = try WorkerProcess(executable: executable, arguments: arguments.commandLine)
+            worker = try WorkerProcess(launch)
             process = worker
         }
         let clock = ContinuousClock()
         var deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
         var lastStep: Int?
-        guard worker.send(request) else { return (try end(worker), lastStep) }
+        guard worker.send(request.line) else { return (try end(worker), lastStep) }
         while true {
             while let line = worker.nextLine() {
                 if line.hasPrefix("k "), let step = Int(line.dropFirst(2)) {
                     lastStep = step
                     if perStep { deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000))) }
-                } else if line.hasPrefix("o "), let outcome = WorkerProtocol.decodeOutcome(line.dropFirst(2)) {
+                } else if line.hasPrefix("o "), let outcome = OutcomeLine.decodeOutcome(line.dropFirst(2)) {
                     return (.finished(outcome), lastStep)
                 } else if line.hasPrefix("e ") {
                     let fields = line.dropFirst(2).split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-                    let message = fields.count == 2 ? WorkerProtocol.unescape(fields[1]) : String(line)
+                    let message = fields.count == 2 ? OutcomeLine.unescape(fields[1]) : String(line)
                     return (.unreadable(TraceReplayError(step: Int(fields[0]), message: message)), lastStep)
                 } else {
-                    throw WorkerError(message: "the worker answered '\(line)' to '\(request.prefix(40))'")
+                    throw WorkerError(message: "the worker answered '\(line)' to '\(request.line.prefix(40))'")
                 }
             }
             let left = (deadline - clock.now).seconds
@@ -88,3 +87,4 @@ final class WorkerClient {
         return .died(termination, trapMessage: worker.trapMessage())
     }
 }
+#endif

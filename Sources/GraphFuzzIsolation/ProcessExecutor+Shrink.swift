@@ -1,3 +1,4 @@
+#if !GRAPHFUZZ_NO_PROCESSES
 import GraphFuzzEngine
 
 /// What the shrink of one failure group learned: the signature it keeps, the step each accepted
@@ -21,31 +22,31 @@ struct ShrinkState {
 /// never hangs for their length alone). A crash or hang candidate is accepted only with the same
 /// signature; the steps before the one that crashed or hung are then replayed in this process
 /// (they passed in the worker) to learn what the case consumed and to describe it.
-extension WorkerExecutor {
+extension ProcessExecutor {
     /// Runs case `index` again to begin shrinking its group: in a worker when it crashed or hung
     /// there (with the longer timeout of a confirmation, so a loaded machine does not turn the
     /// crash into a timeout), in this process otherwise.
-    func run(case index: Int, seed: UInt64) throws -> (outcome: Outcome, draw: Draw) {
+    package func run(case index: Int, seed: UInt64) throws -> (outcome: Outcome, draw: Draw) {
         let failure = caseFailures[index]
         shrinking = ShrinkState(signature: failure?.signature, diedInWorker: failure.map { $0.kind == .crash || $0.kind == .hang } ?? false)
         let draw = Draw(seed: SplitMix64.caseSeed(run: seed, case: index))
         guard shrinking.diedInWorker else { return (machine.run(draw, maxSteps).outcome, draw) }
-        let answer = try client.run("w \(index)", timeout: confirmStepTimeout, perStep: true)
+        let answer = try client.run(.runCase(seed: seed, index: index), timeout: confirmStepTimeout, perStep: true)
         let outcome = interpret(answer, draw: draw)
         // Reproduced before the first step: reported as found, unshrunk and without steps.
         if let failure, shrinking.beforeFirstStep.contains(draw.sequence) { return (.fail(failure), draw) }
         return (outcome, draw)
     }
 
-    func replay(_ sequence: ChoiceSequence) throws -> (outcome: Outcome, draw: Draw) {
+    package func replay(_ sequence: ChoiceSequence) throws -> (outcome: Outcome, draw: Draw) {
         let draw = Draw(replaying: sequence)
         if let failure = shrinking.failures[sequence], let step = shrinking.stopSteps[sequence] {
             // Accepted before: consumed up to its step here, not run in a worker again.
             _ = machine.recordPrefix(draw, maxSteps, stoppingAt: step)
             return (.fail(failure), draw)
         }
-        guard shrinking.timedOut < WorkerExecutor.maxTimedOutCandidates else { return (.rejected, draw) }
-        let answer = try client.run("r \(sequence)", timeout: candidateTimeout, perStep: true)
+        guard shrinking.timedOut < ProcessExecutor.maxTimedOutCandidates else { return (.rejected, draw) }
+        let answer = try client.run(.replay(sequence), timeout: candidateTimeout, perStep: true)
         return (interpret(answer, draw: draw), draw)
     }
 
@@ -78,7 +79,7 @@ extension WorkerExecutor {
 
     /// The shrunk case described: a crash or hang up to the step it stopped at (never run here),
     /// any other failure re-run in this process.
-    func record(_ sequence: ChoiceSequence) -> CaseRecord? {
+    package func record(_ sequence: ChoiceSequence) -> CaseRecord? {
         guard shrinking.diedInWorker else { return machine.record(sequence, maxSteps) }
         guard let step = shrinking.stopSteps[sequence], var failure = shrinking.failures[sequence] else { return nil }
         var record = machine.recordPrefix(Draw(replaying: sequence), maxSteps, stoppingAt: step)
@@ -91,8 +92,9 @@ extension WorkerExecutor {
         return record
     }
 
-    func steps(_ sequence: ChoiceSequence) -> Int {
+    package func steps(_ sequence: ChoiceSequence) -> Int {
         guard shrinking.diedInWorker else { return machine.run(Draw(replaying: sequence), maxSteps).steps }
         return shrinking.stopSteps[sequence].map { $0 + 1 } ?? 0
     }
 }
+#endif

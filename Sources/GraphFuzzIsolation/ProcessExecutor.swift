@@ -1,3 +1,4 @@
+#if !GRAPHFUZZ_NO_PROCESSES
 import Foundation
 import GraphFuzzEngine
 #if canImport(Glibc)
@@ -6,43 +7,44 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs a target's cases for the one search loop (`SearchLoop`) in `workers` worker processes
-/// (`graph-fuzz worker`), surviving crashes and hangs: the process-backed `CaseExecutor`.
+/// Runs a machine's cases for the one search loop (`SearchLoop`) in `workers` worker processes started as a
+/// `WorkerLaunch` says (`graph-fuzz worker`, or a test binary run again for one check), surviving crashes and
+/// hangs: the process-backed `CaseExecutor`. It holds no seed: every request carries the run's.
 ///
 /// Chunks are sent to workers as the loop submits them, two per worker (the second waits in its
 /// pipe so the worker never idles); failures arrive in any order and the loop orders them.
 /// A worker that dies or runs out of time is only a suspicion: the case runs again in a fresh
 /// worker (`confirm`), and is a `crash` only when it dies again of the same trap, a `hang` only
 /// when one of its steps runs longer than the timeout; the rest of the worker's chunks run again.
-/// Shrink candidates run in a worker too (`WorkerExecutor+Shrink`), so a candidate that crashes
+/// Shrink candidates run in a worker too (`ProcessExecutor+Shrink`), so a candidate that crashes
 /// or hangs costs a worker, never the run.
-final class WorkerExecutor: ConcurrentCaseExecutor {
-    let target: Target
-    let mutant: String?
+package final class ProcessExecutor: ConcurrentCaseExecutor {
+    /// What the workers run, for messages: a target's name.
+    let name: String
+    /// The same machine in this process: it describes shrunk cases and runs again what finished in a worker.
+    let machine: AnyMachine
     let maxSteps: Int
-    let workers: Int
+    package let workers: Int
     /// A case still running after this many seconds is suspected of hanging (see `confirm`).
     let caseTimeout: Double
-    let arguments: WorkerArguments
     /// Something the harness did that is not a failure of the code under test: a worker killed
     /// from outside, a slow case that finished when run again.
     let note: (String) -> Void
-    let machine: AnyMachine
     /// The worker that runs shrink candidates, and the one that runs suspected cases again.
     let client: WorkerClient
     let confirmer: WorkerClient
-    private let executable: String
+    private let launch: WorkerLaunch
     private let slots: [Slot]
     /// Submitted chunks not sent to a worker yet, in order.
-    private var queue: [CaseChunk] = []
+    private var queue: [SeededChunk] = []
     /// The rest of chunks whose worker died, sent before new chunks (next at the end).
-    private var requeued: [CaseChunk] = []
+    private var requeued: [SeededChunk] = []
     /// Workers lost since a batch last finished or a suspected case got its verdict: too many
     /// (workers dying before they run any case) is an infrastructure error.
     private var deathsInARow = 0
     /// How each failing case failed, to know which must be shrunk in a worker.
     var caseFailures: [Int: Failure] = [:]
-    /// What the shrink of the current group learned (see `WorkerExecutor+Shrink`).
+    /// What the shrink of the current group learned (see `ProcessExecutor+Shrink`).
     var shrinking = ShrinkState()
 
     /// Shrink candidates get this timeout for each step: the case timeout, but at most one second.
@@ -54,30 +56,36 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
     /// holds thousands of them, so workers never block on it).
     static let announcementPause: UInt32 = 3_000
 
-    init(target: Target, mutant: String?, seed: UInt64, maxSteps: Int, workers: Int, caseTimeout: Double, executable: String,
-         note: @escaping (String) -> Void = { _ in }) {
-        self.target = target
-        self.mutant = mutant
+    /// `machine` (named `name` in messages) in `workers` worker processes started by `launch`, each serving the
+    /// same machine with at most `maxSteps` steps per case; `note` hears what the harness did that is no failure.
+    package init(name: String, machine: AnyMachine, maxSteps: Int, workers: Int, caseTimeout: Double, launch: WorkerLaunch,
+                 note: @escaping (String) -> Void = { _ in }) {
+        self.name = name
+        self.machine = machine
         self.maxSteps = maxSteps
         self.workers = Swift.max(1, workers)
         self.caseTimeout = caseTimeout
-        self.executable = executable
+        self.launch = launch
         self.note = note
-        arguments = WorkerArguments(target: target.name, mutant: mutant, steps: maxSteps, seed: seed)
-        machine = target.machine(mutant: mutant)
-        client = WorkerClient(executable: executable, arguments: arguments)
-        confirmer = WorkerClient(executable: executable, arguments: arguments)
+        client = WorkerClient(launch)
+        confirmer = WorkerClient(launch)
         let now = ContinuousClock().now
         slots = (0..<Swift.max(1, workers)).map { _ in Slot(now: now) }
     }
 
     deinit { stop() }
 
+    /// A chunk of cases of the run `seed`.
+    private struct SeededChunk {
+        var chunk: CaseChunk
+        var seed: UInt64
+    }
+
     /// A worker slot: its process, the chunks sent to it (the first is running, the next waits in
     /// its pipe so it never idles between chunks) and the case it announced last.
     private final class Slot {
         var process: WorkerProcess?
-        var chunks: [CaseChunk] = []
+        var chunks: [SeededChunk] = []
         var current: Int?
         var started: ContinuousClock.Instant
         var steps = 0, rejected = 0
@@ -87,26 +95,26 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
         /// behind the running one may hold lower cases than it).
         var lowestUnfinished: Int? {
             guard let first = chunks.first else { return nil }
-            return chunks.dropFirst().map(\.start).reduce(current ?? first.start, Swift.min)
+            return chunks.dropFirst().map(\.chunk.start).reduce(current ?? first.chunk.start, Swift.min)
         }
     }
 
     // MARK: ConcurrentCaseExecutor
 
-    var wantsChunk: Bool { queue.isEmpty && requeued.isEmpty && slots.contains { $0.chunks.count < 2 } }
-    var isIdle: Bool { queue.isEmpty && requeued.isEmpty && slots.allSatisfy { $0.chunks.isEmpty } }
+    package var wantsChunk: Bool { queue.isEmpty && requeued.isEmpty && slots.contains { $0.chunks.count < 2 } }
+    package var isIdle: Bool { queue.isEmpty && requeued.isEmpty && slots.allSatisfy { $0.chunks.isEmpty } }
 
-    var lowestUnfinished: Int? {
-        let starts = slots.compactMap(\.lowestUnfinished) + queue.map(\.start) + requeued.map(\.start)
+    package var lowestUnfinished: Int? {
+        let starts = slots.compactMap(\.lowestUnfinished) + queue.map(\.chunk.start) + requeued.map(\.chunk.start)
         return starts.min()
     }
 
-    func submit(_ chunk: CaseChunk) throws {
-        queue.append(chunk)
+    package func submit(_ chunk: CaseChunk, seed: UInt64) throws {
+        queue.append(SeededChunk(chunk: chunk, seed: seed))
         try dispatchQueued()
     }
 
-    func stop() {
+    package func stop() {
         queue = []
         requeued = []
         // All at once: each busy worker gets its grace to remove its scratch files, in parallel.
@@ -122,20 +130,20 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
     private func dispatchQueued() throws(WorkerError) {
         let clock = ContinuousClock()
         for slot in slots where slot.chunks.count < 2 {
-            let chunk: CaseChunk
+            let chunk: SeededChunk
             if let next = requeued.popLast() { chunk = next } else if !queue.isEmpty { chunk = queue.removeFirst() } else { break }
-            if slot.process == nil { slot.process = try WorkerProcess(executable: executable, arguments: arguments.commandLine) }
+            if slot.process == nil { slot.process = try WorkerProcess(launch) }
             if slot.chunks.isEmpty {
                 slot.current = nil
                 slot.started = clock.now
             }
             slot.chunks.append(chunk)
             // A worker that is already dead fails the write; the next poll then sees its output end.
-            _ = slot.process!.send("b \(chunk.start) \(chunk.stride) \(chunk.count)")
+            _ = slot.process!.send(WorkerRequest.batch(seed: chunk.seed, chunk.chunk).line)
         }
     }
 
-    func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport {
+    package func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport {
         try collectTyped(timeout: timeout, dispatch: dispatch)
     }
 
@@ -179,7 +187,7 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
         if dispatch { try dispatchQueued() }
         // Case announcements only matter when a worker dies or hangs: let them collect in the
         // pipe for a moment rather than waking for each, which would take CPU from the workers.
-        if !freed && ready > 0 { usleep(WorkerExecutor.announcementPause) }
+        if !freed && ready > 0 { usleep(ProcessExecutor.announcementPause) }
         return report
     }
 
@@ -196,17 +204,19 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
             slot.steps = steps
             slot.rejected = rejected
         case UInt8(ascii: "f"):
-            guard let index = scanner.int(), let outcome = WorkerProtocol.decodeOutcome(scanner.rest) else { throw malformed(line) }
+            guard let index = scanner.int(), let outcome = OutcomeLine.decodeOutcome(scanner.rest), let seed = slot.chunks.first?.seed else {
+                throw malformed(line)
+            }
             switch outcome {
             case .fail(let failure): add(failure, case: index, to: &report)
-            case .harnessFault(let fault): noteHarnessFault(fault, case: index, in: &report)
+            case .harnessFault(let fault): noteHarnessFault(fault, case: index, seed: seed, in: &report)
             case .pass, .rejected: throw malformed(line)
             }
         case UInt8(ascii: "c"):
             guard let coverage = Coverage(line: scanner.rest) else { throw malformed(line) }
             report.coverage.merge(coverage)
         case UInt8(ascii: "d"):
-            guard let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd, let chunk = slot.chunks.first else {
+            guard let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd, let chunk = slot.chunks.first?.chunk else {
                 throw malformed(line)
             }
             report.cases += chunk.count
@@ -225,9 +235,9 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
     }
 
     /// The lowest case whose harness faulted: the search stops with it.
-    private func noteHarnessFault(_ fault: HarnessFault, case index: Int, in report: inout ChunkReport) {
+    private func noteHarnessFault(_ fault: HarnessFault, case index: Int, seed: UInt64, in report: inout ChunkReport) {
         guard report.harnessFault.map({ index < $0.caseIndex }) ?? true else { return }
-        report.harnessFault = CaseHarnessFault(seed: arguments.seed, caseIndex: index, fault: fault)
+        report.harnessFault = CaseHarnessFault(seed: seed, caseIndex: index, fault: fault)
     }
 
     private func add(_ failure: Failure, case index: Int, to report: inout ChunkReport) {
@@ -240,37 +250,38 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
     /// worker to learn whether it really crashes or hangs.
     private func lost(_ slot: Slot, _ suspicion: Suspicion, into report: inout ChunkReport) throws(WorkerError) {
         deathsInARow += 1
-        if deathsInARow > WorkerExecutor.maxDeathsInARow(jobs: slots.count) {
-            throw WorkerError(message: "infrastructure error: \(deathsInARow) workers for \(target.name) died in a row without finishing "
+        if deathsInARow > ProcessExecutor.maxDeathsInARow(jobs: slots.count) {
+            throw WorkerError(message: "infrastructure error: \(deathsInARow) workers for \(name) died in a row without finishing "
                 + "a batch of cases and without a reproducing case (last: \(suspicion.description)); a worker killed from outside "
                 + "(the OOM killer, a CI runner's limits) is not a failure of the code under test")
         }
-        guard let chunk = slot.chunks.first, let current = slot.current else {
+        guard let seeded = slot.chunks.first, let current = slot.current else {
             // Died before its first case: nothing to blame on a case. Killed from outside, its
             // chunks run again; ended by itself (bad arguments, a harness fault), it is an error.
             let message = slot.process?.standardError().split(separator: "\n").first.map(String.init) ?? ""
             if case .died(let termination, _) = suspicion, case .exited = termination {
-                throw WorkerError(message: "a worker for \(target.name) ended (\(termination.name)) before running a case"
+                throw WorkerError(message: "a worker for \(name) ended (\(termination.name)) before running a case"
                     + (message.isEmpty ? "" : ": \(message)"))
             }
             requeued.append(contentsOf: slot.chunks.reversed())
             slot.process = nil
             slot.chunks = []
-            note("a worker died of \(suspicion.description) before it ran a case of \(target.name); its cases run in a fresh "
+            note("a worker died of \(suspicion.description) before it ran a case of \(name); its cases run in a fresh "
                 + "worker: not a failure of the code under test")
             return
         }
+        let chunk = seeded.chunk
         report.cases += (current - chunk.start) / chunk.stride
         report.steps += slot.steps
         report.rejected += slot.rejected
         requeued.append(contentsOf: slot.chunks.dropFirst().reversed())
-        if let rest = chunk.remaining(after: current) { requeued.append(rest) }
+        if let rest = chunk.remaining(after: current) { requeued.append(SeededChunk(chunk: rest, seed: seeded.seed)) }
         slot.process = nil
         slot.chunks = []
         slot.current = nil
         let clock = ContinuousClock()
         let confirmStart = clock.now
-        let verdict = try confirm(case: current, suspicion, client: confirmer)
+        let verdict = try confirm(case: current, seed: seeded.seed, suspicion, client: confirmer)
         report.pausedSeconds += (clock.now - confirmStart).seconds
         deathsInARow = 0  // the case got its verdict: the machine can run cases
         report.cases += 1
@@ -284,7 +295,7 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
             case .pass: break
             case .rejected: report.rejected += 1
             case .fail(let failure): add(failure, case: current, to: &report)
-            case .harnessFault(let fault): noteHarnessFault(fault, case: current, in: &report)
+            case .harnessFault(let fault): noteHarnessFault(fault, case: current, seed: seeded.seed, in: &report)
             }
         }
     }
@@ -294,15 +305,15 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
 
     private func malformed(_ line: ArraySlice<UInt8>) -> WorkerError {
         let text = String(decoding: line.prefix(80), as: UTF8.self)
-        return WorkerError(message: "a worker for \(target.name) wrote '\(text)', which is not in the worker protocol")
+        return WorkerError(message: "a worker for \(name) wrote '\(text)', which is not in the worker protocol")
     }
 
     // MARK: CaseExecutor
 
     /// Runs one chunk to its end in the workers (the loop submits and collects instead).
-    func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) throws -> ChunkReport {
+    package func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) throws -> ChunkReport {
         var total = ChunkReport()
-        try submit(chunk)
+        try submit(chunk, seed: seed)
         while !isIdle {
             let report = try collect(timeout: 1, dispatch: true)
             total.cases += report.cases
@@ -325,3 +336,4 @@ final class WorkerExecutor: ConcurrentCaseExecutor {
         return total
     }
 }
+#endif

@@ -1,4 +1,6 @@
+#if !GRAPHFUZZ_NO_PROCESSES
 import Foundation
+import GraphFuzzEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,42 +24,9 @@ enum WorkerTermination: Equatable {
     }
 }
 
-/// A worker process could not be started or misbehaved: a fault of the harness or of the machine,
-/// never of the code under test. Exit code 3, or 2 when the user can fix it (`usage`: too many
-/// open files).
-struct WorkerError: Error, CustomStringConvertible {
-    var message: String
-    /// The user can fix it (the message says how): exit 2 rather than 3.
-    var usage = false
-    var description: String { message }
-
-    /// `error` as a worker error: itself when it is one, else an internal error naming it.
-    static func from(_ error: any Error) -> WorkerError {
-        error as? WorkerError ?? WorkerError(message: "\(error)")
-    }
-
-    /// A worker trapped in the harness's own code: an internal error, not a crash of the code under test.
-    static func harness(_ trapLine: String) -> WorkerError {
-        WorkerError(message: "the harness itself trapped in a worker (not a failure of the code under test): \(trapLine)")
-    }
-
-    /// The system's reason for `code` (`strerror`), for example "Too many open files".
-    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
-
-    /// A system call failed with `code`: out of descriptors is the user's to fix (exit 2).
-    static func system(_ what: String, _ code: Int32) -> WorkerError {
-        if code == EMFILE || code == ENFILE {
-            return WorkerError(message: "\(what): \(reason(code)); raise the open-file limit (for example `ulimit -n 1024`) or use fewer --jobs",
-                               usage: true)
-        }
-        return WorkerError(message: "\(what): \(reason(code))")
-    }
-}
-
-/// One running `graph-fuzz worker` process: pipes to its standard input and output, its standard
-/// error in a temporary file (read for the trap message when it dies), and a scratch folder of its
-/// own for the files its cases make (`ScratchFolder`), removed as soon as the worker is reaped, however
-/// it ended.
+/// One running worker process: a socket to its standard input, a pipe from its answer descriptor, its standard
+/// error in a temporary file (read for the trap message when it dies), and a scratch folder of its own for the
+/// files its cases make (`ScratchFolder`), made here and removed as soon as the worker is reaped, however it ended.
 final class WorkerProcess {
     let pid: pid_t
     /// The folder this worker's cases keep their files in.
@@ -72,10 +41,12 @@ final class WorkerProcess {
     private var lineStart = 0
     private var reaped: WorkerTermination?
 
-    /// Starts `executable arguments… --scratch FOLDER` (a new scratch folder of its own) with
-    /// `SWIFT_BACKTRACE=enable=no` added to this process's environment.
-    init(executable: String, arguments: [String]) throws(WorkerError) {
-        let scratchFolder = try ScratchFolder.make(for: "worker")
+    /// Starts a worker as `launch` says, with a new scratch folder of its own and `SWIFT_BACKTRACE=enable=no`
+    /// added to this process's environment.
+    init(_ launch: WorkerLaunch) throws(WorkerError) {
+        let scratchFolder: String
+        do { scratchFolder = try ScratchFolder.make(for: "worker") } catch { throw WorkerError(message: error.message) }
+        let executable = launch.executable
         // Requests go over a socket: writing to a worker that just died then fails (EPIPE) instead
         // of raising SIGPIPE, and this process keeps the usual SIGPIPE behaviour for its own output.
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
@@ -116,14 +87,24 @@ final class WorkerProcess {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // In ascending order of the child's descriptors: a source that is one of them (3, say) is copied before
+        // that number is replaced.
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        if launch.answers == STDOUT_FILENO {
+            posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, errorFile, 2)
-        for fd in [toChild[0], fromChild[1], errorFile] { posix_spawn_file_actions_addclose(&actions, fd) }
+        if launch.answers != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, fromChild[1], launch.answers) }
+        for fd in Set([toChild[0], fromChild[1], errorFile]).subtracting([0, 1, 2, launch.answers]).sorted() {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
 
         var environment = ProcessInfo.processInfo.environment
+        environment.merge(launch.environment(scratchFolder)) { $1 }
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let argv = ([executable] + arguments + ["--scratch", scratchFolder]).map { strdup($0) } + [nil]
+        let argv = ([executable] + launch.arguments(scratchFolder)).map { strdup($0) } + [nil]
         let envp = environment.keys.sorted().map { strdup("\($0)=\(environment[$0]!)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
@@ -300,11 +281,11 @@ final class WorkerProcess {
     }
 
     /// The trap line when the worker trapped in the harness itself (a `fatalError` or
-    /// precondition in GraphFuzzEngine or GraphFuzzCLI), nil otherwise: a fault of the harness,
+    /// precondition in GraphFuzz's own modules), nil otherwise: a fault of the harness,
     /// never a crash of the code under test.
     func harnessFault() -> String? { WorkerProcess.harnessFault(in: standardError()) }
 
-    static let harnessModules = ["GraphFuzzEngine/", "GraphFuzzCLI/", "GraphFuzzTesting/"]
+    static let harnessModules = ["GraphFuzzEngine/", "GraphFuzzIsolation/", "GraphFuzzCLI/", "GraphFuzzTesting/"]
 
     static func harnessFault(in text: String) -> String? {
         for line in text.split(whereSeparator: \.isNewline) {
@@ -343,3 +324,4 @@ private func socketSend(_ socket: Int32, _ bytes: UnsafeRawPointer, _ count: Int
     return Darwin.send(socket, bytes, count, flags)
     #endif
 }
+#endif

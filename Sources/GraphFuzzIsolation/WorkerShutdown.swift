@@ -1,3 +1,4 @@
+#if !GRAPHFUZZ_NO_PROCESSES
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -70,3 +71,4 @@ struct WorkerShutdown {
         thread.start()
     }
 }
+#endif

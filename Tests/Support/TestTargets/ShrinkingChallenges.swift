@@ -2,7 +2,7 @@ import GraphFuzzEngine
 
 /// The public shrinking challenge (jlink/shrinking-challenge), written with GraphFuzz's own
 /// generators as the challenge texts define them. Used by the engine's tests and by
-/// `graph-fuzz bench`, which reports the mean shrink evaluations beside Hypothesis' figures.
+/// scripts/shrink-compare, which reports the mean shrink evaluations beside Hypothesis' figures.
 public enum ShrinkingChallenge: String, CaseIterable, Sendable {
     case bound5, largeUnionList = "large_union_list", reverse, calculator, lengthList = "lengthlist"
     case differenceMustNotBeZero = "difference_must_not_be_zero"

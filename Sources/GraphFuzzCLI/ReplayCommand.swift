@@ -1,20 +1,32 @@
 import Foundation
 import GraphFuzzEngine
+import GraphFuzzIsolation
 
 /// `graph-fuzz replay [FILE|DIR ...]`: one line per case; exit 1 if a case misses its expected
 /// outcome, 2 on a malformed file (file and line named), 3 when the harness could not do a step of a
-/// case (`HarnessFault`: no verdict on the code under test).
-struct ReplayCommand {
+/// case (`HarnessFault`: no verdict on the code under test). Crash and hang cases replay in a worker process.
+struct ReplayCommand: Command {
+    static let name = "replay"
+    static let usage = "replay [FILE|DIR ...] [--json] [--case-timeout SECONDS]"
+    static let help = """
+        replay corpus cases (default: Corpus/, subfolders included);
+        crash and hang cases replay in a worker process
+        """
+
     var paths: [String]
     var json: Bool
-    var registry: Registry
-    var console: Console
-    /// Replays `crash` and `hang` cases in a worker process when set.
-    var workerExecutable: String?
     /// Seconds before a replay in a worker is killed and counted as a hang.
-    var caseTimeout = 10.0
+    var caseTimeout: Double
 
-    func execute() -> Int32 {
+    init(_ flags: inout Flags) throws(UsageError) {
+        json = flags.has("--json")
+        caseTimeout = try flags.value("--case-timeout", Flags.caseTimeout) ?? 10
+        let paths = flags.operands()
+        self.paths = paths.isEmpty ? ["Corpus"] : paths
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        let console = context.console
         let files: [String]
         do { files = try Corpus.files(in: paths) } catch {
             console.err("graph-fuzz: \(error)\n")
@@ -25,10 +37,13 @@ struct ReplayCommand {
             do {
                 let corpusCase = try Corpus.read(file)
                 let result: ReplayResult
-                if let workerExecutable, corpusCase.kind == .crash || corpusCase.kind == .hang {
-                    result = try WorkerReplay(executable: workerExecutable, timeout: caseTimeout).replay(corpusCase, file: file, targets: registry.targets)
+                if let executable = context.workerExecutable, corpusCase.kind == .crash || corpusCase.kind == .hang {
+                    let replay = WorkerReplay(timeout: caseTimeout) { target, mutant in
+                        WorkerCommand.launch(executable, target: target.name, mutant: mutant, steps: nil)
+                    }
+                    result = try replay.replay(corpusCase, file: file, targets: context.registry.targets)
                 } else {
-                    result = try Corpus.replay(corpusCase, file: file, targets: registry.targets)
+                    result = try Corpus.replay(corpusCase, file: file, targets: context.registry.targets)
                 }
                 if result.harnessFault != nil { harnessFaults += 1 } else if !result.passed { failed += 1 }
                 if json {

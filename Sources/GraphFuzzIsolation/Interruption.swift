@@ -1,3 +1,4 @@
+#if !GRAPHFUZZ_NO_PROCESSES
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -9,12 +10,12 @@ import Darwin
 /// SIGINT and SIGTERM during a run: the first one is recorded (the search loop sees it, stops its
 /// workers, prints the summary so far and exits 128 + the signal: 130 for SIGINT); a second one
 /// ends the process at once.
-enum Interruption {
+package enum Interruption {
     /// The signal received, or 0. A process-wide flag is what a signal handler can set.
     private static let received = Atomic<Int32>(0)
 
     /// The signal received so far (SIGINT or SIGTERM), nil when none.
-    static var signal: Int32? {
+    package static var signal: Int32? {
         let value = received.load(ordering: .relaxed)
         return value == 0 ? nil : value
     }
@@ -25,18 +26,18 @@ enum Interruption {
     /// Sends this process SIGTERM unless it already received a stop signal or another thread sent it one: the
     /// watchers that notice an orphaned process may both ask, and a second SIGTERM would end it at once, before
     /// it removed its scratch files.
-    static func stopOnce() {
+    package static func stopOnce() {
         guard signal == nil, !stopSent.exchange(true, ordering: .relaxed) else { return }
         kill(getpid(), SIGTERM)
     }
 
     /// The exit code for an interrupted run: 128 + the signal.
-    static var exitCode: Int32 { 128 + (signal ?? SIGINT) }
+    package static var exitCode: Int32 { 128 + (signal ?? SIGINT) }
 
     /// Unblocks SIGINT and SIGTERM in the calling thread (and the threads it starts later): a
     /// parent may start `graph-fuzz` with them blocked (Foundation's `Process` from a test runner
     /// does), and a blocked signal would never stop the run. Call first, on the main thread.
-    static func unblock() {
+    package static func unblock() {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
@@ -45,7 +46,7 @@ enum Interruption {
     }
 
     /// Installs the handlers (idempotent), except for a signal the process was started ignoring.
-    static func install() {
+    package static func install() {
         _ = received.load(ordering: .relaxed)
         for signal in [SIGINT, SIGTERM] {
             // A signal ignored on start stays ignored (a background job of a script, nohup).
@@ -77,10 +78,10 @@ enum Interruption {
 /// Ends this process when its parent goes away: `graph-fuzz` started by `swift test` (which
 /// sets `GRAPH_FUZZ_EXIT_WITH_PARENT=1`) must not outlive it, and a worker must not outlive its
 /// `graph-fuzz` even when it is stuck in a hang and never reads its closed input.
-enum ParentWatch {
+package enum ParentWatch {
     /// Checks the parent every `interval` seconds on a background thread; when it changed, calls
     /// `orphaned` (on that thread).
-    static func start(interval: Double = 0.2, orphaned: @escaping @Sendable () -> Void) {
+    package static func start(interval: Double = 0.2, orphaned: @escaping @Sendable () -> Void) {
         let parent = getppid()
         let thread = Thread {
             while getppid() == parent { Thread.sleep(forTimeInterval: interval) }
@@ -90,3 +91,4 @@ enum ParentWatch {
         thread.start()
     }
 }
+#endif

@@ -34,8 +34,8 @@ public struct PlantedBuffer: Sendable {
 
 /// The test-only `planted` target: `PlantedBuffer` against an array model. Its production code
 /// traps (minimal case: 2 steps, `append(value: 0)` then `element(at: 1)`; reads are generated
-/// only from a non-empty buffer) and hangs (minimal case: 3 steps, two appends then `rotate(by: 1)`). The command line registers it only when the
-/// environment variable `GRAPH_FUZZ_PLANTED_TARGETS=1` is set.
+/// only from a non-empty buffer) and hangs (minimal case: 3 steps, two appends then `rotate(by: 1)`). Registered only by the test
+/// executable `graph-fuzz-planted`, never by `graph-fuzz`.
 public struct PlantedFaultsMachine: StateMachine, Sendable {
     public static let rules = [
         Rule(id: "P1", statement: "append adds the value at the back", source: "test-only", confidence: "design"),
@@ -85,7 +85,7 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
 }
 
 extension PlantedFaultsMachine: SwiftExportable {
-    public static var swiftImports: [String] { ["ExampleTargets"] }
+    public static var swiftImports: [String] { ["TestTargets"] }
 
     public func swiftSetup(_ config: NoConfig) -> [String] { ["var buffer = PlantedBuffer()"] }
 }
