@@ -83,8 +83,12 @@ struct RunReport {
                 ("failures", .int(run.found.count)),
             ]).rendered + "\n")
         }
-        let rules = run.found.compactMap { found in
-            found.result.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue) ×\(found.caseCount)" }
+        // Signatures that share a rule and kind differ in their detail (a trap's code): name it, or they read as one.
+        let failures = run.found.compactMap { found in found.result.failure.map { (failure: $0.failure, cases: found.caseCount) } }
+        let rules = failures.map { item in
+            let shared = failures.filter { $0.failure.rule == item.failure.rule && $0.failure.kind == item.failure.kind }.count > 1
+            let detail = shared && !item.failure.detail.isEmpty ? " [\(item.failure.detail)]" : ""
+            return "\(item.failure.rule) \(item.failure.kind.rawValue)\(detail) ×\(item.cases)"
         }.joined(separator: ", ")
         rows.append([run.target, run.mutant ?? "-", String(run.cases), String(run.steps),
                      (run.found.isEmpty ? "pass" : "FAIL \(rules)") + (run.interrupted ? " (interrupted)" : ""),
