@@ -50,11 +50,14 @@ extension SyncSpecModel {
     }
 
     /// A push leaves the device's arrays as they were (S6: the device's own changes are what it pushes), except an
-    /// item whose save the server refused (S5).
+    /// item whose save the server refused (S5). Which items an array holds changes by nothing else: a push carries the
+    /// records of the items the device edited, each item its own record (S4).
     public mutating func predictPush(_ device: Int) -> Prediction<SyncObservation> {
         var decided = SyncPartRules()
         push(device, &decided)
-        return decided.applied(to: predicting(readAll(device), SyncRules.lastWriterWins))
+        let reads = readAll(device)
+        for read in reads { decided.decide(SyncObservation.itemsLabel(read.name), by: SyncRules.concurrentAdditionsSurvive) }
+        return decided.applied(to: predicting(reads, SyncRules.lastWriterWins))
     }
 
     /// A fetch merges what other devices pushed: in phase 0 the blob travels whole (S8); with entities every other

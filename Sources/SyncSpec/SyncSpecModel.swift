@@ -51,9 +51,10 @@ public struct SpecServerRecord: Sendable, Equatable {
 struct SyncPartRules {
     private(set) var declared: [(label: String, rule: String)] = []
 
-    /// Part `label` is decided by `rule` (declared once, however many of the step's records decide it).
+    /// Part `label` is decided by `rule`, unless an earlier record of the step decided it: the first rule declared for
+    /// a label stands.
     mutating func decide(_ label: String, by rule: String) {
-        if !declared.contains(where: { $0.label == label && $0.rule == rule }) { declared.append((label, rule)) }
+        if !declared.contains(where: { $0.label == label }) { declared.append((label, rule)) }
     }
 
     /// The items of array `collection` of `project` on `device` are decided by `rule`.
