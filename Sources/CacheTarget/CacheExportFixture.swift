@@ -1,3 +1,4 @@
+import CacheSpec
 import Foundation
 import PersistentCache
 
@@ -55,4 +56,19 @@ public final class CacheExportFixture {
         environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
     }
 
+    /// The folder of the instances named `identifier`, as the target observes it.
+    public func folder(_ identifier: String) -> CacheFolder {
+        let names = (0..<CacheMachine.keyCount).map { (path(identifier, $0) as NSString).lastPathComponent }
+        return CacheTargetFiles.folder(CacheTargetFiles.index(of: identifier), at: environment.folder(for: identifier), names: names, in: faults)
+    }
+
+    /// The folders of every open instance's identifier (what a restart cleans).
+    public func instanceFolders() -> [CacheFolder] {
+        CacheTargetFiles.identifiers(caches.map(\.identifier)).map { folder(CacheFolder.names[$0]) }
+    }
+
+    /// Key `key`'s entry file as instance `cache` stored it, read without touching the cache.
+    package func file(_ cache: Int, _ key: Int) -> CacheFile {
+        CacheTargetFiles.file(caches[cache].storedEntry(for: CacheTargetKey(key)), key: key)
+    }
 }

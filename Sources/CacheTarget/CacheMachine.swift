@@ -51,8 +51,14 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     public var actions: [Action<CacheMachine>] {
         func coded(_ name: String, _ weight: UInt32, when: @escaping (CacheModel) -> Bool = { _ in true },
                    _ draw: @escaping (CacheModel, Draw) -> CacheCommand?) -> Action<CacheMachine> {
-            Action.coded(name, weights: nil, fixed: weight, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
-                         compare: compare, swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
+            Action(name, weights: nil, fixed: weight, when: when,
+                   arguments: { args, model in
+                       let command = try args.coded { draw(model, $0) }
+                       if args.isReplaying { try args.require(applies(command, model)) }
+                       return command
+                   },
+                   predict: predict, perform: perform,
+                   swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         return [
             coded("get", 24) { m, d in .get(cache: Self.cache(m, d), key: Self.key(d)) },
@@ -137,9 +143,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
         case .faultySet(let cache, let key, let value, let fault, _):
             _ = model.takeTags(1)
             if fault.crashes { return model.crashingSet(instance: cache.index, key: key) }
-            let failed = model.failedSet(instance: cache.index, key: key, value: value)
-            // C5: a set commits with a rename, so a failing rename is reached (observed: the fault fired).
-            return fault == .failedRename ? Prediction(.flag(true), rule: CacheRules.atomicWrites) : failed
+            return model.failedSet(instance: cache.index, key: key, value: value, failsAtRename: fault == .failedRename)
         case .flipBit(let identifier, let key, _): return model.flipBit(identifier: identifier.index, key: key)
         case .restart(let clean): return model.restart(clean: clean)
         case .open(_, let identifier): return model.open(identifier: identifier.index)
@@ -178,8 +182,9 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
                 system.faults.fileExists(at: system.filePath(CacheIdentifier(rawValue: core.identifier) ?? .main, key))
             }
         case .set(let cache, let key, let value):
-            system.caches[cache.index].set(CacheTargetValue.bytes(value, key: key), for: CacheTargetKey(key))
-            return .done
+            let core = system.caches[cache.index]
+            core.set(CacheTargetValue.bytes(value, key: key), for: CacheTargetKey(key))
+            return .folders([system.folderView(CacheTargetFiles.index(of: core.identifier))])
         case .contains(let cache, let key):
             return .flag(system.caches[cache.index].contains(CacheTargetKey(key)))
         case .hasFile(let identifier, let key):
@@ -196,23 +201,26 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
             let interrupted = system.faults.isCrashed
             let fired = !system.faults.isArmed
             system.faults.disarm()
-            if fault == .failedRename { return .flag(fired) }
-            guard fault.crashes else { return .done }
+            let identifier = CacheTargetFiles.index(of: system.caches[cache.index].identifier)
+            guard fault.crashes else {
+                return .failedWrite(renameReached: fault == .failedRename ? fired : nil, system.folderView(identifier))
+            }
             // The process dies: during the set if the fault fired, else just after it.
             system.restart(clean: false)
-            let identifier = CacheIdentifier(rawValue: system.caches[cache.index].identifier) ?? .main
-            return .crashed(interrupted: interrupted, fileKept: system.faults.fileExists(at: system.filePath(identifier, key)))
+            let file = CacheTargetFiles.file(system.caches[cache.index].storedEntry(for: CacheTargetKey(key)), key: key)
+            return .crashed(interrupted: interrupted, file: file, folders: system.instanceFolders())
         case .flipBit(let identifier, let key, let bit):
             return .flag(system.faults.flipBit(in: system.filePath(identifier, key), bit: bit))
         case .restart(let clean):
             system.restart(clean: clean)
-            return .done
+            return .folders(system.instanceFolders())
         case .open(_, let identifier):
             system.add(identifier)
-            return .done
+            return .folders([system.folderView(identifier.index)])
         case .cleanUp(let cache):
-            system.caches[cache.index].cleanUp()
-            return .done
+            let core = system.caches[cache.index]
+            core.cleanUp()
+            return .folders([system.folderView(CacheTargetFiles.index(of: core.identifier))])
         case .removeFolder(let identifier):
             system.faults.removeFolderExternally(system.folder(identifier))
             return .done
@@ -225,25 +233,4 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     }
 
     public func tearDown(_ system: inout CacheSystem) { system.tearDown() }
-
-    /// A read that returned another key's value breaks key identity (C2), whatever rule decided the value expected;
-    /// any other mismatch is the predicted rule's.
-    func compare(_ predicted: Prediction<CacheObservation>, _ observed: CacheObservation, _ step: TraceStep) -> Failure? {
-        if predicted.allows(observed) { return nil }
-        var rule = predicted.rule
-        if case .otherKeysValue = observed { rule = CacheRules.keyIdentity }
-        // After a crash the step judges the interruption (C5) and the survival of an older file, the restart's
-        // cleanup's to keep (C9). A file where the model has none is left to the next read or `hasFile` of the key,
-        // which tell a torn prefix (C5) from another key's file (C2); the crash step cannot.
-        if case .crashed(let interrupted, let kept) = predicted.value, case .crashed(let seenInterrupted, let seen) = observed {
-            if seenInterrupted != interrupted {
-                rule = CacheRules.atomicWrites
-            } else if kept {
-                rule = CacheRules.cleanupExact
-            } else if seen {
-                return nil
-            }
-        }
-        return Failure(rule: rule, kind: .mismatch, message: "\(step): expected \(predicted.value), observed \(observed)")
-    }
 }

@@ -29,7 +29,8 @@ extension CacheMachine: SwiftExportable {
             return [comment] + check("CacheTargetValue.observeRead(app.caches[\(cache.index)].value(for: CacheTargetKey(\(key))), key: \(key)) "
                                      + "{ app.faults.fileExists(at: app.path(app.caches[\(cache.index)].identifier, \(key))) }")
         case .set(let cache, let key, let spec):
-            return [comment, "app.caches[\(cache.index)].set(\(value(spec, key)), for: CacheTargetKey(\(key)))"]
+            let set = "app.caches[\(cache.index)].set(\(value(spec, key)), for: CacheTargetKey(\(key)))"
+            return [comment, set] + (isLast ? check("CacheObservation.folders([app.folder(app.caches[\(cache.index)].identifier)])") : [])
         case .contains(let cache, let key):
             return [comment] + check("CacheObservation.flag(app.caches[\(cache.index)].contains(CacheTargetKey(\(key))))")
         case .hasFile(let identifier, let key):
@@ -46,24 +47,26 @@ extension CacheMachine: SwiftExportable {
                          "    let interrupted = app.faults.isCrashed",
                          "    let fired = !app.faults.isArmed",
                          "    app.faults.disarm()"]
-            if fault == .failedRename {
-                lines += ["    _ = interrupted"] + check("CacheObservation.flag(fired)").map { "    " + $0 }
-            } else if fault.crashes {
+            if fault.crashes {
                 lines += ["    _ = fired", "    app.restart(clean: false)"]
-                    + check("CacheObservation.crashed(interrupted: interrupted, fileKept: app.faults.fileExists(at: app.path(app.caches[\(cache.index)].identifier, \(key))))")
+                    + check("CacheObservation.crashed(interrupted: interrupted, file: app.file(\(cache.index), \(key)), folders: app.instanceFolders())")
                         .map { "    " + $0 }
             } else {
-                lines += ["    _ = interrupted", "    _ = fired"]
+                let reached = fault == .failedRename ? "fired" : "nil"
+                lines += ["    _ = interrupted"] + (fault == .failedRename ? [] : ["    _ = fired"])
+                    + check("CacheObservation.failedWrite(renameReached: \(reached), app.folder(app.caches[\(cache.index)].identifier))").map { "    " + $0 }
             }
             return lines + ["}"]
         case .flipBit(let identifier, let key, let bit):
             return [comment] + check("CacheObservation.flag(app.faults.flipBit(in: app.path(\"\(identifier.rawValue)\", \(key)), bit: \(bit)))")
         case .restart(let clean):
-            return [comment, "app.restart(clean: \(clean))"]
+            return [comment, "app.restart(clean: \(clean))"] + (isLast ? check("CacheObservation.folders(app.instanceFolders())") : [])
         case .open(_, let identifier):
             return [comment, "app.caches.append(CacheCore(identifier: \"\(identifier.rawValue)\", environment: app.environment, strategy: app.strategy))"]
+                + (isLast ? check("CacheObservation.folders([app.folder(\"\(identifier.rawValue)\")])") : [])
         case .cleanUp(let cache):
             return [comment, "app.caches[\(cache.index)].cleanUp()"]
+                + (isLast ? check("CacheObservation.folders([app.folder(app.caches[\(cache.index)].identifier)])") : [])
         case .removeFolder(let identifier):
             return [comment, "app.faults.removeFolderExternally(app.environment.folder(for: \"\(identifier.rawValue)\"))"]
         case .strayFiles(let identifier):
@@ -99,6 +102,19 @@ extension CacheMachine: SwiftExportable {
 enum CacheReproduction {
     static func literal(_ spec: CacheValueSpec) -> String { "CacheValueSpec(tag: \(spec.tag), length: \(spec.length))" }
 
+    static func literal(_ folder: CacheFolder) -> String {
+        "CacheFolder(identifier: \(folder.identifier), files: \(folder.files), strays: \(folder.strays))"
+    }
+
+    static func literal(_ file: CacheFile) -> String {
+        switch file {
+        case .none: return "CacheFile.none"
+        case .value(let spec): return "CacheFile.value(\(literal(spec)))"
+        case .damaged: return "CacheFile.damaged"
+        case .otherKeys(let spec, let key): return "CacheFile.otherKeys(\(spec.map(literal) ?? "nil"), key: \(key.map(String.init) ?? "nil"))"
+        }
+    }
+
     static func literal(_ observation: CacheObservation) -> String {
         switch observation {
         case .done: return ".done"
@@ -108,9 +124,13 @@ enum CacheReproduction {
         case .missKeepingFile: return "CacheObservation.missKeepingFile"
         case .flag(let flag): return "CacheObservation.flag(\(flag))"
         case .count(let count): return "CacheObservation.count(\(count))"
-        case .crashed(let interrupted, let kept): return "CacheObservation.crashed(interrupted: \(interrupted), fileKept: \(kept))"
-        case .burst(let allowed, let after):
-            return "CacheObservation.burst(allGetsAllowed: \(allowed), after: \(after.map(literal) ?? "nil"))"
+        case .folders(let folders): return "CacheObservation.folders([\(folders.map(literal).joined(separator: ", "))])"
+        case .failedWrite(let reached, let folder):
+            return "CacheObservation.failedWrite(renameReached: \(reached.map(String.init) ?? "nil"), \(literal(folder)))"
+        case .crashed(let interrupted, let file, let folders):
+            return "CacheObservation.crashed(interrupted: \(interrupted), file: \(literal(file)), folders: [\(folders.map(literal).joined(separator: ", "))])"
+        case .burst(let allowed, let after, let folder):
+            return "CacheObservation.burst(allGetsAllowed: \(allowed), after: \(after.map(literal) ?? "nil"), folder: \(literal(folder)))"
         }
     }
 }

@@ -81,10 +81,15 @@ public final class CacheSystem {
     }
 
     /// Files in the folder that are no key's entry file.
-    func strayFiles(_ identifier: CacheIdentifier) -> Int {
-        let listed = (try? faults.list(folder(identifier))) ?? []
-        return listed.filter { !fileNames.contains($0.name) }.count
+    func strayFiles(_ identifier: CacheIdentifier) -> Int { folderView(identifier.index).strays }
+
+    /// The folder of identifier `index` as it is on disk.
+    func folderView(_ index: Int) -> CacheFolder {
+        CacheTargetFiles.folder(index, at: folder(CacheIdentifier(index: index)), names: fileNames, in: faults)
     }
+
+    /// The folders of every open instance's identifier (what a restart cleans).
+    func instanceFolders() -> [CacheFolder] { CacheTargetFiles.identifiers(caches.map(\.identifier)).map(folderView) }
 
     /// A burst of concurrent sets and gets of one key through a fresh `MemoryCache` actor.
     func burst(key: Int, values: [CacheValueSpec], final: CacheValueSpec) -> CacheObservation {
@@ -108,8 +113,9 @@ public final class CacheSystem {
             return (gets, after)
         }
         let allowed = gets.allSatisfy { CacheTargetValue.isOne(of: values, $0, key: key) }
-        guard case .value(let spec) = CacheTargetValue.observe(after, key: key) else { return .burst(allGetsAllowed: allowed, after: nil) }
-        return .burst(allGetsAllowed: allowed, after: spec)
+        let folder = folderView(CacheIdentifier.main.index)
+        guard case .value(let spec) = CacheTargetValue.observe(after, key: key) else { return .burst(allGetsAllowed: allowed, after: nil, folder: folder) }
+        return .burst(allGetsAllowed: allowed, after: spec, folder: folder)
     }
 
     /// Removes the temporary folder of a real-file-system case.

@@ -1,5 +1,6 @@
 import CacheSpec
 import Foundation
+import PersistentCache
 
 /// The key type the `cache` target stores: keys `2g` and `2g + 1` print alike ("key-g") but are
 /// different keys.
@@ -61,5 +62,45 @@ public enum CacheTargetValue {
     public static func isOne(of values: [CacheValueSpec], _ data: Data?, key: Int? = nil) -> Bool {
         guard case .value(let spec?) = observe(data, key: key) else { return false }
         return values.contains(spec)
+    }
+}
+
+/// What the target observes of folders and files on disk.
+public enum CacheTargetFiles {
+    /// The folder of identifier `identifier` at `path`: which keys' entry files (`names[key]`) are there, and how many
+    /// files name no key. A missing folder holds nothing.
+    public static func folder(_ identifier: Int, at path: String, names: [String], in fileSystem: any CacheFileSystem) -> CacheFolder {
+        let listed = (try? fileSystem.list(path)) ?? []
+        var folder = CacheFolder(identifier: identifier, files: 0)
+        for file in listed {
+            var named = false
+            for (key, name) in names.enumerated() where name == file.name {
+                folder.files |= 1 << UInt8(key)
+                named = true
+            }
+            if !named { folder.strays += 1 }
+        }
+        return folder
+    }
+
+    /// The index of identifier `name` (`main` is 0).
+    public static func index(of name: String) -> Int { CacheFolder.names.firstIndex(of: name) ?? 0 }
+
+    /// The distinct identifiers of `instances` (their names), by index: the folders a restart cleans.
+    public static func identifiers(_ instances: [String]) -> [Int] { Set(instances.map(index(of:))).sorted() }
+
+    /// Key `key`'s entry file as the cache stored it: its value (or another key's, which its bytes name), damaged, or none.
+    package static func file(_ entry: StoredEntry, key: Int) -> CacheFile {
+        switch entry {
+        case .none: return .none
+        case .corrupt: return .damaged
+        case .otherKey: return .otherKeys(nil, key: nil)
+        case .entry(let payload):
+            switch CacheTargetValue.observe(payload, key: key) {
+            case .value(let value?): return .value(value)
+            case .otherKeysValue(let value, let other): return .otherKeys(value, key: other)
+            default: return .damaged
+            }
+        }
     }
 }

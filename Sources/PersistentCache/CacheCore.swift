@@ -50,6 +50,18 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     /// The path of the file that holds `key`'s entry.
     public func filePath(for key: Key) -> String { folder + "/" + record(for: key).fileName }
 
+    /// What `key`'s entry file holds, read without touching the cache (nothing promoted, nothing deleted): for a
+    /// harness that checks the file a crash left.
+    package func storedEntry(for key: Key) -> StoredEntry {
+        let record = record(for: key)
+        guard let bytes = try? fileSystem.read(folder + "/" + record.fileName) else { return .none }
+        switch CacheFileFormat.decode(bytes, key: record.encoded) {
+        case .entry(let payload, _): return .entry(payload)
+        case .otherKey: return .otherKey
+        case .corrupt: return .corrupt
+        }
+    }
+
     /// The value last set for `key` through any instance of this identifier, if it has not expired
     /// and is still held in memory or intact on disk.
     public func value(for key: Key) -> Value? {
@@ -212,6 +224,17 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         let utf8 = name.utf8
         return utf8.count == 64 && utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
+}
+
+/// An entry file as `CacheCore.storedEntry(for:)` reads it.
+package enum StoredEntry: Equatable {
+    case none
+    /// An intact entry of the key: its value's bytes.
+    case entry(Data)
+    /// An intact entry written for another key.
+    case otherKey
+    /// A file that fails its checksum or does not decode.
+    case corrupt
 }
 
 /// The cache's design, as the tag of its faults (`CacheCore` is generic, so it cannot be the tag).

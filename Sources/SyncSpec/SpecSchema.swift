@@ -83,6 +83,7 @@ public struct SpecCollectionRead: Equatable, Sendable, CustomStringConvertible {
         guard lhs.count == rhs.count else { return false }
         return lhs.withUnsafeBufferPointer { l in
             rhs.withUnsafeBufferPointer { r in
+                if l.baseAddress == r.baseAddress { return true }
                 for i in l.indices {
                     guard l[i].device == r[i].device, l[i].project == r[i].project, l[i].collection == r[i].collection,
                           Self.equalItems(l[i].items, r[i].items) else { return false }
@@ -90,6 +91,20 @@ public struct SpecCollectionRead: Equatable, Sendable, CustomStringConvertible {
                 return true
             }
         }
+    }
+
+    /// Whether two lists of reads match pairwise: where one read is a prediction that leaves part of its order open
+    /// (`precedences`), the other must be an order it admits; otherwise they are equal.
+    public static func match(_ lhs: [SpecCollectionRead], _ rhs: [SpecCollectionRead]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for i in lhs.indices {
+            switch (lhs[i].precedences, rhs[i].precedences) {
+            case (nil, nil), (_?, _?): guard lhs[i] == rhs[i] else { return false }
+            case (_?, nil): guard lhs[i].admits(rhs[i]) else { return false }
+            case (nil, _?): guard rhs[i].admits(lhs[i]) else { return false }
+            }
+        }
+        return true
     }
 
     /// Whether an observed read is one this prediction allows: the same array with exactly these items and
@@ -108,6 +123,13 @@ public struct SpecCollectionRead: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let list = items.map { "v\($0.item + 1)" + (collection.hasQuantity ? "×\($0.quantity)" : "") }
-        return "\(["A", "B", "C", "D"][Int(device) & 3]):v\(project + 1).\(collection.name)=[\(list.joined(separator: ", "))]"
+        return "\(name)=[\(list.joined(separator: ", "))]"
+    }
+
+    /// The array's name in reports: `A:v3.glassItems`.
+    public var name: String { Self.name(device: Int(device), project: Int(project), collection) }
+
+    public static func name(device: Int, project: Int, _ collection: SpecCollection) -> String {
+        "\(["A", "B", "C", "D"][device & 3]):v\(project + 1).\(collection.name)"
     }
 }

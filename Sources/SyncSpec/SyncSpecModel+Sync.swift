@@ -1,9 +1,12 @@
 extension SyncSpecModel {
-    /// Pushes a device's unpushed records in identity order (R30); returns whether the server refused an item it
-    /// holds as deleted (the device drops it, S5).
-    @discardableResult
-    public mutating func push(_ device: Int) -> Bool {
-        var refused = false
+    /// Pushes a device's unpushed records in identity order (R30).
+    public mutating func push(_ device: Int) {
+        var decided = SyncPartRules()
+        push(device, &decided)
+    }
+
+    /// `push`, declaring the arrays whose items the server refused (S5).
+    mutating func push(_ device: Int, _ decided: inout SyncPartRules) {
         var outgoing: [Int] = []
         for (i, local) in locals[device].enumerated()
         where local.dirty != 0 && (local.state == .present || local.state == .deletedPending) {
@@ -11,10 +14,9 @@ extension SyncSpecModel {
         }
         outgoing.sort { objects[$0].sortKey < objects[$1].sortKey }
         for i in outgoing {
-            if objects[i].isProject { pushProject(device, i) } else { refused = pushItem(device, i) || refused }
+            if objects[i].isProject { pushProject(device, i) } else { pushItem(device, i, &decided) }
             locals[device][i].dirty = 0
         }
-        return refused
     }
 
     private mutating func pushProject(_ device: Int, _ p: Int) {
@@ -33,18 +35,19 @@ extension SyncSpecModel {
         nextTag += 1
     }
 
-    /// Returns whether the server refused the save (it holds the record as deleted).
-    private mutating func pushItem(_ device: Int, _ i: Int) -> Bool {
+    private mutating func pushItem(_ device: Int, _ i: Int, _ decided: inout SyncPartRules) {
         let local = locals[device][i]
         if local.dirty == 16 {
             // A migrated row: saved only if the server has none yet (not even a deletion); otherwise
             // the next fetch brings the server's version.
-            if server[i].exists { return false }
+            if server[i].exists { return }
             server[i].quantity = local.quantity
             server[i].placement = local.placement
         } else if server[i].exists && server[i].deleted {
+            // S5: the server refuses a save of a record it holds as deleted, and the device drops the item.
             locals[device][i].state = .gone
-            return true
+            decided.decideItems(device, Int(objects[i].owner), objects[i].collection, by: SyncRules.deletionWins)
+            return
         } else if local.state == .deletedPending {
             server[i].deleted = true
             locals[device][i].state = .gone
@@ -58,7 +61,6 @@ extension SyncSpecModel {
         server[i].exists = true
         server[i].tag = nextTag
         nextTag += 1
-        return false
     }
 
     /// One full sync round: every device pushes, then every device fetches everything.
@@ -69,18 +71,27 @@ extension SyncSpecModel {
 
     /// Delivers pending records to a device: all in change order (`deliver == nil`) or exactly
     /// `deliver` in that order (out of order and partial, R31).
-    @discardableResult
-    public mutating func fetch(_ device: Int, deliver: [Int]?) -> SpecFetchEffects {
-        let chosen = deliver ?? pending(device)
-        var effects = SpecFetchEffects()
-        for i in chosen {
-            locals[device][i].known = server[i].tag
-            if objects[i].isProject { fetchProject(device, i, &effects) } else { fetchItem(device, i, &effects) }
-        }
-        return effects
+    public mutating func fetch(_ device: Int, deliver: [Int]?) {
+        var decided = SyncPartRules()
+        fetch(device, deliver: deliver, &decided)
     }
 
-    private mutating func fetchProject(_ device: Int, _ p: Int, _ effects: inout SpecFetchEffects) {
+    /// `fetch`, declaring the arrays whose items waited for their project (S7) or lost an item to a deletion that won
+    /// over the device's edits (S5).
+    mutating func fetch(_ device: Int, deliver: [Int]?, _ decided: inout SyncPartRules) {
+        let chosen = deliver ?? pending(device)
+        for i in chosen {
+            locals[device][i].known = server[i].tag
+            if objects[i].isProject { fetchProject(device, i, &decided) } else { fetchItem(device, i, &decided) }
+        }
+    }
+
+    /// S7: the arrays of project `p` on a device hold items that waited for it, or wait for it.
+    private func decideOrphans(_ device: Int, _ p: Int, _ decided: inout SyncPartRules) {
+        for collection in objects[p].kind.collections { decided.decideItems(device, p, collection, by: SyncRules.orphanWaits) }
+    }
+
+    private mutating func fetchProject(_ device: Int, _ p: Int, _ decided: inout SyncPartRules) {
         let known = locals[device][p].state == .present
         let kind = objects[p].kind
         if !known {
@@ -90,13 +101,14 @@ extension SyncSpecModel {
         if phase >= 1 {
             guard !known else { return }
             // The project's items are those of its arrays (see `members`); the order does not matter here.
+            var released = false
             for collection in SpecCollection.allCases {
                 for i in items(p, collection) where locals[device][i].state == .waiting {
                     locals[device][i].state = .present
-                    effects.orphan = true
-                    if !effects.orphanProjects.contains(p) { effects.orphanProjects.append(p) }
+                    released = true
                 }
             }
+            if released { decideOrphans(device, p, &decided) }
             return
         }
         let dirty = locals[device][p].dirty
@@ -114,7 +126,7 @@ extension SyncSpecModel {
         }
     }
 
-    private mutating func fetchItem(_ device: Int, _ i: Int, _ effects: inout SpecFetchEffects) {
+    private mutating func fetchItem(_ device: Int, _ i: Int, _ decided: inout SyncPartRules) {
         let record = server[i]
         var local = locals[device][i]
         switch local.state {
@@ -122,15 +134,19 @@ extension SyncSpecModel {
             return
         case .waiting, .present:
             if record.deleted {
-                if local.state == .present && local.dirty & ~16 != 0 { effects.deletion = true }
+                // S5: a fetched deletion removes the item even where it has unpushed edits.
+                if local.state == .present && local.dirty & ~16 != 0 {
+                    decided.decideItems(device, Int(objects[i].owner), objects[i].collection, by: SyncRules.deletionWins)
+                }
                 local.state = .gone
                 local.dirty = 0
             } else {
+                // S6: a fetch never overwrites unpushed local changes.
                 let edits = local.dirty & ~16
                 let takeQuantity = granularity == .record ? edits == 0 : edits & 3 == 0
                 let takePlacement = granularity == .record ? edits == 0 : edits & 5 == 0
-                if takeQuantity && local.quantity != record.quantity { local.quantity = record.quantity; effects.overwrite = true }
-                if takePlacement && local.placement != record.placement { local.placement = record.placement; effects.overwrite = true }
+                if takeQuantity { local.quantity = record.quantity }
+                if takePlacement { local.placement = record.placement }
             }
         case .absent:
             if record.deleted { return }
@@ -140,10 +156,9 @@ extension SyncSpecModel {
             if locals[device][Int(objects[i].owner)].state == .present {
                 local.state = .present
             } else {
+                // S7: an item whose project has not arrived waits for it.
                 local.state = .waiting
-                effects.orphan = true
-                let owner = Int(objects[i].owner)
-                if !effects.orphanProjects.contains(owner) { effects.orphanProjects.append(owner) }
+                decideOrphans(device, Int(objects[i].owner), &decided)
             }
         }
         locals[device][i] = local

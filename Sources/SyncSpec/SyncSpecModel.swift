@@ -1,3 +1,5 @@
+import GraphFuzzEngine
+
 /// An object of the specification: a project or an item of one array. Its index is its `Ref` index.
 public struct SpecObject: Sendable, Equatable {
     public var isProject: Bool
@@ -44,15 +46,26 @@ public struct SpecServerRecord: Sendable, Equatable {
     public var blobs: [[SpecItemRead]] = []
 }
 
-/// What a fetch did, for naming the rule that decides its observation.
-public struct SpecFetchEffects: Sendable, Equatable {
-    public var orphan = false
-    /// The projects whose items waited for them or were released by them in this fetch (S7 decides
-    /// only those projects' arrays), in the order first met.
-    public var orphanProjects: [Int] = []
-    /// A fetched deletion removed an item that had unpushed local edits (the deletion won over them, S5).
-    public var deletion = false
-    public var overwrite = false
+/// The rules a step gives parts of its observation, declared where the step decides them (the others are the
+/// step's own rule).
+struct SyncPartRules {
+    private(set) var declared: [(label: String, rule: String)] = []
+
+    /// Part `label` is decided by `rule`, unless an earlier record of the step decided it: the first rule declared for
+    /// a label stands.
+    mutating func decide(_ label: String, by rule: String) {
+        if !declared.contains(where: { $0.label == label }) { declared.append((label, rule)) }
+    }
+
+    /// The items of array `collection` of `project` on `device` are decided by `rule`.
+    mutating func decideItems(_ device: Int, _ project: Int, _ collection: SpecCollection, by rule: String) {
+        decide(SyncObservation.itemsLabel(SpecCollectionRead.name(device: device, project: project, collection)), by: rule)
+    }
+
+    /// `prediction` with these parts declared.
+    func applied<O>(to prediction: Prediction<O>) -> Prediction<O> {
+        declared.reduce(prediction) { $0.part($1.label, rule: $1.rule) }
+    }
 }
 
 /// The executable specification of the glass-project sync: pure values, no I/O.

@@ -45,8 +45,14 @@ public struct SyncMachine: StateMachine, Sendable {
         }
         func coded(_ name: String, weights: ((SyncSpecModel) -> UInt32)?, fixed: UInt32?, when: @escaping (SyncSpecModel) -> Bool,
                    _ draw: @escaping (SyncSpecModel, Draw) -> SyncCommand?) -> Action<SyncMachine> {
-            Action.coded(name, weights: weights, fixed: fixed, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
-                         compare: compare, swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
+            Action(name, weights: weights, fixed: fixed, when: when,
+                   arguments: { args, model in
+                       let command = try args.coded { draw(model, $0) }
+                       if args.isReplaying { try args.require(applies(command, model)) }
+                       return command
+                   },
+                   predict: predict, perform: perform,
+                   swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         func device(_ draw: Draw) -> Int { Int(draw.choose(upTo: UInt64(Self.deviceCount - 1))) }
         func item(_ kind: Kind, _ model: SyncSpecModel, _ draw: Draw, _ make: (DeviceName, Ref) -> SyncCommand) -> SyncCommand? {

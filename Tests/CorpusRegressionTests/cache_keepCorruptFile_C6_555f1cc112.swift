@@ -21,7 +21,7 @@ func cache_keepCorruptFile_C6_555f1cc112() async throws {
         app.faults.disarm()
         _ = fired
         app.restart(clean: false)
-        _ = CacheObservation.crashed(interrupted: interrupted, fileKept: app.faults.fileExists(at: app.path(app.caches[0].identifier, 0)))
+        _ = CacheObservation.crashed(interrupted: interrupted, file: app.file(0, 0), folders: app.instanceFolders())
     }
     // flipBit(identifier: "main", key: 1, bit: 0)
     _ = CacheObservation.flag(app.faults.flipBit(in: app.path("main", 1), bit: 0))

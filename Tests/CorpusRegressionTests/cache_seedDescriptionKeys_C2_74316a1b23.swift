@@ -19,6 +19,7 @@ func cache_seedDescriptionKeys_C2_74316a1b23() async throws {
         app.faults.disarm()
         _ = interrupted
         _ = fired
+        _ = CacheObservation.failedWrite(renameReached: nil, app.folder(app.caches[0].identifier))
     }
     // get(cache: v1, key: 3)
     #expect(CacheTargetValue.observeRead(app.caches[0].value(for: CacheTargetKey(3)), key: 3) { app.faults.fileExists(at: app.path(app.caches[0].identifier, 3)) } == CacheObservation.value(nil))

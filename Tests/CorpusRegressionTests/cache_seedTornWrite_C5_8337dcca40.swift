@@ -18,6 +18,6 @@ func cache_seedTornWrite_C5_8337dcca40() async throws {
         let fired = !app.faults.isArmed
         app.faults.disarm()
         _ = interrupted
-        #expect(CacheObservation.flag(fired) == CacheObservation.flag(true))
+        #expect(CacheObservation.failedWrite(renameReached: fired, app.folder(app.caches[0].identifier)) == CacheObservation.failedWrite(renameReached: true, CacheFolder(identifier: 0, files: 0, strays: 0)))
     }
 }

@@ -11,7 +11,7 @@ func sync_dualWriteMissesEntities_S1_916e63c125() async throws {
     let v4 = try world.addItem(on: 0, project: v3, .glassItems, code: 0); _ = v4
     try world.rollOutNextPhase()
     try world.setQuantity(on: 0, item: v4, 2)
-    // S1: the specification predicts A:v3.glassItems=[v4×2]
+    // S9: the specification predicts A:v3.glassItems=[v4×2]
     #expect(try world.read(on: 0, project: v3, .glassItems).map(\.id) == [v4])
     #expect(try world.read(on: 0, project: v3, .glassItems).map(\.quantity) == [2])
     #expect(try world.readMirror(on: 0, project: v3, .glassItems)?.map(\.id) == [v4])

@@ -13,7 +13,7 @@ func sync_linkBeforeParent_S7_f2a7a3944f() async throws {
     let v5 = try world.addItem(on: 1, project: v4, .glassItems, code: 0); _ = v5
     try world.push(1)
     try world.fetch(0, .records([v5, v4]))
-    // S7: the specification predicts A:v1.glassItems=[] A:v1.tags=[] A:v1.techniques=[] A:v2.glassItems=[] A:v2.referenceUrls=[] A:v2.tags=[] A:v3.glassItems=[] A:v4.glassItems=[v5×1] A:v4.tags=[] A:v4.techniques=[]
+    // S4: the specification predicts A:v1.glassItems=[] A:v1.tags=[] A:v1.techniques=[] A:v2.glassItems=[] A:v2.referenceUrls=[] A:v2.tags=[] A:v3.glassItems=[] A:v4.glassItems=[v5×1] A:v4.tags=[] A:v4.techniques=[]
     #expect(try world.read(on: 0, project: v1, .glassItems).map(\.id) == [])
     #expect(try world.read(on: 0, project: v1, .tags).map(\.id) == [])
     #expect(try world.read(on: 0, project: v1, .techniques).map(\.id) == [])

@@ -18,7 +18,7 @@ func sync_midpointPositions_S4_651311b788() async throws {
     try world.setQuantity(on: 1, item: v5, 2)
     try world.push(1)
     try world.fetch(0)
-    // S6: the specification predicts A:v1.glassItems=[] A:v1.tags=[] A:v1.techniques=[] A:v2.glassItems=[] A:v2.referenceUrls=[] A:v2.tags=[] A:v3.glassItems=[v4×1, v5×2, v6×1]
+    // S4: the specification predicts A:v1.glassItems=[] A:v1.tags=[] A:v1.techniques=[] A:v2.glassItems=[] A:v2.referenceUrls=[] A:v2.tags=[] A:v3.glassItems=[v4×1, v5×2, v6×1]
     #expect(try world.read(on: 0, project: v1, .glassItems).map(\.id) == [])
     #expect(try world.read(on: 0, project: v1, .tags).map(\.id) == [])
     #expect(try world.read(on: 0, project: v1, .techniques).map(\.id) == [])

@@ -39,7 +39,8 @@ struct HarnessFaultTargetTests {
         let value = CacheValueSpec(tag: 1, length: 8)
         // An injected failed write is the step's to judge (C8), not the machine's disk.
         _ = try machine.perform(.faultySet(cache: Ref(0), key: 0, value: value, fault: .failedWrite, tornLength: 0), &system)
-        #expect(try machine.perform(.set(cache: Ref(0), key: 1, value: value), &system) == .done)
+        // A set observes its folder: key 1's file alone (the failed write left none for key 0).
+        #expect(try machine.perform(.set(cache: Ref(0), key: 1, value: value), &system) == .folders([CacheFolder(identifier: 0, files: 1 << 1)]))
         // Something outside the cache puts a file where its folder was: every write there fails with an I/O error
         // (ENOTDIR) that nothing predicted.
         let folder = system.folder(.main)
