@@ -1,12 +1,14 @@
-/// Limits on one shrink: attempts (candidate runs), wall-clock seconds, and a stall budget.
+/// Limits on one shrink: attempts (candidate runs), a stall budget, and optionally wall-clock seconds.
 package struct ShrinkBudget: Sendable, Equatable {
     package var maxAttempts: Int
-    package var maxSeconds: Double
+    /// Wall-clock seconds, none by default: a limit on time makes the shrunk case depend on the machine's speed
+    /// and load, and one seed must give one report on any machine. The attempt and stall budgets are counts.
+    package var maxSeconds: Double?
     /// Candidate runs in a row without an improvement after which the shrink stops as finished
     /// (Hypothesis' `max_stall`): the last rounds of a shrink mostly confirm a fixed point.
     package var maxStall: Int
 
-    package init(maxAttempts: Int = 20_000, maxSeconds: Double = 60, maxStall: Int = 1000) {
+    package init(maxAttempts: Int = 20_000, maxSeconds: Double? = nil, maxStall: Int = 1000) {
         self.maxAttempts = maxAttempts
         self.maxSeconds = maxSeconds
         self.maxStall = maxStall

@@ -19,7 +19,7 @@ package final class Shrinker {
     private let signature: FailureSignature
     private let budget: ShrinkBudget
     private let clock = ContinuousClock()
-    private let deadline: ContinuousClock.Instant
+    private let deadline: ContinuousClock.Instant?
     private let passes: [ShrinkPass]
 
     /// The best sequence as consumed (trailing zeros kept, so spans index into it).
@@ -81,7 +81,8 @@ package final class Shrinker {
         self.budget = budget
         self.passes = passes
         self.stats = passes.map { ShrinkPassStats(pass: $0.name) }
-        self.deadline = clock.now.advanced(by: .milliseconds(Int64(budget.maxSeconds * 1000)))
+        let start = ContinuousClock().now
+        self.deadline = budget.maxSeconds.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
         self.best = ChoiceSequence([])
     }
 
@@ -189,7 +190,7 @@ package final class Shrinker {
             lastDiscarded = discarded.contains(sequence)
             return (false, nil)
         }
-        if attempts >= budget.maxAttempts || (attempts & 15 == 0 && clock.now >= deadline) {
+        if attempts >= budget.maxAttempts || (attempts & 15 == 0 && deadline.map { clock.now >= $0 } == true) {
             outOfBudget = true
             budgetExhausted = true
             return (false, nil)
