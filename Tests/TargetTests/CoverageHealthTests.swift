@@ -17,9 +17,9 @@ struct CoverageHealthTests {
     /// that decided it). A gap is listed here as a known issue, never dropped from the check.
     static let knownGaps: [String: Set<String>] = [:]
 
-    static let targets = [Target.graph, Target.mapper, Target.cache, Target.sync, Target.queue]
+    static let targets = [Target.graph, Target.schemas, Target.mapper, Target.cache, Target.sync, Target.queue]
 
-    @Test("no health warning for any target at 300 cases, known gaps aside", arguments: ["graph", "mapper", "cache", "sync", "queue"])
+    @Test("no health warning for any target at 300 cases, known gaps aside", arguments: ["graph", "schemas", "mapper", "cache", "sync", "queue"])
     func healthy(_ name: String) throws {
         let target = try #require(Self.targets.first { $0.name == name })
         let report = try target.coverage(options: SearchOptions(seed: 1, runs: 300))
