@@ -9,33 +9,37 @@ import GraphSpec
 /// what is left; the simplest value of each choice is the plainest schema (2 entities, nothing declared). A choice
 /// at its simplest value is left out of the trace.
 enum SchemaShapes {
-    /// The entity count, attributes per entity and relationships per schema.
+    /// The most entities, attributes per entity and relationships per schema.
     static let entities = 2...6, attributes = 0...3, relationships = 0...6
 
-    /// Draws a schema that holds together for the store (every inverse points back).
+    /// Draws a schema that holds together for the store (every inverse points back). Every entity, attribute and
+    /// relationship slot is drawn whether the counts use it or not, so each choice keeps its place when shrinking
+    /// lowers a count (the later choices keep their meaning); a slot the counts leave out is not part of the
+    /// schema, and shrinks to its plainest values, which the trace leaves out.
     static func draw(_ args: inout Arguments) -> GraphSchema {
-        let count = args.int("entities", in: entities) { $0.int(in: entities) }
-        var declared = (0..<count).map { e in
-            Declared(name: "E\(e + 1)", attributes: (0..<args.int("E\(e + 1).attributes", in: attributes) { $0.int(in: attributes) }).map { a in
-                attribute(&args, "E\(e + 1).a\(a + 1)")
-            })
+        let count = number(&args, "entities", in: entities) { $0.int(in: entities) }
+        var declared: [Declared] = []
+        for e in 0..<entities.upperBound {
+            let used = number(&args, "E\(e + 1).attributes", in: attributes) { $0.int(in: attributes) }
+            let drawn = (0..<attributes.upperBound).map { a in attribute(&args, "E\(e + 1).a\(a + 1)") }
+            if e < count { declared.append(Declared(name: "E\(e + 1)", attributes: Array(drawn.prefix(used)))) }
         }
-        let relationshipCount = args.int("relationships", in: relationships) { $0.int(in: relationships) }
-        for k in 0..<relationshipCount {
+        let relationshipCount = number(&args, "relationships", in: relationships) { $0.int(in: relationships) }
+        let last = entities.upperBound - 1
+        for k in 0..<relationships.upperBound {
             let label = "r\(k + 1)"
-            let from = args.int("\(label).from", in: 0...(count - 1)) { $0.int(in: 0...(count - 1)) }
-            let to = args.int("\(label).to", in: 0...(count - 1)) { $0.int(in: 0...(count - 1)) }
-            let forward = end(&args, label, destination: to)
+            let from = min(count - 1, number(&args, "\(label).from", in: 0...last) { $0.int(in: 0...(count - 1)) })
+            let to = min(count - 1, number(&args, "\(label).to", in: 0...last) { $0.int(in: 0...(count - 1)) })
+            let forward = end(&args, label, destination: to, toMany: nil)
             let inverse = args.enumeration("\(label).inverse", InverseShape.self, default: InverseShape.none) { draw in
                 [.none, .toOne, .toMany][draw.chooseWeighted([1, 2, 2])]
             }
+            let back = end(&args, "\(label)i", destination: from, toMany: inverse == .toMany)
+            guard k < relationshipCount else { continue }
             guard inverse != .none else {
                 declared[from].relationships.append(Relationship(name: label, end: forward, inverse: nil))
                 continue
             }
-            var back = end(&args, "\(label)i", destination: from)
-            back.toMany = inverse == .toMany
-            if !back.toMany { back.maxCount = nil }
             declared[from].relationships.append(Relationship(name: label, end: forward, inverse: "\(label)i"))
             declared[to].relationships.append(Relationship(name: "\(label)i", end: back, inverse: label))
         }
@@ -48,6 +52,12 @@ enum SchemaShapes {
                                  deleteRule: relationship.end.deleteRule, optional: relationship.end.optional, maxCount: relationship.end.maxCount)
             })
         })
+    }
+
+    /// A number of `range` drawn by `generate`, recorded as its digits and left out of the trace at the range's
+    /// lower bound.
+    static func number(_ args: inout Arguments, _ label: String, in range: ClosedRange<Int>, _ generate: (Draw) -> Int) -> Int {
+        range.lowerBound + args.name(label, from: range.map(String.init), default: 0) { generate($0) - range.lowerBound }
     }
 
     enum InverseShape: String, CaseIterable { case none, toOne, toMany }
@@ -65,16 +75,16 @@ enum SchemaShapes {
         var name: String, attributes: [SpecAttribute], relationships: [Relationship] = []
     }
 
-    /// One side of a relationship: to-many or to-one, its delete rule, whether it is optional (a required
-    /// relationship is rarer), and for a to-many sometimes a count limit of 1 or 2.
-    static func end(_ args: inout Arguments, _ label: String, destination: Int) -> End {
-        let toMany = args.bool("\(label).toMany", default: false) { $0.chooseBool() }
+    /// One side of a relationship: to-many or to-one (`toMany`, or drawn when nil), its delete rule, whether it is
+    /// optional (a required relationship is rarer), and for a to-many sometimes a count limit of 1 or 2.
+    static func end(_ args: inout Arguments, _ label: String, destination: Int, toMany given: Bool?) -> End {
+        let toMany = given ?? args.bool("\(label).toMany", default: false) { $0.chooseBool() }
         let rule = args.enumeration("\(label).rule", SpecDeleteRule.self, default: .nullify) { draw in
             [.nullify, .cascade, .deny, .noAction][draw.chooseWeighted([3, 3, 2, 1])]
         }
         let optional = args.bool("\(label).optional", default: true) { !$0.chooseBool(probability: 0.2) }
-        let maxCount = toMany ? args.int("\(label).max", in: 0...2) { $0.chooseBool(probability: 0.3) ? $0.int(in: 1...2) : 0 } : 0
-        return End(destination: destination, toMany: toMany, deleteRule: rule, optional: optional, maxCount: maxCount == 0 ? nil : maxCount)
+        let maxCount = number(&args, "\(label).max", in: 0...2) { $0.chooseBool(probability: 0.3) ? $0.int(in: 1...2) : 0 }
+        return End(destination: destination, toMany: toMany, deleteRule: rule, optional: optional, maxCount: toMany && maxCount > 0 ? maxCount : nil)
     }
 
     /// An attribute: its kind; optional (default nil) or required with a default or, rarer, without one; a range
@@ -86,15 +96,16 @@ enum SchemaShapes {
             [.string, .int, .bool, .strings][draw.chooseWeighted([3, 3, 1, 1])]
         }
         let unique = args.bool("\(label).unique", default: false) { $0.chooseBool(probability: 0.1) }
-        let optional = unique || args.bool("\(label).optional", default: true) { !$0.chooseBool() }
-        let bounded = kind != .bool && args.enumeration("\(label).constraint", Constraint.self, default: Constraint.none) { draw in
+        let optional = args.bool("\(label).optional", default: true) { !$0.chooseBool() } || unique
+        let constraint = args.enumeration("\(label).constraint", Constraint.self, default: Constraint.none) { draw in
             draw.chooseBool() ? .bounded : .none
-        } == .bounded
+        }
+        let bounded = kind != .bool && constraint == .bounded
         let range = bounded && kind == .int ? 1...3 : nil
         let length = bounded && kind != .int ? 1...3 : nil
-        let hasDefault = !optional && args.bool("\(label).default", default: true) { !$0.chooseBool(probability: 0.2) }
+        let hasDefault = args.bool("\(label).default", default: true) { !$0.chooseBool(probability: 0.2) } || optional
         let defaultValue: SpecValue
-        if !hasDefault {
+        if optional || !hasDefault {
             defaultValue = .null
         } else {
             switch kind {
