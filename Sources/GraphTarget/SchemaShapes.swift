@@ -25,11 +25,11 @@ enum SchemaShapes {
             if e < count { declared.append(Declared(name: "E\(e + 1)", attributes: Array(drawn.prefix(used)))) }
         }
         let relationshipCount = number(&args, "relationships", in: relationships) { $0.int(in: relationships) }
-        let last = entities.upperBound - 1
+        let names = (1...entities.upperBound).map { "E\($0)" }
         for k in 0..<relationships.upperBound {
             let label = "r\(k + 1)"
-            let from = min(count - 1, number(&args, "\(label).from", in: 0...last) { $0.int(in: 0...(count - 1)) })
-            let to = min(count - 1, number(&args, "\(label).to", in: 0...last) { $0.int(in: 0...(count - 1)) })
+            let from = min(count - 1, args.name("\(label).from", from: names, default: 0) { $0.int(in: 0...(count - 1)) })
+            let to = min(count - 1, args.name("\(label).to", from: names, default: 0) { $0.int(in: 0...(count - 1)) })
             let forward = end(&args, label, destination: to, toMany: nil)
             let inverse = args.enumeration("\(label).inverse", InverseShape.self, default: InverseShape.none) { draw in
                 [.none, .toOne, .toMany][draw.chooseWeighted([1, 2, 2])]
@@ -83,7 +83,10 @@ enum SchemaShapes {
             [.nullify, .cascade, .deny, .noAction][draw.chooseWeighted([3, 3, 2, 1])]
         }
         let optional = args.bool("\(label).optional", default: true) { !$0.chooseBool(probability: 0.2) }
-        let maxCount = number(&args, "\(label).max", in: 0...2) { $0.chooseBool(probability: 0.3) ? $0.int(in: 1...2) : 0 }
+        let maxCount = number(&args, "\(label).max", in: 0...2) { draw in
+            let limited = draw.chooseBool(probability: 0.3), limit = draw.int(in: 1...2)
+            return limited ? limit : 0
+        }
         return End(destination: destination, toMany: toMany, deleteRule: rule, optional: optional, maxCount: toMany && maxCount > 0 ? maxCount : nil)
     }
 
