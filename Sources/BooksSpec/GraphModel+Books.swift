@@ -99,7 +99,7 @@ extension GraphModel {
     }
 
     /// The rule of each reason `Library.save()` refuses for: B4 for an edition in use, B5 for `validate()`'s.
-    static let refusalRules = [("editionInUse", BooksRules.ownedKeepsEdition), ("missingWorkRelationship", BooksRules.libraryValidates),
+    static let reasonRules = [("editionInUse", BooksRules.ownedKeepsEdition), ("missingWorkRelationship", BooksRules.libraryValidates),
                                ("wishlistCannotHaveEdition", BooksRules.libraryValidates)]
 
     /// B5, B4, then the store's save: `Library.save()` validates the pending entries that stay, refuses (CloudKit)
@@ -119,8 +119,8 @@ extension GraphModel {
         guard !reasons.isEmpty else { return storeSave(c) }
         let sorted = reasons.sorted()
         var refused = savedState(rule: GraphRules.failedSaveKeepsAll) { .refused(sorted, $0) }
-        refused.rule = Self.refusalRules.first { $0.0 == sorted[0] }!.1
-        for (reason, rule) in Self.refusalRules { refused = refused.part(reason, rule: rule) }
+        refused.rule = Self.reasonRules.first { $0.0 == sorted[0] }!.1
+        for (reason, rule) in Self.reasonRules { refused = refused.part(reason, rule: rule) }
         return refused
     }
 }

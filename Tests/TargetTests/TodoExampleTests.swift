@@ -50,7 +50,9 @@ struct TodoExampleTests {
             }),
         ] })
         var result: CheckResult?
-        withKnownIssue { result = GraphFuzzTest.check(machine, name: "todo", seed: 1, runs: 300) }
+        withKnownIssue("expected: the planted factory relates before it inserts (not a bug)") {
+            result = GraphFuzzTest.check(machine, name: "todo", seed: 1, runs: 300)
+        }
         #expect(result?.failedRules.first == "T1")
         #expect(result?.description.contains("→ 2 steps") == true, "\(result?.description ?? "")")
     }
