@@ -3,7 +3,8 @@ public struct MappedWork: Hashable, Sendable, CustomStringConvertible {
     /// The work's reference index (`v1` is 0).
     public var ref: Int
     public var work: CanonicalWork
-    /// Registered in the mapper's context and not deleted.
+    /// Registered in the mapper's context and not deleted, and so before the step unless the step created it (a work
+    /// the step brought back from a rollback, a deletion or an abandoned context is not live).
     public var isLive: Bool
 
     public init(ref: Int, work: CanonicalWork, isLive: Bool = true) {

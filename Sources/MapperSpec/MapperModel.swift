@@ -68,11 +68,11 @@ public struct MapperModel: Sendable, Equatable {
     }
 
     /// Works by reference index (`v1` is 0).
-    public private(set) var works: [Work] = []
+    public internal(set) var works: [Work] = []
     /// Author rows in the store.
-    public private(set) var savedAuthors = 0
+    public internal(set) var savedAuthors = 0
     /// Author models inserted in the mapper's context and not saved.
-    public private(set) var pendingAuthors = 0
+    public internal(set) var pendingAuthors = 0
 
     public init() {}
 
@@ -124,117 +124,16 @@ public struct MapperModel: Sendable, Equatable {
         holder(of: volume) == nil && works.contains { $0.lifecycle == .gone && $0.current.volumes.contains(volume) }
     }
 
-    /// How many works mapping `response` would create: the mapping run on a copy of the model.
+    /// How many works mapping `response` creates: a group creates one exactly when no live work holds any of its
+    /// volume IDs (M9, M10), and afterwards a live work holds every one of them.
     public func createdCount(mapping response: SpecResponse) -> Int {
-        var copy = self
-        return copy.map(response).filter { $0 >= works.count }.count
-    }
-
-    /// Maps `response` in the mapper's context (M1–M10); returns the references of the returned
-    /// works in return order (group order, each once).
-    public mutating func map(_ response: SpecResponse) -> [Int] {
-        var decided = DecidingRules()
-        return map(response, decided: &decided)
-    }
-
-    /// Maps `response` as `map(_:)` does and returns, beside the references, the rules whose function decided a part
-    /// of the result, in the order the mapping decides them (grouping, reuse, then the works' values).
-    public mutating func mapDeciding(_ response: SpecResponse) -> (refs: [Int], decided: [String]) {
-        var decided = DecidingRules(recording: true)
-        let refs = map(response, decided: &decided)
-        return (refs, decided.rules)
-    }
-
-    private mutating func map(_ response: SpecResponse, decided: inout DecidingRules) -> [Int] {
-        var returned: [Int] = []
+        var held = works.indices.filter(isLive).flatMap { works[$0].current.volumes }
+        var created = 0
         for group in response.groups {
-            if decided.recording { decided.add(response.groupingRule(group)) }
-            // M9, M10: a volume ID a live work holds yields that work (the holder of the first such volume).
-            let known = group.volumes.lazy.compactMap(holder(of:)).first
-            if decided.recording { decided.add(reuseRules(group, known: known)) }
-            let ref = known ?? newWork()
-            works[ref].current = mapped(group, response, onto: works[ref].current, isNew: known == nil, decided: &decided)
-            if works[ref].lifecycle == .saved { works[ref].changed = true }
-            if !returned.contains(ref) { returned.append(ref) }
+            if !group.volumes.contains(where: held.contains) { created += 1 }
+            held += group.volumes
         }
-        if decided.recording {
-            // M5: every edition goes to the work it names, or nowhere; M6 the same for every author.
-            if !response.editions.isEmpty { decided.add(MapperRules.ownEditions) }
-            if !response.authors.isEmpty { decided.add(MapperRules.ownAuthors) }
-        }
-        return returned
-    }
-
-    /// M9–M11: the rules deciding which work `group` maps onto: the live work `known` holding one of its volume IDs
-    /// (M9); else, when a volume ID of the group was held by a work no longer live, a fresh work (M10), and when that
-    /// work is gone from the context (deleted and saved, deleted elsewhere, rolled back, abandoned) its model must not
-    /// be read (M11).
-    func reuseRules(_ group: MappingGroup, known: Int?) -> [String] {
-        if known != nil { return [MapperRules.knownVolumeReused] }
-        let former = works.indices.filter { !isLive($0) && !Set(works[$0].current.volumes).isDisjoint(with: group.volumes) }
-        guard !former.isEmpty else { return [] }
-        let gone = former.contains { works[$0].lifecycle == .gone }
-        return [MapperRules.deletedYieldsFresh] + (gone ? [MapperRules.noStaleRead] : [])
-    }
-
-    /// A new, empty pending work; returns its reference.
-    private mutating func newWork() -> Int {
-        works.append(Work(lifecycle: .inserted, current: Values(title: 0, tags: [], provider: nil, volumes: [], editions: [], authors: [])))
-        return works.count - 1
-    }
-
-    /// M2, M5–M9, M14: a work's values after mapping `group` onto `old`: the first member's title, tags (M7) and
-    /// provider (M8); the volume IDs no live work holds; the group's editions whose ISBN `old` lacks (all of them,
-    /// ISBN or not, for a new work, M5) and its authors whose name the work lacks (M6), each a model of its own.
-    private mutating func mapped(_ group: MappingGroup, _ response: SpecResponse, onto old: Values, isNew: Bool,
-                                 decided: inout DecidingRules) -> Values {
-        let first = response.works[group.members[0]]
-        let oldISBNs = old.editions.map(\.isbn)
-        let added = group.editions.map { response.editions[$0] }
-            .filter { isNew || ($0.primaryISBN != nil && !oldISBNs.contains($0.primaryISBN)) }
-        let names = group.authors.map { response.authors[$0].name }
-        let authors = Self.authorsGained(names, holding: old.authors)
-        pendingAuthors += authors.count
-        if decided.recording {
-            if !first.tags.isEmpty { decided.add(MapperRules.tagsPassThrough) }
-            if first.provider != nil { decided.add(MapperRules.providerKept) }
-            if added.contains(where: Self.editionAtSchemaLimit) || Self.authorsAtSchemaLimit(names, holding: old.authors, gained: authors) {
-                decided.add(MapperRules.savableGraph)
-            }
-        }
-        return Values(title: first.title, tags: first.tags, provider: first.provider,
-                      volumes: old.volumes + group.volumes.filter { holder(of: $0) == nil },
-                      editions: old.editions + added.map(Self.editionModel), authors: old.authors + authors)
-    }
-
-    /// M5, M14: the model an edition becomes: its identifying ISBN, title and publisher; its page count only when the
-    /// schema's range allows it (0, a backend's "unknown", is not stored).
-    static func editionModel(_ edition: SpecResponse.Edition) -> EditionValues {
-        EditionValues(isbn: edition.primaryISBN, title: edition.title, publisher: edition.publisher,
-                      pageCount: edition.pageCount.map { MapperVocabulary.pageCounts[$0] }.flatMap {
-                          MapperVocabulary.pageCountRange.contains($0) ? $0 : nil })
-    }
-
-    /// M14 decides the edition's model: its ISBN is a further one (no primary sent), or its page count lies outside
-    /// the schema's range and is not stored.
-    static func editionAtSchemaLimit(_ edition: SpecResponse.Edition) -> Bool {
-        let dropped = edition.pageCount.map { !MapperVocabulary.pageCountRange.contains(MapperVocabulary.pageCounts[$0]) } ?? false
-        return dropped || (edition.isbn == nil && !edition.isbns.isEmpty)
-    }
-
-    /// M6, M9, M14: the authors a work holding `held` gains from `names` (response order): each name it lacks, once
-    /// (a repeated name is one author), while it has fewer than the schema's `maxAuthors`.
-    static func authorsGained(_ names: [Int], holding held: [Int]) -> [Int] {
-        var gained: [Int] = []
-        for name in names where !held.contains(name) && !gained.contains(name) && held.count + gained.count < MapperVocabulary.maxAuthors {
-            gained.append(name)
-        }
-        return gained
-    }
-
-    /// M14 decides the work's authors: a name it lacks was not gained, the schema's `maxAuthors` being reached.
-    static func authorsAtSchemaLimit(_ names: [Int], holding held: [Int], gained: [Int]) -> Bool {
-        names.contains { !held.contains($0) && !gained.contains($0) }
+        return created
     }
 
     /// The mapper's context saves: pending inserts and changes are written, pending deletes removed.

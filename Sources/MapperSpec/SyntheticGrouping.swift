@@ -9,8 +9,8 @@ public struct MappingGroup: Equatable, Sendable {
     public var editions: [Int]
     /// Positions of the authors who wrote a member, in response order.
     public var authors: [Int]
-    /// Whether this group merged two or more synthetic works sharing an ISBN.
-    public var isMerged: Bool { members.count > 1 }
+    /// The rule that made the group what it is (M1–M4): it decides the group's part of a map step's observation.
+    public var rule: String
 }
 
 extension SpecResponse {
@@ -27,47 +27,47 @@ extension SpecResponse {
         return result
     }
 
-    /// M2, M4 (seed 002 US-2): whether the works at `a` and `b` share an ISBN and both are synthetic.
-    static func shareISBN(_ a: Int, _ b: Int, _ works: [Work], _ editions: [Edition]) -> Bool {
-        works[a].synthetic && works[b].synthetic && !Set(isbns(ofWork: a, editions)).isDisjoint(with: isbns(ofWork: b, editions))
-    }
-
-    /// M1–M4: the works that become one work with the work at `position`: the smallest set holding it and every
-    /// work sharing an ISBN with a member (a fixpoint). A non-synthetic work, or one without an ISBN, stays alone.
-    static func component(of position: Int, _ works: [Work], _ editions: [Edition]) -> [Int] {
+    /// M2 (seed 002 US-2, "Deduplicate by ISBN"): the synthetic works with an ISBN that share one with `position`'s
+    /// work or with a work sharing one with it, transitively (a fixpoint), `position` included.
+    static func sharingISBN(with position: Int, _ works: [Work], _ isbns: [[Int]]) -> [Int] {
         var members: Set<Int> = [position]
         while true {
-            let next = members.union(works.indices.filter { j in members.contains { shareISBN($0, j, works, editions) } })
+            let next = members.union(works.indices.filter { j in
+                works[j].synthetic && members.contains { !Set(isbns[$0]).isDisjoint(with: isbns[j]) }
+            })
             if next == members { return members.sorted() }
             members = next
         }
     }
 
-    /// The groups in the order of their first member (`groups` holds them); each gathers its members' volume IDs
-    /// (first appearance), the editions naming a member (M5) and the authors who wrote one (M6), in response order.
+    /// The groups in the order of their first member, each with the rule that made it: a non-synthetic work alone
+    /// (M1); a synthetic work without ISBN alone (M4 when another synthetic work has none either, M3 otherwise);
+    /// synthetic works sharing an ISBN merged (M2), or a synthetic work whose ISBNs nobody shares alone (M3). Each
+    /// gathers its members' volume IDs (first appearance), the editions naming a member (M5) and the authors who
+    /// wrote one (M6), in response order.
     static func grouping(works: [Work], editions: [Edition], authors: [Author]) -> [MappingGroup] {
-        works.indices.map { component(of: $0, works, editions) }.enumerated()
-            .filter { position, members in members[0] == position }
-            .map { _, members in
-                var volumes: [Int] = []
-                for volume in members.flatMap({ works[$0].volumes }) where !volumes.contains(volume) { volumes.append(volume) }
-                return MappingGroup(members: members, volumes: volumes,
-                                    editions: editions.indices.filter { members.contains(editions[$0].work) },
-                                    authors: authors.indices.filter { a in authors[a].works.contains(where: members.contains) })
+        let isbns = works.indices.map { SpecResponse.isbns(ofWork: $0, editions) }
+        var grouped = Set<Int>()
+        var groups: [MappingGroup] = []
+        for position in works.indices where !grouped.contains(position) {
+            let members: [Int], rule: String
+            if !works[position].synthetic {
+                (members, rule) = ([position], MapperRules.nonSyntheticKept)
+            } else if isbns[position].isEmpty {
+                let another = works.indices.contains { $0 != position && works[$0].synthetic && isbns[$0].isEmpty }
+                (members, rule) = ([position], another ? MapperRules.missingISBNNotMerged : MapperRules.singletonKept)
+            } else {
+                members = sharingISBN(with: position, works, isbns)
+                rule = members.count > 1 ? MapperRules.sharedISBNMerged : MapperRules.singletonKept
             }
-    }
-}
-
-extension SpecResponse {
-    /// M1–M4: the rule that decided which works `group` holds: M2 when it merged synthetic works sharing an ISBN;
-    /// else its one work stayed alone because it is not synthetic (M1), because it has no ISBN while another
-    /// synthetic work has none either (M4), or because no other synthetic work shares its ISBNs (M3).
-    public func groupingRule(_ group: MappingGroup) -> String {
-        if group.isMerged { return MapperRules.sharedISBNMerged }
-        let position = group.members[0]
-        if !works[position].synthetic { return MapperRules.nonSyntheticKept }
-        guard isbns(ofWork: position).isEmpty else { return MapperRules.singletonKept }
-        let another = works.indices.contains { $0 != position && works[$0].synthetic && isbns(ofWork: $0).isEmpty }
-        return another ? MapperRules.missingISBNNotMerged : MapperRules.singletonKept
+            grouped.formUnion(members)
+            var volumes: [Int] = []
+            for volume in members.flatMap({ works[$0].volumes }) where !volumes.contains(volume) { volumes.append(volume) }
+            groups.append(MappingGroup(members: members, volumes: volumes,
+                                       editions: editions.indices.filter { members.contains(editions[$0].work) },
+                                       authors: authors.indices.filter { a in authors[a].works.contains(where: members.contains) },
+                                       rule: rule))
+        }
+        return groups
     }
 }

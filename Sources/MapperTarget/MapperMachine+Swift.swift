@@ -19,7 +19,7 @@ extension MapperMachine: SwiftExportable {
         switch command {
         case .map(let response, let result):
             lines = ["app.works = app.mapper.mapToWorks(\(Self.swift(response)), context: app.context)"]
-            guard case .mapped(let mapped, _, _) = expected.value else { return lines }
+            guard case .mapped(let mapped, _) = expected.value else { return lines }
             let firstNew = result?.index ?? Int.max
             if isLast { return lines + Self.expectations(mapped, firstNew: firstNew) }
             for (position, work) in mapped.enumerated() where work.ref >= firstNew {

@@ -50,10 +50,18 @@ public struct MapperMachine: StateMachine, Sendable {
                    _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
             coded(name, weights: nil, fixed: weight, when: when, draw)
         }
+        // Each step's command draws (and, replayed, reads back) its own trace; a replayed one must apply in the state
+        // the earlier steps leave.
         func coded(_ name: String, weights: ((MapperState) -> UInt32)?, fixed: UInt32?, when: @escaping (MapperState) -> Bool,
                    _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
-            Action.coded(name, weights: weights, fixed: fixed, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
-                         compare: compare, swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
+            Action(name, weights: weights, fixed: fixed, when: when,
+                   arguments: { args, model in
+                       let command = try args.coded { draw(model, $0) }
+                       if args.isReplaying { try args.require(applies(command, model)) }
+                       return command
+                   },
+                   predict: predict, perform: perform,
+                   swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         return [
             coded("map", 36) { m, d in mapCommand(ResponseGenerator.response(d), m) },
@@ -107,19 +115,15 @@ public struct MapperMachine: StateMachine, Sendable {
 
     // MARK: Specification
 
+    /// The specification's step; a trap at any step but a relaunch is M11's (`Prediction.step`).
     func predict(_ command: MapperCommand, _ model: inout MapperState) -> Prediction<MapperObservation> {
         switch command {
         case .map(let response, _):
             if model.responses.count < 8, !model.responses.contains(response) { model.responses.append(response) }
-            let known = model.spec.nextRef
-            let (refs, decided) = model.spec.mapDeciding(response)
-            let works = refs.map { MappedWork(ref: $0, work: model.spec.works[$0].current.canonical) }
-            // Each rule that decided a part of the works is credited; a mapping of no works decides only that the
-            // context holds nothing new (M12). A mismatch is attributed by `MappingDiagnosis`.
-            return Prediction(.mapped(works, groups: response.groupWorks, known: known), rule: decided.first ?? MapperRules.storeMatches, alsoDecided: Array(decided.dropFirst()))
+            return model.spec.map(response)
         case .mapMalformed(_, let missing):
             // M13: decoding names the missing field's path; nothing is inserted, the model is unchanged.
-            return Prediction(.rejected(path: missing, contextChanged: false), rule: MapperRules.malformedInsertsNothing)
+            return .step(.rejected(path: missing, contextChanged: false), rule: MapperRules.malformedInsertsNothing)
         case .save:
             model.spec.save()
         case .rollback, .newContext:
@@ -129,12 +133,11 @@ public struct MapperMachine: StateMachine, Sendable {
         case .deleteElsewhere(let ref):
             model.spec.deleteElsewhere(ref.index)
         case .clearCache:
-            return Prediction(.done, rule: MapperRules.knownVolumeReused)
+            return .step(.done, rule: MapperRules.knownVolumeReused)
         case .relaunch:
-            model.spec.relaunch()
-            return Prediction(.done, rule: MapperRules.survivesRelaunch)
+            return model.spec.relaunch()
         }
-        return Prediction(.done, rule: MapperRules.storeMatches)
+        return .step(.done, rule: MapperRules.storeMatches)
     }
 
     func perform(_ command: MapperCommand, _ system: inout MapperSystem) throws -> MapperObservation {
@@ -148,27 +151,6 @@ public struct MapperMachine: StateMachine, Sendable {
         case .clearCache: return system.clearCache()
         case .newContext: return system.newContext()
         case .relaunch: return try system.relaunch()
-        }
-    }
-
-    /// The rule of an observation the prediction does not allow, diagnosed from what differs.
-    package func compare(_ expected: Prediction<MapperObservation>, _ observed: MapperObservation, _ step: TraceStep) -> Failure? {
-        if expected.allows(observed) { return nil }
-        let message = "\(step): expected \(expected.value), observed \(observed)"
-        let command = try? MapperCommand(trace: step)
-        switch (expected.value, observed, command) {
-        case (_, .trap, .relaunch?):
-            // The store could not be reopened: the relaunch itself failed (M15), no mapping read anything stale.
-            return Failure(rule: MapperRules.survivesRelaunch, kind: .trap, message: message)
-        case (_, .trap, _):
-            return Failure(rule: MapperRules.noStaleRead, kind: .trap, message: message)
-        case (.mapped(let want, let wantGroups, let known), .mapped(let got, let gotGroups, _), .map(let response, _)?):
-            let rule = MappingDiagnosis.rule(response: response, expectedGroups: wantGroups, observedGroups: gotGroups,
-                                             expected: want, observed: got, firstNewRef: known)
-            let groups = wantGroups == gotGroups ? "" : "; its groups without volume IDs: expected \(wantGroups), observed \(gotGroups)"
-            return Failure(rule: rule, kind: .mismatch, message: message + groups)
-        default:
-            return Failure(rule: expected.rule, kind: .mismatch, message: message)
         }
     }
 

@@ -11,11 +11,20 @@ public final class MapperSystem {
         var id: PersistentIdentifier?
         /// The work in the current mapper context, if the harness holds it.
         var object: Work?
+        /// The work's model in the last context the mapper abandoned (a fresh context or a relaunch), if the harness
+        /// held one: a mapping that returns it brought back a work that is not live.
+        var abandoned: Work?
+
+        /// The slot after the mapper's context is abandoned: the work is no longer held.
+        mutating func abandon() {
+            if let object { abandoned = object }
+            object = nil
+        }
     }
 
     private(set) var container: ModelContainer
     private(set) var context: ModelContext
-    /// An empty in-memory container for the grouping part of map steps (`groupWorks`); nothing is saved in it.
+    /// An empty in-memory container for the grouping part of map steps (`groupingPart`); nothing is saved in it.
     private let scratchContainer: ModelContainer
     /// The containers of earlier launches (models of theirs raise traps there) and the store file, if on disk.
     private var retired: [ModelContainer] = []
@@ -25,10 +34,10 @@ public final class MapperSystem {
     /// Set by steps that change the saved rows; the store is compared after them.
     var storeChanged = false
     private let entities: (work: Int, edition: Int, author: Int)
-    /// The grouping mappings (`groupWorks`) of this case's responses that raised no trap, by response. The grouping
+    /// The grouping mappings (`groupingPart`) of this case's responses that raised no trap, by response. The grouping
     /// mapping is a function of the response, the mapper's faults and the store configuration alone (a fresh mapper,
-    /// a fresh context, no volume IDs: nothing is looked up, every group is inserted anew), so mapping a response
-    /// again (`mapAgain`) takes the works it gave the first time instead of building them again.
+    /// a fresh context, each work's own id as its only volume ID: no lookup finds a work, every group is inserted
+    /// anew), so mapping a response again (`mapAgain`) takes the works it gave the first time.
     private var groupings: [(response: SpecResponse, works: [CanonicalWork])] = []
 
     /// - Parameter stores: where an on-disk case's store file goes. It starts from a copy of the schema's empty store
@@ -80,10 +89,10 @@ public final class MapperSystem {
             retired.append(old)
         } catch {
             if error.isMachineFailure { throw HarnessFault("the machine failed the store file at a relaunch: \(error)") }
-            return .trap("relaunch failed: \(error)")
+            return .trap(code: "relaunchFailed", message: "\(error)")
         }
         context = ModelContext(container)
-        for index in slots.indices { slots[index].object = nil }
+        for index in slots.indices { slots[index].abandon() }
         storeChanged = true
         return .done
     }
@@ -92,41 +101,45 @@ public final class MapperSystem {
 
     func map(_ response: SpecResponse) -> MapperObservation {
         let traps = trapCount
-        let known = slots.count
+        // The works the harness holds that are not live before the step (read without fetching anything).
+        let deadBefore = slots.indices.filter { slots[$0].object.map { !isLive($0) } ?? false }
         let data = Self.dto(response)
         let works = mapper.mapToWorks(data, context: context)
-        if let trap = newTrap(since: traps) { return .trap(trap) }
+        if let trap = newTrap(since: traps) { return trap }
         var mapped: [MappedWork] = []
         for work in works {
             let ref = identify(work)
             let canonical = canonicalWork(work)
-            if let trap = newTrap(since: traps) { return .trap(trap) }
-            mapped.append(MappedWork(ref: ref, work: canonical, isLive: work.modelContext === context && !work.isDeleted))
+            if let trap = newTrap(since: traps) { return trap }
+            // A work the step brought back (a rolled-back insert, a deleted work, a model of an abandoned context) is
+            // not live: M10 asks for the live holder or a fresh work.
+            let live = isLive(work) && !deadBefore.contains(ref) && slots[ref].abandoned !== work
+            mapped.append(MappedWork(ref: ref, work: canonical, isLive: live))
         }
         if let earlier = groupings.first(where: { $0.response == response }) {
-            return .mapped(mapped, groups: earlier.works, known: known)
+            return .mapped(mapped, groups: earlier.works)
         }
-        let groups = groupWorks(data)
-        if let trap = groups.trap { return .trap(trap) }
+        let groups = groupingPart(data)
+        if let trap = groups.trap { return trap }
         if groupings.count < Self.groupingsKept { groupings.append((response, groups.works)) }
-        return .mapped(mapped, groups: groups.works, known: known)
+        return .mapped(mapped, groups: groups.works)
     }
 
     /// How many responses' grouping mappings a case keeps (a `mapAgain` step draws from the first 8 distinct responses).
     private static let groupingsKept = 16
 
     /// The grouping part of a map step: the works a fresh mapper makes of the response (`data`, the DTOs of the
-    /// step's response) without volume IDs in an empty context of a scratch container (never saved), one per group,
-    /// and the first trap that recorded, if any. `dto(response.withoutVolumes)` is `data` with every work's volume
-    /// IDs emptied, which is what is mapped here (the response is not converted twice).
-    private func groupWorks(_ data: SearchResponseData) -> (works: [CanonicalWork], trap: String?) {
-        var withoutVolumes = data
-        for index in withoutVolumes.works.indices { withoutVolumes.works[index].googleBooksVolumeIDs = [] }
+    /// step's response) in an empty context of a scratch container (never saved), one per group, each response work
+    /// carrying its own id as its only volume ID, so that every group makes a work of its own and a work's volume IDs
+    /// are the response works it holds; and the first trap that recorded, if any.
+    private func groupingPart(_ data: SearchResponseData) -> (works: [CanonicalWork], trap: MapperObservation?) {
+        var marked = data
+        for index in marked.works.indices { marked.works[index].googleBooksVolumeIDs = [marked.works[index].id] }
         let scratch = ModelContext(scratchContainer)
         let before = scratchContainer.traps.count
-        let works = DTOMapper(strategy: mapper.strategy).mapToWorks(withoutVolumes, context: scratch).map(canonicalWork)
+        let works = DTOMapper(strategy: mapper.strategy).mapToWorks(marked, context: scratch).map(canonicalWork)
         let traps = scratchContainer.traps
-        return (works, traps.count > before ? traps[before].description : nil)
+        return (works, traps.count > before ? Self.observation(traps[before]) : nil)
     }
 
     /// Saves the mapper's context. A `HarnessFault` when the machine failed the store's write (`saveFailed`).
@@ -137,7 +150,7 @@ public final class MapperSystem {
         } catch {
             return try Self.saveFailed(error)
         }
-        if let trap = newTrap(since: traps) { return .trap(trap) }
+        if let trap = newTrap(since: traps) { return trap }
         for index in slots.indices {
             if let id = slots[index].object?.persistentModelID { slots[index].id = id }
         }
@@ -152,7 +165,7 @@ public final class MapperSystem {
 
     func newContext() -> MapperObservation {
         context = ModelContext(container)
-        for index in slots.indices { slots[index].object = nil }
+        for index in slots.indices { slots[index].abandon() }
         return .done
     }
 
@@ -166,7 +179,7 @@ public final class MapperSystem {
         guard let work = liveObject(ref) else { return .missing(ref) }
         if evict { mapper.removeWorkFromCache(work) }
         context.delete(work)
-        return newTrap(since: traps).map(MapperObservation.trap) ?? .done
+        return newTrap(since: traps) ?? .done
     }
 
     func deleteElsewhere(_ ref: Int) throws(HarnessFault) -> MapperObservation {
@@ -182,7 +195,7 @@ public final class MapperSystem {
             return try Self.saveFailed(error)
         }
         storeChanged = true
-        return newTrap(since: traps).map(MapperObservation.trap) ?? .done
+        return newTrap(since: traps) ?? .done
     }
 
     /// A failed save as observed, or a `HarnessFault` when the machine failed the store's write rather than the
@@ -200,23 +213,30 @@ public final class MapperSystem {
     /// How many traps every launch's container recorded (`traps.count`, without joining the lists).
     var trapCount: Int { retired.reduce(container.traps.count) { $0 + $1.traps.count } }
 
-    private func newTrap(since count: Int) -> String? {
+    /// The first trap recorded since the store had recorded `count`, as the step observes it.
+    private func newTrap(since count: Int) -> MapperObservation? {
         guard trapCount > count else { return nil }
-        return traps[count].description
+        return Self.observation(traps[count])
     }
+
+    private static func observation(_ trap: StoreTrap) -> MapperObservation { .trap(code: trap.code.rawValue, message: trap.message) }
+
+    /// Whether `work` is registered in the mapper's context and not deleted.
+    private func isLive(_ work: Work) -> Bool { work.modelContext === context && !work.isDeleted }
 
     /// The work of `ref` in the mapper's context, if live there.
     private func liveObject(_ ref: Int) -> Work? {
         guard ref < slots.count else { return nil }
-        if let object = slots[ref].object, object.modelContext === context, !object.isDeleted { return object }
+        if let object = slots[ref].object, isLive(object) { return object }
         guard let id = slots[ref].id, let work = DTOMapper.liveWork(id, in: context) else { return nil }
         slots[ref].object = work
         return work
     }
 
-    /// The reference of a returned work: the slot holding it, or matching its identifier, or a new one.
+    /// The reference of a returned work: the slot holding it (or its model in an abandoned context), or matching its
+    /// identifier, or a new one.
     private func identify(_ work: Work) -> Int {
-        if let index = slots.firstIndex(where: { $0.object === work }) { return index }
+        if let index = slots.firstIndex(where: { $0.object === work || $0.abandoned === work }) { return index }
         if let id = work.persistentModelID, let index = slots.firstIndex(where: { $0.id == id }) {
             slots[index].object = work
             return index

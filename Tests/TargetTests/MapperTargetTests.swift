@@ -24,17 +24,6 @@ struct MapperTargetTests {
         #expect(try onProduction.get().outcome == .pass)
     }
 
-    @Test("A relaunch that cannot reopen the store is M15's failure, a trap elsewhere M11's")
-    func relaunchFailure() {
-        let machine = MapperMachine()
-        let failed = machine.compare(Prediction(.done, rule: MapperRules.survivesRelaunch), .trap("relaunch failed: notADatabase"),
-                                     MapperCommand.relaunch.trace)
-        #expect(failed?.rule == MapperRules.survivesRelaunch && failed?.kind == .trap)
-        let stale = machine.compare(Prediction(.done, rule: MapperRules.storeMatches), .trap("invalidatedBackingData"),
-                                    MapperCommand.save.trace)
-        #expect(stale?.rule == MapperRules.noStaleRead && stale?.kind == .trap)
-    }
-
     @Test("Traces round-trip, and unreadable steps name the problem")
     func traces() throws {
         let response = SpecResponse(
