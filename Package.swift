@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "BooksTracker", targets: ["BooksTracker"]),
         .library(name: "PersistentCache", targets: ["PersistentCache"]),
         .library(name: "GlassSync", targets: ["GlassSync"]),
+        // The object-graph rules for a schema of yours, checked against GraphStore (README, "Your own schema").
+        .library(name: "GraphStoreRules", targets: ["GraphStoreRules", "GraphSpec"]),
     ],
     targets: [
         // Layer 1: the engine (choices, generators, state machines, shrinking, reports). Knows no domain.
@@ -48,13 +50,18 @@ let package = Package(
 
         // Layer 3: the executable specification. Pure value types; never imports production code.
         .target(name: "GraphSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+        .target(name: "BooksSpec", dependencies: ["GraphFuzzEngine", "GraphSpec"], swiftSettings: strict),
         .target(name: "MapperSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
         .target(name: "CacheSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
         .target(name: "SyncSpec", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
 
         // Layer 4: targets: step specification and system side by side; mutants select strategy points.
         .target(name: "ExampleTargets", dependencies: ["GraphFuzzEngine", "FaultPoints"], swiftSettings: strict),
-        .target(name: "GraphTarget", dependencies: ["GraphFuzzEngine", "GraphSpec", "GraphStore", "BooksTracker", "FaultPoints"], swiftSettings: strict),
+        // The object-graph rules over any schema against GraphStore: the store's actions and system, and the
+        // machine a user gives a schema of theirs (the `GraphStoreRules` product).
+        .target(name: "GraphStoreRules", dependencies: ["GraphFuzzEngine", "GraphSpec", "GraphStore"], swiftSettings: strict),
+        .target(name: "GraphTarget", dependencies: ["GraphFuzzEngine", "GraphSpec", "BooksSpec", "GraphStoreRules", "GraphStore", "BooksTracker", "FaultPoints"],
+                swiftSettings: strict),
         .target(name: "MapperTarget", dependencies: ["GraphFuzzEngine", "MapperSpec", "GraphStore", "BooksTracker"], swiftSettings: strict),
         .target(name: "CacheTarget", dependencies: ["GraphFuzzEngine", "CacheSpec", "PersistentCache"], swiftSettings: strict),
         .target(name: "SyncTarget", dependencies: ["GraphFuzzEngine", "SyncSpec", "GlassSync"], swiftSettings: strict),

@@ -13,7 +13,7 @@ package struct Registry: Sendable {
 
     /// Every shipped target.
     package static var standard: Registry {
-        Registry(targets: [.graph, .mapper, .cache, .sync, .queue])
+        Registry(targets: [.graph, .schemas, .mapper, .cache, .sync, .queue])
     }
 
     package func target(named name: String) -> Target? { targets.first { $0.name == name } }

@@ -10,20 +10,19 @@ public enum LookupMethod: String, Sendable, CaseIterable {
     case fetch
 }
 
-/// One step of the `graph` target. Contexts are 0 (main) and 1 (second); `-1` is "not inserted".
-/// Its trace (`v3 = create(entity: "Work", variant: 0, context: 0)`) is derived from how the graph
-/// target's actions draw it.
+/// One store operation over a schema. Contexts are 0 (main) and 1 (second); `-1` is "not inserted". Entities,
+/// attributes and relationships are indexes into the schema; values are the schema's pools (`GraphSchema`).
 public enum GraphCommand: Sendable, Equatable {
     /// A new model of `entity` with the `variant`-th value of its create pool, inserted into `context` unless -1.
     case create(result: Ref, entity: Int, variant: Int, context: Int)
     case insert(Ref, context: Int)
     case relate(Ref, relationship: Int, target: Ref)
     case unrelate(Ref, relationship: Int, target: Ref)
-    /// Sets the `slot`-th settable attribute to the `variant`-th value of its pool.
+    /// Sets the `slot`-th settable attribute of the model's entity to the `variant`-th value of its pool.
     case set(Ref, slot: Int, variant: Int)
     /// Deletes the model in its context.
     case delete(Ref)
-    /// `Library.save()` on a context: validation, the CloudKit guard, then the store's save.
+    /// The context's save.
     case save(context: Int)
     case rollback(context: Int)
     /// Holds the model's current identifier for later lookups.
@@ -32,22 +31,17 @@ public enum GraphCommand: Sendable, Equatable {
     /// Reads attribute `property`, or relationship `property - attributeCount`.
     case read(Ref, property: Int)
     case state(Ref)
-    /// Fetches works whose title is the `variant`-th title.
-    case fetchTitle(context: Int, variant: Int)
-    case wishlist(result: Ref, work: Ref, context: Int)
-    case owned(result: Ref, work: Ref, edition: Ref, context: Int)
-    case acquire(Ref, edition: Ref)
-    case userEntry(Ref)
-    case validate(Ref)
-    /// An app relaunch: the container is closed and reopened on the same store (G22–G24, G27).
+    /// Fetches the models of `entity` whose `attribute` equals `value`.
+    case fetch(context: Int, entity: Int, attribute: Int, value: SpecValue)
+    /// An app relaunch: the container is closed and reopened on the same store (G22–G24, G26).
     case relaunch
-    /// A save of `context` killed at write step `point` of its transaction, then a relaunch (G25).
-    case killedSave(context: Int, point: Int)
+    /// A save of `context` killed `back` write operations before the end of its transaction, then a relaunch (G25).
+    case killedSave(context: Int, back: Int)
 
     /// The reference a creating step binds.
     public var result: Ref? {
         switch self {
-        case .create(let r, _, _, _), .lookup(let r, _, _, _), .wishlist(let r, _, _), .owned(let r, _, _, _): return r
+        case .create(let r, _, _, _), .lookup(let r, _, _, _): return r
         default: return nil
         }
     }

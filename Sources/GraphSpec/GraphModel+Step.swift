@@ -8,7 +8,7 @@ extension GraphModel {
         func entity(_ ref: Ref) -> Int? { object(ref.index).map { objects[$0].entity } }
         switch command {
         case let .create(_, e, variant, context):
-            return (0..<4).contains(e) && (0...2).contains(variant) && (-1...1).contains(context)
+            return entities.indices.contains(e) && (0...2).contains(variant) && (-1...1).contains(context)
         case let .insert(ref, context):
             return entity(ref) != nil && (0...1).contains(context)
         case let .relate(ref, r, target), let .unrelate(ref, r, target):
@@ -16,8 +16,7 @@ extension GraphModel {
             return entities[e].relationships[r].destination == t
         case let .set(ref, slot, variant):
             guard let e = entity(ref) else { return false }
-            let settable = BooksEntities.settable(e)
-            return slot < settable.count && variant < settable[slot].pool.count
+            return slot < schema.settable[e].count && variant < schema.settable[e][slot].values.count
         case let .delete(ref):
             guard let o = object(ref.index) else { return false }
             return objects[o].context >= 0
@@ -26,55 +25,111 @@ extension GraphModel {
         case let .holdID(ref), let .state(ref):
             return entity(ref) != nil
         case let .lookup(_, h, c, _):
-            return h < held.count && held[h] != nil && (0...1).contains(c)
+            return h < held.count && held[h].id != nil && (0...1).contains(c)
         case let .read(ref, p):
             guard let e = entity(ref) else { return false }
             return p < entities[e].attributes.count + entities[e].relationships.count
-        case let .fetchTitle(c, v):
-            return (0...1).contains(c) && (0...2).contains(v)
-        case let .wishlist(_, w, c):
-            return entity(w) == BooksEntities.work && (0...1).contains(c)
-        case let .owned(_, w, ed, c):
-            return entity(w) == BooksEntities.work && entity(ed) == BooksEntities.edition && (0...1).contains(c)
-        case let .acquire(e, ed):
-            return entity(e) == BooksEntities.entry && entity(ed) == BooksEntities.edition
-        case let .userEntry(w):
-            return entity(w) == BooksEntities.work
-        case let .validate(e):
-            return entity(e) == BooksEntities.entry
-        case .relaunch, .killedSave:
-            return allowsLaunch(command)
+        case let .fetch(c, e, a, _):
+            return (0...1).contains(c) && entities.indices.contains(e) && entities[e].attributes.indices.contains(a)
+        case .relaunch:
+            return !hasTangledNewModel
+        case let .killedSave(c, back):
+            return (0...1).contains(c) && back >= 0 && killable(c)
         }
     }
 
-    /// Steps the specification: the observation `command` must make and the rule that decides it.
-    public mutating func step(_ command: GraphCommand) -> (GraphObservation, String) {
-        checkRows = false
-        cascadedFromWork = false
-        deleteRulesTouched = []
-        alsoDecided = []
-        numberedByLastSave = []
-        relaunchedNow = false
-        let (observation, rule) = predict(command)
-        if observation.isTrap { crashed = true }
-        return (observation, rule)
+    /// The specification's step: the observation `command` must make, each part under the rule that decides it.
+    /// `save` is the save a `save` or `killedSave` step makes (the store's; an app may wrap it).
+    public mutating func predict(_ command: GraphCommand,
+                                 save: (inout GraphModel, Int) -> Prediction<GraphObservation> = { $0.storeSave($1) }) -> Prediction<GraphObservation> {
+        let prediction = step(command, save: save)
+        if prediction.value.isTrap { crashed = true }
+        return prediction
     }
 
-    /// G7: how many models the target's inverse of relationship `r` holds (-1 without an inverse).
-    func inverseCount(_ o: Int, _ r: Int, _ t: Int) -> Int {
-        relationship(o, r).inverse.map { objects[t].links[$0].count } ?? -1
+    private mutating func step(_ command: GraphCommand, save: (inout GraphModel, Int) -> Prediction<GraphObservation>) -> Prediction<GraphObservation> {
+        switch command {
+        case let .create(result, entity, variant, context):
+            let o = newObject(entity)
+            if let pool = schema.createPools[entity] { objects[o].values[pool.attribute] = pool.values[variant] }
+            bind(result.index, o)
+            // G1: a model never inserted has no identifier; G2: an inserted one a temporary identifier.
+            if context < 0 { return Prediction(.identifier(kind(objects[o].id)), rule: GraphRules.newModel) }
+            insertGraph(o, context)
+            return Prediction(.identifier(kind(objects[o].id)), rule: GraphRules.temporaryID)
+        case let .insert(ref, context):
+            let o = refs[ref.index]
+            let graph = newGraph(from: o).count
+            if let trap = insert(o, context) { return trap.prediction }
+            // G2: the model's temporary identifier; G4: the new models it reaches are inserted with it.
+            return Prediction(.inserted(kind(objects[o].id), models: graph), rule: GraphRules.temporaryID)
+                .part(GraphObservation.insertedLabel, rule: GraphRules.insertGraph)
+        case let .relate(ref, r, target):
+            let (o, t) = (refs[ref.index], refs[target.index])
+            let rule = pairRule(o, r, t)
+            if let trap = relate(o, r, t) { return trap.prediction }
+            return Prediction(.related(inverse: inverseCount(o, r, t)), rule: rule)
+        case let .unrelate(ref, r, target):
+            let (o, t) = (refs[ref.index], refs[target.index])
+            let rule = pairRule(o, r, t)
+            if let trap = unrelate(o, r, t) { return trap.prediction }
+            return Prediction(.related(inverse: inverseCount(o, r, t)), rule: rule)
+        case let .set(ref, slot, variant):
+            let o = refs[ref.index]
+            let pool = schema.settable[objects[o].entity][slot]
+            if let trap = setValue(o, pool.attribute, pool.values[variant]) { return trap.prediction }
+            return Prediction(.none, rule: GraphRules.attributeReadBack)
+        case let .delete(ref):
+            let o = refs[ref.index], c = objects[o].context
+            if let trap = delete(o) { return trap.prediction }
+            return Prediction(.deleted(pending: objects(in: c) { $0.deleted }.count, referencedBy: referencedBy(o)), rule: GraphRules.deleteMarks)
+        case let .save(c):
+            return save(&self, c)
+        case let .rollback(c):
+            rollback(c)
+            return Prediction(.none, rule: GraphRules.rollback)
+        case let .holdID(ref):
+            let id = objects[refs[ref.index]].id
+            held.append(HeldID(id: id, launch: launch))
+            return Prediction(.identifier(kind(id)), rule: GraphRules.temporaryID)
+        case let .lookup(result, h, c, method):
+            return lookup(result, held[h], c, method)
+        case let .read(ref, p):
+            let o = refs[ref.index]
+            if let trap = readTrap(o) { return trap.prediction }
+            let attributeCount = entities[objects[o].entity].attributes.count
+            if p < attributeCount { return Prediction(.value(objects[o].values[p]), rule: GraphRules.attributeReadBack) }
+            return Prediction(.objects(objects[o].links[p - attributeCount].map(name).sorted()), rule: GraphRules.inverses)
+        case let .state(ref):
+            let object = objects[refs[ref.index]]
+            return Prediction(.state(context: object.context, lifecycle: object.lifecycle.rawValue, deleted: object.deleted,
+                                     changes: object.hasChanges), rule: GraphRules.deleteMarks)
+        case let .fetch(c, entity, attribute, value):
+            let found = fetch(entity: entity, attribute: attribute, equals: value, c)
+            return Prediction(.objects(found.map(name).sorted()), rule: GraphRules.fetchReadsStore)
+        case .relaunch:
+            return relaunch()
+        case let .killedSave(c, _):
+            return killedSave(c, save: save)
+        }
     }
 
-    /// The rule deciding what relating or unrelating `o` and `t` by `r` observes: G7, unless the pair is half
-    /// there (one side holds it, the other not). Only a failed save's delete rules leave that, pending (G9:
-    /// nullify removed the deleted model from its partner, the deleted model kept its own side): then they
-    /// decided it — B4 for an entry and its edition (the local schema's deny keeps the entry's side), else G9.
-    func pairRule(_ o: Int, _ r: Int, _ t: Int) -> String {
-        guard let inverse = relationship(o, r).inverse,
-              objects[o].links[r].contains(t) != objects[t].links[inverse].contains(o) else { return GraphRules.inverses }
-        let entryEdition = objects[o].entity == BooksEntities.entry ? r == BooksEntities.entryEdition
-            : objects[o].entity == BooksEntities.edition && r == BooksEntities.editionEntries
-        return entryEdition ? GraphRules.ownedKeepsEdition : GraphRules.deleteRulesAtSave
+    /// G14–G16 by method; G3 for a temporary identifier held across its save; G23 and G24 for an identifier held
+    /// in an earlier launch of the store.
+    mutating func lookup(_ result: Ref, _ held: HeldID, _ c: Int, _ method: LookupMethod) -> Prediction<GraphObservation> {
+        let id = held.id!
+        let (found, methodRule): (Int?, String)
+        switch method {
+        case .model: (found, methodRule) = (modelFor(id, c), GraphRules.modelForNeverNil)
+        case .registered: (found, methodRule) = (registeredModel(id, c), GraphRules.registeredModel)
+        case .fetch: (found, methodRule) = (fetchByID(id, c), GraphRules.fetchReadsStore)
+        }
+        let rule = held.launch < launch ? (id.permanent ? GraphRules.permanentAcrossRelaunch : GraphRules.temporaryAcrossRelaunch)
+            : id.permanent ? methodRule : GraphRules.heldTemporaryID
+        let same = found.flatMap { o in refs.firstIndex(of: o) } ?? -1
+        bind(result.index, found ?? -1)
+        guard let o = found else { return Prediction(.notFound, rule: rule) }
+        return Prediction(.found(name(o), sameAs: same, context: objects[o].context, lifecycle: objects[o].lifecycle.rawValue), rule: rule)
     }
 
     /// G8: how many of `o`'s partners (with backing data) still hold the pair back to `o`.
@@ -82,123 +137,6 @@ extension GraphModel {
         objects[o].links.indices.reduce(0) { count, r in
             guard let inverse = relationship(o, r).inverse else { return count }
             return count + objects[o].links[r].filter { objects[$0].lifecycle != .invalidated && objects[$0].links[inverse].contains(o) }.count
-        }
-    }
-
-    /// The rule a trap breaks: G5 a second insert, G6 a cross-context relationship, G17 a lost row, G18 a change
-    /// to a model whose deletion was saved.
-    private static func trapped(_ code: TrapCode) -> (GraphObservation, String) {
-        switch code {
-        case .duplicateRegistration, .insertIntoSecondContext: return (.trap(code.rawValue), GraphRules.duplicateInsert)
-        case .crossContextRelationship: return (.trap(code.rawValue), GraphRules.crossContextLink)
-        case .invalidatedBackingData: return (.trap(code.rawValue), GraphRules.foreignDeleteInvalidates)
-        case .mutatingDeletedModel: return (.trap(code.rawValue), GraphRules.savedDeleteDetaches)
-        }
-    }
-
-    /// The rule a save step's outcome is decided by.
-    private mutating func saveRule(_ observation: GraphObservation) -> String {
-        switch observation {
-        case .trap: return GraphRules.foreignDeleteInvalidates
-        case .refused(let issues):
-            (lastSave, checkRows) = (.failed, true)
-            return issues.contains("editionInUse") ? GraphRules.ownedKeepsEdition : GraphRules.libraryValidates
-        case .saveFailed(_, let issues):
-            (lastSave, checkRows) = (.failed, true)
-            let denied = issues.filter { $0.code == 1600 }
-            if denied.contains(where: { $0.entity == "Edition" && $0.key == "userLibraryEntries" }) { return GraphRules.ownedKeepsEdition }
-            return denied.isEmpty ? GraphRules.validation : GraphRules.denyDelete
-        default:
-            (lastSave, checkRows) = (.saved, true)
-            return GraphRules.savedSnapshot
-        }
-    }
-
-    private mutating func predict(_ command: GraphCommand) -> (GraphObservation, String) {
-        switch command {
-        case let .create(result, entity, variant, context):
-            let o = newObject(entity)
-            let pool = BooksEntities.createPool(entity)
-            objects[o].values[pool.attribute] = pool.pool[variant]
-            bind(result.index, o)
-            if context < 0 { return (.identifier(kind(objects[o].id)), GraphRules.newModel) }
-            insertGraph(o, context)
-            return (.identifier(kind(objects[o].id)), GraphRules.temporaryID)
-        case let .insert(ref, context):
-            if let trap = insert(refs[ref.index], context) { return Self.trapped(trap) }
-            return (.identifier(kind(objects[refs[ref.index]].id)), GraphRules.temporaryID)
-        case let .relate(ref, r, target):
-            let rule = pairRule(refs[ref.index], r, refs[target.index])
-            if let trap = relate(refs[ref.index], r, refs[target.index]) { return Self.trapped(trap) }
-            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), rule)
-        case let .unrelate(ref, r, target):
-            let rule = pairRule(refs[ref.index], r, refs[target.index])
-            if let trap = unrelate(refs[ref.index], r, refs[target.index]) { return Self.trapped(trap) }
-            return (.related(inverse: inverseCount(refs[ref.index], r, refs[target.index])), rule)
-        case let .set(ref, slot, variant):
-            let o = refs[ref.index]
-            let settable = BooksEntities.settable(objects[o].entity)[slot]
-            if let trap = setValue(o, settable.attribute, settable.pool[variant]) { return Self.trapped(trap) }
-            return (.none, GraphRules.attributeReadBack)
-        case let .delete(ref):
-            let o = refs[ref.index], c = objects[o].context
-            if let trap = delete(o) { return Self.trapped(trap) }
-            return (.deleted(pending: objects(in: c) { $0.deleted }.count, referencedBy: referencedBy(o)), GraphRules.deleteMarks)
-        case let .save(c):
-            let observation = librarySave(c)
-            return (observation, saveRule(observation))
-        case let .rollback(c):
-            rollback(c)
-            return (.none, GraphRules.rollback)
-        case let .holdID(ref):
-            let id = objects[refs[ref.index]].id
-            held.append(id)
-            return (.identifier(kind(id)), GraphRules.temporaryID)
-        case let .lookup(result, h, c, method):
-            let id = held[h]!
-            let (found, rule): (Int?, String)
-            switch method {
-            case .model: (found, rule) = (modelFor(id, c), GraphRules.modelForNeverNil)
-            case .registered: (found, rule) = (registeredModel(id, c), GraphRules.registeredModel)
-            case .fetch: (found, rule) = (fetchByID(id, c), GraphRules.fetchReadsStore)
-            }
-            let decidedBy = id.permanent ? rule : GraphRules.heldTemporaryID
-            let same = found.flatMap { o in refs.firstIndex(of: o) } ?? -1
-            bind(result.index, found ?? -1)
-            guard let o = found else { return (.notFound, decidedBy) }
-            return (.found(name(o), sameAs: same, context: objects[o].context, lifecycle: objects[o].lifecycle.rawValue), decidedBy)
-        case let .read(ref, p):
-            let o = refs[ref.index]
-            if let trap = readTrap(o) {
-                return (.trap(trap.rawValue), objects[o].context < 0 ? GraphRules.modelForNeverNil : GraphRules.foreignDeleteInvalidates)
-            }
-            let attributeCount = entities[objects[o].entity].attributes.count
-            if p < attributeCount { return (.value(objects[o].values[p]), GraphRules.attributeReadBack) }
-            return (.objects(objects[o].links[p - attributeCount].map(name).sorted()), GraphRules.inverses)
-        case let .state(ref):
-            let object = objects[refs[ref.index]]
-            return (.state(context: object.context, lifecycle: object.lifecycle.rawValue, deleted: object.deleted,
-                           changes: object.hasChanges), GraphRules.deleteMarks)
-        case let .fetchTitle(c, v):
-            let found = fetch(entity: BooksEntities.work, attribute: BooksEntities.workTitle, equals: BooksEntities.titles[v], c)
-            return (.objects(found.map(name).sorted()), GraphRules.fetchReadsStore)
-        case let .wishlist(result, w, c):
-            return (createEntry(result: result.index, work: refs[w.index], edition: nil, context: c), GraphRules.insertBeforeRelate)
-        case let .owned(result, w, ed, c):
-            return (createEntry(result: result.index, work: refs[w.index], edition: refs[ed.index], context: c), GraphRules.insertBeforeRelate)
-        case let .acquire(e, ed):
-            // The edition's side of the pair is G7's, or the delete rules' of a failed save (`pairRule`).
-            let pair = pairRule(refs[e.index], BooksEntities.entryEdition, refs[ed.index])
-            return (acquire(refs[e.index], refs[ed.index]), pair == GraphRules.inverses ? GraphRules.acquire : pair)
-        case let .userEntry(w):
-            return (userEntry(refs[w.index]), GraphRules.userEntry)
-        case let .validate(e):
-            switch validateEntry(refs[e.index]) {
-            case .failure(let trap): return (.trap(trap.rawValue), GraphRules.libraryValidates)
-            case .success(let issue): return (.validation(issue), GraphRules.libraryValidates)
-            }
-        case .relaunch, .killedSave:
-            return predictLaunch(command)
         }
     }
 }

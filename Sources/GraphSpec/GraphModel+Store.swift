@@ -1,28 +1,58 @@
-/// The store's trap codes as the specification predicts them (raw values match the store's).
-public enum TrapCode: String, Error, Sendable {
-    case duplicateRegistration, crossContextRelationship, insertIntoSecondContext, invalidatedBackingData, mutatingDeletedModel
+import GraphFuzzEngine
+
+/// The conditions under which SwiftData stops the process, named for what the rules describe.
+public enum TrapName: String, Sendable, CaseIterable {
+    /// R9: inserting a model that is already registered in the context.
+    case duplicateRegistration
+    /// R9: inserting a model registered in another context.
+    case insertIntoSecondContext
+    /// R10: a relationship between models of two contexts (or, under `newModelLink: trap`, a new and a registered one).
+    case crossContextRelationship
+    /// R14, R28: touching a model whose row no longer exists.
+    case invalidatedBackingData
+    /// R27: changing a model whose deletion was saved.
+    case mutatingDeletedModel
 }
 
-/// The store's rules G1–G20 (`GraphRules`), each decided by the function that names it, written from R1–R33 of
-/// swiftdata-semantics.md. A function returning a `TrapCode` changed nothing.
+/// A trap the specification predicts, and the rule that predicts it. A function returning one changed nothing.
+public struct SpecTrap: Error, Equatable, Sendable {
+    public var name: TrapName
+    public var rule: String
+
+    public init(_ name: TrapName, _ rule: String) {
+        self.name = name
+        self.rule = rule
+    }
+
+    /// The step's prediction: this trap, under its rule.
+    public var prediction: Prediction<GraphObservation> { Prediction(.trap(name.rawValue), rule: rule) }
+}
+
+/// The store's rules G1–G21 (`GraphRules`), each decided by the function that names it, written from R1–R33 of
+/// docs/evidence.md over any schema.
 extension GraphModel {
     // MARK: Models and attributes
 
     /// G1 (R1): a new model has no context and no identifier; its attributes hold their defaults.
-    mutating func newObject(_ entity: Int) -> Int {
+    public mutating func newObject(_ entity: Int) -> Int {
         objects.append(SpecObject(entity: entity, values: entities[entity].attributes.map(\.defaultValue),
                                   links: entities[entity].relationships.map { _ in [] }))
         return objects.count - 1
     }
 
-    /// G17, G18 (R28, R27): a model whose row another context deleted cannot change; one whose deletion was saved
-    /// must not.
-    func changeTrap(_ o: Int) -> TrapCode? {
-        objects[o].lifecycle == .detached ? .mutatingDeletedModel : readTrap(o)
+    /// G18, G17 (R27, R28): a model whose deletion was saved must not change; one whose row another context
+    /// deleted cannot.
+    public func changeTrap(_ o: Int) -> SpecTrap? {
+        if objects[o].lifecycle == .detached { return SpecTrap(.mutatingDeletedModel, GraphRules.savedDeleteDetaches) }
+        return objects[o].lifecycle == .invalidated ? SpecTrap(.invalidatedBackingData, GraphRules.foreignDeleteInvalidates) : nil
     }
 
-    /// G17, G14 (R28, R14): reading a model whose backing data is gone traps.
-    func readTrap(_ o: Int) -> TrapCode? { objects[o].lifecycle == .invalidated ? .invalidatedBackingData : nil }
+    /// G14, G17 (R14, R28): reading a model whose backing data is gone traps: a placeholder without context (G14),
+    /// or a context's model whose row another context deleted (G17).
+    public func readTrap(_ o: Int) -> SpecTrap? {
+        guard objects[o].lifecycle == .invalidated else { return nil }
+        return SpecTrap(.invalidatedBackingData, objects[o].context < 0 ? GraphRules.modelForNeverNil : GraphRules.foreignDeleteInvalidates)
+    }
 
     /// A model of a context that is not a pending insert becomes a pending change.
     mutating func noteChange(_ o: Int) {
@@ -30,7 +60,7 @@ extension GraphModel {
     }
 
     /// G20 (R25): an attribute holds what was last set.
-    mutating func setValue(_ o: Int, _ attribute: Int, _ value: SpecValue) -> TrapCode? {
+    public mutating func setValue(_ o: Int, _ attribute: Int, _ value: SpecValue) -> SpecTrap? {
         if let trap = changeTrap(o) { return trap }
         if objects[o].values[attribute] != value { noteChange(o) }
         objects[o].values[attribute] = value
@@ -73,11 +103,11 @@ extension GraphModel {
 
     /// G6 (R10): models of two contexts are never related; relating a new model to a registered one traps, or
     /// inserts the new one (`newModelLink`).
-    mutating func relate(_ o: Int, _ r: Int, _ t: Int) -> TrapCode? {
+    public mutating func relate(_ o: Int, _ r: Int, _ t: Int) -> SpecTrap? {
         if let trap = changeTrap(o) ?? changeTrap(t) { return trap }
         let a = objects[o].context, b = objects[t].context
-        if a >= 0 && b >= 0 && a != b { return .crossContextRelationship }
-        if (a >= 0) != (b >= 0) && config.newModelLink == .trap { return .crossContextRelationship }
+        if a >= 0 && b >= 0 && a != b { return SpecTrap(.crossContextRelationship, GraphRules.crossContextLink) }
+        if (a >= 0) != (b >= 0) && parameters.newModelLink == .trap { return SpecTrap(.crossContextRelationship, GraphRules.crossContextLink) }
         link(o, r, t)
         if a >= 0 && b < 0 { insertGraph(t, a) }
         if b >= 0 && a < 0 { insertGraph(o, b) }
@@ -85,17 +115,36 @@ extension GraphModel {
     }
 
     /// G7: unrelating removes the pair and its inverse.
-    mutating func unrelate(_ o: Int, _ r: Int, _ t: Int) -> TrapCode? {
+    public mutating func unrelate(_ o: Int, _ r: Int, _ t: Int) -> SpecTrap? {
         if let trap = changeTrap(o) ?? changeTrap(t) { return trap }
         if objects[o].links[r].contains(t) { unlink(o, r, t) }
         return nil
     }
 
+    /// G7: how many models the target's inverse of relationship `r` holds (-1 without an inverse).
+    func inverseCount(_ o: Int, _ r: Int, _ t: Int) -> Int {
+        relationship(o, r).inverse.map { objects[t].links[$0].count } ?? -1
+    }
+
+    /// The rule that decided whether the pair (o, r, t) and its inverse are there: G7, unless the pair is half
+    /// there (one side holds it, the other not). Only a failed save's delete rules leave that, pending (G9): a
+    /// deleted model's nullify removed it from its partner's side, while the partner's side is kept because the
+    /// relationship from the other end did not nullify it (deny, cascade or no action). That relationship's rule
+    /// decided the half that stays — its app rule when one owns it, else G9.
+    public func pairRule(_ o: Int, _ r: Int, _ t: Int) -> String {
+        guard let inverse = relationship(o, r).inverse else { return GraphRules.inverses }
+        let forward = objects[o].links[r].contains(t)
+        guard forward != objects[t].links[inverse].contains(o) else { return GraphRules.inverses }
+        return (forward ? relationship(t, inverse) : relationship(o, r)).rule ?? GraphRules.deleteRulesAtSave
+    }
+
     // MARK: Insert (G2, G4, G5)
 
     /// G5 (R9): a registered model cannot be inserted again, here or in the other context.
-    mutating func insert(_ o: Int, _ c: Int) -> TrapCode? {
-        if objects[o].lifecycle == .registered { return objects[o].context == c ? .duplicateRegistration : .insertIntoSecondContext }
+    public mutating func insert(_ o: Int, _ c: Int) -> SpecTrap? {
+        if objects[o].lifecycle == .registered {
+            return SpecTrap(objects[o].context == c ? .duplicateRegistration : .insertIntoSecondContext, GraphRules.duplicateInsert)
+        }
         if let trap = changeTrap(o) { return trap }
         insertGraph(o, c)
         return nil
@@ -117,68 +166,85 @@ extension GraphModel {
         reachable(from: [o]) { objects[$0].links.joined().filter { objects[$0].lifecycle == .new } }
     }
 
-    /// G4, G2 (R8, R2): inserting registers every new model `o` reaches, each under a new temporary identifier.
-    /// G4 decides the step when the insert reaches a related new model.
-    mutating func insertGraph(_ o: Int, _ c: Int) {
+    /// G4, G2 (R8, R2): inserting registers every new model `o` reaches, each under a new temporary identifier;
+    /// returns how many.
+    @discardableResult
+    mutating func insertGraph(_ o: Int, _ c: Int) -> Int {
         let graph = newGraph(from: o)
-        if graph.count > 1 { decided(GraphRules.insertGraph) }
         for n in graph {
             temporaryCount += 1
             objects[n].id = SpecID(permanent: false, number: temporaryCount, entity: objects[n].entity)
             (objects[n].context, objects[n].lifecycle, objects[n].inserted) = (c, .registered, true)
         }
+        return graph.count
     }
 
     // MARK: Delete (G8, G9)
 
     /// G8 (R18, R19): delete only marks the model; its delete rules wait for the save.
-    mutating func delete(_ o: Int) -> TrapCode? {
-        if objects[o].lifecycle == .invalidated && objects[o].context >= 0 { return .invalidatedBackingData }
+    public mutating func delete(_ o: Int) -> SpecTrap? {
+        if objects[o].lifecycle == .invalidated && objects[o].context >= 0 {
+            return SpecTrap(.invalidatedBackingData, GraphRules.foreignDeleteInvalidates)
+        }
         if objects[o].lifecycle == .registered { objects[o].deleted = true }
         return nil
     }
 
     /// G9 (R19): the models a save of context `c` deletes: the pending deletes and every registered model of `c`
     /// they reach through cascade relationships, in creation order.
-    func deletionClosure(_ c: Int) -> [Int] {
-        reachable(from: objects(in: c) { $0.deleted }) { o in
-            entities[objects[o].entity].relationships.indices.filter { relationship(o, $0).deleteRule == .cascade }
-                .flatMap { objects[o].links[$0] }.filter { objects[$0].context == c && objects[$0].lifecycle == .registered }
+    public func deletionClosure(_ c: Int) -> [Int] {
+        reachable(from: objects(in: c) { $0.deleted }) { o in cascaded(from: o, c).map(\.object) }
+    }
+
+    /// G9: the registered models of `c` that `o`'s cascade relationships reach, each with the rule owning the
+    /// cascade (the relationship's app rule, else G9).
+    func cascaded(from o: Int, _ c: Int) -> [(object: Int, rule: String)] {
+        entities[objects[o].entity].relationships.indices.filter { relationship(o, $0).deleteRule == .cascade }.flatMap { r in
+            objects[o].links[r].filter { objects[$0].context == c && objects[$0].lifecycle == .registered }
+                .map { ($0, relationship(o, r).rule ?? GraphRules.deleteRulesAtSave) }
         }
     }
 
-    /// G9 (R20): the pairs nullify removes: (partner, inverse, deleted) for each nullify relationship of each
+    /// G9 (R20): the pairs nullify removes: (partner, inverse, deleted, rule) for each nullify relationship of each
     /// deleted model, taken from the pending graph before any is removed.
-    func nullifiedPairs(_ closure: [Int]) -> [(Int, Int, Int)] {
+    func nullifiedPairs(_ closure: [Int]) -> [(partner: Int, inverse: Int, deleted: Int, rule: String)] {
         closure.flatMap { o in
-            entities[objects[o].entity].relationships.indices.flatMap { r -> [(Int, Int, Int)] in
+            entities[objects[o].entity].relationships.indices.flatMap { r -> [(partner: Int, inverse: Int, deleted: Int, rule: String)] in
                 guard relationship(o, r).deleteRule == .nullify, let inverse = relationship(o, r).inverse else { return [] }
-                return objects[o].links[r].filter { objects[$0].lifecycle == .registered }.map { ($0, inverse, o) }
+                let rule = relationship(o, r).rule ?? GraphRules.deleteRulesAtSave
+                return objects[o].links[r].filter { objects[$0].lifecycle == .registered }.map { ($0, inverse, o, rule) }
             }
         }
     }
 
     /// G9 (R19, R20): at save, cascade deletes the closure and nullify removes each deleted model from its
-    /// partners. The deleted models keep their own pairs.
-    mutating func applyDeleteRules(_ c: Int) {
+    /// partners; the deleted models keep their own pairs. Returns the models the delete rules changed — the ones
+    /// the cascade added and the partners nullify changed — each with the rule that decided its change.
+    mutating func applyDeleteRules(_ c: Int) -> [(object: Int, rule: String)] {
         let closure = deletionClosure(c)
-        // Only Work's relationships cascade here: a model the closure adds was reached from a deleted work (B6).
-        cascadedFromWork = closure.contains { !objects[$0].deleted }
+        var touched: [(object: Int, rule: String)] = []
+        for o in closure {
+            for (t, rule) in cascaded(from: o, c) where !objects[t].deleted && !touched.contains(where: { $0.object == t }) {
+                touched.append((t, rule))
+            }
+        }
         let nullified = nullifiedPairs(closure)
-        if cascadedFromWork || !nullified.isEmpty { decided(GraphRules.deleteRulesAtSave) }
-        deleteRulesTouched = closure.filter { !objects[$0].deleted } + nullified.map(\.0)
         for o in closure { objects[o].deleted = true }
-        for (t, inverse, o) in nullified { removePair(t, inverse, o) }
+        for pair in nullified {
+            removePair(pair.partner, pair.inverse, pair.deleted)
+            touched.append((pair.partner, pair.rule))
+        }
+        return touched
     }
 
-    // MARK: Save (G10–G12, G17–G19)
+    // MARK: Save (G10–G12, G17–G19, G27)
 
     /// G17 (R28, R14): a save traps when a model it writes, or a model such a model relates to, lost its row.
-    func saveTrap(_ c: Int) -> TrapCode? {
+    func saveTrap(_ c: Int) -> SpecTrap? {
         let lost = objects(in: c) { $0.hasChanges }.contains { o in
             objects[o].lifecycle == .invalidated || objects[o].links.joined().contains { objects[$0].lifecycle == .invalidated }
         }
-        return lost ? .invalidatedBackingData : nil
+        return lost ? SpecTrap(.invalidatedBackingData, GraphRules.foreignDeleteInvalidates) : nil
     }
 
     /// G11 (R21): a deleted model whose deny relationship still holds a model that is not deleted.
@@ -205,10 +271,14 @@ extension GraphModel {
         }
     }
 
-    /// G10 (R25): a relationship holding too many models (1590), or a required to-one holding none (1570).
+    /// G10 (R25): a to-many holding too many models (1590), or too few when it holds any or is required (1580);
+    /// a required to-one holding none (1570).
     static func relationshipCodes(_ relationship: SpecRelationship, count: Int) -> [Int] {
-        if relationship.toMany { return count > (relationship.maxCount ?? .max) ? [1590] : [] }
-        return count == 0 && !relationship.optional ? [1570] : []
+        guard relationship.toMany else { return count == 0 && !relationship.optional ? [1570] : [] }
+        var codes: [Int] = []
+        if let least = relationship.minCount, count < least, count > 0 || !relationship.optional { codes.append(1580) }
+        if count > (relationship.maxCount ?? .max) { codes.append(1590) }
+        return codes
     }
 
     /// G10 (R25): every constraint model `o` breaks.
@@ -230,25 +300,76 @@ extension GraphModel {
         (denyIssues(c) + objects(in: c) { ($0.inserted || $0.changed) && !$0.deleted }.flatMap(issues(of:))).sorted()
     }
 
-    /// G11 decides a save whose deny check finds a deleted model still holding a model that stays (the shipped
-    /// schema's only deny rule is B4's, which names the step).
-    mutating func noteDenyCheck(_ issues: [IssueName]) {
-        if issues.contains(where: { $0.code == 1600 }) { decided(GraphRules.denyDelete) }
+    /// The rule of a deny issue: the relationship's app rule when one owns it, else G11.
+    func denyRule(_ entity: String, _ key: String) -> String {
+        entities.first { $0.name == entity }?.relationships.first { $0.name == key }?.rule ?? GraphRules.denyDelete
     }
 
-    /// G12, G19 (R22): the store's save. The pending graph (delete rules applied) becomes the new snapshot, or, when
-    /// it is invalid, nothing changes in the container and everything stays pending.
-    mutating func storeSave(_ c: Int) -> GraphObservation {
-        guard objects.contains(where: { $0.context == c && $0.hasChanges }) else { return .saved }
-        if let trap = saveTrap(c) { return .trap(trap.rawValue) }
-        applyDeleteRules(c)
+    /// G12, G19 (R22): the store's save of context `c`. The pending graph (delete rules applied) becomes the new
+    /// snapshot (G19; the rows the delete rules changed are theirs, G9), or, when it is invalid, the save fails
+    /// with every issue (G10, G11) and nothing changes in the container (G12).
+    public mutating func storeSave(_ c: Int) -> Prediction<GraphObservation> {
+        guard objects.contains(where: { $0.context == c && $0.hasChanges }) else {
+            return savedState(rule: GraphRules.savedSnapshot, numbering: true) { .saved($0) }
+        }
+        if let trap = saveTrap(c) { return trap.prediction }
+        let touched = applyDeleteRules(c)
         let issues = validationIssues(c)
-        noteDenyCheck(issues)
-        if !issues.isEmpty { return .saveFailed(code: issues.count == 1 ? issues[0].code : 1560, issues: issues) }
-        // B6 (seed 004): the saved delete of a work took its editions and entries with it.
-        if cascadedFromWork { decided(GraphRules.workCascade) }
+        guard issues.isEmpty else { return failedSave(issues) }
         commit(c)
-        return .saved
+        return savedState(rule: GraphRules.savedSnapshot, touched: touched, numbering: true) { .saved($0) }
+    }
+
+    /// G10, G11, G12: a save that failed with `issues`: its outcome is decided by its first deny issue's rule, else
+    /// G10; each relationship's deny issues by G11 (or the app rule owning the deny), the other issues and the
+    /// aggregate code by G10, and the unchanged rows by G12.
+    public func failedSave(_ issues: [IssueName]) -> Prediction<GraphObservation> {
+        let code = issues.count == 1 ? issues[0].code : 1560
+        let outcome = issues.first { $0.code == 1600 }.map { denyRule($0.entity, $0.key) } ?? GraphRules.validation
+        var prediction = savedState(rule: GraphRules.failedSaveKeepsAll) { .saveFailed(code: code, issues: issues, $0) }
+        prediction.rule = outcome
+        for entity in entities {
+            for relationship in entity.relationships where relationship.deleteRule == .deny {
+                prediction = Self.part(prediction, GraphObservation.denyLabel(entity.name, relationship.name), owner: relationship.rule, GraphRules.denyDelete)
+            }
+        }
+        return prediction.part(GraphObservation.validationLabel, rule: GraphRules.validation).part(GraphObservation.codeLabel, rule: GraphRules.validation)
+    }
+
+    /// The saved state as it is now, observed by `make` under `rule`: every row by `rule`, except the rows of
+    /// `touched` models (their own rule); with `numbering`, after a relaunch, the numbers this save gave (G27:
+    /// none was issued before). The rules are declared for every name a row can have.
+    public func savedState(rule: String, touched: [(object: Int, rule: String)] = [], numbering: Bool = false, damaged: Bool = false,
+                           _ make: (SavedState) -> GraphObservation) -> Prediction<GraphObservation> {
+        let state = SavedState(rows: canonicalRows(), damagedCopies: damaged ? Self.damagedRefusals : nil,
+                               reusedNumbers: numbering && launch > 1 ? [] : nil)
+        var prediction = Prediction(make(state), rule: rule)
+        var ruleOfRef: [String?] = refs.map { _ in nil }
+        for (o, touchedRule) in touched {
+            let ref = name(o).ref
+            if ref >= 0 && ruleOfRef[ref] == nil { ruleOfRef[ref] = touchedRule }
+        }
+        for ref in [-1] + Array(refs.indices) {
+            let label = SavedState.rowLabel(ObjectName(row: true, ref: ref))
+            guard ref >= 0, let touched = ruleOfRef[ref] else {
+                prediction = prediction.part(label, rule: rule)
+                continue
+            }
+            // The store's delete rules (G9) wrote the row; the app rule that chose the relationship's delete rule is
+            // credited beside it (the schema makes that choice, the store carries it out).
+            prediction = prediction.part(label, rule: GraphRules.deleteRulesAtSave)
+            if touched != GraphRules.deleteRulesAtSave { prediction = prediction.part(label, rule: touched) }
+        }
+        if state.damagedCopies != nil { prediction = prediction.part(SavedState.damagedLabel, rule: GraphRules.refusesDamagedFile) }
+        if state.reusedNumbers != nil { prediction = prediction.part(SavedState.numbersLabel, rule: GraphRules.numbersNeverReused) }
+        return prediction
+    }
+
+    /// Part `label` decided by the store's `rule` and, when an app rule owns what decides it (a relationship's
+    /// delete rule), by that `owner` too: a mismatch there names the owner, coverage credits both.
+    static func part(_ prediction: Prediction<GraphObservation>, _ label: String, owner: String?, _ rule: String) -> Prediction<GraphObservation> {
+        guard let owner else { return prediction.part(label, rule: rule) }
+        return prediction.part(label, rule: owner).part(label, rule: rule)
     }
 
     /// G2, G18, G19, G17: a successful save of context `c`.
@@ -256,10 +377,8 @@ extension GraphModel {
         // G2 (R2, R3): each saved insert's temporary identifier becomes a new row's permanent one.
         for o in objects(in: c, where: { $0.inserted && !$0.deleted }) {
             rows.append(nil)
-            numberedByLastSave.append(rows.count - 1)
-            numberedEntities.append(objects[o].entity)
             let id = SpecID(permanent: true, number: rows.count - 1, entity: objects[o].entity)
-            if config.temporaryIDAfterSave == .resolves, let temporary = objects[o].id { savedAs[temporary] = id }
+            if parameters.temporaryIDAfterSave == .resolves, let temporary = objects[o].id { savedAs[temporary] = id }
             objects[o].id = id
         }
         // G18 (R18): a deleted model leaves its context and its row goes; a deleted pending insert is discarded.
@@ -293,7 +412,7 @@ extension GraphModel {
 
     /// G13 (R32): rollback returns changed models to their committed values, restores pending deletes and discards
     /// pending inserts.
-    mutating func rollback(_ c: Int) {
+    public mutating func rollback(_ c: Int) {
         for o in objects(in: c, where: { $0.changed }) {
             if let committed = objects[o].committed { (objects[o].values, objects[o].links) = committed }
             objects[o].changed = false
@@ -319,7 +438,7 @@ extension GraphModel {
     /// G15 (R15): only the context's own model, never the store's; a stale one follows `registeredAfterForeignDelete`.
     func registeredModel(_ id: SpecID, _ c: Int) -> Int? {
         guard let o = registered(resolve(id), c) else { return nil }
-        return objects[o].lifecycle == .invalidated && config.registeredAfterForeignDelete == .none ? nil : o
+        return objects[o].lifecycle == .invalidated && parameters.registeredAfterForeignDelete == .none ? nil : o
     }
 
     /// G16 (R16): a fetch by identifier reads the store, and sees the context's pending inserts.
@@ -331,7 +450,7 @@ extension GraphModel {
 
     /// G16 (R16, R18): a fetch by attribute: the context's pending inserts, and the saved rows as the context's
     /// models show them (a model of the context keeps its own values).
-    mutating func fetch(entity: Int, attribute: Int, equals value: SpecValue, _ c: Int) -> [Int] {
+    public mutating func fetch(entity: Int, attribute: Int, equals value: SpecValue, _ c: Int) -> [Int] {
         var found = objects(in: c) { $0.inserted && $0.entity == entity && $0.values[attribute] == value }
         for number in rows.indices {
             guard let row = rows[number], row.entity == entity else { continue }
@@ -362,5 +481,16 @@ extension GraphModel {
         let o = newObject(id.entity)
         (objects[o].id, objects[o].lifecycle) = (id, .invalidated)
         return o
+    }
+
+    /// Binds the next reference to object `o` (-1: nothing).
+    public mutating func bind(_ ref: Int, _ o: Int) {
+        precondition(ref == refs.count, "a result reference must be the next one")
+        refs.append(o)
+    }
+
+    public func kind(_ id: SpecID?) -> IDKind {
+        guard let id else { return .none }
+        return id.permanent ? .permanent : .temporary
     }
 }

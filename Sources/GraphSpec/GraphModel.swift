@@ -33,57 +33,41 @@ public struct SpecRow: Equatable, Sendable {
     public var links: [[SpecID]]
 }
 
-/// How the last save step ended (decides which rule the saved-rows comparison reports).
-public enum SaveOutcome: Sendable { case none, saved, failed, killed }
+/// An identifier held by a `holdID` step, with the launch of the store it was taken in (G23, G24).
+public struct HeldID: Sendable, Equatable {
+    public var id: SpecID?
+    public var launch: Int
+}
 
-/// The executable specification's state: every model object, two contexts (0 and 1) over one container whose
-/// saved snapshot is `rows`, the references the steps bound and the identifiers they held. Pure values.
+/// The executable specification's state for one schema: every model object, two contexts (0 and 1) over one
+/// container whose saved snapshot is `rows`, the references the steps bound and the identifiers they held. Pure
+/// values, nothing but what the rules need to predict.
 public struct GraphModel: Sendable {
-    public let config: GraphConfig
-    public let entities: [SpecEntity]
+    public let schema: GraphSchema
+    public let parameters: StoreParameters
+    public var entities: [SpecEntity] { schema.entities }
     public internal(set) var objects: [SpecObject] = []
     /// Object index per reference; -1 for a lookup that found nothing.
     public internal(set) var refs: [Int] = []
     /// The saved snapshot: rows by row number (nil once deleted).
     public internal(set) var rows: [SpecRow?] = []
     /// Identifiers held by `holdID` steps.
-    public internal(set) var held: [SpecID?] = []
+    public internal(set) var held: [HeldID] = []
     /// R4: the permanent identifier each saved temporary one became (only when `temporaryIDAfterSave` resolves).
     var savedAs: [SpecID: SpecID] = [:]
     var temporaryCount = 0
+    /// How many times the store has been opened (1 for a new store; a relaunch opens it again, G22–G24, G27).
+    public internal(set) var launch = 1
     /// Set once a step trapped: the process would have stopped, so the case ends.
     public internal(set) var crashed = false
-    /// Set by a save step: the saved rows are compared after it.
-    public internal(set) var checkRows = false
-    public internal(set) var lastSave: SaveOutcome = .none
-    /// Set when a save's cascade ran from a deleted work (B6 decides the saved rows after it).
-    public internal(set) var cascadedFromWork = false
-    /// The models a save's delete rules changed: the ones its cascade added and the partners nullify left (G9).
-    public internal(set) var deleteRulesTouched: [Int] = []
-    /// How many identifiers were held when the store was last relaunched (G23, G24 decide lookups of those).
-    public internal(set) var heldBeforeRelaunch = 0
-    /// How many times the store was relaunched (G27 decides the numbers of rows saved after one), and whether
-    /// this step relaunched it (G26).
-    public internal(set) var relaunches = 0
-    public internal(set) var relaunchedNow = false
-    /// The row numbers the last successful save gave its inserts (G27: numbered above every earlier one).
-    public internal(set) var numberedByLastSave: [Int] = []
-    /// The entity of every row number given so far (deleted rows included), and how many were given before the
-    /// last relaunch (G27).
-    public internal(set) var numberedEntities: [Int] = []
-    public internal(set) var numberedBeforeRelaunch = 0
-    /// The rules besides the step's own that decided a part of its observation (a save's cascade and nullify,
-    /// its deny check; an insert that reached related new models), for coverage. Reset by every step.
-    public internal(set) var alsoDecided: [String] = []
 
-    public init(config: GraphConfig) {
-        self.config = config
-        self.entities = BooksEntities.entities(config.schema)
-    }
+    /// Ends the case after a step whose predicted trap the specification's own steps did not note (an app's
+    /// action predicting a trap): the process would have stopped.
+    public mutating func crash() { crashed = true }
 
-    /// Notes that `rule` decided a part of this step's observation (once per step).
-    mutating func decided(_ rule: String) {
-        if !alsoDecided.contains(rule) { alsoDecided.append(rule) }
+    public init(schema: GraphSchema, parameters: StoreParameters) {
+        self.schema = schema
+        self.parameters = parameters
     }
 
     /// The object a reference names, if any.
@@ -93,12 +77,12 @@ public struct GraphModel: Sendable {
     }
 
     /// The objects of context `c` that satisfy `include`, in creation order.
-    func objects(in c: Int, where include: (SpecObject) -> Bool) -> [Int] {
+    public func objects(in c: Int, where include: (SpecObject) -> Bool) -> [Int] {
         objects.indices.filter { objects[$0].context == c && include(objects[$0]) }
     }
 
     /// The model context `c` has registered under `id` (G5, G14–G16): one per identifier.
-    func registered(_ id: SpecID, _ c: Int) -> Int? {
+    public func registered(_ id: SpecID, _ c: Int) -> Int? {
         objects.indices.first { objects[$0].context == c && objects[$0].id == id }
     }
 
@@ -118,38 +102,25 @@ public struct GraphModel: Sendable {
         rows.indices.compactMap { number in
             rows[number].map { row in
                 CanonicalRow(name: rowName(SpecID(permanent: true, number: number, entity: row.entity)), entity: row.entity,
-                             values: row.values, links: row.links.map { CanonicalRow.sortedNames($0.map(rowName)) })
+                             entityName: entities[row.entity].name, values: row.values,
+                             links: row.links.map { CanonicalRow.sortedNames($0.map(rowName)) })
             }
         }.sorted()
     }
-
-    /// The names of the saved rows (see `SavedRowNames`).
-    public func savedRowNames() -> SavedRowNames {
-        SavedRowNames(firstRef: rows.indices.map { number in
-            rows[number].map { rowName(SpecID(permanent: true, number: number, entity: $0.entity)).ref } ?? -1
-        })
-    }
-}
-
-/// How observations name saved rows: by the first reference whose object has the row's identifier.
-public struct SavedRowNames: Sendable {
-    /// Per row number: the first reference to the row (-1: none, or no such row).
-    public let firstRef: [Int]
-
-    /// The name of identifier `id` of `model` (the model these names were taken from).
-    public func name(_ id: SpecID, _ model: GraphModel) -> ObjectName { model.rowName(id) }
 }
 
 /// A saved row named for comparison: relationship contents sorted.
 public struct CanonicalRow: Equatable, Comparable, Sendable, CustomStringConvertible {
     public var name: ObjectName
     public var entity: Int
+    public var entityName: String
     public var values: [SpecValue]
     public var links: [[ObjectName]]
 
-    public init(name: ObjectName, entity: Int, values: [SpecValue], links: [[ObjectName]]) {
+    public init(name: ObjectName, entity: Int, entityName: String, values: [SpecValue], links: [[ObjectName]]) {
         self.name = name
         self.entity = entity
+        self.entityName = entityName
         self.values = values
         self.links = links
     }
@@ -160,7 +131,7 @@ public struct CanonicalRow: Equatable, Comparable, Sendable, CustomStringConvert
     public static func < (lhs: CanonicalRow, rhs: CanonicalRow) -> Bool { (lhs.name, lhs.entity) < (rhs.name, rhs.entity) }
 
     public var description: String {
-        "\(name) \(BooksEntities.names[entity]) \(values.map(\.description).joined(separator: ",")) "
+        "\(name) \(entityName) \(values.map(\.description).joined(separator: ",")) "
             + links.map { "[" + $0.map(\.description).joined(separator: ",") + "]" }.joined()
     }
 }

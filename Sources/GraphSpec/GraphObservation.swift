@@ -1,3 +1,5 @@
+import GraphFuzzEngine
+
 /// A model as an observation names it: by the first reference whose model has the same saved row
 /// (`r:v2`), or, for a model without a permanent identifier, by the first reference to the same object (`v2`).
 public struct ObjectName: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -30,86 +32,152 @@ public struct IssueName: Hashable, Sendable, Comparable, CustomStringConvertible
 /// The kind of a model's identifier.
 public enum IDKind: String, Sendable { case none, temporary, permanent }
 
-/// What one step observes, on the specification's side and on the store's.
+/// The container's saved state as a step that saves, fails to save, is killed or relaunches observes it: the
+/// rows, named as observations name models and sorted (G12, G19, G22, G25); after a relaunch on disk, how each
+/// damaged copy of the store file was refused (G26); after a relaunch, the rows a save numbered whose numbers the
+/// store had issued before (G27).
+public struct SavedState: Equatable, Sendable, CustomStringConvertible {
+    public var rows: [CanonicalRow]
+    /// G26: the refusal of each `StoreDamage`, in order; nil when the step did not relaunch an on-disk store.
+    public var damagedCopies: [String]?
+    /// G27: the rows this save numbered at or below a number saved before; nil before the first relaunch.
+    public var reusedNumbers: [String]?
+
+    public init(rows: [CanonicalRow], damagedCopies: [String]? = nil, reusedNumbers: [String]? = nil) {
+        self.rows = rows
+        self.damagedCopies = damagedCopies
+        self.reusedNumbers = reusedNumbers
+    }
+
+    public var description: String {
+        var text = "rows [" + rows.map(\.description).joined(separator: "; ") + "]"
+        if let damagedCopies { text += ", damaged copies refused as [" + damagedCopies.joined(separator: ", ") + "]" }
+        if let reusedNumbers, !reusedNumbers.isEmpty { text += ", numbers reused: " + reusedNumbers.joined(separator: ", ") }
+        return text
+    }
+
+    /// The part label of the row named `name`.
+    public static func rowLabel(_ name: ObjectName) -> String { "row " + name.description }
+    public static let damagedLabel = "damaged copies", numbersLabel = "numbers"
+
+    var parts: [(label: String, value: String)] {
+        rows.map { (Self.rowLabel($0.name), $0.description) }
+            + (damagedCopies.map { [(Self.damagedLabel, $0.joined(separator: ", "))] } ?? [])
+            + (reusedNumbers.map { [(Self.numbersLabel, $0.joined(separator: ", "))] } ?? [])
+    }
+}
+
+/// What one step of a store operation observes, on the specification's side and on the store's.
 public enum GraphObservation: Equatable, Sendable, CustomStringConvertible {
     case none
-    /// A store trap, by code (`StoreTrap.Code`'s raw value).
+    /// A trap, by name (`SpecTrap`; a trap the specification does not know by the store's own name).
     case trap(String)
     case identifier(IDKind)
+    /// An insert: the model's identifier, and how many models the insert registered (itself and the new models
+    /// it reaches, G4).
+    case inserted(IDKind, models: Int)
     case value(SpecValue)
     /// The models of a relationship or a fetch, sorted.
     case objects([ObjectName])
-    /// A model one reference names (`userEntry`): nil for none.
-    case object(ObjectName?)
     /// A lookup's model: its name, the first earlier reference to the same object (-1 none), context and lifecycle.
     case found(ObjectName, sameAs: Int, context: Int, lifecycle: String)
     case notFound
     case count(Int)
     /// relate/unrelate: how many models the target's inverse relationship holds afterwards (-1: no inverse).
     case related(inverse: Int)
-    /// A factory's entry: its identifier, and whether the work's (and the edition's) inverse holds it.
-    case entry(IDKind, inWork: Bool, inEdition: Bool)
-    /// acquire: the entry's status afterwards, and whether the edition's inverse holds the entry.
-    case acquired(status: SpecValue, inEdition: Bool)
     /// delete: the context's pending deletes, and how many related models still point back at the model.
     case deleted(pending: Int, referencedBy: Int)
     case state(context: Int, lifecycle: String, deleted: Bool, changes: Bool)
-    case saved
-    case saveFailed(code: Int, issues: [IssueName])
-    /// `Library.save()` refused before the store saved.
-    case refused([String])
-    /// `validate()`: nil when valid, else the error.
-    case validation(String?)
+    case saved(SavedState)
+    case saveFailed(code: Int, issues: [IssueName], SavedState)
+    /// An app's save refused before the store saved, for the reasons listed.
+    case refused([String], SavedState)
+    /// A relaunch: how many rows the reopened store holds, and its state.
+    case relaunched(count: Int, SavedState)
 
     public var description: String {
         switch self {
         case .none: return "()"
         case .trap(let code): return "trap(\(code))"
         case .identifier(let kind): return "id(\(kind.rawValue))"
+        case let .inserted(kind, models): return "id(\(kind.rawValue))" + (models == 1 ? "" : ", \(models) models inserted")
         case .value(let value): return value.description
         case .objects(let names): return "[" + names.map(\.description).joined(separator: ", ") + "]"
-        case .object(let name): return name?.description ?? "nil"
         case let .found(name, same, context, lifecycle):
             return "found(\(name), same: \(same >= 0 ? "v\(same + 1)" : "-"), context: \(context), \(lifecycle))"
         case .notFound: return "notFound"
         case .count(let n): return "count(\(n))"
         case .related(let n): return "related(inverse: \(n))"
-        case let .entry(kind, inWork, inEdition): return "entry(id(\(kind.rawValue)), inWork: \(inWork), inEdition: \(inEdition))"
-        case let .acquired(status, inEdition): return "acquired(status: \(status), inEdition: \(inEdition))"
         case let .deleted(pending, referencedBy): return "deleted(pending: \(pending), referencedBy: \(referencedBy))"
         case let .state(context, lifecycle, deleted, changes):
             return "state(context: \(context), \(lifecycle), deleted: \(deleted), changes: \(changes))"
-        case .saved: return "saved"
-        case let .saveFailed(code, issues): return "saveFailed(\(code): " + issues.map(\.description).joined(separator: "; ") + ")"
-        case .refused(let issues): return "refused(" + issues.joined(separator: ", ") + ")"
-        case .validation(let error): return "validate(" + (error ?? "ok") + ")"
+        case .saved(let state): return "saved, \(state)"
+        case let .saveFailed(code, issues, state):
+            return "saveFailed(\(code): " + issues.map(\.description).joined(separator: "; ") + "), \(state)"
+        case let .refused(issues, state): return "refused(" + issues.joined(separator: ", ") + "), \(state)"
+        case let .relaunched(count, state): return "count(\(count)), \(state)"
         }
     }
 
     public var isTrap: Bool { if case .trap = self { return true } else { return false } }
 
-    /// The rule a mismatch between `expected` and `observed` breaks when it lies only in an inverse (G7):
-    /// a factory's or acquire's own result agrees, but the other side of the relationship does not.
-    /// Whether a new entry's observation differs in its identifier's kind alone: the entry was inserted by
-    /// this step, so the kind is G2's (temporary until the first save), whatever rule decided its links.
-    public static func identifierOnlyMismatch(_ expected: GraphObservation, _ observed: GraphObservation) -> Bool {
-        if case let (.entry(k1, w1, e1), .entry(k2, w2, e2)) = (expected, observed) { return k1 != k2 && w1 == w2 && e1 == e2 }
-        return false
-    }
-
-    /// The rule a mismatch between two refusals of `Library.save()` breaks, from the reasons that differ: B4 when
-    /// "editionInUse" is among them, else B5 (`validate()`'s reasons); nil when either is not a refusal.
-    public static func refusalRule(_ expected: GraphObservation, _ observed: GraphObservation) -> String? {
-        guard case .refused(let a) = expected, case .refused(let b) = observed else { return nil }
-        let differing = a.filter { !b.contains($0) } + b.filter { !a.contains($0) }
-        return differing.contains("editionInUse") ? GraphRules.ownedKeepsEdition : GraphRules.libraryValidates
-    }
-
-    public static func inverseOnlyMismatch(_ expected: GraphObservation, _ observed: GraphObservation) -> Bool {
-        switch (expected, observed) {
-        case let (.entry(k1, _, _), .entry(k2, _, _)): return k1 == k2
-        case let (.acquired(s1, _), .acquired(s2, _)): return s1 == s2
-        default: return false
+    /// The same outcome with `state` as its saved state (an observation without one is returned as it is).
+    public func with(_ state: SavedState) -> GraphObservation {
+        switch self {
+        case .saved: return .saved(state)
+        case let .saveFailed(code, issues, _): return .saveFailed(code: code, issues: issues, state)
+        case let .refused(reasons, _): return .refused(reasons, state)
+        case let .relaunched(count, _): return .relaunched(count: count, state)
+        default: return self
         }
     }
+
+    /// The saved state a saving or relaunching step observes.
+    public var savedState: SavedState? {
+        switch self {
+        case .saved(let state), .saveFailed(_, _, let state), .refused(_, let state), .relaunched(_, let state): return state
+        default: return nil
+        }
+    }
+}
+
+/// The parts a mismatch is located in (`Prediction.part`): what happened ("outcome"), then what each rule decides
+/// of it — an insert's registered models (G4); a failed save's code and its issues (the deny issues per
+/// relationship, then the other validation issues); a refusal's reasons; the saved rows, one part each; the
+/// damaged copies' refusals; the reused numbers.
+extension GraphObservation: ObservationParts {
+    public static let outcomeLabel = "outcome", insertedLabel = "models inserted", codeLabel = "code", validationLabel = "validation"
+
+    /// The label of the deny issues (1600) raised for relationship `key` of `entity`.
+    public static func denyLabel(_ entity: String, _ key: String) -> String { "1600 \(entity).\(key)" }
+
+    public var parts: [(label: String, value: String)] {
+        switch self {
+        case let .inserted(kind, models):
+            return [(Self.outcomeLabel, "id(\(kind.rawValue))"), (Self.insertedLabel, String(models))]
+        case .saved(let state):
+            return [(Self.outcomeLabel, "saved")] + state.parts
+        case let .saveFailed(code, issues, state):
+            var parts: [(label: String, value: String)] = [(Self.outcomeLabel, "saveFailed")]
+            var labels: [String] = []
+            for issue in issues where issue.code == 1600 {
+                let label = Self.denyLabel(issue.entity, issue.key)
+                if !labels.contains(label) { labels.append(label) }
+            }
+            for label in labels {
+                parts.append((label, issues.filter { Self.denyLabel($0.entity, $0.key) == label }.map(\.description).joined(separator: "; ")))
+            }
+            parts.append((Self.validationLabel, issues.filter { $0.code != 1600 }.map(\.description).joined(separator: "; ")))
+            parts.append((Self.codeLabel, String(code)))
+            return parts + state.parts
+        case let .refused(reasons, state):
+            return [(Self.outcomeLabel, "refused")] + reasons.map { ($0, "refused") } + state.parts
+        case let .relaunched(count, state):
+            return [(Self.outcomeLabel, "count(\(count))")] + state.parts
+        default:
+            return [(Self.outcomeLabel, description)]
+        }
+    }
+
+    public var trapCode: String? { if case .trap(let code) = self { return code } else { return nil } }
 }

@@ -1,7 +1,7 @@
 import GraphFuzzEngine
 
-/// The rules of the object-graph specification: G1… for the store (R1–R33 of swiftdata-semantics.md), B1… for the
-/// BooksTracker models (seed 004). docs/spec/graph.md lists the same ids and the function deciding each.
+/// The rules of the object-graph specification for any schema (R1–R33 of docs/evidence.md): G1–G21 for the store,
+/// G22–G27 for a store kept on disk. docs/spec/graph.md lists the same ids and the function deciding each.
 public enum GraphRules {
     // One constant per rule: the specification names the rule it decides with these.
     public static let newModel = "G1"
@@ -25,15 +25,14 @@ public enum GraphRules {
     public static let savedSnapshot = "G19"
     public static let attributeReadBack = "G20"
     public static let cloudKitCheck = "G21"
-    public static let insertBeforeRelate = "B1"
-    public static let acquire = "B2"
-    public static let userEntry = "B3"
-    public static let ownedKeepsEdition = "B4"
-    public static let libraryValidates = "B5"
-    public static let workCascade = "B6"
-    public static let shippedSchemas = "B7"
+    public static let relaunchKeepsSaved = "G22"
+    public static let permanentAcrossRelaunch = "G23"
+    public static let temporaryAcrossRelaunch = "G24"
+    public static let atomicSave = "G25"
+    public static let refusesDamagedFile = "G26"
+    public static let numbersNeverReused = "G27"
 
-    public static let all: [Rule] = store + books + launch
+    public static let all: [Rule] = store + launch
 
     public static let store: [Rule] = [
         Rule(id: newModel, statement: "A new model has no context and no identifier.", source: "R1", confidence: "D"),
@@ -77,19 +76,18 @@ public enum GraphRules {
              source: "R23, R24", confidence: "D"),
     ]
 
-    public static let books: [Rule] = [
-        Rule(id: insertBeforeRelate, statement: "The entry factories insert the entry before relating it: with an inserted work (and edition) they never trap.",
-             source: "seed 004 Task 1.1–1.2", confidence: "design"),
-        Rule(id: acquire, statement: "Acquiring an edition sets the entry's edition and turns a wishlist entry into toRead.",
-             source: "seed 004 Task 5.3 (2)", confidence: "design"),
-        Rule(id: userEntry, statement: "Work.userEntry returns an owned entry (not wishlist, with an edition) first, else a wishlist entry, else nil.",
-             source: "seed 004 Phase 3", confidence: "design"),
-        Rule(id: ownedKeepsEdition, statement: "An owned entry keeps its edition: deleting an edition an entry still holds fails the save (local: .deny, 1600; CloudKit: refused before save).",
-             source: "seed 004 Phase 4, R21, R23", confidence: "design"),
-        Rule(id: libraryValidates, statement: "Library.save validates pending entries: a wishlist entry with an edition, or an entry without a work, is refused before the store saves.",
-             source: "seed 004 Task 5.1", confidence: "design"),
-        Rule(id: workCascade, statement: "Deleting a work cascades to its editions and library entries.", source: "seed 004 Task 5.3 (3)", confidence: "design"),
-        Rule(id: shippedSchemas, statement: "The local schema fails the CloudKit check naming the deny rule on Edition.userLibraryEntries; the CloudKit schema passes it.",
-             source: "seed 004 Phase 4, R23, R24", confidence: "D"),
+    public static let launch: [Rule] = [
+        Rule(id: relaunchKeepsSaved, statement: "A relaunch keeps exactly the rows of the last successful save; unsaved inserts, changes and deletes are lost; no model is registered in the new container and every model of the old one is invalidated.",
+             source: "R2, R22, R32", confidence: "D"),
+        Rule(id: permanentAcrossRelaunch, statement: "A permanent identifier from before a relaunch resolves to the same row in the new container.",
+             source: "R2, R17", confidence: "D"),
+        Rule(id: temporaryAcrossRelaunch, statement: "A temporary identifier from before a relaunch never resolves, whatever temporaryIDAfterSave says.",
+             source: "R2, R4, R32", confidence: "M"),
+        Rule(id: atomicSave, statement: "A save is atomic: a process killed inside a save's transaction leaves the store as before the save, never between.",
+             source: "Core Data's one SQLite transaction per save", confidence: "D"),
+        Rule(id: refusesDamagedFile, statement: "A damaged, truncated or foreign store file is refused at open with a typed error naming the file, never a trap.",
+             source: "Core Data addPersistentStore errors (11, 26, 134100)", confidence: "M"),
+        Rule(id: numbersNeverReused, statement: "Permanent numbers are never reused: after a relaunch an entity's next row is numbered above every number saved before.",
+             source: "Core Data's Z_PRIMARYKEY.Z_MAX", confidence: "D"),
     ]
 }

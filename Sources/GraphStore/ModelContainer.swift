@@ -102,8 +102,10 @@ public final class ModelContainer {
             writeOperations += plan.operationCount(saveTransactions)
             return
         }
-        for operation in plan.operations(saveTransactions) {
-            if let interruption = writeInterruption, writeOperations >= interruption.afterOperations {
+        let operations = plan.operations(saveTransactions)
+        let stop = writeInterruption?.afterOperations(done: writeOperations, planned: operations.count)
+        for operation in operations {
+            if let interruption = writeInterruption, let stop, writeOperations >= stop {
                 switch interruption.action {
                 case .abandon:
                     storage.abandon()

@@ -164,6 +164,33 @@ open class PersistentModel {
         for model in models { relate(index, to: model) }
     }
 
+    // MARK: By name (models of a schema declared without classes)
+
+    /// The attribute named `name` (`value(at:)`). Traps on a name the entity does not have.
+    public final func value(named name: String) -> AttributeValue { value(at: attributeIndex(name)) }
+
+    /// Sets the attribute named `name` (`setValue(_:at:)`).
+    public final func setValue(_ value: AttributeValue, named name: String) { setValue(value, at: attributeIndex(name)) }
+
+    /// The models of the relationship named `name` (`related(_:)`).
+    public final func related(_ name: String) -> [PersistentModel] { related(relationshipIndex(name)) }
+
+    /// Relates `target` through the relationship named `name` (`relate(_:to:)`).
+    public final func relate(_ name: String, to target: PersistentModel) { relate(relationshipIndex(name), to: target) }
+
+    /// Removes `target` from the relationship named `name` (`unrelate(_:from:)`).
+    public final func unrelate(_ name: String, from target: PersistentModel) { unrelate(relationshipIndex(name), from: target) }
+
+    private func attributeIndex(_ name: String) -> Int {
+        guard let index = entity.attributeIndex(named: name) else { preconditionFailure("\(entity.name) has no attribute \(name)") }
+        return index
+    }
+
+    private func relationshipIndex(_ name: String) -> Int {
+        guard let index = entity.relationshipIndex(named: name) else { preconditionFailure("\(entity.name) has no relationship \(name)") }
+        return index
+    }
+
     // MARK: Internals
 
     var maintainsInverses: Bool { container?.configuration.behavior.faults.selects(.noInverseMaintenance) != true }

@@ -142,7 +142,22 @@ public struct Schema: Sendable, Equatable {
             }
             entities[index] = variant
         }
+        try self.init(resolving: entities, types: types)
+    }
+
+    /// A schema declared without model classes: its models are `PersistentModel`s made by `newModel(_:)` and
+    /// read and written by name (`value(named:)`, `relate(_:to:)`), as an app's generated or dynamic models.
+    public init(entities: [EntitySchema]) throws(SchemaError) {
+        try self.init(resolving: entities, types: entities.map { _ in PersistentModel.self })
+    }
+
+    /// Resolves every relationship's destination and inverse to indexes.
+    private init(resolving declared: [EntitySchema], types: [PersistentModel.Type]) throws(SchemaError) {
+        var entities = declared
         for e in entities.indices {
+            if let other = entities[..<e].first(where: { $0.name == entities[e].name }) {
+                throw SchemaError(entity: other.name, relationship: "", message: "the schema declares \(other.name) twice")
+            }
             for r in entities[e].relationships.indices {
                 let rel = entities[e].relationships[r]
                 guard let d = entities.firstIndex(where: { $0.name == rel.destination }) else {
@@ -164,6 +179,13 @@ public struct Schema: Sendable, Equatable {
         self.entities = entities
         self.types = types.map { ModelTypeBox(type: $0) }
         self.hasUniqueAttributes = entities.contains { $0.attributes.contains(where: \.isUnique) }
+    }
+
+    /// A new model of entity `name` (not inserted; every attribute at its default): an instance of the entity's
+    /// model class, or a `PersistentModel` for a schema declared without classes. Nil for an unknown entity.
+    public func newModel(_ name: String) -> PersistentModel? {
+        guard let index = entityIndex(named: name) else { return nil }
+        return types[index].type.init(backingData: BackingData(entity: entities[index]))
     }
 
     public func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }

@@ -1,3 +1,4 @@
+import BooksSpec
 import GraphFuzzEngine
 import GraphSpec
 
@@ -9,20 +10,21 @@ extension GraphMachine {
     /// One line: the shared setup is `GraphExportFixture` (named `app`), so a test holds only its steps.
     public func swiftSetup(_ config: GraphConfig) -> [String] {
         let schema = config.schema == .local ? ".local" : ".cloudKit"
-        let behavior = "StoreBehavior(newModelLink: .\(config.newModelLink.rawValue), temporaryIDAfterSave: .\(config.temporaryIDAfterSave == .resolves ? "resolves" : "unknown"), registeredAfterForeignDelete: .\(config.registeredAfterForeignDelete == .stale ? "stale" : "none"))"
+        let parameters = config.parameters
+        let behavior = "StoreBehavior(newModelLink: .\(parameters.newModelLink.rawValue), temporaryIDAfterSave: .\(parameters.temporaryIDAfterSave.rawValue), registeredAfterForeignDelete: .\(parameters.registeredAfterForeignDelete.rawValue))"
         return ["// \(config.trace)", "let app = GraphExportFixture(configuration: \(schema), behavior: \(behavior))"]
     }
 
-    /// Each step: its trace as a comment, then its production calls (in a `do { … }` block when it binds names).
-    func swiftLines(_ command: GraphCommand, _ step: TraceStep, predicted expected: Prediction<GraphObservation>, isLast: Bool) -> [String] {
+    /// A store step: its trace as a comment, then its production calls (in a `do { … }` block when it binds names).
+    func swiftLines(_ command: GraphCommand, _ expected: Prediction<GraphObservation>, _ step: TraceStep, _ isLast: Bool) -> [String] {
         var body: [String] = []
         /// The last step binds what its `#expect` reads; a trap's `#expect` reads only the container.
         let binds = isLast && !expected.value.isTrap
         func r(_ ref: Ref) -> String { "app.refs[\(ref.index)]!" }
-        func typed(_ ref: Ref, _ type: String) -> String { "(app.refs[\(ref.index)] as! \(type))" }
+        let schema = BooksEntities.schema(.local)
         switch command {
         case let .create(_, entity, variant, context):
-            let value = BooksEntities.createPool(entity).pool[variant]
+            let value = schema.createPools[entity]!.values[variant]
             let make: String
             switch entity {
             case BooksEntities.work: make = "Work(title: \(value))"
@@ -37,11 +39,11 @@ extension GraphMachine {
         case let .unrelate(ref, rel, target): body.append("\(r(ref)).unrelate(\(rel), from: \(r(target)))")
         case let .set(ref, slot, variant):
             var attributes: [String] = [], values: [String] = []
-            for entity in 0..<4 {
-                let settable = BooksEntities.settable(entity)
-                guard slot < settable.count, variant < settable[slot].pool.count else { continue }
+            for entity in BooksEntities.names.indices {
+                let settable = schema.settable[entity]
+                guard slot < settable.count, variant < settable[slot].values.count else { continue }
                 attributes.append("\"\(BooksEntities.names[entity])\": \(settable[slot].attribute)")
-                values.append("\"\(BooksEntities.names[entity])\": \(Self.storeLiteral(settable[slot].pool[variant]))")
+                values.append("\"\(BooksEntities.names[entity])\": \(Self.storeLiteral(settable[slot].values[variant]))")
             }
             body += ["let model = \(r(ref))",
                      "let attributes: [String: Int] = [\(attributes.joined(separator: ", "))]",
@@ -72,26 +74,37 @@ extension GraphMachine {
         case let .read(ref, p):
             body.append("\(binds ? "let property =" : "_ =") \(r(ref)).entity.attributes.count > \(p) ? \"\\(\(r(ref)).value(at: \(p)))\" : \"\\(\(r(ref)).related(\(p) - \(r(ref)).entity.attributes.count).count)\"")
         case let .state(ref): body.append("\(binds ? "let state =" : "_ =") (\(r(ref)).lifecycle, \(r(ref)).isDeleted)")
-        case let .fetchTitle(c, v):
-            body.append("\(binds ? "let fetched =" : "_ =") app.contexts[\(c)].fetch(FetchDescriptor(.attribute(entity: \"Work\", attribute: \"title\", equals: .string(\(BooksEntities.titles[v])))))")
-        case let .wishlist(_, w, c): body.append("app.refs.append(app.libraries[\(c)].createWishlistEntry(for: \(typed(w, "Work"))))")
-        case let .owned(_, w, ed, c):
-            body.append("app.refs.append(app.libraries[\(c)].createOwnedEntry(for: \(typed(w, "Work")), edition: \(typed(ed, "Edition"))))")
-        case let .acquire(e, ed): body.append("app.libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
-        case let .userEntry(w): body.append("\(binds ? "let userEntry =" : "_ =") app.libraries[0].userEntry(of: \(typed(w, "Work")))")
+        case let .fetch(c, _, _, value):
+            body.append("\(binds ? "let fetched =" : "_ =") app.contexts[\(c)].fetch(FetchDescriptor(.attribute(entity: \"Work\", attribute: \"title\", equals: .string(\(value)))))")
         case .relaunch, .killedSave:
             let relaunch = ["app.container = try app.container.relaunch()",
                             "app.contexts = [ModelContext(app.container), ModelContext(app.container)]",
                             "app.libraries = app.contexts.map { Library(context: $0, policy: LibraryPolicy(configuration: app.configuration)) }"]
-            if case let .killedSave(c, point) = command {
+            if case let .killedSave(c, back) = command {
                 // As the harness runs it: a save that trapped ended the app before the kill, so no relaunch follows
                 // and the expectation reads the container that trapped.
-                body += ["app.container.writeInterruption = WriteInterruption(afterOperations: app.container.writeOperations + \(point))",
+                body += ["app.container.writeInterruption = WriteInterruption(beforeEnd: \(back))",
                          "try? app.libraries[\(c)].save()",
                          "if app.container.traps.isEmpty {"] + relaunch.map { "    " + $0 } + ["}"]
             } else {
                 body += relaunch
             }
+        }
+        if isLast { body += Self.expectation(command, expected.value) }
+        return Self.block(step, body)
+    }
+
+    /// A domain operation's lines (as a store step's).
+    func swiftLines(_ command: BooksCommand, _ expected: Prediction<BooksObservation>, _ step: TraceStep, _ isLast: Bool) -> [String] {
+        var body: [String] = []
+        let binds = isLast && !expected.value.isTrap
+        func typed(_ ref: Ref, _ type: String) -> String { "(app.refs[\(ref.index)] as! \(type))" }
+        switch command {
+        case let .wishlist(_, w, c): body.append("app.refs.append(app.libraries[\(c)].createWishlistEntry(for: \(typed(w, "Work"))))")
+        case let .owned(_, w, ed, c):
+            body.append("app.refs.append(app.libraries[\(c)].createOwnedEntry(for: \(typed(w, "Work")), edition: \(typed(ed, "Edition"))))")
+        case let .acquire(e, ed): body.append("app.libraries[0].acquire(\(typed(e, "UserLibraryEntry")), edition: \(typed(ed, "Edition")))")
+        case let .userEntry(w): body.append("\(binds ? "let userEntry =" : "_ =") app.libraries[0].userEntry(of: \(typed(w, "Work")))")
         case let .validate(e):
             if binds {
                 body.append("var validation: EntryValidationError? = nil")
@@ -101,7 +114,12 @@ extension GraphMachine {
             }
         }
         if isLast { body += Self.expectation(command, expected.value) }
-        // A step that binds local names is a `do { … }` block, so they never clash with another step's.
+        return Self.block(step, body)
+    }
+
+    /// A step's lines under its trace; a step that binds local names is a `do { … }` block, so they never clash
+    /// with another step's.
+    static func block(_ step: TraceStep, _ body: [String]) -> [String] {
         guard body.contains(where: { $0.hasPrefix("let ") || $0.hasPrefix("var ") }) else { return ["// \(step)"] + body }
         return ["// \(step)", "do {"] + body.map { "    " + $0 } + ["}"]
     }
@@ -118,53 +136,66 @@ extension GraphMachine {
 
     private static func refExpression(_ name: ObjectName) -> String { "app.refs[\(name.ref)]!.persistentModelID" }
 
-    /// The `#expect` lines for the last step.
+    /// The `#expect` lines for the last store step.
     static func expectation(_ command: GraphCommand, _ expected: GraphObservation) -> [String] {
-        switch expected {
-        case .trap(let code): return ["#expect(app.container.traps.first?.code == .\(code))"]
-        default: break
-        }
+        if case .trap(let code) = expected { return ["#expect(app.container.traps.first?.code == .\(code))"] }
         var lines = ["#expect(app.container.traps.isEmpty)"]
         switch (command, expected) {
-        case (_, .identifier(let kind)), (_, .entry(let kind, _, _)):
-            let id = command.result.map { "app.refs[\($0.index)]!" } ?? {
-                if case let .insert(ref, _) = command { return "app.refs[\(ref.index)]!" }
-                if case let .holdID(ref) = command { return "app.refs[\(ref.index)]!" }
-                return "app.refs.last!!"
-            }()
-            switch kind {
-            case .none: lines.append("#expect(\(id).persistentModelID == nil)")
-            case .temporary: lines.append("#expect(\(id).persistentModelID?.isTemporary == true)")
-            case .permanent: lines.append("#expect(\(id).persistentModelID?.isTemporary == false)")
+        case (_, .identifier(let kind)), (_, .inserted(let kind, _)):
+            let id: String
+            switch command {
+            case let .create(result, _, _, _): id = "app.refs[\(result.index)]!"
+            case let .insert(ref, _), let .holdID(ref): id = "app.refs[\(ref.index)]!"
+            default: id = "app.refs.last!!"
             }
-            if case let .entry(_, inWork, inEdition) = expected, case let .owned(r, _, ed, _) = command {
-                lines.append("#expect((app.refs[\(ed.index)] as! Edition).userLibraryEntries.contains { $0 === app.refs[\(r.index)]! } == \(inEdition))")
-                _ = inWork
-            } else if case let .entry(_, inWork, _) = expected, case let .wishlist(r, w, _) = command {
-                lines.append("#expect((app.refs[\(w.index)] as! Work).userLibraryEntries.contains { $0 === app.refs[\(r.index)]! } == \(inWork))")
-            }
+            lines.append(identifierExpectation(id, kind))
         case (.relate(let ref, let rel, let target), .related(let n)), (.unrelate(let ref, let rel, let target), .related(let n)):
             lines.append("#expect(app.refs[\(target.index)]!.entity.relationships.indices.map { app.refs[\(target.index)]!.related($0).contains { $0 === app.refs[\(ref.index)]! } }.contains(true) == \(n > 0)) // inverse of relationship \(rel)")
         case (_, .deleted(let pending, _)):
             lines.append("#expect(app.contexts.map(\\.deletedModelsArray.count).contains(\(pending)))")
         case (.save, .saved): lines.append("#expect(saveCode == nil)")
         case (.save, .refused): lines += ["#expect(saveCode == -1)", "#expect(app.container.rows == rowsBefore)"]
-        case (.save, .saveFailed(let code, _)): lines += ["#expect(saveCode == \(code))", "#expect(app.container.rows == rowsBefore)"]
+        case (.save, .saveFailed(let code, _, _)): lines += ["#expect(saveCode == \(code))", "#expect(app.container.rows == rowsBefore)"]
         case (.lookup(let result, _, _, _), .found(_, _, _, let lifecycle)):
             lines.append("#expect(app.refs[\(result.index)]?.lifecycle == .\(lifecycle))")
         case (.lookup(let result, _, _, _), .notFound): lines.append("#expect(app.refs[\(result.index)] == nil)")
         case (.read, .value(let value)): lines.append("#expect(property == #\"\(value.description)\"#)")
         case (.read, .objects(let names)): lines.append("#expect(property == \"\(names.count)\")")
         case (.state, .state(_, let lifecycle, let deleted, _)): lines.append("#expect(state.0 == .\(lifecycle) && state.1 == \(deleted))")
-        case (.fetchTitle, .objects(let names)): lines.append("#expect(fetched.count == \(names.count))")
+        case (.fetch, .objects(let names)): lines.append("#expect(fetched.count == \(names.count))")
+        default: break
+        }
+        return lines
+    }
+
+    /// The `#expect` lines for the last domain operation.
+    static func expectation(_ command: BooksCommand, _ expected: BooksObservation) -> [String] {
+        if case .trap(let code) = expected { return ["#expect(app.container.traps.first?.code == .\(code))"] }
+        var lines = ["#expect(app.container.traps.isEmpty)"]
+        switch (command, expected) {
+        case let (.wishlist(r, w, _), .entry(kind, inWork, _)):
+            lines.append(identifierExpectation("app.refs[\(r.index)]!", kind))
+            lines.append("#expect((app.refs[\(w.index)] as! Work).userLibraryEntries.contains { $0 === app.refs[\(r.index)]! } == \(inWork))")
+        case let (.owned(r, _, ed, _), .entry(kind, _, inEdition)):
+            lines.append(identifierExpectation("app.refs[\(r.index)]!", kind))
+            lines.append("#expect((app.refs[\(ed.index)] as! Edition).userLibraryEntries.contains { $0 === app.refs[\(r.index)]! } == \(inEdition))")
         case (.acquire(let e, _), .acquired(let status, let inEdition)):
             lines.append("#expect((app.refs[\(e.index)] as! UserLibraryEntry).readingStatus.rawValue == \(status)) // in edition: \(inEdition)")
         case (.userEntry, .object(let name)):
-            lines.append(name.map { "#expect(userEntry?.persistentModelID == \(refExpression($0)))" } ?? "#expect(userEntry == nil)")
+            lines.append(name.map { "#expect(userEntry?.persistentModelID == app.refs[\($0.ref)]!.persistentModelID)" } ?? "#expect(userEntry == nil)")
         case (.validate, .validation(let error)):
             lines.append(error.map { "#expect(validation == .\($0))" } ?? "#expect(validation == nil)")
         default: break
         }
         return lines
+    }
+
+    /// The `#expect` of a model's identifier kind.
+    static func identifierExpectation(_ model: String, _ kind: IDKind) -> String {
+        switch kind {
+        case .none: return "#expect(\(model).persistentModelID == nil)"
+        case .temporary: return "#expect(\(model).persistentModelID?.isTemporary == true)"
+        case .permanent: return "#expect(\(model).persistentModelID?.isTemporary == false)"
+        }
     }
 }

@@ -1,6 +1,7 @@
 import BooksTracker
 import FaultPoints
 import GraphFuzzEngine
+import BooksSpec
 import GraphSpec
 import GraphStore
 
@@ -30,10 +31,9 @@ public struct GraphFaults: Sendable, Hashable {
 
     /// The store behaviour for `config`, with these store faults.
     func behavior(_ config: GraphConfig) -> StoreBehavior {
-        StoreBehavior(newModelLink: config.newModelLink == .trap ? .trap : .autoInsert,
-                      temporaryIDAfterSave: config.temporaryIDAfterSave == .resolves ? .resolves : .unknown,
-                      registeredAfterForeignDelete: config.registeredAfterForeignDelete == .stale ? .stale : .none,
-                      faults: store)
+        let shipped = config.parameters.behavior
+        return StoreBehavior(newModelLink: shipped.newModelLink, temporaryIDAfterSave: shipped.temporaryIDAfterSave,
+                             registeredAfterForeignDelete: shipped.registeredAfterForeignDelete, faults: store)
     }
 
     /// The library policy for `config`, with these library faults.

@@ -1,3 +1,4 @@
+import BooksSpec
 import Foundation
 import GraphFuzzEngine
 import GraphSpec
@@ -34,40 +35,48 @@ struct GraphSearchDepthTests {
 
     /// The graph machine's steps with each command the system ran logged.
     struct LoggedGraph: StateMachine {
-        final class Log { var commands: [GraphCommand] = [] }
+        enum Command { case store(GraphCommand), books(BooksCommand) }
+        final class Log { var commands: [Command] = [] }
         let log = Log()
+        let machine = GraphMachine()
 
-        func makeConfig(_ args: inout Arguments) -> GraphConfig { GraphMachine().makeConfig(&args) }
-        func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(config: config) }
+        func makeConfig(_ args: inout Arguments) -> GraphConfig { machine.makeConfig(&args) }
+        func makeModel(_ config: GraphConfig) -> GraphModel { machine.makeModel(config) }
         func makeSystem(_ config: GraphConfig) throws -> GraphSystem {
             log.commands = []
-            return try GraphSystem(config: config)
+            return try machine.makeSystem(config)
         }
-        func tearDown(_ system: inout GraphSystem) { GraphMachine().tearDown(&system) }
+        func tearDown(_ system: inout GraphSystem) { machine.tearDown(&system) }
         var actions: [Action<LoggedGraph>] {
-            GraphMachine.actions(perform: { [log] command, system in
-                log.commands.append(command)
+            GraphMachine.actions(store: { [log] (command: GraphCommand, system: inout GraphSystem) in
+                log.commands.append(.store(command))
                 return try system.run(command)
-            }, compare: nil, swiftLines: nil)
+            }, books: { [log] (command: BooksCommand, system: inout GraphSystem) in
+                log.commands.append(.books(command))
+                return system.run(command)
+            })
         }
     }
 
     /// The states case `index` of `seed` exercised (the search's own case draw).
     static func exercised(seed: UInt64, index: Int) -> Exercised {
-        let machine = LoggedGraph()
-        let run = MachineRunner(machine, maxSteps: Target.graph.defaultSteps).run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
-        var model = GraphModel(config: run.config)
+        let logged = LoggedGraph()
+        let run = MachineRunner(logged, maxSteps: Target.graph.defaultSteps).run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)))
+        var model = logged.machine.makeModel(run.config)
         var found: Exercised = []
-        for command in machine.log.commands {
-            if case let .lookup(_, h, c, .registered) = command, let id = model.held[h], id.permanent,
+        for step in logged.log.commands {
+            guard case .store(let command) = step else {
+                if case .books(let command) = step { _ = model.predict(command) }
+                continue
+            }
+            if case let .lookup(_, h, c, .registered) = command, let id = model.held[h].id, id.permanent,
                model.objects.contains(where: { $0.context == c && $0.id == id && $0.lifecycle == .invalidated }) {
                 found.insert(.staleRegistered)
             }
             if case let .save(c) = command { found.formUnion(boundsValidated(model, c)) }
-            let launchRule = model.launchRule(command)
-            let (value, rule) = model.step(command)
-            if (launchRule ?? rule) == GraphRules.foreignDeleteInvalidates { found.insert(.foreignDeleteTrap) }
-            if case let .saveFailed(_, issues) = value {
+            let prediction = model.predict(command) { $0.librarySave($1) }
+            if prediction.value.isTrap && prediction.rule == GraphRules.foreignDeleteInvalidates { found.insert(.foreignDeleteTrap) }
+            if case let .saveFailed(_, issues, _) = prediction.value {
                 if issues.contains(where: { $0.code == 1590 }) { found.insert(.overMaxCount) }
                 if issues.contains(where: { [1610, 1620, 1660, 1670].contains($0.code) }) { found.insert(.beyondAttributeBound) }
             }

@@ -1,3 +1,4 @@
+import BooksSpec
 import GraphFuzzEngine
 import GraphSpec
 import GraphTarget

@@ -1,8 +1,10 @@
+import BooksSpec
 import CacheSpec
 @testable import CacheTarget
 import Foundation
 import GraphFuzzEngine
 import GraphSpec
+import GraphStoreRules
 @testable import GraphTarget
 import Testing
 
@@ -55,18 +57,18 @@ struct HarnessFaultTargetTests {
 
     @Test("graph: a store file the harness cannot read for its damaged copies (G26) is a harness fault; a readable one is judged")
     func graphDamagedCopies() throws {
-        var system = try GraphSystem(config: GraphConfig(backend: .sqlite))
+        var system = try GraphSystem(config: GraphConfig(parameters: StoreParameters(backend: .sqlite)))
         defer { GraphMachine().tearDown(&system) }
-        let path = try #require(system.container.path)
+        let path = try #require(system.store.container.path)
         // The harness's own read fails: not the store's refusal.
-        #expect(throws: HarnessFault.self) { try system.damagedCopyRefusals(of: "/dev/null/graph-fuzz/missing.sqlite") }
+        #expect(throws: HarnessFault.self) { try system.store.damagedCopyRefusals(of: "/dev/null/graph-fuzz/missing.sqlite") }
         do {
-            _ = try system.damagedCopyRefusals(of: "/dev/null/graph-fuzz/missing.sqlite")
+            _ = try system.store.damagedCopyRefusals(of: "/dev/null/graph-fuzz/missing.sqlite")
         } catch {
             #expect(error.message.hasPrefix("cannot read the store file /dev/null/graph-fuzz/missing.sqlite to make damaged copies of it (G26): "))
-            #expect(error.place.hasPrefix("GraphTarget/GraphSystem+Launch.swift:"))
+            #expect(error.place.hasPrefix("GraphStoreRules/SchemaSystem+Launch.swift:"))
         }
         // The store's own refusals of the copies it could write are what G26 judges.
-        #expect(try system.damagedCopyRefusals(of: path) == StoreDamage.allCases.map(GraphModel.refusal))
+        #expect(try system.store.damagedCopyRefusals(of: path) == StoreDamage.allCases.map { GraphModel.refusal($0).rawValue })
     }
 }

@@ -1,6 +1,6 @@
 import GraphSpec
 
-/// The stories the graph target's weights steer towards (issue 14), read from the specification's state:
+/// The stories the store actions' weights steer towards, read from the specification's state:
 ///
 /// - the crash class (R15, R28; G15, G17): a saved model's identifier is held, the row is looked up in the other
 ///   context, one context deletes it and saves, then the other reads, changes, relates, saves or looks it up;
@@ -20,12 +20,12 @@ extension GraphModel {
     /// Stage 1: a saved model whose identifier no step holds yet.
     func unheldSaved(_ o: Int) -> Bool {
         guard isSaved(o), let id = objects[o].id else { return false }
-        return !held.contains(id)
+        return !held.contains { $0.id == id }
     }
 
     /// Stage 2: the context in which held identifier `h` names a saved row that context has no model of.
     func missingContext(_ h: Int) -> Int? {
-        guard let id = held[h], id.permanent, id.number < rows.count, rows[id.number] != nil else { return nil }
+        guard let id = held[h].id, id.permanent, id.number < rows.count, rows[id.number] != nil else { return nil }
         return (0...1).first { !hasModel(id, in: $0) }
     }
 
@@ -49,7 +49,7 @@ extension GraphModel {
 
     /// Stage 5 for a held identifier: the context whose model of it is stale (G15).
     func staleContext(_ h: Int) -> Int? {
-        guard let id = held[h] else { return nil }
+        guard let id = held[h].id else { return nil }
         return objects.indices.first { objects[$0].id == id && objects[$0].lifecycle == .invalidated && objects[$0].context >= 0 }
             .map { objects[$0].context }
     }

@@ -1,0 +1,85 @@
+import FaultPoints
+import GraphFuzzEngine
+import GraphSpec
+import GraphStore
+import GraphStoreRules
+
+/// The `schemas` target: each case draws a schema (`SchemaShapes`) and then store operations on it, on either
+/// backend, and the object-graph rules (G1–G27) judge every step. BooksTracker's schema is one point of this
+/// space; the shapes it never declares (self-relationships, to-one paired with to-one, no inverse, cascade cycles,
+/// deny chains, required relationships, entities without attributes or relationships) are the others.
+public struct SchemasMachine: StateMachine, Sendable {
+    /// A case's schema, then the store's parameters (each unknown evidence both ways; SQLite one case in ten).
+    public struct Config: Sendable, Equatable {
+        public var schema: GraphSchema
+        public var parameters: StoreParameters
+    }
+    public typealias Model = GraphModel
+    public typealias System = SchemaSystem
+
+    /// The store's faults (production: none).
+    let faults: Faults<StoreBehavior>
+    /// Where the SQLite cases keep their store files.
+    let stores: ScratchStores
+
+    public init() { self.init(faults: .shipped) }
+
+    /// - Parameter scratchFolder: an existing folder for the SQLite cases' store files (nil: the system's scratch
+    ///   location).
+    package init(faults: Faults<StoreBehavior>, scratchFolder: String? = nil) {
+        self.faults = faults
+        stores = ScratchStores(folder: scratchFolder)
+    }
+
+    public func makeConfig(_ args: inout Arguments) -> Config {
+        Config(schema: SchemaShapes.draw(&args), parameters: StoreParameters.draw(&args))
+    }
+
+    public func makeModel(_ config: Config) -> GraphModel { GraphModel(schema: config.schema, parameters: config.parameters) }
+
+    /// Throws when the drawn schema does not hold together for the store (`SchemaError`: a fault of the drawing,
+    /// reported as the case's setup failure), or as `SchemaSystem` does.
+    public func makeSystem(_ config: Config) throws -> SchemaSystem {
+        let shipped = config.parameters.behavior
+        let behavior = StoreBehavior(newModelLink: shipped.newModelLink, temporaryIDAfterSave: shipped.temporaryIDAfterSave,
+                                     registeredAfterForeignDelete: shipped.registeredAfterForeignDelete, faults: faults)
+        return try SchemaSystem(schema: config.schema, store: try Schema(config.schema), parameters: config.parameters,
+                                configuration: ModelConfiguration(trapPolicy: .record, behavior: behavior), stores: stores)
+    }
+
+    public var actions: [Action<SchemasMachine>] {
+        StoreActions.actions(perform: { command, system in try system.run(command, save: SchemaSystem.contextSave) })
+    }
+
+    /// G21: the store's CloudKit check of the case's schema lists exactly what the specification derives from it.
+    public var invariants: [Invariant<SchemasMachine>] {
+        [
+            Invariant(GraphRules.cloudKitCheck) { _, system in
+                guard !system.cloudKitAgrees else { return nil }
+                return "CloudKit check: expected \(system.cloudKitPredicted), found \(system.cloudKitFound)"
+            },
+        ]
+    }
+
+    public func tearDown(_ system: inout SchemaSystem) { system.tearDown() }
+}
+
+extension SchemasMachine: Benchmarkable {
+    package func isBenchmarked(_ config: Config) -> Bool { config.parameters.backend == .memory }
+}
+
+extension SchemasMachine {
+    /// The schemas target's mutants: faults of the store that only some schemas reach.
+    package static let mutants = MutantTable<Faults<StoreBehavior>>(shipped: .shipped, [:])
+}
+
+extension Target {
+    /// The object-graph rules over drawn schemas against GraphStore.
+    public static var schemas: Target {
+        Target(name: "schemas",
+               summary: "SwiftData-shaped store over drawn schemas (2–6 entities, any relationship shape) against the object-graph specification (G1–G27)",
+               rules: GraphRules.all, mutants: SchemasMachine.mutants, defaultSteps: 30, generatorVersion: "1") { faults, scratchFolder in
+            SchemasMachine(faults: faults, scratchFolder: scratchFolder)
+        }
+    }
+}
