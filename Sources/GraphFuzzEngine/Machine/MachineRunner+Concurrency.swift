@@ -128,12 +128,20 @@ extension MachineRunner {
                                            + "is outside the \(invalid.choices) jobs that could run (0...\(invalid.choices - 1))")
             return end
         }
-        let trace = groupTrace(branches, picks: run.picks)
-        let judged = judge(branches, run, records, trace: trace, states: states, io: &io)
+        let judged = judge(branches, run, records, trace: groupTrace(branches, picks: run.picks), states: states, io: &io)
         end.verdict = judged.verdict
         guard judged.verdict != .harnessFault else { return end }
-        // What the specification predicts, in the order that explains the observations (failing: the order
-        // that explains the most, else label order).
+        if io.tally.counts || io.records { describe(branches, judged, picks: run.picks, states: states, &io) }
+        guard judged.verdict == .passed, let checked = judged.checked else { return end }
+        states = checked.ends
+        end.endsCase = checked.truncated
+        return end
+    }
+
+    /// Counts the step's rules and leaves its record: what the specification predicts for each branch, in the
+    /// order that explains the observations (failing: the order that explains the most, else label order).
+    private func describe(_ branches: [PendingBranch<M>], _ judged: (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?),
+                          picks: [Int], states: [M.Model], _ io: inout StepIO) {
         let checked = judged.checked
         let order: [Int]
         var model: M.Model
@@ -156,12 +164,8 @@ extension MachineRunner {
             let how = judged.verdict == .passed ? "in the order " + order.map(concurrentBranchLabel).joined(separator: ", ")
                 : checked == nil ? "in label order; the step did not finish"
                 : "no order explains the observations; the closest is " + order.map(concurrentBranchLabel).joined(separator: ", ")
-            io.record = groupRecord(branches, picks: run.picks, how: how, predicted: predicted.map { $0! })
+            io.record = groupRecord(branches, picks: picks, how: how, predicted: predicted.map { $0! })
         }
-        guard judged.verdict == .passed, let checked else { return end }
-        states = checked.ends
-        end.endsCase = checked.truncated
-        return end
     }
 
     // MARK: Branches
@@ -256,7 +260,8 @@ extension MachineRunner {
     /// limit), then each branch's (a harness fault, a thrown error), then linearizability.
     private func judge(_ branches: [PendingBranch<M>], _ run: ScheduledRun<Void>, _ records: [BranchRecord<BranchResult>], trace: TraceStep,
                        states: [M.Model], io: inout StepIO) -> (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?) {
-        let interleaving = Self.interleaving(run)
+        // Rendered only for a failure's message.
+        var interleaving: String { Self.interleaving(run) }
         if run.externalJobs > 0 {
             io.fault = HarnessFault(message: "work from other threads reached the concurrent step (\(run.uncontrolled.joined(separator: "; "))): "
                                     + "its interleaving is not under the scheduler's control", place: "the case's scheduler",
