@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "ScheduleSamples", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
         .executableTarget(name: "schedule-bench", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
 
-        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets"], swiftSettings: strict),
+        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets", "ScheduleSamples"], swiftSettings: strict),
         .testTarget(name: "SchedulingTests", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "FaultPoints", "graph-store-crasher"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
