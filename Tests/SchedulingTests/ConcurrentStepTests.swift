@@ -123,6 +123,10 @@ struct ConcurrentStepTests {
         #expect(failure.rule == "C2" && failure.kind == .mismatch)
         #expect(record.steps.map(\.description) == ["concurrently(A: increment(), B: increment())", "value()"])
         #expect(record.expectations == ["A → done [C1], B → done [C1] (in the order A, B)", "2 [C2]"])
+        // The same seed again: the same case found, the same shrink, the same report.
+        let again = try #require(try search(CounterMachine(), runs: 500).found.first?.result)
+        #expect(again.counterexample == record && again.failure?.failure == failure)
+        #expect(again.failure?.caseIndex == found.failure?.caseIndex && again.failure?.shrunk == found.failure?.shrunk)
     }
 
     @Test("a lost update only another interleaving shows: its trace keeps the schedule, and replays it")
@@ -147,7 +151,7 @@ struct ConcurrentStepTests {
         #expect(try machine.replay(record.config, steps).get() == record)
     }
 
-    @Test("one concurrent case run 1,000 times: one observation sequence, every job on the driving thread")
+    @Test("a failing and a passing concurrent case, each run 500 times: one observation sequence each")
     func oneCaseOneObservation() throws {
         let machine = AnyMachine(CounterMachine(settings: ConcurrentSteps(groupProbability: 0.9, maxBranches: 2, strategy: .pct(depth: 2, expectedSteps: 16))))
         // A case with concurrent steps that passes, and one that fails.
