@@ -139,7 +139,7 @@
             hasConcurrent = actions.contains { $0.concurrent != nil }
             concurrency = hasConcurrent ? machine.concurrentSteps : ConcurrentSteps()
             sequentialActions = actions.indices.filter { actions[$0].concurrent == nil }
-            linearizability = Linearizability.forModel(M.Model.self)
+            linearizability = hasConcurrent ? Linearizability.forModel(M.Model.self) : Linearizability(equal: nil)
         }
     }
 
@@ -274,8 +274,10 @@
         var refs = 0
         while true {
             var verdict: StepVerdict
-            // A concurrent step's end (its references, a refused trace, the end of the case).
-            var group: GroupStep?
+            // A concurrent step's references (-1: an ordinary step's, counted from its arguments), and whether
+            // the case ends after it.
+            var groupRefs = -1
+            var groupEndsCase = false
             if drawing {
                 guard index < maxSteps else { return CaseEnd(.pass, index, config, configTrace) }
                 if spans { draw.beginSpan(.step) }
@@ -298,8 +300,8 @@
                     scratch.io.index = index
                     scratch.io.performs = system != nil && index < options.systemSteps
                     if concurrent && (actions[a].concurrent != nil || !others.isEmpty) {
-                        group = step(a, .draw(draw, spans: spans), options, &scratch, &model, &others, &system, refs: refs)
-                        verdict = group!.verdict
+                        let group = step(a, .draw(draw, spans: spans), options, &scratch, &model, &others, &system, refs: refs)
+                        (verdict, groupRefs, groupEndsCase) = (group.verdict, group.created, group.endsCase)
                     } else {
                         verdict = actions[a].step(&scratch.io, &model, &system)
                     }
@@ -326,9 +328,9 @@
                 scratch.io.index = index
                 scratch.io.performs = system != nil && index < options.systemSteps
                 if concurrent && (isGroup || actions[a].concurrent != nil || !others.isEmpty) {
-                    group = step(a, isGroup ? .group(trace) : .trace(trace), options, &scratch, &model, &others, &system, refs: refs)
-                    if let refused = group!.refused { return CaseEnd(.rejected, index, config, configTrace, refused: refused) }
-                    verdict = group!.verdict
+                    let group = step(a, isGroup ? .group(trace) : .trace(trace), options, &scratch, &model, &others, &system, refs: refs)
+                    if let refused = group.refused { return CaseEnd(.rejected, index, config, configTrace, refused: refused) }
+                    (verdict, groupRefs, groupEndsCase) = (group.verdict, group.created, group.endsCase)
                 } else {
                     verdict = actions[a].step(&scratch.io, &model, &system)
                 }
@@ -349,7 +351,7 @@
                     failure.step = index
                     return CaseEnd(.fail(failure), index + 1, config, configTrace)
                 }
-                if group?.endsCase == true { return CaseEnd(.pass, index + 1, config, configTrace) }
+                if groupEndsCase { return CaseEnd(.pass, index + 1, config, configTrace) }
             case .unavailable: break
             case .rejected: return CaseEnd(.rejected, index, config, configTrace)
             case .predicted:
@@ -362,7 +364,7 @@
             case .harnessFault:
                 return CaseEnd(.harnessFault(scratch.io.fault.take()!), index + 1, config, configTrace)
             }
-            if let group { refs += group.created } else if scratch.io.arguments.created != nil { refs += 1 }
+            if groupRefs >= 0 { refs += groupRefs } else if scratch.io.arguments.created != nil { refs += 1 }
             index += 1
         }
     }
