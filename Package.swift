@@ -4,10 +4,16 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// Where processes cannot be started, process isolation compiles to "unavailable" (a build elsewhere takes the same
+/// path with `-Xswiftc -DGRAPHFUZZ_NO_PROCESSES`: .ci/run builds it so).
+let noProcesses: [SwiftSetting] = [.define("GRAPHFUZZ_NO_PROCESSES", .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS]))]
 
 let package = Package(
     name: "GraphFuzz",
-    platforms: [.macOS(.v14)],
+    // The engine, GraphFuzzIsolation and GraphFuzzTesting build on every platform (without processes, isolation says
+    // it is unavailable); the command line, the stores' SQLite backend and the tools need macOS or Linux. The
+    // versions are the first with the Synchronization module and task executors, which the package uses.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "graph-fuzz", targets: ["graph-fuzz"]),
         .executable(name: "graph-fuzz-libfuzzer", targets: ["graph-fuzz-libfuzzer"]),
@@ -21,8 +27,12 @@ let package = Package(
     targets: [
         // Layer 1: the engine (choices, generators, state machines, shrinking, reports). Knows no domain.
         .target(name: "GraphFuzzEngine", swiftSettings: strict),
+        // Process isolation: worker processes that a trap or a hang takes down instead of the search (the only
+        // module that starts processes, graph-store-crasher's kill campaign aside). Without processes (iOS, tvOS,
+        // watchOS, visionOS, or -DGRAPHFUZZ_NO_PROCESSES) it builds and says it is unavailable.
+        .target(name: "GraphFuzzIsolation", dependencies: ["GraphFuzzEngine"], swiftSettings: strict + noProcesses),
         // Swift Testing bridge: run a machine inside @Test and record a failure as an issue.
-        .target(name: "GraphFuzzTesting", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
+        .target(name: "GraphFuzzTesting", dependencies: ["GraphFuzzEngine", "GraphFuzzIsolation"], swiftSettings: strict),
 
         // Layer 2: production code (the systems under test). No test-only branches, only fault points: the one
         // mechanism they share (`package` access, no product, no dependency; docs/extending.md).
@@ -51,7 +61,7 @@ let package = Package(
 
         // Layer 5: the command line.
         .target(name: "GraphFuzzCLI", dependencies: [
-            "GraphFuzzEngine", "ExampleTargets", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget",
+            "GraphFuzzEngine", "GraphFuzzIsolation", "ExampleTargets", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget",
         ], swiftSettings: strict),
         .executableTarget(name: "graph-fuzz", dependencies: ["GraphFuzzCLI"], swiftSettings: strict),
         // Coverage-guided fuzzing: every target under libFuzzer. A plain build replays inputs; the libFuzzer
@@ -63,7 +73,14 @@ let package = Package(
         .target(name: "ScheduleSamples", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
         .executableTarget(name: "schedule-bench", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
 
-        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets", "ScheduleSamples"], swiftSettings: strict),
+        // Targets for tests only (planted faults, the shrinking challenge), and `graph-fuzz` with the planted targets
+        // registered, for the tests that must start a real executable that crashes, hangs or faults.
+        .target(name: "TestTargets", dependencies: ["GraphFuzzEngine"], path: "Tests/Support/TestTargets", swiftSettings: strict),
+        .executableTarget(name: "graph-fuzz-planted", dependencies: ["GraphFuzzCLI", "TestTargets"], path: "Tests/Support/graph-fuzz-planted",
+                          swiftSettings: strict),
+
+        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzIsolation", "GraphFuzzTesting", "ExampleTargets", "TestTargets", "ScheduleSamples"],
+                    swiftSettings: strict),
         .testTarget(name: "SchedulingTests", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "FaultPoints", "graph-store-crasher"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
@@ -73,7 +90,8 @@ let package = Package(
             "GraphFuzzEngine", "GraphFuzzTesting", "GraphTarget", "MapperTarget", "CacheTarget", "SyncTarget", "ExampleTargets",
         ], swiftSettings: strict),
         .testTarget(name: "FuzzingTests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets"], swiftSettings: strict),
-        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "ExampleTargets", "FaultPoints", "graph-fuzz"],
+        .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "GraphFuzzIsolation", "ExampleTargets", "FaultPoints", "TestTargets",
+                                                           "graph-fuzz", "graph-fuzz-planted"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
         .testTarget(name: "CorpusRegressionTests", dependencies: [

@@ -1,35 +1,45 @@
 import Foundation
-import ExampleTargets
 import GraphFuzzEngine
-
-/// Options of `graph-fuzz bench`.
-package struct BenchArguments: Equatable {
-    package var quick = false
-    package var json = false
-    package var target = "all"
-    /// Seconds of a memory soak run (0: none).
-    package var soak: Double = 0
-}
+import GraphFuzzIsolation
 
 /// `graph-fuzz bench`: throughput of each target (spec alone, the system's share, differential), time to a
-/// shrunk failure for every mutant over 20 seeds, shrinking-challenge evaluations, peak memory.
-struct BenchCommand {
-    var arguments: BenchArguments
-    var registry: Registry
-    var console: Console
-    /// When set, also measures the search in 1 and 2 worker processes (`WorkerScaling`).
-    var workerExecutable: String?
+/// shrunk failure for every mutant over 20 seeds, peak memory. (The public shrinking challenge is measured by
+/// scripts/shrink-compare, beside Hypothesis.)
+struct BenchCommand: Command {
+    static let name = "bench"
+    static let usage = "bench [--quick] [--json] [--target NAME] [--soak SECONDS]"
+    static let help = """
+        throughput, time to failure per mutant, shrink cost, memory
+        (best from a release build: swift run -c release graph-fuzz bench)
+        """
 
-    func execute() throws(UsageError) -> Int32 {
+    var quick: Bool
+    var json: Bool
+    var target: String
+    /// Seconds of a memory soak run (0: none).
+    var soak: Double
+
+    init(_ flags: inout Flags) throws(UsageError) {
+        target = try flags.string("--target") ?? "all"
+        soak = try flags.seconds("--soak", in: FlagLimits.time) ?? 0
+        quick = flags.has("--quick")
+        json = flags.has("--json")
+    }
+
+    func run(_ context: CommandContext) throws(UsageError) -> Int32 {
+        let registry = context.registry, console = context.console
+        let json = self.json
+        let emit: (JSONValue) -> Void = { if json { console.out($0.rendered + "\n") } }
+        let progress: (String) -> Void = { if console.isTerminal && !json { console.err("… \($0)\n") } }
         var targets = registry.targets
-        if arguments.target != "all" {
-            guard let target = registry.target(named: arguments.target) else {
-                throw UsageError("bench --target: unknown target '\(arguments.target)' (known: \(registry.targets.map(\.name).joined(separator: ", ")), all)")
+        if target != "all" {
+            guard let target = registry.target(named: target) else {
+                throw UsageError("bench --target: unknown target '\(self.target)' (known: \(registry.targets.map(\.name).joined(separator: ", ")), all)")
             }
             targets = [target]
         }
-        let cases = arguments.quick ? 100 : 400
-        let seconds = arguments.quick ? 0.3 : 2.0
+        let cases = quick ? 100 : 400
+        let seconds = quick ? 0.3 : 2.0
         let seeds: ClosedRange<UInt64> = 1...20
         // The system's rate is derived: a differential step's time less a specification step's (cases generated and
         // predicted against the model alone); cheap systems (the queue) sit within the noise.
@@ -48,7 +58,7 @@ struct BenchCommand {
             throughputRows.append([target.name, Self.count(t.specStepsPerSecond), Self.count(t.systemStepsPerSecond),
                                    Self.count(t.differentialStepsPerSecond), String(format2(t.overhead)) + "×"])
             progress("on-disk \(target.name)")
-            if let disk = target.machine().measureOnDisk(seed: 1, cases: arguments.quick ? 10 : 50, maxSteps: target.defaultSteps, minimumSeconds: seconds) {
+            if let disk = target.machine().measureOnDisk(seed: 1, cases: quick ? 10 : 50, maxSteps: target.defaultSteps, minimumSeconds: seconds) {
                 let timeShare = disk.timeShare(inMemoryStepsPerSecond: t.differentialStepsPerSecond)
                 emit(.object([("event", .string("bench-disk")), ("target", .string(target.name)),
                               ("caseShare", .double((disk.caseShare * 1000).rounded() / 1000)), ("cases", .int(disk.cases)),
@@ -57,10 +67,12 @@ struct BenchCommand {
                 diskRows.append([target.name, Self.percent(disk.caseShare), Self.count(disk.stepsPerSecond),
                                  Self.count(t.differentialStepsPerSecond), Self.percent(timeShare)])
             }
-            if let workerExecutable {
+            // In 1 and 2 worker processes too, when there is an executable to start them from.
+            if let executable = context.workerExecutable {
                 progress("workers \(target.name)")
                 do {
-                    let rows = try WorkerScaling(executable: workerExecutable, seconds: seconds).measure(target, jobs: [1, 2])
+                    let launch = WorkerCommand.launch(executable, target: target.name, mutant: nil, steps: target.defaultSteps)
+                    let rows = try WorkerScaling(seconds: seconds, launch: launch).measure(target, jobs: [1, 2])
                     for row in rows {
                         emit(.object([("event", .string("bench-jobs")), ("target", .string(target.name)), ("jobs", .int(row.jobs)),
                                       ("cases", .int(row.cases)), ("stepsPerSecond", .double(row.stepsPerSecond.rounded()))]))
@@ -73,7 +85,7 @@ struct BenchCommand {
             }
             for mutant in target.mutants {
                 progress("mutant \(mutant.name)")
-                let m = Benchmark.mutant(target, mutant.name, seeds: seeds, runs: RunArguments().runs)
+                let m = Benchmark.mutant(target, mutant.name, seeds: seeds, runs: SearchLoop.defaultRuns)
                 emit(.object([("event", .string("bench-mutant")), ("target", .string(target.name)), ("mutant", .string(m.mutant)),
                               ("seeds", .int(m.seeds)), ("found", .int(m.found)),
                               ("misattributed", .array(m.misattributed.map { .object([("seed", .int(Int($0.seed))), ("rule", .string($0.rule))]) })),
@@ -85,10 +97,10 @@ struct BenchCommand {
                                    String(m.medianSteps), String(m.maxSteps), String(m.medianShrinkAttempts)])
             }
         }
-        if arguments.soak > 0 { soak(targets) }
+        if soak > 0 { soak(targets, console) }
         let peak = Benchmark.peakResidentBytes()
         emit(.object([("event", .string("bench-memory")), ("peakResidentBytes", .int(peak))]))
-        if !arguments.json {
+        if !json {
             console.out("Throughput (one core, \(cases) cases per target)\n" + Format.table(throughputRows) + "\n")
             if diskRows.count > 1 {
                 console.out("On-disk cases (left out of the throughput above; differential steps/s of those cases alone, their share of "
@@ -97,22 +109,21 @@ struct BenchCommand {
             if workerRows.count > 1 {
                 console.out("Search in worker processes (\(Format.seconds(seconds)) each, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n" + Format.table(workerRows) + "\n")
             }
-            console.out("Mutants (\(seeds.count) seeds each, --runs \(RunArguments().runs); found: under a rule the mutant declares; other rule: seeds whose failure named another)\n" + Format.table(mutantRows) + "\n")
-            console.out("Shrinking challenge (100 seeds each): mean shrink evaluations\n" + Format.table(challengeRows()) + "\n")
+            console.out("Mutants (\(seeds.count) seeds each, --runs \(SearchLoop.defaultRuns); found: under a rule the mutant declares; other rule: seeds whose failure named another)\n" + Format.table(mutantRows) + "\n")
             console.out("peak resident memory: \(peak / 1_048_576) MiB\n")
         }
         return 0
     }
 
-    /// Runs differential cases for `arguments.soak` seconds; reports resident memory after one
+    /// Runs differential cases for `soak` seconds; reports resident memory after one
     /// minute (or a tenth of the run, if shorter) and at the end.
-    private func soak(_ targets: [Target]) {
+    private func soak(_ targets: [Target], _ console: Console) {
         let clock = ContinuousClock()
         let start = clock.now
-        let checkpoint = min(60, arguments.soak / 10)
+        let checkpoint = min(60, soak / 10)
         var early = 0, caseIndex = 0, steps = 0
         let machines = targets.map { ($0.machine(), $0.defaultSteps) }
-        while (clock.now - start).seconds < arguments.soak {
+        while (clock.now - start).seconds < soak {
             for (machine, maxSteps) in machines {
                 steps += machine.run(Draw(seed: SplitMix64.caseSeed(run: 99, case: caseIndex)), maxSteps).steps
             }
@@ -121,33 +132,9 @@ struct BenchCommand {
         }
         let end = Benchmark.residentBytes()
         let growth = early > 0 ? Double(end - early) / Double(early) * 100 : 0
-        if !arguments.json {
-            console.out("soak: \(caseIndex) cases per target, \(steps) steps in \(Format.seconds(arguments.soak)); resident \(early / 1024) KiB after \(Format.seconds(checkpoint)), \(end / 1024) KiB at the end (\(format2(growth))%)\n\n")
+        if !json {
+            console.out("soak: \(caseIndex) cases per target, \(steps) steps in \(Format.seconds(soak)); resident \(early / 1024) KiB after \(Format.seconds(checkpoint)), \(end / 1024) KiB at the end (\(format2(growth))%)\n\n")
         }
-    }
-
-    private func challengeRows() -> [[String]] {
-        var rows = [["challenge", "minimal", "mean evaluations", "Hypothesis 6.155"]]
-        for challenge in ShrinkingChallenge.allCases {
-            var total = 0, minimal = 0, found = 0
-            for seed in UInt64(1)...100 {
-                guard let result = challenge.run(seed: seed) else { continue }
-                found += 1
-                total += result.shrinkAttempts
-                if result.isMinimal { minimal += 1 }
-            }
-            rows.append([challenge.rawValue, "\(minimal)/100", format2(Double(total) / Double(max(found, 1))),
-                         format2(challenge.hypothesisMeanEvaluations)])
-        }
-        return rows
-    }
-
-    private func emit(_ value: JSONValue) {
-        if arguments.json { console.out(value.rendered + "\n") }
-    }
-
-    private func progress(_ text: String) {
-        if console.isTerminal && !arguments.json { console.err("… \(text)\n") }
     }
 
     static func count(_ rate: Double) -> String { String(Int(rate.rounded())) }

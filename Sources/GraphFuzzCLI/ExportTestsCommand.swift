@@ -7,13 +7,25 @@ import GraphFuzzEngine
 /// corpus's identity (`CorpusIdentity`). It replaces or removes only files exported from the corpus
 /// of the same identity, and refuses (exit 2, nothing written or removed) an `--out` folder holding
 /// anything else: a tool never deletes what it did not write. It prints each file it wrote and removed.
-struct ExportTestsCommand {
+struct ExportTestsCommand: Command {
+    static let name = "export-tests"
+    static let usage = "export-tests [--corpus DIR] [--out DIR]"
+    static let help = """
+        write the corpus as Swift tests (default out: Tests/CorpusRegressionTests);
+        replaces only files it exported from the same corpus (known by
+        the identity in DIR/.graph-fuzz-corpus, not by its name)
+        """
+
     var corpus: String
     var output: String
-    var registry: Registry
-    var console: Console
 
-    func execute() -> Int32 {
+    init(_ flags: inout Flags) throws(UsageError) {
+        corpus = try flags.string("--corpus") ?? "Corpus"
+        output = try flags.string("--out") ?? "Tests/CorpusRegressionTests"
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        let registry = context.registry, console = context.console
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), !isDirectory.boolValue {
             console.err("graph-fuzz: export-tests: --corpus \(corpus) is a file: export-tests takes a corpus folder\n")

@@ -1,11 +1,27 @@
 import Foundation
 import GraphFuzzEngine
+import GraphFuzzIsolation
 
-/// The `graph-fuzz` command: parses arguments, runs, and returns the exit code
-/// (0 no failure, 1 failure, 2 bad usage or input, 3 internal error, among them a write to
+/// The `graph-fuzz` command line: finds the command the arguments name, lets it read its flags, runs it, and
+/// returns the exit code (0 no failure, 1 failure, 2 bad usage or input, 3 internal error, among them a write to
 /// standard output or error that failed).
 package struct GraphFuzzCommand {
     package static let version = "0.1.0"
+
+    /// The commands, in the order `--help` lists them: a new command is a type and a line here.
+    static var commands: [any Command.Type] {
+        [
+            RunCommand.self,
+            ReplayCommand.self,
+            ListCommand.self,
+            ExportTestsCommand.self,
+            ImportCrashCommand.self,
+            ExportSeedsCommand.self,
+            BenchCommand.self,
+            CoverageCommand.self,
+            WorkerCommand.self,
+        ]
+    }
 
     package var registry: Registry
     package var console: Console
@@ -16,12 +32,38 @@ package struct GraphFuzzCommand {
     package var workerExecutable: String?
 
     package init(registry: Registry = .standard, console: Console = .standard(),
-                freshSeed: @escaping () -> UInt64 = { UInt64.random(in: 1...UInt64(UInt32.max)) },
-                workerExecutable: String? = nil) {
+                 freshSeed: @escaping () -> UInt64 = { UInt64.random(in: 1...UInt64(UInt32.max)) },
+                 workerExecutable: String? = nil) {
         self.registry = registry
         self.console = console
         self.freshSeed = freshSeed
         self.workerExecutable = workerExecutable
+    }
+
+    /// The command as an executable runs it, with `registry`'s targets: worker processes run this same executable.
+    /// With `GRAPH_FUZZ_EXIT_WITH_PARENT=1` (set by the tests that start it) it ends when its parent does.
+    package static func executable(registry: Registry = .standard,
+                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> GraphFuzzCommand {
+        Interruption.unblock()
+        // A closed pipe under standard output is a failed write (`Console`): the run then stops its
+        // workers and removes its temporary files, which dying of SIGPIPE would not. (Workers ignore it too.)
+        signal(SIGPIPE, SIG_IGN)
+        if environment["GRAPH_FUZZ_EXIT_WITH_PARENT"] == "1" {
+            // Orphaned (its parent, say `swift test`, is gone): stop as on SIGTERM — workers
+            // stopped, temporary files removed — and end.
+            ParentWatch.start { Interruption.stopOnce() }
+        }
+        return GraphFuzzCommand(registry: registry, workerExecutable: currentExecutable())
+    }
+
+    /// The absolute path of the running executable.
+    static func currentExecutable() -> String {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        let path = CommandLine.arguments[0]
+        if path.hasPrefix("/") { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
     }
 
     package func run(_ arguments: [String]) -> Int32 {
@@ -38,76 +80,21 @@ package struct GraphFuzzCommand {
     }
 
     private func execute(_ arguments: [String]) -> Int32 {
-        do {
-            switch try ArgumentParser.parse(arguments) {
-            case .help:
-                console.out(ArgumentParser.help + "\n")
+        do throws(UsageError) {
+            if let text = try Help.requested(arguments, commands: Self.commands, version: Self.version) {
+                console.out(text)
                 return 0
-            case .version:
-                console.out("graph-fuzz \(Self.version)\n")
-                return 0
-            case .list(_, true):
-                console.out(SpecDocument.markdown(registry))
-                return 0
-            case .list(let json, false):
-                ListCommand(json: json, registry: registry, console: console).execute()
-                return 0
-            case .replay(let paths, let json, let caseTimeout):
-                return ReplayCommand(paths: paths, json: json, registry: registry, console: console,
-                                     workerExecutable: workerExecutable, caseTimeout: caseTimeout).execute()
-            case .exportTests(let corpus, let output):
-                return ExportTestsCommand(corpus: corpus, output: output, registry: registry, console: console).execute()
-            case .importCrash(let arguments):
-                return try ImportCrashCommand(arguments: arguments, registry: registry, console: console).execute()
-            case .exportSeeds(let arguments):
-                return try ExportSeedsCommand(arguments: arguments, registry: registry, console: console).execute()
-            case .coverage(let arguments):
-                return try CoverageCommand(arguments: arguments, registry: registry, console: console).execute()
-            case .bench(let arguments):
-                return try BenchCommand(arguments: arguments, registry: registry, console: console,
-                                        workerExecutable: workerExecutable).execute()
-            case .run(let arguments):
-                return try RunCommand(arguments: arguments, registry: registry, console: console,
-                                      workerExecutable: workerExecutable).execute(defaultSeed: freshSeed)
-            case .worker(let arguments):
-                return WorkerCommand(arguments: arguments, registry: registry).execute()
             }
+            let named = Self.commands.first { !$0.name.isEmpty && $0.name == arguments.first }
+            let type = named ?? RunCommand.self
+            var flags = Flags(named == nil ? arguments[...] : arguments.dropFirst(), prefix: type.flagPrefix)
+            let command = try type.init(&flags)
+            if let leftover = flags.leftover { throw Help.unknown(leftover, command: type, commands: Self.commands) }
+            let context = CommandContext(registry: registry, console: console, freshSeed: freshSeed, workerExecutable: workerExecutable)
+            return try command.run(context)
         } catch {
             console.err("graph-fuzz: \(error.message)\n")
             return 2
-        }
-    }
-}
-
-/// `graph-fuzz list`: targets, their mutants with the rule each breaks, and the rules.
-struct ListCommand {
-    var json: Bool
-    var registry: Registry
-    var console: Console
-
-    func execute() {
-        for target in registry.targets {
-            if json {
-                console.out(JSONValue.object([("event", .string("target")), ("target", .string(target.name))]).rendered + "\n")
-                for mutant in target.mutants {
-                    console.out(JSONValue.object([("event", .string("mutant")), ("target", .string(target.name)),
-                                                  ("mutant", .string(mutant.name)), ("rule", .string(mutant.rule)),
-                                                  ("rules", .array(mutant.rules.map(JSONValue.string)))]).rendered + "\n")
-                }
-                for rule in target.rules {
-                    console.out(JSONValue.object([("event", .string("rule")), ("rule", .string(rule.id)),
-                                                  ("statement", .string(rule.statement))]).rendered + "\n")
-                }
-                continue
-            }
-            console.out("target \(target.name): \(target.summary)\n")
-            if !target.mutants.isEmpty {
-                console.out("  mutants:\n")
-                console.out(Format.table(target.mutants.map { ["    \($0.name)", "breaks \($0.rules.joined(separator: ", "))", $0.summary] }))
-            }
-            console.out("  rules:\n")
-            console.out(Format.table(target.rules.map { ["    \($0.id)", "[\($0.confidence)]", $0.statement, "(\($0.source))"] }))
-            console.out("\n")
         }
     }
 }

@@ -1,68 +1,51 @@
 import Foundation
 import GraphFuzzEngine
 
-/// `graph-fuzz import-crash FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR]`.
-package struct ImportCrashArguments: Equatable, Sendable {
-    package var file: String
-    package var target: String?
-    package var mutant: String?
-    package var steps: Int?
-    package var corpus = "Corpus"
-
-    static func parse(_ arguments: ArraySlice<String>) throws(UsageError) -> ImportCrashArguments {
-        var rest = arguments
-        var file: String?
-        var result = ImportCrashArguments(file: "")
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--target", "--mutant", "--steps", "--corpus":
-                guard let value = rest.popFirst() else { throw UsageError("import-crash: \(argument) needs a value") }
-                switch argument {
-                case "--target": result.target = value
-                case "--mutant": result.mutant = value
-                case "--corpus": result.corpus = value
-                default:
-                    result.steps = try ArgumentParser.positiveInt("import-crash: --steps", value, within: FlagLimits.steps)
-                }
-            default:
-                if argument.hasPrefix("-") || file != nil {
-                    throw UsageError("import-crash: unexpected argument '\(argument)' (import-crash takes FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR])")
-                }
-                file = argument
-            }
-        }
-        guard let file else { throw UsageError("import-crash: no input file (a libFuzzer crash-* file)") }
-        result.file = file
-        return result
-    }
-}
-
 /// Turns a libFuzzer input into a corpus case: replays its bytes as choices, shrinks them as a
 /// search's failure is shrunk, and saves the shrunk case. Exit 0 when saved, 2 when the file
 /// cannot be read, the selection is wrong, or the input does not fail.
-struct ImportCrashCommand {
-    var arguments: ImportCrashArguments
-    var registry: Registry
-    var console: Console
+struct ImportCrashCommand: Command {
+    static let name = "import-crash"
+    static let usage = "import-crash FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR]"
+    static let help = "a libFuzzer input (crash-* file) as a shrunk corpus case"
+    static let flagPrefix = "import-crash: "
 
-    func execute() throws(UsageError) -> Int32 {
-        let harness = try selection()
-        guard let data = FileManager.default.contents(atPath: arguments.file) else {
-            throw UsageError("import-crash: \(arguments.file): cannot read the file")
+    var file: String
+    var target: String?
+    var mutant: String?
+    var steps: Int?
+    var corpus: String
+
+    init(_ flags: inout Flags) throws(UsageError) {
+        target = try flags.string("--target")
+        mutant = try flags.string("--mutant")
+        steps = try flags.int("--steps", in: FlagLimits.steps)
+        corpus = try flags.string("--corpus") ?? "Corpus"
+        let files = flags.operands()
+        guard let file = files.first else { throw UsageError("import-crash: no input file (a libFuzzer crash-* file)") }
+        if files.count > 1 { throw UsageError("import-crash: one input file, not \(files.count) (\(files.joined(separator: ", ")))") }
+        self.file = file
+    }
+
+    func run(_ context: CommandContext) throws(UsageError) -> Int32 {
+        let registry = context.registry, console = context.console
+        let harness = try selection(registry)
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError("import-crash: \(file): cannot read the file")
         }
         let imported: ImportedCrash
         do throws(ImportCrashError) { imported = try ImportedCrash(bytes: Array(data), harness: harness) } catch {
-            throw UsageError("import-crash: \(arguments.file): \(error.message)")
+            throw UsageError("import-crash: \(file): \(error.message)")
         }
         let path: String
-        do { path = try Corpus.write(imported.corpusCase, to: arguments.corpus) } catch {
+        do { path = try Corpus.write(imported.corpusCase, to: corpus) } catch {
             console.err("graph-fuzz: could not save the case: \(error)\n")
             return 2
         }
         let failure = imported.failure
         var out = "IMPORTED \(harness.target.name)\(harness.mutant.map { " (mutant \($0))" } ?? "") — rule \(failure.rule), \(failure.kind.rawValue)\n"
         out += "  \(failure.message)\n"
-        out += "  \(arguments.file): \(data.count) bytes, \(imported.originalSteps) steps; shrunk to \(imported.record.steps.count) steps in \(imported.shrink.attempts) attempts\n"
+        out += "  \(file): \(data.count) bytes, \(imported.originalSteps) steps; shrunk to \(imported.record.steps.count) steps in \(imported.shrink.attempts) attempts\n"
         out += "    \(imported.record.config)\n"
         for (index, step) in imported.record.steps.enumerated() {
             out += "    \(index + 1). \(step)    // \(imported.record.expectations[index])\n"
@@ -73,11 +56,11 @@ struct ImportCrashCommand {
     }
 
     /// The target and mutant: `--mutant` alone names its target.
-    private func selection() throws(UsageError) -> FuzzHarness {
-        if arguments.target == nil && arguments.mutant == nil {
+    private func selection(_ registry: Registry) throws(UsageError) -> FuzzHarness {
+        if target == nil && mutant == nil {
             throw UsageError("import-crash: --target is required (known: \(registry.targets.map(\.name).joined(separator: ", ")))")
         }
-        let flags = [arguments.target.map { "--target=\($0)" }, arguments.mutant.map { "--mutant=\($0)" }, arguments.steps.map { "--steps=\($0)" }].compactMap { $0 }
+        let flags = [target.map { "--target=\($0)" }, mutant.map { "--mutant=\($0)" }, steps.map { "--steps=\($0)" }].compactMap { $0 }
         do throws(FuzzSelectionError) {
             return try FuzzSelection.parse(arguments: flags, environment: [:], executableName: "", targets: registry.targets)
         } catch {

@@ -30,6 +30,12 @@ final class ProgressLine {
         }
     }
 
+    /// A note on standard error: something the harness did that is no failure of the code under test.
+    func note(_ text: String) {
+        clear()
+        console.err("graph-fuzz: note: \(text)\n")
+    }
+
     /// Erases the rewritten line before other output.
     func clear() {
         guard showing else { return }

@@ -1,196 +1,187 @@
 import Foundation
 import GraphFuzzEngine
+import GraphFuzzIsolation
 
-/// `graph-fuzz [flags]`: search each selected target, shrink and report failures, save them.
-struct RunCommand {
-    var arguments: RunArguments
-    var registry: Registry
-    var console: Console
-    /// The executable workers run; nil runs in this process (as `--in-process`).
-    var workerExecutable: String?
+/// `graph-fuzz [flags]`: searches each selected target, shrinks, reports and saves its failures. The searching is
+/// the engine's (`Campaign`), in worker processes (`ProcessExecutor`) unless `--in-process`; this command reads the
+/// flags and prints the campaign's events, as text or JSON Lines.
+struct RunCommand: Command {
+    static let name = ""
+    static let usage = """
+        [--target NAME|all] [--seed N] [--runs N] [--steps N] [--time SECONDS] [--mutant NAME]
+        [--json] [--corpus DIR] [--no-save] [--quiet] [--progress]
+        [--jobs N] [--shard I/N] [--case-timeout SECONDS] [--in-process] [--case N]
+        """
+    static let help = """
+          --target NAME   a target from `graph-fuzz list`, or all (default)
+          --seed N        the run's seed (default: a fresh one, printed first)
+          --runs N        test cases per target (default 2000; at most 10^12)
+          --steps N       most steps per case (default: the target's own; at most 1000000)
+          --time SECONDS  wall-clock budget per target for the search (shrinking not counted)
+          --mutant NAME   run against a named faulty variant of the production code
+          --json          JSON Lines on standard output, one object per event (keys below)
+          --corpus DIR    where failures are saved (default Corpus/); checked before the search by
+                          writing a probe file there (exit 2 naming the path and the reason)
+          --no-save       do not save failures
+          --quiet         only failures and the summary (no progress line)
+          --progress      a progress line on standard error every 2 s even when it is not a terminal
+                          (on a terminal one line is kept up to date anyway)
+          --jobs N        worker processes running cases in parallel (default and most: one per core)
+          --shard I/N     run only slice I of N of the cases (CI machines split one seed's budget)
+          --case-timeout SECONDS
+                          a case running longer is run again in a fresh worker and is a hang only if
+                          one of its steps alone runs longer (default 10; 0.1 to 86400)
+          --in-process    run cases in this process: fastest, no crash or hang isolation (failures
+                          are still grouped by signature, as in workers)
+          --case N        run case N of the seed's run alone (needs --seed; with the run's --steps):
+                          a failure's `reproduce:` line names it, and prints the same report
+        """
 
-    func execute(defaultSeed: () -> UInt64) throws(UsageError) -> Int32 {
-        let selected = try selection()
-        if arguments.save {
+    var target = "all"
+    var seed: UInt64?
+    var runs = SearchLoop.defaultRuns
+    var steps: Int?
+    var time: Double?
+    var mutant: String?
+    var json: Bool
+    var corpus = "Corpus"
+    var save: Bool
+    var quiet: Bool
+    /// Worker processes (nil: one per core); ignored with `inProcess`.
+    var jobs: Int?
+    /// `--shard I/N`: slice I (1-based) of N; case i belongs to slice i % N + 1.
+    var shard = (index: 1, count: 1)
+    /// Seconds before a running case is suspected of hanging.
+    var caseTimeout = 10.0
+    var inProcess: Bool
+    /// Print a progress line every few seconds even when standard error is not a terminal.
+    var progress: Bool
+    /// `--case N`: run case N of the seed's run alone (the report's reproduce line).
+    var caseIndex: Int?
+
+    init(_ flags: inout Flags) throws(UsageError) {
+        target = try flags.string("--target") ?? target
+        seed = try flags.seed("--seed")
+        let runs = try flags.int("--runs", in: FlagLimits.runs)
+        self.runs = runs ?? self.runs
+        steps = try flags.int("--steps", in: FlagLimits.steps)
+        time = try flags.seconds("--time", in: FlagLimits.time)
+        mutant = try flags.string("--mutant")
+        corpus = try flags.string("--corpus") ?? corpus
+        jobs = try flags.int("--jobs", in: FlagLimits.jobs)
+        let shard = try flags.value("--shard", Self.shard)
+        self.shard = shard ?? self.shard
+        caseTimeout = try flags.value("--case-timeout", Flags.caseTimeout) ?? caseTimeout
+        caseIndex = try flags.value("--case", Self.caseNumber)
+        json = flags.has("--json")
+        save = !flags.has("--no-save")
+        quiet = flags.has("--quiet")
+        inProcess = flags.has("--in-process")
+        progress = flags.has("--progress")
+        // `--case N` runs one case of one seed's run: it needs the seed, and takes no budget or slice of cases.
+        if caseIndex != nil {
+            guard seed != nil else { throw UsageError("--case: needs --seed (a case number names a case of one seed's run)") }
+            for (flag, given) in [("--runs", runs != nil), ("--time", time != nil), ("--shard", shard != nil)] where given {
+                throw UsageError("--case: runs one case, so \(flag) cannot be given with it")
+            }
+        }
+    }
+
+    func run(_ context: CommandContext) throws(UsageError) -> Int32 {
+        let console = context.console
+        let selected = try selection(context.registry)
+        if save {
             // Found now, not after the whole search: a corpus that cannot take the cases.
-            do { try FileIO.checkWritableFolder(arguments.corpus) } catch {
+            do { try FileIO.checkWritableFolder(corpus) } catch {
                 throw UsageError("--corpus: \(error) (use another --corpus, or --no-save)")
             }
         }
-        let seed = arguments.seed ?? defaultSeed()
-        if !arguments.json { console.out("graph-fuzz: seed \(seed)\n") }
-        let progress = ProgressLine(console: console, enabled: !arguments.quiet && (console.isTerminal || arguments.progress),
-                                    rewrite: console.isTerminal)
-        var rows = [["target", "mutant", "cases", "steps", "result", "time"]]
-        var failures = 0
-        var interrupted = false
-        /// The rare and never-exercised rules and health warnings, printed after the table.
-        var coverageLines: [String] = []
-        for (target, mutant) in selected {
-            if console.isTerminal && !arguments.quiet && !arguments.json {
-                let cases = arguments.caseIndex.map { "case \($0)" } ?? "\(arguments.runs) cases"
-                console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(cases)\n")
-            }
-            // `--case N`: case N alone, generated as in any run of the seed.
-            let options = SearchOptions(seed: seed, runs: arguments.caseIndex.map { $0 + 1 } ?? arguments.runs, timeLimit: arguments.time,
-                                        shardIndex: arguments.shard.index - 1, shardCount: arguments.shard.count,
-                                        firstCase: arguments.caseIndex ?? 0)
-            let run: TargetRun
-            do { run = try search(target, mutant: mutant, options: options, progress: progress) } catch {
-                progress.clear()
-                if error.usage {
-                    console.err("graph-fuzz: \(error.message)\n")
-                    return 2
-                }
-                let named = error.message.hasPrefix("infrastructure error") || error.message.hasPrefix("harness fault")
-                console.err("graph-fuzz: \(named ? "" : "internal error: ")\(error.message)\n")
-                return 3
-            }
-            progress.clear()
-            failures += run.found.count
-            let seconds = run.seconds
-            let rate = seconds > 0 ? Double(run.steps) / seconds : 0
-            do {
-                let report = CoverageReport(target: target.name, rules: target.rules, coverage: run.coverage, cases: run.cases,
-                                            rejected: run.rejected)
-                // One case (`--case`) says nothing of how often a rule is exercised.
-                if arguments.caseIndex == nil { coverageLines += report.summaryLines }
-                if arguments.json {
-                    for row in report.rows {
-                        console.out(JSONValue.object([
-                            ("event", .string("coverage")), ("target", .string(target.name)), ("rule", .string(row.rule)),
-                            ("decided", .int(row.decided)), ("cases", .int(run.cases)),
-                        ]).rendered + "\n")
-                    }
-                }
-            }
-            // The target's last event is its summary: a consumer has every coverage event of the target when it reads it.
-            if arguments.json {
-                console.out(JSONValue.object([
-                    ("event", .string("summary")), ("target", .string(target.name)), ("mutant", .optional(mutant)),
-                    ("seed", .uint(seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
-                    ("seconds", .double(seconds)), ("stepsPerSecond", .double(rate.rounded())),
-                    ("failures", .int(run.found.count)),
-                ]).rendered + "\n")
-            }
-            let rules = run.found.compactMap { found in
-                found.result.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue) ×\(found.caseCount)" }
-            }.joined(separator: ", ")
-            rows.append([target.name, mutant ?? "-", String(run.cases), String(run.steps),
-                         (run.found.isEmpty ? "pass" : "FAIL \(rules)") + (run.interrupted ? " (interrupted)" : ""),
-                         "\(Format.seconds(seconds)) (\(Int(rate))/s)"])
-            if run.interrupted {
-                interrupted = true
-                break
-            }
-        }
-        if !arguments.json {
-            console.out("\n" + Format.table(rows))
-            if rows.contains(where: { $0[4].contains(" ×") }) {
-                console.out("(×N: the number of cases of the run that failed with that signature)\n")
-            }
-            if !coverageLines.isEmpty { console.out("\n" + coverageLines.joined(separator: "\n") + "\n") }
-        }
-        if interrupted && Interruption.signal == nil {
-            // Stopped because the output could not be written: `GraphFuzzCommand` says so, exit 3.
-            return 3
-        }
-        if interrupted {
-            console.err("graph-fuzz: interrupted by \(Interruption.signal == SIGTERM ? "SIGTERM" : "SIGINT"): workers stopped, the summary above is the run so far\n")
-            return Interruption.exitCode
-        }
-        return failures > 0 ? 1 : 0
-    }
-
-    /// Saves a shrunk failure (unless --no-save) and prints it, as soon as it is found.
-    private func report(_ result: TargetSearchResult, target: Target, progress: ProgressLine) {
-        var corpusFile: String?
-        progress.clear()
-        if arguments.save, let corpusCase = Corpus.makeCase(result, target: target) {
-            do { corpusFile = try Corpus.write(corpusCase, to: arguments.corpus) } catch {
-                console.err("graph-fuzz: could not save the case: \(error)\n")
-            }
-        }
-        emitFailure(FailureReport(result: result, corpusFile: corpusFile))
-    }
-
-    /// Searches with the one search loop, in worker processes, or in this process with
-    /// `--in-process` (or no executable); each failure is saved and printed as soon as it is shrunk.
-    private func search(_ target: Target, mutant: String?, options: SearchOptions, progress: ProgressLine) throws(WorkerError) -> TargetRun {
-        let maxSteps = arguments.steps ?? target.defaultSteps
-        var events = SearchEvents()
-        // A signal or output that cannot be written stops the search.
-        events.stopRequested = { Interruption.signal != nil || console.writeFailure() != nil }
-        let executor: any CaseExecutor
+        let seed = self.seed ?? context.freshSeed()
+        if !json { console.out("graph-fuzz: seed \(seed)\n") }
+        let progress = ProgressLine(console: console, enabled: !quiet && (console.isTerminal || self.progress), rewrite: console.isTerminal)
         // The executable stops at SIGINT and SIGTERM (in process between chunks of cases); a command run inside
         // another program (a test) leaves that program's signals alone.
-        if workerExecutable != nil { Interruption.install() }
-        var scratchFolder: String?
-        defer { scratchFolder.map(ScratchFolder.remove) }
-        if let workerExecutable, !arguments.inProcess {
-            let budget: WorkerBudget
-            do { budget = try WorkerBudget.current(requested: arguments.jobs) } catch { throw WorkerError(message: error.message, usage: true) }
-            if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
-            let note: (String) -> Void = { text in
-                progress.clear()
-                console.err("graph-fuzz: note: \(text)\n")
+        if context.workerExecutable != nil { Interruption.install() }
+        // `--case N`: case N alone, generated as in any run of the seed.
+        let options = SearchOptions(seed: seed, runs: caseIndex.map { $0 + 1 } ?? runs, timeLimit: time, shardIndex: shard.index - 1,
+                                    shardCount: shard.count, firstCase: caseIndex ?? 0)
+        var campaign = Campaign(selection: selected, options: options, maxSteps: steps, corpus: save ? corpus : nil,
+                                stopRequested: { Interruption.signal != nil || console.writeFailure() != nil },
+                                progressInterval: progress.interval)
+        if let executable = context.workerExecutable, !inProcess {
+            campaign.executor = { target, mutant, maxSteps in
+                let budget = try WorkerBudget.current(requested: jobs)
+                if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
+                return ProcessExecutor(name: target.name, machine: target.machine(mutant: mutant), maxSteps: maxSteps, workers: budget.jobs,
+                                       caseTimeout: caseTimeout, launch: WorkerCommand.launch(executable, target: target.name, mutant: mutant,
+                                                                                               steps: maxSteps),
+                                       note: { progress.note($0) })
             }
-            executor = WorkerExecutor(target: target, mutant: mutant, seed: options.seed, maxSteps: maxSteps, workers: budget.jobs,
-                                      caseTimeout: arguments.caseTimeout, executable: workerExecutable, note: note)
-            events.progress = { snapshot in progress.show(target: target.name, mutant: mutant, runs: options.runs - options.firstCase, snapshot) }
-            events.progressInterval = progress.interval
-            events.unconfirmed = { group in
-                note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(target.name) did not happen again when the case "
-                    + "was run once more to shrink it: not reported as a failure of the code under test")
-            }
-        } else {
-            // The machine's files go in a folder of the run's own, removed when the search ends.
-            scratchFolder = try ScratchFolder.make(for: "run")
-            executor = LocalExecutor(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: maxSteps)
         }
-        do {
-            return try target.run(mutant: mutant, options: options, maxSteps: maxSteps, executor: executor, events: events) { found in
-                report(found.result, target: target, progress: progress)
+        var report = RunReport(json: json, quiet: quiet, console: console, progress: progress, caseIndex: caseIndex, runs: self.runs)
+        let searched: [TargetRun]
+        do { searched = try campaign.run { report.print($0) } } catch {
+            progress.clear()
+            let error = WorkerError.from(error)
+            if error.usage {
+                console.err("graph-fuzz: \(error.message)\n")
+                return 2
             }
-        } catch { throw WorkerError.from(error) }
+            let named = error.message.hasPrefix("infrastructure error") || error.message.hasPrefix("harness fault")
+            console.err("graph-fuzz: \(named ? "" : "internal error: ")\(error.message)\n")
+            return 3
+        }
+        report.printSummary()
+        if searched.last?.interrupted == true {
+            // Stopped because the output could not be written: `GraphFuzzCommand` says so, exit 3.
+            guard let signal = Interruption.signal else { return 3 }
+            console.err("graph-fuzz: interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): workers stopped, the summary above is the run so far\n")
+            return Interruption.exitCode
+        }
+        return searched.contains { !$0.found.isEmpty } ? 1 : 0
     }
 
     /// The (target, mutant) pairs to run.
-    private func selection() throws(UsageError) -> [(Target, String?)] {
+    private func selection(_ registry: Registry) throws(UsageError) -> [(target: Target, mutant: String?)] {
         let names = registry.targets.map(\.name).joined(separator: ", ")
-        if let mutant = arguments.mutant {
+        if let mutant {
             let owners = registry.targets.filter { $0.mutant(named: mutant) != nil }
             guard let owner = owners.first else {
                 let all = registry.targets.flatMap { $0.mutants.map(\.name) }.joined(separator: ", ")
                 throw UsageError("--mutant: unknown mutant '\(mutant)' (known: \(all))")
             }
-            if arguments.target != "all" && arguments.target != owner.name {
-                guard registry.target(named: arguments.target) != nil else { throw UsageError("--target: unknown target '\(arguments.target)' (known: \(names), all)") }
-                throw UsageError("--mutant: '\(mutant)' belongs to target '\(owner.name)', not '\(arguments.target)'")
+            if target != "all" && target != owner.name {
+                guard registry.target(named: target) != nil else { throw UsageError("--target: unknown target '\(target)' (known: \(names), all)") }
+                throw UsageError("--mutant: '\(mutant)' belongs to target '\(owner.name)', not '\(target)'")
             }
             return [(owner, mutant)]
         }
-        if arguments.target == "all" { return registry.targets.map { ($0, nil) } }
-        guard let target = registry.target(named: arguments.target) else {
-            throw UsageError("--target: unknown target '\(arguments.target)' (known: \(names), all)")
+        if target == "all" { return registry.targets.map { ($0, nil) } }
+        guard let found = registry.target(named: target) else {
+            throw UsageError("--target: unknown target '\(target)' (known: \(names), all)")
         }
-        return [(target, nil)]
+        return [(found, nil)]
     }
 
-    private func emitFailure(_ report: FailureReport) {
-        guard let found = report.result.failure else { return }
-        if arguments.json {
-            console.out(JSONValue.object([
-                ("event", .string("failure")), ("target", .string(report.result.target)), ("mutant", .optional(report.result.mutant)),
-                ("seed", .uint(report.result.options.seed)), ("case", .int(found.caseIndex)), ("rule", .string(found.failure.rule)),
-                ("kind", .string(found.failure.kind.rawValue)), ("message", .string(found.failure.message)),
-                ("steps", .int(report.result.counterexample?.steps.count ?? 0)), ("originalSteps", .int(report.result.originalSteps)),
-                ("shrinkAttempts", .int(found.shrink.attempts)), ("secondsToFailure", .double(found.seconds)),
-                ("counterexample", .array(report.stepLines.map(JSONValue.string))), ("swift", .string(report.swiftTest)),
-                ("corpusFile", .optional(report.corpusFile)),
-            ]).rendered + "\n")
-        } else {
-            console.out("\n" + report.text)
+    /// `--shard`: I/N with 1 ≤ I ≤ N.
+    private static func shard(_ label: String, _ text: String) throws(UsageError) -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2, parts.allSatisfy({ Flags.isInteger(String($0)) && !$0.hasPrefix("-") }), parts.contains(where: { Int($0) == nil }) {
+            throw UsageError("\(label): '\(text)' is out of range (I/N with 1 ≤ I ≤ N ≤ \(Int.max))")
         }
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count > 0, (1...count).contains(index) else {
+            throw UsageError("\(label): '\(text)' is not I/N with 1 ≤ I ≤ N (for example 2/4)")
+        }
+        return (index, count)
+    }
+
+    /// `--case`: a case number of a run, 0 up to the most `--runs` allows.
+    private static func caseNumber(_ label: String, _ text: String) throws(UsageError) -> Int {
+        let limit = FlagLimits.runs.upperBound - 1
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else {
+            throw UsageError("\(label): '\(text)' is not a non-negative integer")
+        }
+        guard let number = Int(text), number <= limit else { throw UsageError("\(label): '\(text)' is out of range (0–\(limit))") }
+        return number
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GraphFuzzEngine
+import GraphFuzzIsolation
 import Testing
 
 /// Runs state machines and targets inside Swift Testing through the engine's one search loop
@@ -11,8 +12,10 @@ public enum GraphFuzzTest {
     public enum Isolation: Sendable, Equatable {
         /// In the test process: fastest; a trap in the code under test ends the whole test run.
         case none
-        /// In child processes (the test binary run again for this test alone): a trap fails this
-        /// test with a shrunk `crash` report while the other tests go on.
+        /// In worker processes (the test binary run again for this test alone): a trap fails this
+        /// test with a shrunk `crash` report, a step that never returns with a `hang` report, while the other
+        /// tests go on. Where processes cannot be started (iOS, tvOS, watchOS, visionOS) the check records an
+        /// issue saying so and runs nothing.
         case process
     }
 
@@ -43,9 +46,9 @@ public enum GraphFuzzTest {
         }
         let options = SearchOptions(seed: seed, runs: runs)
         let steps = maxSteps ?? target.defaultSteps
-        if let child = IsolatedChild.current(target: target.name, seed: seed) {
-            child.serve(target.machine(mutant: mutant), maxSteps: steps)
-        }
+        // In a test binary started again as this check's worker: serve its cases, never search.
+        let isolated = CheckIsolation.name(target: target.name, mutant: mutant, maxSteps: steps, sourceLocation: sourceLocation)
+        ProcessIsolation.serveIfWorker(check: isolated, maxSteps: steps) { target.machine(mutant: mutant, scratchFolder: $0) }
         var replayed = 0
         if let corpus { replayed = replay(corpus, target: target, mutant: mutant, sourceLocation: sourceLocation) }
         let run: TargetRun
@@ -54,14 +57,17 @@ public enum GraphFuzzTest {
             switch isolation {
             case .none: executor = LocalExecutor(machine: target.machine(mutant: mutant), maxSteps: steps)
             case .process:
-                executor = try IsolatedExecutor(target: target.name, seed: seed, machine: target.machine(mutant: mutant), maxSteps: steps,
-                                                test: Test.current)
+                executor = try CheckIsolation.executor(target: target, mutant: mutant, maxSteps: steps, check: isolated, test: Test.current)
             }
             run = try target.run(mutant: mutant, options: options, maxSteps: steps, executor: executor)
         } catch let fault as CaseHarnessFault {
             // The harness could not do its work: the test fails, but with no counterexample.
             Issue.record("graph-fuzz: \(fault)", sourceLocation: sourceLocation)
             return CheckResult(run: nil, reports: [], replayed: replayed, harnessFault: fault)
+        } catch let error as WorkerError {
+            // Isolation could not run (unavailable on this platform, no test to start again, workers that keep dying).
+            Issue.record("graph-fuzz: \(error.message)", sourceLocation: sourceLocation)
+            return CheckResult(run: nil, reports: [], replayed: replayed)
         } catch {
             Issue.record("graph-fuzz could not run the cases of \(target.name): \(error)", sourceLocation: sourceLocation)
             return CheckResult(run: nil, reports: [], replayed: replayed)

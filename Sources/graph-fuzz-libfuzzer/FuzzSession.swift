@@ -85,7 +85,7 @@ func randomSearchIfAsked(_ session: FuzzSession, arguments: [String]) -> Int32? 
     }
     let seedText = option("seed", in: arguments) ?? "1"
     let seed: UInt64
-    do { seed = try ArgumentParser.seed("--seed", seedText) } catch {
+    do { seed = try Flags.seed("--seed", seedText) } catch {
         log(error.message)
         return 2
     }

@@ -1,7 +1,7 @@
-import ExampleTargets
 import Foundation
 import GraphFuzzCLI
 import GraphFuzzEngine
+import TestTargets
 import Testing
 
 @Suite("harness faults: exit 3, never a failure of the code under test")
@@ -37,7 +37,7 @@ struct HarnessFaultExitTests {
         defer { try? FileManager.default.removeItem(atPath: corpus) }
         let first = try #require(firstFaultingCase)
         let result = try graphFuzz(["--target", "planted-harness", "--seed", "1", "--runs", "200", "--jobs", "1", "--corpus", corpus],
-                                   environment: ["GRAPH_FUZZ_PLANTED_TARGETS": "1"])
+                                   executable: Package.plantedExecutable)
         #expect(result.status == 3, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("harness fault (not a failure of the code under test): target planted-harness, seed 1, case \(first), step "))
         #expect(result.stderr.contains("Not a directory (errno 20)"))

@@ -9,14 +9,20 @@ enum Package {
     static var exportedTests: String { root + "/Tests/CorpusRegressionTests" }
 
     /// The built `graph-fuzz` executable, next to the test bundle.
-    static var executable: String {
+    static var executable: String { built("graph-fuzz") }
+
+    /// The built `graph-fuzz-planted`: `graph-fuzz` with the test-only planted targets registered.
+    static var plantedExecutable: String { built("graph-fuzz-planted") }
+
+    /// The built executable `name`, next to the test bundle.
+    private static func built(_ name: String) -> String {
         var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = url.appendingPathComponent("graph-fuzz").path
+            let candidate = url.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             url = url.deletingLastPathComponent()
         }
-        return root + "/.build/debug/graph-fuzz"
+        return root + "/.build/debug/" + name
     }
 }
 

@@ -2,24 +2,9 @@ import Foundation
 import GraphFuzzCLI
 import Testing
 
-/// Runs the built `graph-fuzz` with the test-only `planted` target registered.
+/// Runs the built `graph-fuzz-planted`: `graph-fuzz` with the test-only `planted` target registered.
 private func graphFuzzPlanted(_ arguments: [String]) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Package.executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: Package.root)
-    var environment = ProcessInfo.processInfo.environment
-    environment["GRAPH_FUZZ_PLANTED_TARGETS"] = "1"
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+    try graphFuzz(arguments, executable: Package.plantedExecutable)
 }
 
 /// The JSON events of `text`, without the `coverage` events (one per rule, checked in CommandLineTests).
@@ -130,9 +115,10 @@ struct WorkerTests {
         #expect(result.stderr.contains(message), "stderr: \(result.stderr)")
     }
 
-    @Test("the planted target is registered only on request")
+    @Test("graph-fuzz holds no planted target, whatever its environment; graph-fuzz-planted does")
     func plantedIsHidden() throws {
         #expect(!(try graphFuzz(["list"]).stdout.contains("planted")))
+        #expect(!(try graphFuzz(["list"], environment: ["GRAPH_FUZZ_PLANTED_TARGETS": "1"]).stdout.contains("planted")))
         #expect(try graphFuzzPlanted(["list"]).stdout.contains("target planted"))
     }
 }

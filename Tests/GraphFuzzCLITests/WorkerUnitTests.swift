@@ -1,6 +1,7 @@
+import GraphFuzzCLI
 import GraphFuzzEngine
+@testable import GraphFuzzIsolation
 import Testing
-@testable import GraphFuzzCLI
 
 @Suite("worker plumbing: case chunks, failure groups, the line protocol")
 struct WorkerUnitTests {
@@ -48,10 +49,20 @@ struct WorkerUnitTests {
     func protocolRoundTrip() {
         let failure = Failure(rule: "G4", kind: .mismatch, message: "expected\t1\nobserved \\ 2", detail: "d\te", step: 3)
         for outcome in [Outcome.pass, .rejected, .fail(failure)] {
-            let encoded = WorkerProtocol.encode(outcome)
+            let encoded = OutcomeLine.encode(outcome)
             #expect(!encoded.contains("\n"))
-            #expect(WorkerProtocol.decodeOutcome(Substring(encoded)) == outcome)
+            #expect(OutcomeLine.decodeOutcome(Substring(encoded)) == outcome)
         }
+    }
+
+    @Test("requests carry the run's seed and survive the line protocol")
+    func requestRoundTrip() {
+        let requests: [WorkerRequest] = [.batch(seed: UInt64.max, CaseChunk(start: 3, stride: 2, count: 5)), .runCase(seed: 7, index: 12),
+                                          .replay(ChoiceSequence([1, 2, 3])), .replay(ChoiceSequence([])), .corpusFile("Corpus/a b.case")]
+        for request in requests { #expect(WorkerRequest(line: request.line) == request, "\(request.line)") }
+        #expect(WorkerRequest(line: "b 0 1 4") == nil, "a batch without its seed")
+        #expect(WorkerRequest(line: "w 12") == nil, "a case without its seed")
+        #expect(WorkerRequest(line: "q 1") == nil)
     }
 
     @Test("the trap message is the first line from 'Fatal error:' on")
@@ -97,6 +108,6 @@ struct WorkerBudgetTests {
         let files = try WorkerBudget.plan(requested: nil, cores: 64, openFileLimit: 50, openFiles: 6)
         #expect(files.jobs == 12 && files.note?.contains("open-file limit of 50") == true)
         #expect(try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 16, openFiles: 6) == WorkerBudget(jobs: 1, note: nil))
-        #expect(throws: UsageError.self) { try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 8, openFiles: 6) }
+        #expect(throws: WorkerError.self) { try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 8, openFiles: 6) }
     }
 }

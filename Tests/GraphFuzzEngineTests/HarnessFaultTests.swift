@@ -1,7 +1,8 @@
-import ExampleTargets
 import Foundation
 import GraphFuzzEngine
+import GraphFuzzIsolation
 import GraphFuzzTesting
+import TestTargets
 import Testing
 
 /// The cases of seed 1 of the planted target, up to its first whose harness faults (that one last).
@@ -27,7 +28,7 @@ struct HarnessFaultTests {
         #expect(faulted.outcome.failure == nil)
         #expect(fault.step == faulted.steps - 1)
         #expect(fault.stepTrace == "scratch()")
-        #expect(fault.place.hasPrefix("ExampleTargets/PlantedHarnessFault.swift:"))
+        #expect(fault.place.hasPrefix("TestTargets/PlantedHarnessFault.swift:"))
         // The underlying reason, read from the system error: stable words, no dictionary dump.
         #expect(fault.message == "cannot write the scratch file /dev/null/graph-fuzz-scratch: Not a directory (errno 20)")
         #expect(fault.whereInCase == "step \(faulted.steps) (scratch())")
@@ -42,7 +43,7 @@ struct HarnessFaultTests {
         #expect(fault.step == nil)
         #expect(fault.whereInCase == "making the system")
         #expect(fault.message == "cannot write the scratch file /dev/null/graph-fuzz-scratch: Not a directory (errno 20)")
-        #expect(fault.place.hasPrefix("ExampleTargets/PlantedHarnessFault.swift:"))
+        #expect(fault.place.hasPrefix("TestTargets/PlantedHarnessFault.swift:"))
     }
 
     @Test("a search stops at the first case whose harness faulted: no failure, nothing shrunk, the case named")

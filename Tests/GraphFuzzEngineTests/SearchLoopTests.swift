@@ -74,24 +74,22 @@ struct SearchLoopTests {
 /// at once, finishing out of order (the newest and the oldest in turn).
 private final class OutOfOrderExecutor: CaseExecutor, ChunkScheduler {
     let inner: LocalExecutor
-    let seed: UInt64
-    private var running: [CaseChunk] = []
+    private var running: [(chunk: CaseChunk, seed: UInt64)] = []
     private(set) var collects = 0
 
-    init(_ inner: LocalExecutor, seed: UInt64) {
+    init(_ inner: LocalExecutor) {
         self.inner = inner
-        self.seed = seed
     }
 
     var workers: Int { 3 }
     var wantsChunk: Bool { running.count < 3 }
     var isIdle: Bool { running.isEmpty }
-    var lowestUnfinished: Int? { running.map(\.start).min() }
-    func submit(_ chunk: CaseChunk) { running.append(chunk) }
+    var lowestUnfinished: Int? { running.map(\.chunk.start).min() }
+    func submit(_ chunk: CaseChunk, seed: UInt64) { running.append((chunk, seed)) }
     func collect(timeout: Double, dispatch: Bool) -> ChunkReport {
         collects += 1
         guard !running.isEmpty else { return ChunkReport() }
-        let chunk = collects % 2 == 1 ? running.removeLast() : running.removeFirst()
+        let (chunk, seed) = collects % 2 == 1 ? running.removeLast() : running.removeFirst()
         return inner.run(chunk, seed: seed, stopAtFirstFailure: false)
     }
     func stop() { running = [] }
@@ -113,7 +111,7 @@ struct ConcurrentSearchLoopTests {
         var reported: [(index: Int, casesSoFar: Int)] = []
         let events = SearchEvents(found: { group, progress in reported.append((group.failure.caseIndex, progress.cases)) })
         let concurrent = try SearchLoop(options: options, events: events)
-            .run(OutOfOrderExecutor(LocalExecutor(machine: machine, maxSteps: 30), seed: 3))
+            .run(OutOfOrderExecutor(LocalExecutor(machine: machine, maxSteps: 30)))
         #expect(concurrent.cases == 600)
         #expect(!serial.found.isEmpty)
         #expect(concurrent.found.map(\.caseCount) == serial.found.map(\.caseCount))
@@ -127,7 +125,7 @@ struct ConcurrentSearchLoopTests {
 
     @Test("a stop request ends the search early: interrupted, nothing more run or shrunk")
     func stopRequest() throws {
-        let executor = OutOfOrderExecutor(LocalExecutor(machine: Target.queue.machine(), maxSteps: 30), seed: 1)
+        let executor = OutOfOrderExecutor(LocalExecutor(machine: Target.queue.machine(), maxSteps: 30))
         let events = SearchEvents(stopRequested: { executor.collects >= 3 })
         let result = try SearchLoop(options: SearchOptions(seed: 1, runs: 100_000), events: events).run(executor)
         #expect(result.interrupted)

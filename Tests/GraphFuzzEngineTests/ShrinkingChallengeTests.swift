@@ -1,5 +1,5 @@
-import ExampleTargets
 import GraphFuzzEngine
+import TestTargets
 import Testing
 
 /// The public shrinking challenge: each problem must shrink to its minimal answer for all 100 seeds.

@@ -9,5 +9,5 @@ mkdir -p "$build"
 swiftc -O -swift-version 6 -package-name GraphFuzz -wmo -parse-as-library -module-name GraphFuzzEngine -emit-module -emit-module-path "$build/GraphFuzzEngine.swiftmodule" \
     -emit-library -static -o "$build/libGraphFuzzEngine.a" $(find "$root/Sources/GraphFuzzEngine" -name '*.swift' | sort)
 swiftc -O -swift-version 6 -package-name GraphFuzz -I "$build" -L "$build" -lGraphFuzzEngine -o "$build/measure" "$here/main.swift" "$here/passes.swift" \
-    "$root/Sources/ExampleTargets/ShrinkingChallenges.swift" "$root/Tests/GraphFuzzEngineTests/DependentProblems.swift"
+    "$root/Tests/Support/TestTargets/ShrinkingChallenges.swift" "$root/Tests/GraphFuzzEngineTests/DependentProblems.swift"
 "$build/measure" "$@"

@@ -89,7 +89,10 @@ package struct FailureReport: Sendable {
         if let corpusFile { out += "  saved: \(corpusFile)\n" }
         let test = swiftTest
         guard !test.isEmpty else {
-            out += "  as a Swift test: \(noSwiftTestReason)\n"
+            // A machine that renders no Swift code (not `SwiftExportable`: its lines are comments) was never asked for a test.
+            if result.counterexample.map({ $0.swiftLines.contains { !$0.hasPrefix("//") } }) ?? true {
+                out += "  as a Swift test: \(noSwiftTestReason)\n"
+            }
             return out
         }
         out += "  as a Swift test:\n"

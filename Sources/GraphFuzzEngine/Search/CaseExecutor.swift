@@ -66,10 +66,10 @@ extension ChunkReport {
 }
 
 /// Where the cases of a search run: the seam between the one search loop (`SearchLoop`) and
-/// how a case is executed — in this process (`LocalExecutor`), or in a child process that a
-/// trap may take down without taking the search with it (the CLI's workers, `GraphFuzzTesting`'s
-/// process isolation). Case `i` is generated from `SplitMix64.caseSeed(run: seed, case: i)` alone,
-/// so where it runs never changes what it does.
+/// how a case is executed — in this process (`LocalExecutor`), or in a worker process that a
+/// trap may take down without taking the search with it (GraphFuzzIsolation's `ProcessExecutor`, for the
+/// command line and `GraphFuzzTest`). Case `i` is generated from `SplitMix64.caseSeed(run: seed, case: i)` alone,
+/// so where it runs never changes what it does. An executor holds no seed: every request carries the run's.
 package protocol CaseExecutor: AnyObject {
     /// Runs the chunk's cases of the run `seed`; with `stopAtFirstFailure`, stops after the first
     /// failing case. A case that takes a child process down is reported as a `crash` failure of
@@ -87,7 +87,7 @@ package protocol CaseExecutor: AnyObject {
     func steps(_ sequence: ChoiceSequence) -> Int
 }
 
-/// Runs several chunks at once (the CLI's worker processes): the search loop submits chunks
+/// Runs several chunks at once (worker processes): the search loop submits chunks
 /// while it `wantsChunk` and collects what finished. Failures may arrive out of case order; the
 /// loop orders them, and shrinks a group only once every case below its lowest failing case has
 /// run (`lowestUnfinished`).
@@ -100,8 +100,8 @@ package protocol ChunkScheduler: AnyObject {
     var isIdle: Bool { get }
     /// The lowest case submitted that has not finished, nil when none.
     var lowestUnfinished: Int? { get }
-    /// Queues `chunk` of the run (its seed is the executor's).
-    func submit(_ chunk: CaseChunk) throws
+    /// Queues `chunk` of the run `seed`.
+    func submit(_ chunk: CaseChunk, seed: UInt64) throws
     /// Waits at most `timeout` seconds for cases to finish and reports the cases that finished
     /// since the last call (a case that took a child down counts once its verdict is known).
     /// With `dispatch` false, queued chunks that have not started are dropped (time is up).
@@ -116,23 +116,21 @@ package typealias ConcurrentCaseExecutor = CaseExecutor & ChunkScheduler
 /// An executor that runs one chunk at a time: each collect runs the chunk submitted.
 final class SerialDispatch: ChunkScheduler {
     let executor: any CaseExecutor
-    let seed: UInt64
     let stopAtFirstFailure: Bool
-    private var queued: CaseChunk?
+    private var queued: (chunk: CaseChunk, seed: UInt64)?
 
-    init(executor: any CaseExecutor, seed: UInt64, stopAtFirstFailure: Bool) {
+    init(executor: any CaseExecutor, stopAtFirstFailure: Bool) {
         self.executor = executor
-        self.seed = seed
         self.stopAtFirstFailure = stopAtFirstFailure
     }
 
     var workers: Int { 1 }
     var wantsChunk: Bool { queued == nil }
     var isIdle: Bool { queued == nil }
-    var lowestUnfinished: Int? { queued?.start }
-    func submit(_ chunk: CaseChunk) { queued = chunk }
+    var lowestUnfinished: Int? { queued?.chunk.start }
+    func submit(_ chunk: CaseChunk, seed: UInt64) { queued = (chunk, seed) }
     func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport {
-        guard let chunk = queued else { return ChunkReport() }
+        guard let (chunk, seed) = queued else { return ChunkReport() }
         queued = nil
         return try executor.run(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure)
     }

@@ -113,7 +113,7 @@ package struct SearchEvents {
     /// search stops there: no verdict on the code under test), or what the executor throws.
     package func run(_ executor: some CaseExecutor) throws -> LoopResult {
         let concurrent = executor as? any ChunkScheduler
-        let dispatch = concurrent ?? SerialDispatch(executor: executor, seed: options.seed, stopAtFirstFailure: stopAtFirstFailure)
+        let dispatch = concurrent ?? SerialDispatch(executor: executor, stopAtFirstFailure: stopAtFirstFailure)
         var state = LoopState(clock: ContinuousClock(), limit: options.timeLimit)
         var cursor = CaseCursor(runs: options.runs, shardIndex: options.shardIndex, shardCount: options.shardCount, from: options.firstCase)
         var lastProgress = state.start
@@ -139,7 +139,7 @@ package struct SearchEvents {
                 break
             }
             let stopping = state.timeUp || (stopAtFirstFailure && state.groups.count > 0)
-            while !stopping && dispatch.wantsChunk, let chunk = nextChunk() { try dispatch.submit(chunk) }
+            while !stopping && dispatch.wantsChunk, let chunk = nextChunk() { try dispatch.submit(chunk, seed: options.seed) }
             if dispatch.isIdle { break }
             let report = try dispatch.collect(timeout: events.progressInterval, dispatch: !stopping)
             if var fault = report.harnessFault {

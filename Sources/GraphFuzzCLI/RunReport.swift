@@ -1,0 +1,103 @@
+import GraphFuzzEngine
+
+/// What `graph-fuzz [flags]` prints of a campaign's events: each failure as soon as it is shrunk (its report, or a
+/// JSON `failure` event), each target's coverage and summary events (JSON), and at the end the summary table with
+/// the rare and never-exercised rules (text).
+struct RunReport {
+    let json: Bool
+    let console: Console
+    let progress: ProgressLine
+    let quiet: Bool
+    /// `--case N`: one case, which says nothing of how often a rule is exercised.
+    let caseIndex: Int?
+    /// `--runs`: cases per target.
+    let runs: Int
+    private var rows = [["target", "mutant", "cases", "steps", "result", "time"]]
+    /// The rare and never-exercised rules and health warnings, printed after the table.
+    private var coverageLines: [String] = []
+
+    init(json: Bool, quiet: Bool, console: Console, progress: ProgressLine, caseIndex: Int?, runs: Int) {
+        self.json = json
+        self.quiet = quiet
+        self.console = console
+        self.progress = progress
+        self.caseIndex = caseIndex
+        self.runs = runs
+    }
+
+    mutating func print(_ event: CampaignEvent) {
+        switch event {
+        case .searching(let target, let mutant):
+            if console.isTerminal && !quiet && !json {
+                console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(caseIndex.map { "case \($0)" } ?? "\(runs) cases")\n")
+            }
+        case .progress(let target, let mutant, let snapshot):
+            progress.show(target: target.name, mutant: mutant, runs: caseIndex == nil ? runs : 1, snapshot)
+        case .unconfirmed(let target, let group):
+            progress.note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(target.name) did not happen again when the case "
+                + "was run once more to shrink it: not reported as a failure of the code under test")
+        case .saveFailed(let reason):
+            progress.clear()
+            console.err("graph-fuzz: could not save the case: \(reason)\n")
+        case .failure(let found, let corpusFile):
+            progress.clear()
+            failure(FailureReport(result: found.result, corpusFile: corpusFile))
+        case .finished(let run, let coverage):
+            progress.clear()
+            finished(run, coverage)
+        }
+    }
+
+    private func failure(_ report: FailureReport) {
+        guard let found = report.result.failure else { return }
+        guard json else {
+            console.out("\n" + report.text)
+            return
+        }
+        console.out(JSONValue.object([
+            ("event", .string("failure")), ("target", .string(report.result.target)), ("mutant", .optional(report.result.mutant)),
+            ("seed", .uint(report.result.options.seed)), ("case", .int(found.caseIndex)), ("rule", .string(found.failure.rule)),
+            ("kind", .string(found.failure.kind.rawValue)), ("message", .string(found.failure.message)),
+            ("steps", .int(report.result.counterexample?.steps.count ?? 0)), ("originalSteps", .int(report.result.originalSteps)),
+            ("shrinkAttempts", .int(found.shrink.attempts)), ("secondsToFailure", .double(found.seconds)),
+            ("counterexample", .array(report.stepLines.map(JSONValue.string))), ("swift", .string(report.swiftTest)),
+            ("corpusFile", .optional(report.corpusFile)),
+        ]).rendered + "\n")
+    }
+
+    private mutating func finished(_ run: TargetRun, _ coverage: CoverageReport) {
+        let rate = run.seconds > 0 ? Double(run.steps) / run.seconds : 0
+        if caseIndex == nil { coverageLines += coverage.summaryLines }
+        if json {
+            for row in coverage.rows {
+                console.out(JSONValue.object([
+                    ("event", .string("coverage")), ("target", .string(run.target)), ("rule", .string(row.rule)),
+                    ("decided", .int(row.decided)), ("cases", .int(run.cases)),
+                ]).rendered + "\n")
+            }
+            // The target's last event is its summary: a consumer has every coverage event of the target when it reads it.
+            console.out(JSONValue.object([
+                ("event", .string("summary")), ("target", .string(run.target)), ("mutant", .optional(run.mutant)),
+                ("seed", .uint(run.options.seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
+                ("seconds", .double(run.seconds)), ("stepsPerSecond", .double(rate.rounded())),
+                ("failures", .int(run.found.count)),
+            ]).rendered + "\n")
+        }
+        let rules = run.found.compactMap { found in
+            found.result.failure.map { "\($0.failure.rule) \($0.failure.kind.rawValue) ×\(found.caseCount)" }
+        }.joined(separator: ", ")
+        rows.append([run.target, run.mutant ?? "-", String(run.cases), String(run.steps),
+                     (run.found.isEmpty ? "pass" : "FAIL \(rules)") + (run.interrupted ? " (interrupted)" : ""),
+                     "\(Format.seconds(run.seconds)) (\(Int(rate))/s)"])
+    }
+
+    /// The summary table (text), the note on ×N, and the coverage lines.
+    func printSummary() {
+        guard !json else { return }
+        console.out("\n" + Format.table(rows))
+        if rows.contains(where: { $0[4].contains(" ×") }) {
+            console.out("(×N: the number of cases of the run that failed with that signature)\n")
+        }
+        if !coverageLines.isEmpty { console.out("\n" + coverageLines.joined(separator: "\n") + "\n") }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import GraphFuzzEngine
+import GraphFuzzIsolation
+
+/// `graph-fuzz worker --target NAME [--mutant NAME] [--steps N] [--scratch DIR]` (hidden): a worker process of a
+/// run, serving the worker protocol (`WorkerServer`) for one target's machine until its input ends. The run's seed
+/// comes with each request.
+struct WorkerCommand: Command {
+    static let name = "worker"
+    static let usage = "worker --target NAME [--mutant NAME] [--steps N] [--scratch DIR]"
+    static let help = "a worker process of a run (graph-fuzz starts it)"
+    static let listed = false
+
+    var target: String
+    var mutant: String?
+    var steps: Int?
+    /// The folder its cases keep their files in (its parent made it for this worker and removes it).
+    var scratchFolder: String?
+
+    init(_ flags: inout Flags) throws(UsageError) {
+        guard let target = try flags.string("--target") else { throw UsageError("worker: --target is required") }
+        self.target = target
+        mutant = try flags.string("--mutant")
+        steps = try flags.int("--steps", in: FlagLimits.steps)
+        scratchFolder = try flags.string("--scratch")
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        guard let target = context.registry.target(named: target) else {
+            writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: unknown target '\(self.target)'\n")
+            return 2
+        }
+        if let mutant, target.mutant(named: mutant) == nil {
+            writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: target '\(target.name)' has no mutant '\(mutant)'\n")
+            return 2
+        }
+        return WorkerServer(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: steps ?? target.defaultSteps,
+                            scratchFolder: scratchFolder).serve()
+    }
+
+    /// How a run starts `executable` as a worker serving `target` (production code, or `mutant`) with `steps`
+    /// per case (nil: the target's own), in the scratch folder its parent made for it.
+    static func launch(_ executable: String, target: String, mutant: String?, steps: Int?) -> WorkerLaunch {
+        WorkerLaunch(executable: executable) { scratchFolder in
+            var line = [name, "--target", target]
+            if let mutant { line += ["--mutant", mutant] }
+            if let steps { line += ["--steps", String(steps)] }
+            return line + ["--scratch", scratchFolder]
+        }
+    }
+}

@@ -1,0 +1,339 @@
+#if !GRAPHFUZZ_NO_PROCESSES
+import Foundation
+import GraphFuzzEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a machine's cases for the one search loop (`SearchLoop`) in `workers` worker processes started as a
+/// `WorkerLaunch` says (`graph-fuzz worker`, or a test binary run again for one check), surviving crashes and
+/// hangs: the process-backed `CaseExecutor`. It holds no seed: every request carries the run's.
+///
+/// Chunks are sent to workers as the loop submits them, two per worker (the second waits in its
+/// pipe so the worker never idles); failures arrive in any order and the loop orders them.
+/// A worker that dies or runs out of time is only a suspicion: the case runs again in a fresh
+/// worker (`confirm`), and is a `crash` only when it dies again of the same trap, a `hang` only
+/// when one of its steps runs longer than the timeout; the rest of the worker's chunks run again.
+/// Shrink candidates run in a worker too (`ProcessExecutor+Shrink`), so a candidate that crashes
+/// or hangs costs a worker, never the run.
+package final class ProcessExecutor: ConcurrentCaseExecutor {
+    /// What the workers run, for messages: a target's name.
+    let name: String
+    /// The same machine in this process: it describes shrunk cases and runs again what finished in a worker.
+    let machine: AnyMachine
+    let maxSteps: Int
+    package let workers: Int
+    /// A case still running after this many seconds is suspected of hanging (see `confirm`).
+    let caseTimeout: Double
+    /// Something the harness did that is not a failure of the code under test: a worker killed
+    /// from outside, a slow case that finished when run again.
+    let note: (String) -> Void
+    /// The worker that runs shrink candidates, and the one that runs suspected cases again.
+    let client: WorkerClient
+    let confirmer: WorkerClient
+    private let launch: WorkerLaunch
+    private let slots: [Slot]
+    /// Submitted chunks not sent to a worker yet, in order.
+    private var queue: [SeededChunk] = []
+    /// The rest of chunks whose worker died, sent before new chunks (next at the end).
+    private var requeued: [SeededChunk] = []
+    /// Workers lost since a batch last finished or a suspected case got its verdict: too many
+    /// (workers dying before they run any case) is an infrastructure error.
+    private var deathsInARow = 0
+    /// How each failing case failed, to know which must be shrunk in a worker.
+    var caseFailures: [Int: Failure] = [:]
+    /// What the shrink of the current group learned (see `ProcessExecutor+Shrink`).
+    var shrinking = ShrinkState()
+
+    /// Shrink candidates get this timeout for each step: the case timeout, but at most one second.
+    var candidateTimeout: Double { Swift.min(caseTimeout, 1) }
+    /// At most this many shrink candidates per failure may time out; after that the shrink stops
+    /// trying new candidates (each costs `candidateTimeout`).
+    static let maxTimedOutCandidates = 24
+    /// Microseconds the parent waits between reads of the workers' case announcements (a pipe
+    /// holds thousands of them, so workers never block on it).
+    static let announcementPause: UInt32 = 3_000
+
+    /// `machine` (named `name` in messages) in `workers` worker processes started by `launch`, each serving the
+    /// same machine with at most `maxSteps` steps per case; `note` hears what the harness did that is no failure.
+    package init(name: String, machine: AnyMachine, maxSteps: Int, workers: Int, caseTimeout: Double, launch: WorkerLaunch,
+                 note: @escaping (String) -> Void = { _ in }) {
+        self.name = name
+        self.machine = machine
+        self.maxSteps = maxSteps
+        self.workers = Swift.max(1, workers)
+        self.caseTimeout = caseTimeout
+        self.launch = launch
+        self.note = note
+        client = WorkerClient(launch)
+        confirmer = WorkerClient(launch)
+        let now = ContinuousClock().now
+        slots = (0..<Swift.max(1, workers)).map { _ in Slot(now: now) }
+    }
+
+    deinit { stop() }
+
+    /// A chunk of cases of the run `seed`.
+    private struct SeededChunk {
+        var chunk: CaseChunk
+        var seed: UInt64
+    }
+
+    /// A worker slot: its process, the chunks sent to it (the first is running, the next waits in
+    /// its pipe so it never idles between chunks) and the case it announced last.
+    private final class Slot {
+        var process: WorkerProcess?
+        var chunks: [SeededChunk] = []
+        var current: Int?
+        var started: ContinuousClock.Instant
+        var steps = 0, rejected = 0
+        init(now: ContinuousClock.Instant) { started = now }
+
+        /// The lowest case of this slot's chunks that has not finished (a re-queued chunk waiting
+        /// behind the running one may hold lower cases than it).
+        var lowestUnfinished: Int? {
+            guard let first = chunks.first else { return nil }
+            return chunks.dropFirst().map(\.chunk.start).reduce(current ?? first.chunk.start, Swift.min)
+        }
+    }
+
+    // MARK: ConcurrentCaseExecutor
+
+    package var wantsChunk: Bool { queue.isEmpty && requeued.isEmpty && slots.contains { $0.chunks.count < 2 } }
+    package var isIdle: Bool { queue.isEmpty && requeued.isEmpty && slots.allSatisfy { $0.chunks.isEmpty } }
+
+    package var lowestUnfinished: Int? {
+        let starts = slots.compactMap(\.lowestUnfinished) + queue.map(\.chunk.start) + requeued.map(\.chunk.start)
+        return starts.min()
+    }
+
+    package func submit(_ chunk: CaseChunk, seed: UInt64) throws {
+        queue.append(SeededChunk(chunk: chunk, seed: seed))
+        try dispatchQueued()
+    }
+
+    package func stop() {
+        queue = []
+        requeued = []
+        // All at once: each busy worker gets its grace to remove its scratch files, in parallel.
+        WorkerProcess.stop(slots.compactMap(\.process))
+        for slot in slots {
+            slot.process = nil
+            slot.chunks = []
+            slot.current = nil
+        }
+    }
+
+    /// Sends queued chunks to workers with room for them.
+    private func dispatchQueued() throws(WorkerError) {
+        let clock = ContinuousClock()
+        for slot in slots where slot.chunks.count < 2 {
+            let chunk: SeededChunk
+            if let next = requeued.popLast() { chunk = next } else if !queue.isEmpty { chunk = queue.removeFirst() } else { break }
+            if slot.process == nil { slot.process = try WorkerProcess(launch) }
+            if slot.chunks.isEmpty {
+                slot.current = nil
+                slot.started = clock.now
+            }
+            slot.chunks.append(chunk)
+            // A worker that is already dead fails the write; the next poll then sees its output end.
+            _ = slot.process!.send(WorkerRequest.batch(seed: chunk.seed, chunk.chunk).line)
+        }
+    }
+
+    package func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport {
+        try collectTyped(timeout: timeout, dispatch: dispatch)
+    }
+
+    private func collectTyped(timeout: Double, dispatch: Bool) throws(WorkerError) -> ChunkReport {
+        let clock = ContinuousClock()
+        var report = ChunkReport()
+        if dispatch { try dispatchQueued() } else {
+            // Time is up: chunks not started yet never run.
+            queue = []
+            requeued = []
+        }
+        let busy = slots.filter { !$0.chunks.isEmpty }
+        guard !busy.isEmpty else { return report }
+        var wait = timeout
+        for slot in busy where slot.current != nil {
+            wait = Swift.min(wait, Swift.max(0, caseTimeout - (clock.now - slot.started).seconds))
+        }
+        var descriptors = busy.map { pollfd(fd: $0.process!.output, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&descriptors, nfds_t(descriptors.count), Int32((wait * 1000).rounded(.up)))
+        if ready < 0 && errno != EINTR { throw WorkerError.system("poll failed", errno) }
+
+        var freed = false
+        for (slot, descriptor) in zip(busy, descriptors) where ready > 0 && descriptor.revents != 0 {
+            let process = slot.process!
+            guard process.fill() else {
+                let termination = process.wait()
+                if let fault = process.harnessFault() { throw WorkerError.harness(fault) }
+                try lost(slot, .died(termination, trapMessage: process.trapMessage()), into: &report)
+                freed = true
+                continue
+            }
+            while let line = process.nextLineBytes() {
+                if try read(line, slot: slot, clock: clock, into: &report) { freed = true }
+            }
+        }
+        for slot in busy where !slot.chunks.isEmpty && slot.current != nil && (clock.now - slot.started).seconds >= caseTimeout {
+            _ = slot.process!.kill()
+            try lost(slot, .timedOut, into: &report)
+            freed = true
+        }
+        if dispatch { try dispatchQueued() }
+        // Case announcements only matter when a worker dies or hangs: let them collect in the
+        // pipe for a moment rather than waking for each, which would take CPU from the workers.
+        if !freed && ready > 0 { usleep(ProcessExecutor.announcementPause) }
+        return report
+    }
+
+    /// Reads one line of a worker's answer to a batch; true when it finished a chunk.
+    private func read(_ line: ArraySlice<UInt8>, slot: Slot, clock: ContinuousClock, into report: inout ChunkReport) throws(WorkerError) -> Bool {
+        var scanner = LineScanner(line)
+        switch line.first {
+        case UInt8(ascii: "s"):
+            guard let index = scanner.int(), let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd else {
+                throw malformed(line)
+            }
+            slot.current = index
+            slot.started = clock.now
+            slot.steps = steps
+            slot.rejected = rejected
+        case UInt8(ascii: "f"):
+            guard let index = scanner.int(), let outcome = OutcomeLine.decodeOutcome(scanner.rest), let seed = slot.chunks.first?.seed else {
+                throw malformed(line)
+            }
+            switch outcome {
+            case .fail(let failure): add(failure, case: index, to: &report)
+            case .harnessFault(let fault): noteHarnessFault(fault, case: index, seed: seed, in: &report)
+            case .pass, .rejected: throw malformed(line)
+            }
+        case UInt8(ascii: "c"):
+            guard let coverage = Coverage(line: scanner.rest) else { throw malformed(line) }
+            report.coverage.merge(coverage)
+        case UInt8(ascii: "d"):
+            guard let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd, let chunk = slot.chunks.first?.chunk else {
+                throw malformed(line)
+            }
+            report.cases += chunk.count
+            report.steps += steps
+            report.rejected += rejected
+            slot.chunks.removeFirst()
+            slot.current = nil
+            slot.steps = 0
+            slot.rejected = 0
+            deathsInARow = 0
+            return true
+        default:
+            throw malformed(line)
+        }
+        return false
+    }
+
+    /// The lowest case whose harness faulted: the search stops with it.
+    private func noteHarnessFault(_ fault: HarnessFault, case index: Int, seed: UInt64, in report: inout ChunkReport) {
+        guard report.harnessFault.map({ index < $0.caseIndex }) ?? true else { return }
+        report.harnessFault = CaseHarnessFault(seed: seed, caseIndex: index, fault: fault)
+    }
+
+    private func add(_ failure: Failure, case index: Int, to report: inout ChunkReport) {
+        caseFailures[index] = failure
+        report.failures.append(CaseFailure(index: index, failure: failure))
+    }
+
+    /// A worker died or ran out of time on its announced case: the cases before it count as run,
+    /// the rest of its chunks go back in the queue, and the case itself runs again in a fresh
+    /// worker to learn whether it really crashes or hangs.
+    private func lost(_ slot: Slot, _ suspicion: Suspicion, into report: inout ChunkReport) throws(WorkerError) {
+        deathsInARow += 1
+        if deathsInARow > ProcessExecutor.maxDeathsInARow(jobs: slots.count) {
+            throw WorkerError(message: "infrastructure error: \(deathsInARow) workers for \(name) died in a row without finishing "
+                + "a batch of cases and without a reproducing case (last: \(suspicion.description)); a worker killed from outside "
+                + "(the OOM killer, a CI runner's limits) is not a failure of the code under test")
+        }
+        guard let seeded = slot.chunks.first, let current = slot.current else {
+            // Died before its first case: nothing to blame on a case. Killed from outside, its
+            // chunks run again; ended by itself (bad arguments, a harness fault), it is an error.
+            let message = slot.process?.standardError().split(separator: "\n").first.map(String.init) ?? ""
+            if case .died(let termination, _) = suspicion, case .exited = termination {
+                throw WorkerError(message: "a worker for \(name) ended (\(termination.name)) before running a case"
+                    + (message.isEmpty ? "" : ": \(message)"))
+            }
+            requeued.append(contentsOf: slot.chunks.reversed())
+            slot.process = nil
+            slot.chunks = []
+            note("a worker died of \(suspicion.description) before it ran a case of \(name); its cases run in a fresh "
+                + "worker: not a failure of the code under test")
+            return
+        }
+        let chunk = seeded.chunk
+        report.cases += (current - chunk.start) / chunk.stride
+        report.steps += slot.steps
+        report.rejected += slot.rejected
+        requeued.append(contentsOf: slot.chunks.dropFirst().reversed())
+        if let rest = chunk.remaining(after: current) { requeued.append(SeededChunk(chunk: rest, seed: seeded.seed)) }
+        slot.process = nil
+        slot.chunks = []
+        slot.current = nil
+        let clock = ContinuousClock()
+        let confirmStart = clock.now
+        let verdict = try confirm(case: current, seed: seeded.seed, suspicion, client: confirmer)
+        report.pausedSeconds += (clock.now - confirmStart).seconds
+        deathsInARow = 0  // the case got its verdict: the machine can run cases
+        report.cases += 1
+        switch verdict {
+        case .reproduced(let failure):
+            add(failure, case: current, to: &report)
+        case .ran(let outcome, let steps, let what):
+            note(what)
+            report.steps += steps
+            switch outcome {
+            case .pass: break
+            case .rejected: report.rejected += 1
+            case .fail(let failure): add(failure, case: current, to: &report)
+            case .harnessFault(let fault): noteHarnessFault(fault, case: current, seed: seeded.seed, in: &report)
+            }
+        }
+    }
+
+    /// Workers that may die in a row (no batch finishing between) before the run gives up.
+    static func maxDeathsInARow(jobs: Int) -> Int { 2 * jobs + 6 }
+
+    private func malformed(_ line: ArraySlice<UInt8>) -> WorkerError {
+        let text = String(decoding: line.prefix(80), as: UTF8.self)
+        return WorkerError(message: "a worker for \(name) wrote '\(text)', which is not in the worker protocol")
+    }
+
+    // MARK: CaseExecutor
+
+    /// Runs one chunk to its end in the workers (the loop submits and collects instead).
+    package func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) throws -> ChunkReport {
+        var total = ChunkReport()
+        try submit(chunk, seed: seed)
+        while !isIdle {
+            let report = try collect(timeout: 1, dispatch: true)
+            total.cases += report.cases
+            total.rejected += report.rejected
+            total.steps += report.steps
+            total.failures += report.failures
+            total.coverage.merge(report.coverage)
+            total.pausedSeconds += report.pausedSeconds
+            if total.harnessFault == nil { total.harnessFault = report.harnessFault }
+            if report.harnessFault != nil {
+                stop()
+                break
+            }
+            if stopAtFirstFailure && !report.failures.isEmpty {
+                stop()
+                break
+            }
+        }
+        total.failures.sort { $0.index < $1.index }
+        return total
+    }
+}
+#endif

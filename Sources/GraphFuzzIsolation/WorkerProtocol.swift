@@ -1,0 +1,257 @@
+import GraphFuzzEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A request of the line protocol between a search and its worker processes (`graph-fuzz worker`, or a test binary
+/// started again for one `GraphFuzzTest.check`), one per line. Every request that generates a case carries the
+/// run's seed: a worker holds none of its own.
+///
+/// - `b SEED START STRIDE COUNT`: run cases START, START+STRIDE, … (COUNT of them) of the run SEED. Before each case
+///   the worker writes `s INDEX STEPS REJECTED` (steps and rejected cases so far in the batch) with one unbuffered
+///   write, so when it dies the parent knows which case was running; a failing case (or one whose harness faulted,
+///   `HarnessFault`) adds `f INDEX OUTCOME`; the batch ends with `c COVERAGE` (what its cases exercised) and
+///   `d STEPS REJECTED`.
+/// - `w SEED INDEX`: run case INDEX of the run SEED; `r CHOICES…`: replay a choice sequence (a shrink candidate).
+///   Both write `k STEP` just before the system runs each step and end with `o OUTCOME`.
+/// - `x FILE`: replay a corpus file's trace against the worker's machine: `o OUTCOME`, or `e STEP<TAB>MESSAGE` when
+///   the trace cannot be applied.
+///
+/// Answer fields are separated by tabs; text fields escape backslash, tab and newline (`OutcomeLine`).
+package enum WorkerRequest: Equatable, Sendable {
+    case batch(seed: UInt64, CaseChunk)
+    case runCase(seed: UInt64, index: Int)
+    case replay(ChoiceSequence)
+    case corpusFile(String)
+
+    /// The request as the line the parent sends (without its newline).
+    package var line: String {
+        switch self {
+        case .batch(let seed, let chunk): return "b \(seed) \(chunk.start) \(chunk.stride) \(chunk.count)"
+        case .runCase(let seed, let index): return "w \(seed) \(index)"
+        case .replay(let sequence): return "r \(sequence)"
+        case .corpusFile(let file): return "x \(file)"
+        }
+    }
+
+    /// Reads a request line; nil when it is none.
+    package init?(line: String) {
+        let fields = line.split(separator: " ")
+        switch fields.first {
+        case "b":
+            guard fields.count == 5, let seed = UInt64(fields[1]), let start = Int(fields[2]), let stride = Int(fields[3]),
+                  let count = Int(fields[4]) else { return nil }
+            self = .batch(seed: seed, CaseChunk(start: start, stride: stride, count: count))
+        case "w":
+            guard fields.count == 3, let seed = UInt64(fields[1]), let index = Int(fields[2]) else { return nil }
+            self = .runCase(seed: seed, index: index)
+        case "r":
+            guard let sequence = ChoiceSequence(parsing: line.dropFirst()) else { return nil }
+            self = .replay(sequence)
+        case "x":
+            guard line.count > 2 else { return nil }
+            self = .corpusFile(String(line.dropFirst(2)))
+        default:
+            return nil
+        }
+    }
+}
+
+/// An outcome as one line of text (the `OUTCOME` of the worker protocol's answers).
+package enum OutcomeLine {
+    package static func escape(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
+        var out = ""
+        for character in text {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    package static func unescape(_ text: Substring) -> String {
+        guard text.contains("\\") else { return String(text) }
+        var out = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                switch character {
+                case "t": out += "\t"
+                case "n": out += "\n"
+                case "r": out += "\r"
+                default: out.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// `pass`, `rejected`, `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`, or
+    /// `harness<TAB>STEP<TAB>STEPTRACE<TAB>PLACE<TAB>MESSAGE` (a `HarnessFault`; `-` for no step).
+    package static func encode(_ outcome: Outcome) -> String {
+        switch outcome {
+        case .pass: return "pass"
+        case .rejected: return "rejected"
+        case .fail(let failure):
+            return ["fail", failure.kind.rawValue, escape(failure.rule), escape(failure.detail),
+                    failure.step.map(String.init) ?? "-", escape(failure.message)].joined(separator: "\t")
+        case .harnessFault(let fault):
+            return ["harness", fault.step.map(String.init) ?? "-", escape(fault.stepTrace ?? ""), escape(fault.place),
+                    escape(fault.message)].joined(separator: "\t")
+        }
+    }
+
+    package static func decodeOutcome(_ text: Substring) -> Outcome? {
+        if text == "pass" { return .pass }
+        if text == "rejected" { return .rejected }
+        let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+        if fields.count == 5, fields[0] == "harness" {
+            let step = Int(fields[1])
+            return .harnessFault(HarnessFault(message: unescape(fields[4]), place: unescape(fields[3]), step: step,
+                                              stepTrace: step == nil ? nil : unescape(fields[2])))
+        }
+        guard fields.count == 6, fields[0] == "fail", let kind = FailureKind(rawValue: String(fields[1])) else { return nil }
+        return .fail(Failure(rule: unescape(fields[2]), kind: kind, message: unescape(fields[5]), detail: unescape(fields[3]),
+                             step: Int(fields[4])))
+    }
+}
+
+extension Coverage {
+    /// The coverage as one line of text (the `COVERAGE` of a batch's answer): `CASES<TAB>ACTIONS<TAB>PREDICTIONS<TAB>INVARIANTS`,
+    /// actions as `name,ran,held,failed` and rule counts as `rule=count`, each list `;`-separated
+    /// (names and rule ids hold none of `\t,;=`), rules sorted.
+    package var line: String {
+        let actions = self.actions.map { "\($0.name),\($0.ran),\($0.held),\($0.failed)" }.joined(separator: ";")
+        let predictions = sortedPredictions.map { "\($0.rule)=\($0.count)" }.joined(separator: ";")
+        let invariants = sortedInvariants.map { "\($0.rule)=\($0.count)" }.joined(separator: ";")
+        return "\(cases)\t\(actions)\t\(predictions)\t\(invariants)"
+    }
+
+    /// Reads `line`; nil when it is not one.
+    package init?(line: Substring) {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count == 4, let cases = Int(fields[0]) else { return nil }
+        var actions: [ActionCount] = []
+        for entry in fields[1].split(separator: ";") {
+            let parts = entry.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 4, let ran = Int(parts[1]), let held = Int(parts[2]), let failed = Int(parts[3]) else { return nil }
+            actions.append(ActionCount(name: String(parts[0]), ran: ran, held: held, failed: failed))
+        }
+        func counts(_ field: Substring) -> [String: Int]? {
+            var out: [String: Int] = [:]
+            for entry in field.split(separator: ";") {
+                let parts = entry.split(separator: "=", omittingEmptySubsequences: false)
+                guard parts.count == 2, let count = Int(parts[1]) else { return nil }
+                out[String(parts[0]), default: 0] += count
+            }
+            return out
+        }
+        guard let predictions = counts(fields[2]), let invariants = counts(fields[3]) else { return nil }
+        self.init(actions: actions, predictions: predictions, invariants: invariants, cases: cases)
+    }
+}
+
+/// Reads space-separated non-negative integers from a protocol line's bytes.
+struct LineScanner {
+    private let bytes: ArraySlice<UInt8>
+    private var index: Int
+
+    /// Scans `bytes` after its first `skip` bytes (the request or answer letter and its space).
+    init(_ bytes: ArraySlice<UInt8>, skip: Int = 2) {
+        self.bytes = bytes
+        self.index = Swift.min(bytes.startIndex + skip, bytes.endIndex)
+    }
+
+    /// The next integer, or nil when there is none or it is not a number.
+    mutating func int() -> Int? {
+        while index < bytes.endIndex && bytes[index] == UInt8(ascii: " ") { index += 1 }
+        var value = 0, digits = 0
+        while index < bytes.endIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            value = value &* 10 &+ Int(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
+        }
+        guard digits > 0, digits < 19, index == bytes.endIndex || bytes[index] == UInt8(ascii: " ") else { return nil }
+        return value
+    }
+
+    /// True when every byte has been read.
+    var atEnd: Bool { index == bytes.endIndex }
+
+    /// The rest of the line from the current position, after one separating space.
+    var rest: Substring {
+        var start = index
+        if start < bytes.endIndex && bytes[start] == UInt8(ascii: " ") { start += 1 }
+        return Substring(String(decoding: bytes[start...], as: UTF8.self))
+    }
+}
+
+/// Writes a worker's answer lines to its answer descriptor, each in one unbuffered write (a line written just
+/// before a trap is never lost); announcements (`s INDEX STEPS REJECTED`) from one reused buffer, since a worker
+/// writes one per case and formatting them must cost next to nothing.
+struct AnswerWriter {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(64)
+    }
+
+    func line(_ text: String) { writeUnbuffered(to: descriptor, text + "\n") }
+
+    mutating func announce(_ letter: Character, _ numbers: Int...) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(letter.asciiValue ?? UInt8(ascii: "?"))
+        for number in numbers {
+            buffer.append(UInt8(ascii: " "))
+            appendDigits(number)
+        }
+        buffer.append(UInt8(ascii: "\n"))
+        let descriptor = self.descriptor
+        buffer.withUnsafeBytes { writeUnbuffered(to: descriptor, $0) }
+    }
+
+    private mutating func appendDigits(_ number: Int) {
+        var value = number
+        if value < 0 {
+            buffer.append(UInt8(ascii: "-"))
+            value = -value
+        }
+        let start = buffer.count
+        repeat {
+            buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
+            value /= 10
+        } while value > 0
+        buffer[start...].reverse()
+    }
+}
+
+/// Writes `text` with `write(2)`, unbuffered, all of it: a line written just before a trap is never lost.
+package func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ text: String) {
+    var text = text
+    text.withUTF8 { writeUnbuffered(to: descriptor, UnsafeRawBufferPointer($0)) }
+}
+
+/// Writes `bytes` with `write(2)`, unbuffered, all of them.
+package func writeUnbuffered(to descriptor: Int32 = STDOUT_FILENO, _ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
+}

@@ -1,0 +1,121 @@
+#if !GRAPHFUZZ_NO_PROCESSES
+import Foundation
+import GraphFuzzEngine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The worker side of process isolation: serves the requests of the line protocol (`WorkerRequest`) for one
+/// machine until its input ends. `graph-fuzz worker` and a test binary started again for one check both end here.
+/// Every answer goes out in single unbuffered writes, so a line written before a crash is never lost.
+package struct WorkerServer {
+    package var machine: AnyMachine
+    package var maxSteps: Int
+    /// The folder the machine's cases keep their files in (the parent made it for this worker and removes it; the
+    /// worker removes it too when told to stop), nil when it was given none.
+    package var scratchFolder: String?
+    /// Where answers are written (`WorkerLaunch.answers`).
+    package var answers: Int32
+
+    package init(machine: AnyMachine, maxSteps: Int, scratchFolder: String?, answers: Int32 = STDOUT_FILENO) {
+        self.machine = machine
+        self.maxSteps = maxSteps
+        self.scratchFolder = scratchFolder
+        self.answers = answers
+    }
+
+    /// Serves requests until standard input ends: 0, or 3 after a request that is not in the protocol.
+    package func serve() -> Int32 {
+        // Ctrl-C reaches the whole process group: the parent stops its workers itself, so a worker never dies of
+        // SIGINT (it would look like a crash). SIGTERM (the parent stopping it, or anyone else) ends it between
+        // cases with its scratch folder removed; a worker whose parent is gone stops so too, even when stuck in a
+        // hang where it never sees its input close. A worker whose parent is gone must not die of SIGPIPE on its
+        // next answer either: the failed writes are dropped.
+        Interruption.unblock()
+        var ignore = sigaction()
+        #if canImport(Glibc)
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        #else
+        ignore.__sigaction_u.__sa_handler = SIG_IGN
+        #endif
+        sigaction(SIGINT, &ignore, nil)
+        signal(SIGPIPE, SIG_IGN)
+        Interruption.install()  // SIGTERM only: SIGINT is ignored, and stays so
+        let shutdown = WorkerShutdown(scratchFolder: scratchFolder)
+        shutdown.watch()
+        defer { shutdown.removeScratchFolder() }
+        var writer = AnswerWriter(descriptor: answers)
+        while let line = readLine() {
+            shutdown.endIfRequested()
+            guard let request = WorkerRequest(line: line) else {
+                writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: malformed request '\(line)'\n")
+                return 3
+            }
+            switch request {
+            case .batch(let seed, let chunk):
+                runBatch(chunk, seed: seed, &writer, shutdown)
+            case .runCase(let seed, let index):
+                run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), writer)
+            case .replay(let sequence):
+                run(Draw(replaying: sequence), writer)
+            case .corpusFile(let file):
+                do {
+                    let corpusCase = try Corpus.read(file)
+                    switch machine.replay(corpusCase.config, corpusCase.steps) {
+                    case .success(let record): writer.line("o \(OutcomeLine.encode(record.outcome))")
+                    case .failure(let error): writer.line("e \(error.step.map(String.init) ?? "-")\t\(OutcomeLine.escape(error.message))")
+                    }
+                } catch {
+                    writer.line("e -\t\(OutcomeLine.escape(error.description))")
+                }
+            }
+        }
+        // A read cut short by SIGTERM ends the input too.
+        shutdown.endIfRequested()
+        return 0
+    }
+
+    /// Runs one case, announcing each step just before the system runs it.
+    private func run(_ draw: Draw, _ writer: AnswerWriter) {
+        let outcome = machine.run(draw, maxSteps, RunOptions(willRunStep: { step in writer.line("k \(step)") })).outcome
+        writer.line("o \(OutcomeLine.encode(outcome))")
+    }
+
+    /// Runs a batch through the chunk runner (what an in-process search runs), announcing each case before it
+    /// runs and each failing case as soon as it ended; a chunk ends at a harness fault, so the batch goes on with
+    /// the cases after it, as the parent expects every case of it run.
+    private func runBatch(_ batch: CaseChunk, seed: UInt64, _ writer: inout AnswerWriter, _ shutdown: WorkerShutdown) {
+        var steps = 0, rejected = 0
+        var coverage = Coverage()
+        var pending: CaseChunk? = batch
+        while let chunk = pending {
+            var written = 0
+            let report = machine.runChunk(chunk, seed, maxSteps, false) { index, soFar in
+                while written < soFar.failures.count {
+                    writeFailure(soFar.failures[written], writer)
+                    written += 1
+                }
+                shutdown.endIfRequested()
+                writer.announce("s", index, steps + soFar.steps, rejected + soFar.rejected)
+            }
+            for failure in report.failures[written...] { writeFailure(failure, writer) }
+            steps += report.steps
+            rejected += report.rejected
+            coverage.merge(report.coverage)
+            pending = nil
+            if let fault = report.harnessFault {
+                writer.line("f \(fault.caseIndex) \(OutcomeLine.encode(.harnessFault(fault.fault)))")
+                pending = chunk.remaining(after: fault.caseIndex)
+            }
+        }
+        writer.line("c \(coverage.line)")
+        writer.announce("d", steps, rejected)
+    }
+
+    private func writeFailure(_ failure: CaseFailure, _ writer: AnswerWriter) {
+        writer.line("f \(failure.index) \(OutcomeLine.encode(.fail(failure.failure)))")
+    }
+}
+#endif
