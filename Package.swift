@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(name: "graph-fuzz-planted", dependencies: ["GraphFuzzCLI", "TestTargets"], path: "Tests/Support/graph-fuzz-planted",
                           swiftSettings: strict),
 
-        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzIsolation", "GraphFuzzTesting", "ExampleTargets", "TestTargets"],
+        .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzIsolation", "GraphFuzzTesting", "ExampleTargets", "TestTargets", "ScheduleSamples"],
                     swiftSettings: strict),
         .testTarget(name: "SchedulingTests", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "FaultPoints", "graph-store-crasher"], swiftSettings: strict),

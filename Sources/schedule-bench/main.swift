@@ -5,6 +5,9 @@
 //                                                 cases until the lost-update sample fails, per strategy
 //   schedule-bench threads [runs] [head-start]    how often the same sample fails on real threads
 //   schedule-bench show [seed] [head-start]       one random-walk run of the sample: its schedule and events
+//   schedule-bench step-cost [cases] [yields] [concurrent|sequential]
+//                                                 cost of a machine's step run as a concurrent step (10 a case)
+//   schedule-bench account [seeds] [max-cases]    cases and time until the guide's account example fails
 import Foundation
 import GraphFuzzEngine
 import ScheduleSamples
@@ -28,6 +31,38 @@ func yieldCase(_ draw: Draw, yields: Int, strategy: ScheduleStrategy) -> Int {
     }.jobs
 }
 
+/// Nanoseconds in `duration`.
+func nanoseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+}
+
+/// What a step of `YieldMachine` works on: nothing to share, so the step's cost is the scheduler's.
+final class Nothing: Sendable {}
+
+/// One action that yields `yields` times, as a concurrent action (under the case's scheduler) or a
+/// synchronous one (the sequential path, for comparison); groups of one, so every step is one scheduled run.
+struct YieldMachine: StateMachine, Sendable {
+    let yields: Int
+    let concurrent: Bool
+    var concurrentSteps: ConcurrentSteps { ConcurrentSteps(groupProbability: 0) }
+
+    func makeModel(_ config: NoConfig) -> Int { 0 }
+    func makeSystem(_ config: NoConfig) -> Nothing { Nothing() }
+
+    var actions: [Action<Self>] {
+        let yields = yields
+        func predict(_ count: inout Int) -> Prediction<Int> {
+            count += 1
+            return Prediction(yields, rule: "Y")
+        }
+        guard concurrent else { return [Action("work", predict: predict, perform: { _ in yields })] }
+        return [.concurrent("work", predict: predict, perform: { _ in
+            for _ in 0..<yields { await Task.yield() }
+            return yields
+        })]
+    }
+}
+
 switch arguments.first {
 case "job-cost":
     let cases = integer(1, 2000), yields = integer(2, 50)
@@ -37,8 +72,7 @@ case "job-cost":
     let elapsed = clock.measure {
         for index in 0..<cases { jobs += yieldCase(Draw(seed: UInt64(index)), yields: yields, strategy: strategy) }
     }
-    let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-    print("\(strategy): \(cases) cases, \(jobs) jobs, \(String(format: "%.0f", nanoseconds / Double(max(jobs, 1)))) ns per job")
+    print("\(strategy): \(cases) cases, \(jobs) jobs, \(String(format: "%.0f", nanoseconds(elapsed) / Double(max(jobs, 1)))) ns per job")
 
 case "find":
     let seeds = integer(1, 100), maxCases = integer(2, 1000), headStart = integer(3, 1)
@@ -81,7 +115,49 @@ case "show":
     for line in outcome.run.lines { print("  " + line) }
     for event in outcome.events { print("  counter: " + event.replacingOccurrences(of: #" on thread \d+"#, with: "", options: .regularExpression)) }
 
+case "step-cost":
+    let cases = integer(1, 2000), yields = integer(2, 0)
+    let concurrent = !(arguments.count > 3 && arguments[3] == "sequential")
+    let machine = AnyMachine(YieldMachine(yields: yields, concurrent: concurrent))
+    var steps = 0
+    let elapsed = ContinuousClock().measure {
+        for index in 0..<cases {
+            let run = machine.run(Draw(seed: UInt64(index)), 10)
+            precondition(run.outcome == .pass, "the yield machine failed: \(run.outcome)")
+            steps += run.steps
+        }
+    }
+    print("\(concurrent ? "concurrent" : "sequential") step, \(yields) yields: \(cases) cases, \(steps) steps, "
+        + "\(String(format: "%.0f", nanoseconds(elapsed) / Double(max(steps, 1)))) ns per step")
+
+case "account":
+    let seeds = integer(1, 100), maxCases = integer(2, 1000)
+    let strategies: [ScheduleStrategy] = [.randomWalk] + [(2, 16), (2, 64), (3, 64)].map { .pct(depth: $0.0, expectedSteps: $0.1) }
+    print("the guide's account example, 30 steps a case, seeds 1-\(seeds), at most \(maxCases) cases each")
+    for strategy in strategies {
+        var example = AccountMachine()
+        example.concurrentSteps.strategy = strategy
+        let machine = AnyMachine(example)
+        var counts: [Int] = []
+        var seconds: [Double] = []
+        for seed in 1...UInt64(seeds) {
+            let start = ContinuousClock.now
+            for index in 0..<maxCases where machine.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), 30).outcome.failure != nil {
+                counts.append(index + 1)
+                seconds.append(nanoseconds(ContinuousClock.now - start) / 1e9)
+                break
+            }
+        }
+        let sorted = counts.sorted()
+        let mean = counts.isEmpty ? 0 : Double(counts.reduce(0, +)) / Double(counts.count)
+        let meanSeconds = seconds.isEmpty ? 0 : seconds.reduce(0, +) / Double(seconds.count)
+        print("\(strategy): found in \(counts.count)/\(seeds) seeds; cases to find: mean \(String(format: "%.2f", mean)), "
+            + "median \(sorted.isEmpty ? 0 : sorted[sorted.count / 2]), max \(sorted.last ?? 0); "
+            + "time to find: mean \(String(format: "%.1f", meanSeconds * 1000)) ms, max \(String(format: "%.1f", (seconds.max() ?? 0) * 1000)) ms")
+    }
+
 default:
-    FileHandle.standardError.write(Data("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | threads [runs] [head-start] | show [seed] [head-start]\n".utf8))
+    FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | "
+        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases]\n").utf8))
     exit(2)
 }

@@ -18,6 +18,12 @@ public struct Action<M: StateMachine> {
     /// judges what it observed. It holds the action's typed closures, so neither the arguments nor the
     /// observation are boxed; what a recording run keeps of the step it makes only then.
     @usableFromInline let step: (inout StepIO, inout M.Model, inout M.System?) -> StepVerdict
+    /// The step when earlier concurrent steps left several states the system may be in (`models`, never
+    /// empty): the arguments are drawn against the first, the system runs once, and the states whose
+    /// prediction allows the observation are kept (none: the step fails as it would on the first).
+    @usableFromInline let stepAmong: (inout StepIO, inout [M.Model], inout M.System?) -> StepVerdict
+    /// The action's concurrent form (`Action.concurrent`); nil for an action whose perform is synchronous.
+    @usableFromInline let concurrent: ConcurrentPart<M>?
 
     /// - Parameters:
     ///   - name: the step's name in traces, reports and coverage tables.
@@ -77,6 +83,25 @@ public struct Action<M: StateMachine> {
         self.fixedWeight = weights == nil ? fixed ?? 1 : nil
         self.precondition = precondition
         self.step = Action.step(name, arguments, predict, perform, compare, swiftLines)
+        self.stepAmong = Action.stepAmong(name, arguments, predict, perform, compare, swiftLines)
+        concurrent = nil
+    }
+
+    /// A concurrent action (`Action.concurrent`): the runner runs it through `concurrent`, never `step`.
+    init(_ name: String, weight: UInt32, when precondition: @escaping (M.Model) -> Bool, concurrent: ConcurrentPart<M>) {
+        self.name = name
+        self.weight = { _ in weight }
+        fixedWeight = weight
+        self.precondition = precondition
+        step = { io, _, _ in
+            io.fault = HarnessFault("the concurrent action '\(name)' was run as a synchronous step")
+            return .harnessFault
+        }
+        stepAmong = { io, _, _ in
+            io.fault = HarnessFault("the concurrent action '\(name)' was run as a synchronous step")
+            return .harnessFault
+        }
+        self.concurrent = concurrent
     }
 
     /// A coded action — its command `C` writes its own trace and is drawn by `draw` (nil: none fits) — whose
@@ -116,15 +141,10 @@ public struct Action<M: StateMachine> {
     -> (inout StepIO, inout M.Model, inout M.System?) -> StepVerdict {
         { io, model, system in
             let command: A
-            do { command = try arguments(&io.arguments, model) } catch is Arguments.Unavailable {
-                return .unavailable
-            } catch {
-                io.fault = io.argumentsFault(error, action: name)
-                return .harnessFault
+            switch drawArguments(name, arguments, &io, model) {
+            case .success(let drawn): command = drawn
+            case .failure(let error): return error.verdict
             }
-            if io.arguments.isRejected { return .rejected }
-            // A value that could not be read from a trace: the runner reports it, nothing is predicted.
-            if io.arguments.failure != nil { return .unavailable }
             // The step's whole trace: asked only for a failure's message or a record.
             func trace() -> TraceStep {
                 if io.arguments.isCoded && !io.arguments.tracesCoded && !io.arguments.isReplaying,
@@ -162,9 +182,90 @@ public struct Action<M: StateMachine> {
     }
 }
 
+extension Action {
+    /// Draws (or reads) a step's arguments against `model`; when there are none, the step's verdict: none fit
+    /// (or, replaying, a value could not be read: the runner reports it, nothing is predicted), the draw was
+    /// rejected, or the generator threw (a harness fault, left in `io`).
+    @inlinable
+    static func drawArguments<A>(_ name: String, _ arguments: (inout Arguments, M.Model) throws -> A, _ io: inout StepIO,
+                                 _ model: M.Model) -> Result<A, StepVerdictError> {
+        let command: A
+        do { command = try arguments(&io.arguments, model) } catch is Arguments.Unavailable {
+            return .failure(StepVerdictError(.unavailable))
+        } catch {
+            io.fault = io.argumentsFault(error, action: name)
+            return .failure(StepVerdictError(.harnessFault))
+        }
+        if io.arguments.isRejected { return .failure(StepVerdictError(.rejected)) }
+        if io.arguments.failure != nil { return .failure(StepVerdictError(.unavailable)) }
+        return .success(command)
+    }
+
+    /// `step` over several states the system may be in (`stepAmong`).
+    @usableFromInline
+    static func stepAmong<A, O: Equatable>(_ name: String, _ arguments: @escaping (inout Arguments, M.Model) throws -> A,
+                                           _ predict: @escaping (A, inout M.Model) -> Prediction<O>,
+                                           _ perform: @escaping (A, inout M.System) throws -> O,
+                                           _ compare: ((Prediction<O>, O, TraceStep) -> Failure?)?,
+                                           _ swiftLines: ((A, Prediction<O>, TraceStep, Bool) -> [String])?)
+    -> (inout StepIO, inout [M.Model], inout M.System?) -> StepVerdict {
+        { io, models, system in
+            let command: A
+            switch drawArguments(name, arguments, &io, models[0]) {
+            case .success(let drawn): command = drawn
+            case .failure(let error): return error.verdict
+            }
+            let trace = io.arguments.trace(name)
+            var predictions: [Prediction<O>] = []
+            for index in models.indices { predictions.append(predict(command, &models[index])) }
+            func keep(_ index: Int) {
+                if io.tally.counts { io.tally.count(predictions[index], of: io.action) }
+                if io.records {
+                    let predicted = predictions[index]
+                    io.record = RecordedStep(trace: trace, value: Rendering.text(predicted.value), rule: predicted.rule,
+                                             swift: swiftLines.map { lines in { isLast in lines(command, predicted, trace, isLast) } })
+                }
+            }
+            guard io.performs else {
+                keep(0)
+                models = [models[0]]
+                return .predicted
+            }
+            io.willPerform?(io.index)
+            let observed: O
+            do { observed = try perform(command, &system!) } catch let fault as HarnessFault {
+                io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace)")
+                return .harnessFault
+            } catch {
+                keep(0)
+                io.failure = Failure(rule: predictions[0].rule, kind: .thrown, message: "\(trace) threw \(error)")
+                return .failed
+            }
+            let explaining = predictions.indices.filter { index in
+                predictions[index].allows(observed) || (compare.map { $0(predictions[index], observed, trace) == nil } ?? false)
+            }
+            guard let first = explaining.first else {
+                keep(0)
+                io.failure = compare?(predictions[0], observed, trace) ?? predictions[0].mismatch(observed, trace: trace)
+                return .failed
+            }
+            keep(first)
+            models = explaining.map { models[$0] }
+            return .passed
+        }
+    }
+}
+
+/// A step verdict as an error, for `Result`.
+@usableFromInline
+struct StepVerdictError: Error {
+    @usableFromInline let verdict: StepVerdict
+    @usableFromInline init(_ verdict: StepVerdict) { self.verdict = verdict }
+}
+
 /// What a step did (`Action.step`); a failure or harness fault is left in the step's `StepIO`.
 @usableFromInline
-enum StepVerdict {
+enum StepVerdict: Sendable {
     /// No arguments fit in this state (or, replaying, one could not be read): the runner chooses another
     /// action, or reports the replayed step.
     case unavailable
@@ -189,6 +290,9 @@ struct RecordedStep {
     @usableFromInline var rule: String
     /// The step's lines of an exported test, given whether it is the last step.
     @usableFromInline var swift: ((Bool) -> [String])?
+    /// The expectation written out, for a step whose prediction is not one value under one rule (a
+    /// concurrent step's branches).
+    @usableFromInline var written: String?
 
     @inlinable
     init(trace: TraceStep, value: String, rule: String, swift: ((Bool) -> [String])?) {
@@ -199,7 +303,7 @@ struct RecordedStep {
     }
 
     /// The expectation as reports and case records write it: `3 [Q2]`.
-    var expectation: String { "\(value) [\(rule)]" }
+    var expectation: String { written ?? "\(value) [\(rule)]" }
 }
 
 /// What the runner lends each step: the arguments, the coverage counts, what to do, and (recording) what the

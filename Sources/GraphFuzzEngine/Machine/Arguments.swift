@@ -49,8 +49,9 @@ public struct Arguments {
         if case .reading(let step) = source { created = step.result }
     }
 
-    /// Starts the next step drawn from the same draw.
-    @inlinable
+    /// Starts the next step drawn from the same draw. Always inlined: it runs once a step, and the step loop
+    /// is the search's hot path.
+    @inlinable @inline(__always)
     mutating func begin(nextRef: Ref, tracesCoded: Bool) {
         self.nextRef = nextRef
         self.tracesCoded = tracesCoded

@@ -12,6 +12,14 @@
     case crash
     /// A case did not finish in time.
     case hang
+    /// The actions of a concurrent step observed what no order of them explains (the specification,
+    /// run in every order that respects which finished before which started, predicts something else).
+    case linearizability
+    /// A concurrent step could not go on: nothing could run and some of its tasks had not finished.
+    case deadlock
+    /// A concurrent step ran the scheduler's whole job limit without finishing (tasks that keep
+    /// waking each other).
+    case livelock
 }
 
 /// A test case's failure: which rule broke, how, and what was expected and what came.
@@ -32,7 +40,12 @@
         self.step = step
     }
 
-    @usableFromInline package var signature: FailureSignature { FailureSignature(rule: rule, kind: kind, detail: detail) }
+    /// The failure's identity. An observation no order of a concurrent step explains is the same bug as a
+    /// lone step's mismatch under the same rule (the rule's prediction did not allow what came): so the
+    /// shrinker may take a concurrent failure to fewer branches, down to one step that shows it alone.
+    @usableFromInline package var signature: FailureSignature {
+        FailureSignature(rule: rule, kind: kind == .linearizability ? .mismatch : kind, detail: detail)
+    }
     @usableFromInline package var description: String { "[\(rule) \(kind.rawValue)] \(message)" }
 }
 

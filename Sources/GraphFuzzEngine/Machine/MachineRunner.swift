@@ -118,15 +118,28 @@
         @usableFromInline let names: [String]
         /// Whether throughput benchmarks measure a configuration (nil: every one; `Benchmarkable`).
         @usableFromInline let isBenchmarked: ((M.Config) -> Bool)?
+        /// Whether some action may run concurrently (`Action.concurrent`): only then does the step loop look
+        /// for concurrent steps.
+        @usableFromInline let hasConcurrent: Bool
+        /// The machine's `concurrentSteps`, the actions that cannot run concurrently, and the check of
+        /// concurrent steps' observations.
+        let concurrency: ConcurrentSteps
+        let sequentialActions: [Int]
+        let linearizability: Linearizability<M.Model>
 
-        @inlinable
+        @usableFromInline
         init(_ machine: M) {
             self.machine = machine
-            actions = machine.actions
+            let actions = machine.actions
+            self.actions = actions
             invariants = machine.invariants
             plan = Plan(actions)
             names = actions.map(\.name)
             isBenchmarked = benchmarkFilter(machine)
+            hasConcurrent = actions.contains { $0.concurrent != nil }
+            concurrency = hasConcurrent ? machine.concurrentSteps : ConcurrentSteps()
+            sequentialActions = actions.indices.filter { actions[$0].concurrent == nil }
+            linearizability = hasConcurrent ? Linearizability.forModel(M.Model.self) : Linearizability(equal: nil)
         }
     }
 
@@ -246,8 +259,10 @@
             configTrace = configStep
         }
         if options.covers { scratch.io.tally.cases += 1 }
-        // The case.
+        // The case. After a concurrent step the system may be in any of several states: `model` and `others`.
+        let concurrent = shared.hasConcurrent
         var model = machine.makeModel(config)
+        var others: [M.Model] = []
         var system: M.System?
         if options.makesSystem {
             do { system = try machine.makeSystem(config) } catch {
@@ -259,6 +274,10 @@
         var refs = 0
         while true {
             var verdict: StepVerdict
+            // A concurrent step's references (-1: an ordinary step's, counted from its arguments), and whether
+            // the case ends after it.
+            var groupRefs = -1
+            var groupEndsCase = false
             if drawing {
                 guard index < maxSteps else { return CaseEnd(.pass, index, config, configTrace) }
                 if spans { draw.beginSpan(.step) }
@@ -280,7 +299,12 @@
                     scratch.io.action = a
                     scratch.io.index = index
                     scratch.io.performs = system != nil && index < options.systemSteps
-                    verdict = actions[a].step(&scratch.io, &model, &system)
+                    if concurrent && (actions[a].concurrent != nil || !others.isEmpty) {
+                        let group = step(a, .draw(draw, spans: spans), options, &scratch, &model, &others, &system, refs: refs)
+                        (verdict, groupRefs, groupEndsCase) = (group.verdict, group.created, group.endsCase)
+                    } else {
+                        verdict = actions[a].step(&scratch.io, &model, &system)
+                    }
                     if case .unavailable = verdict {
                         excluded.append(a)
                         continue
@@ -291,7 +315,10 @@
             } else {
                 guard index < traces.count else { return CaseEnd(.pass, index, config, configTrace) }
                 let trace = traces[index]
-                guard let a = actions.firstIndex(where: { $0.name == trace.name }) else {
+                let found = actions.firstIndex { $0.name == trace.name }
+                // `concurrently(…)`: a concurrent step of several actions, or of one in a schedule of its own.
+                let isGroup = concurrent && found == nil && trace.name == Self.groupStepName
+                guard let a = found ?? (isGroup ? 0 : nil) else {
                     let names = actions.map(\.name).joined(separator: ", ")
                     return CaseEnd(.rejected, index, config, configTrace, refused: TraceReplayError(
                         step: index, message: "step \(index + 1) '\(trace)': unknown step '\(trace.name)' (expected one of \(names))"))
@@ -300,7 +327,13 @@
                 scratch.io.action = a
                 scratch.io.index = index
                 scratch.io.performs = system != nil && index < options.systemSteps
-                verdict = actions[a].step(&scratch.io, &model, &system)
+                if concurrent && (isGroup || actions[a].concurrent != nil || !others.isEmpty) {
+                    let group = step(a, isGroup ? .group(trace) : .trace(trace), options, &scratch, &model, &others, &system, refs: refs)
+                    if let refused = group.refused { return CaseEnd(.rejected, index, config, configTrace, refused: refused) }
+                    (verdict, groupRefs, groupEndsCase) = (group.verdict, group.created, group.endsCase)
+                } else {
+                    verdict = actions[a].step(&scratch.io, &model, &system)
+                }
                 if case .unavailable = verdict {
                     let message = scratch.io.arguments.failure.map { "step \(index + 1) '\(trace)': \($0.message)" }
                         ?? "step \(index + 1) '\(trace)' cannot be applied in the state the earlier steps leave (a reference or precondition no longer holds)"
@@ -313,10 +346,12 @@
             }
             switch verdict {
             case .passed:
-                if checksInvariants, var failure = Self.checkInvariants(invariants, model, system!, tally: &scratch.io.tally) {
+                if checksInvariants, var failure = others.isEmpty ? Self.checkInvariants(invariants, model, system!, tally: &scratch.io.tally)
+                    : Self.checkInvariants(invariants, &model, &others, system!, tally: &scratch.io.tally) {
                     failure.step = index
                     return CaseEnd(.fail(failure), index + 1, config, configTrace)
                 }
+                if groupEndsCase { return CaseEnd(.pass, index + 1, config, configTrace) }
             case .unavailable: break
             case .rejected: return CaseEnd(.rejected, index, config, configTrace)
             case .predicted:
@@ -329,7 +364,7 @@
             case .harnessFault:
                 return CaseEnd(.harnessFault(scratch.io.fault.take()!), index + 1, config, configTrace)
             }
-            if scratch.io.arguments.created != nil { refs += 1 }
+            if groupRefs >= 0 { refs += groupRefs } else if scratch.io.arguments.created != nil { refs += 1 }
             index += 1
         }
     }
@@ -347,6 +382,21 @@
     static func setupOutcome(_ error: any Error) -> Outcome {
         if let fault = error as? HarnessFault { return .harnessFault(fault) }
         return .fail(Failure(rule: "setup", kind: .thrown, message: "making the system threw \(error)"))
+    }
+
+    /// The invariants over several states the system may be in (after a concurrent step): the states in which
+    /// every invariant holds are kept; none: the first state's broken invariant. Counted for the first state.
+    @usableFromInline
+    static func checkInvariants(_ invariants: [Invariant<M>], _ model: inout M.Model, _ others: inout [M.Model], _ system: M.System,
+                                tally: inout Tally) -> Failure? {
+        var uncounted = Tally(actions: 0, counts: false)
+        let first = checkInvariants(invariants, model, system, tally: &tally)
+        let holding = others.filter { checkInvariants(invariants, $0, system, tally: &uncounted) == nil }
+        if first == nil { others = holding; return nil }
+        guard let next = holding.first else { return first }
+        model = next
+        others = Array(holding.dropFirst())
+        return nil
     }
 
     /// Runs the invariants after a step, counting each check's rule when the tally counts; the first broken

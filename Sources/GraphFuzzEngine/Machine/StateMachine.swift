@@ -3,7 +3,7 @@
 /// `StateMachineTest`).
 ///
 /// Required: `actions`, `makeModel`, `makeSystem`. Everything else has a default: `makeConfig` (when
-/// `Config` is `NoConfig`), `invariants` (none) and `tearDown` (nothing). Swift export is the optional
+/// `Config` is `NoConfig`), `invariants` (none), `concurrentSteps` (`ConcurrentSteps()`) and `tearDown` (nothing). Swift export is the optional
 /// `SwiftExportable`.
 ///
 /// Each step, the engine chooses among the actions enabled for the case (swarm testing) whose precondition
@@ -23,6 +23,8 @@ public protocol StateMachine {
     var actions: [Action<Self>] { get }
     /// Checks over both states after every step, each under its rule.
     var invariants: [Invariant<Self>] { get }
+    /// How concurrent steps are drawn and scheduled, for a machine with `Action.concurrent` actions.
+    var concurrentSteps: ConcurrentSteps { get }
 
     /// Draws the configuration (`args.int("capacity", in: 1...4)`).
     func makeConfig(_ args: inout Arguments) -> Config
@@ -38,6 +40,8 @@ extension StateMachine where Config == NoConfig {
 
 extension StateMachine {
     public var invariants: [Invariant<Self>] { [] }
+
+    public var concurrentSteps: ConcurrentSteps { ConcurrentSteps() }
 
     @inlinable
     public func tearDown(_ system: inout System) {}

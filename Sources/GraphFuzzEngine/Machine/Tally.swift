@@ -30,6 +30,13 @@ struct Tally {
         }
     }
 
+    /// Counts a step of action `action` whose prediction named `rule` and credited `credits`.
+    mutating func count(rule: String, credits: [String], of action: Int) {
+        ran[action] += 1
+        rules.count(rule, hint: &ruleOfAction[action])
+        for credit in credits { rules.count(credit) }
+    }
+
     /// The counts as a `Coverage` of the actions named `names`, with the precondition checks a chooser
     /// counted (`held`, `failed`; empty when none were).
     @usableFromInline

@@ -38,8 +38,12 @@ package struct FailureReport: Sendable {
 
     /// Why there is no Swift test, when `swiftTest` is empty.
     package var noSwiftTestReason: String {
-        guard result.counterexample != nil else {
+        guard let record = result.counterexample else {
             return "none: the failure did not happen again when its case was re-run, so there are no steps to turn into a test"
+        }
+        if record.steps.contains(where: { $0.name == "concurrently" }) || [.linearizability, .deadlock, .livelock].contains(result.failure?.failure.kind) {
+            return "none: a concurrent step's interleaving is the case's scheduler's, which a plain Swift test does not have; "
+                + "reproduce it with the command above"
         }
         return "none: target \(result.target) renders no Swift code that can fail for these steps "
             + "(its machine's swiftLines gives no #expect); reproduce it with the command above"
@@ -75,7 +79,8 @@ package struct FailureReport: Sendable {
             out += " (mutant \(mutant) breaks \(result.declaredRules.joined(separator: "/")); this run found \(failure.rule))"
         }
         out += "\n"
-        out += "  \(failure.message)\n"
+        // A message of several lines (a concurrent step's, with its interleaving) keeps its lines under the first.
+        out += "  \(failure.message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))\n"
         out += "  seed \(result.options.seed), case \(found.caseIndex): shrunk \(result.originalSteps) → \(result.counterexample?.steps.count ?? 0) steps in \(found.shrink.attempts) attempts\n"
         if let caseCount { out += "  \(caseCount) \(caseCount == 1 ? "case" : "cases") of the run failed this way\n" }
         out += "  time: \(Format.seconds(found.seconds)) to find and shrink\n"

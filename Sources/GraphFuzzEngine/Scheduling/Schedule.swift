@@ -61,6 +61,30 @@ public struct ScheduledRun<Value> {
     /// Timers that had not fired when the body returned (a cancelled `Task.sleep` leaves its timer behind;
     /// a sleeper no task waited for never wakes). They are never run.
     public let pendingTimers: Int
+    /// Jobs that came from other threads (work the scheduler does not control).
+    let externalJobs: Int
+    /// A replayed pick (`Scheduler.Options.replaying`) outside the jobs that could run at its step.
+    let invalidPick: (step: Int, pick: Int, choices: Int)?
+
+    init(outcome: ScheduleOutcome<Value>, record: ScheduleRecord, uncontrolled: [String], virtualTime: UInt64, pendingTimers: Int,
+         externalJobs: Int = 0, invalidPick: (step: Int, pick: Int, choices: Int)? = nil) {
+        self.outcome = outcome
+        self.record = record
+        self.uncontrolled = uncontrolled
+        self.virtualTime = virtualTime
+        self.pendingTimers = pendingTimers
+        self.externalJobs = externalJobs
+        self.invalidPick = invalidPick
+    }
+
+    /// The schedule as the choices it made: at each step where two or more jobs could run, the index of
+    /// the one that ran (in enqueue order, 0 the oldest); trailing zeros left out. Replayed through
+    /// `Scheduler.Options.replaying`, it runs the same interleaving whatever the strategy that drew it.
+    public var picks: [Int] {
+        var picks = record.steps.compactMap { $0.choices > 1 ? $0.pick : nil }
+        while picks.last == 0 { picks.removeLast() }
+        return picks
+    }
 
     /// How many jobs ran.
     public var jobs: Int { record.steps.count }

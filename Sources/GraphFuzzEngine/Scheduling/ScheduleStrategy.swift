@@ -23,14 +23,22 @@ public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
 /// The picking state of one run.
 struct SchedulePicker {
     private let strategy: ScheduleStrategy
+    /// Picks read back from a trace (the index at each step with a choice, in order), instead of the
+    /// strategy's draws; a step past the last runs the oldest job.
+    private let replaying: [Int]?
+    private var replayed = 0
+    /// The first replayed pick that was outside the runnable jobs (it ran the oldest instead).
+    private(set) var invalidPick: (step: Int, pick: Int, choices: Int)?
     /// PCT: steps at which the owner about to run is demoted; the i-th gets priority i + 1 (0 = unused).
     private var changePoints: [Int] = []
     /// PCT: priority by owner (a task, or an actor whose queue runs as one agent); looked up, never iterated.
     private var priorities: [Int: Int] = [:]
     private let priorityRange: UInt64 = 1 << 20
 
-    init(strategy: ScheduleStrategy, draw: Draw) {
+    init(strategy: ScheduleStrategy, draw: Draw, replaying: [Int]? = nil) {
         self.strategy = strategy
+        self.replaying = replaying
+        guard replaying == nil else { return }
         if case .pct(let depth, let expectedSteps) = strategy {
             precondition(depth >= 1 && expectedSteps >= 1, "PCT needs depth ≥ 1 and expectedSteps ≥ 1")
             changePoints = (0..<(depth - 1)).map { _ in Int(draw.chooseUniform(upTo: UInt64(expectedSteps))) }
@@ -39,6 +47,17 @@ struct SchedulePicker {
 
     /// The index (in enqueue order) of the job to run at `step` (1-based).
     mutating func pick(from runnable: [HeldJob], step: Int, draw: Draw) -> Int {
+        if let replaying {
+            guard runnable.count > 1 else { return 0 }
+            defer { replayed += 1 }
+            guard replayed < replaying.count else { return 0 }
+            let pick = replaying[replayed]
+            guard pick >= 0 && pick < runnable.count else {
+                if invalidPick == nil { invalidPick = (step, pick, runnable.count) }
+                return 0
+            }
+            return pick
+        }
         switch strategy {
         case .randomWalk:
             return runnable.count == 1 ? 0 : Int(draw.chooseUniform(upTo: UInt64(runnable.count - 1)))

@@ -40,6 +40,9 @@ public struct Scheduler {
         /// is called a deadlock. Only a deadlock pays it; code that uses no threads of its own (no Dispatch,
         /// no callbacks from other threads) can set it to zero.
         public var outsideWait: Duration
+        /// The picks of a recorded schedule (`ScheduledRun.picks`), replayed instead of drawing: a step with
+        /// a choice takes the next one; past the last, the oldest job runs. Nothing is drawn.
+        var replaying: [Int]?
 
         public init(strategy: ScheduleStrategy = .pct(depth: 2, expectedSteps: 64), maxJobs: Int = 100_000,
                     outsideWait: Duration = .seconds(1)) {
@@ -92,7 +95,7 @@ public struct Scheduler {
         let result = ResultSlot<Value>()
         let previous = DriverBinding.bind(core)
         draw.beginSpan(.schedule)
-        var picker = SchedulePicker(strategy: options.strategy, draw: draw)
+        var picker = SchedulePicker(strategy: options.strategy, draw: draw, replaying: options.replaying)
         _ = Task(executorPreference: executor) { result.value = await body() }
         let outcome: ScheduleOutcome<Value>
         while true {
@@ -112,7 +115,8 @@ public struct Scheduler {
         DriverBinding.restore(previous)
         core.close()
         return ScheduledRun(outcome: outcome, record: core.record, uncontrolled: uncontrolled(core),
-                            virtualTime: core.now, pendingTimers: core.sleepers)
+                            virtualTime: core.now, pendingTimers: core.sleepers, externalJobs: core.externalJobs,
+                            invalidPick: picker.invalidPick)
     }
 
     private func uncontrolled(_ core: SchedulerCore) -> [String] {

@@ -63,7 +63,7 @@ package struct ShrinkPass: Sendable, CustomStringConvertible {
     package static let standard: [ShrinkPass] = [
         removeDiscarded, deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, changeConfigDeletingSteps,
-        changeConfigDeletingStepRepointing, lowerToHeldValue, deleteStepRepoint,
+        changeConfigDeletingStepRepointing, lowerToHeldValue, deleteStepRepoint, redistributeAcrossSchedules, deleteBranchLowerValue,
     ]
 
     /// The standard pass called `name`, if any.

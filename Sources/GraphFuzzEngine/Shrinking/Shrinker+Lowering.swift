@@ -302,7 +302,7 @@ extension Shrinker {
     }
 
     /// Finds the largest k that still fails for (raw[i] - k, raw[j] ∓ k).
-    private func pairSearch(_ i: Int, _ j: Int, together: Bool) -> Bool {
+    func pairSearch(_ i: Int, _ j: Int, together: Bool) -> Bool {
         func attempt(_ k: UInt64) -> Bool {
             guard i < raw.count, j < raw.count, raw[i] >= k else { return false }
             if together && raw[j] < k { return false }

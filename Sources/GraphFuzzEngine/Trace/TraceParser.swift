@@ -13,7 +13,8 @@ struct TraceParser {
 
     init(_ text: Substring) { scalars = Array(text.unicodeScalars) }
 
-    mutating func parseStep() throws(TraceError) -> TraceStep {
+    /// A step; `nested`: a step inside another's arguments, which may be followed by more text.
+    mutating func parseStep(nested: Bool = false) throws(TraceError) -> TraceStep {
         skipSpaces()
         var result: Ref?
         let first = identifier()
@@ -47,7 +48,7 @@ struct TraceParser {
         }
         try expect(")")
         skipSpaces()
-        guard position == scalars.count else { throw error("unexpected text after ')'") }
+        guard nested || position == scalars.count else { throw error("unexpected text after ')'") }
         return TraceStep(name, result: result, arguments)
     }
 
@@ -76,7 +77,16 @@ struct TraceParser {
             guard let value = Int(text) else { throw error("'\(text)' is not an integer") }
             return .int(value)
         }
+        let start = position
         let word = identifier()
+        // A nested step: `name(…)` or `v3 = name(…)`.
+        let next = position
+        skipSpaces()
+        if !word.isEmpty, peek == "(" || (peek == "=" && Ref(parsing: Substring(word)) != nil) {
+            position = start
+            return .step(try parseStep(nested: true))
+        }
+        position = next
         switch word {
         case "true": return .bool(true)
         case "false": return .bool(false)

@@ -6,6 +6,8 @@ public enum TraceValue: Hashable, Sendable, CustomStringConvertible {
     case ref(Ref)
     case null
     case list([TraceValue])
+    /// A whole step as a value: the branches of a concurrent step (`concurrently(A: withdraw(amount: 3), …)`).
+    case step(TraceStep)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum TraceValue: Hashable, Sendable, CustomStringConvertible {
         case .ref(let ref): return ref.description
         case .null: return "nil"
         case .list(let values): return "[" + values.map(\.description).joined(separator: ", ") + "]"
+        case .step(let step): return step.description
         }
     }
 
@@ -117,6 +120,12 @@ public struct TraceStep: Hashable, Sendable, CustomStringConvertible {
 
     public func list(_ label: String) throws(TraceError) -> [TraceValue] {
         guard case .list(let value) = try self.value(label) else { throw TraceError("argument '\(label)' of '\(name)' is not a list") }
+        return value
+    }
+
+    /// A whole step given as the value of `label`.
+    public func step(_ label: String) throws(TraceError) -> TraceStep {
+        guard case .step(let value) = try self.value(label) else { throw TraceError("argument '\(label)' of '\(name)' is not a step like name(…)") }
         return value
     }
 

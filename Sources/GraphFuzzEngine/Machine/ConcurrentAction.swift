@@ -1,0 +1,161 @@
+/// How a machine's concurrent steps are drawn and scheduled (`StateMachine.concurrentSteps`).
+///
+/// A step whose action is `Action.concurrent` may get more actions running at the same time, each drawn among
+/// the concurrent actions whose precondition holds, its arguments drawn against the model at the step's start
+/// (QuickCheck's parallel state machines: a sequential prefix, a concurrent group, more sequential steps).
+/// The group runs under a `Scheduler`, its interleaving drawn from the case's choices, and its observations
+/// must be explained by the specification run in some order that respects which action finished before which
+/// started (linearizability).
+public struct ConcurrentSteps: Sendable, Equatable {
+    /// The chance that a step whose action may run concurrently gets a second action; each further one
+    /// (up to `maxBranches`) comes with chance 1/2. 0 runs every action alone (still under the scheduler).
+    public var groupProbability: Double
+    /// The most actions in one concurrent step (2...32).
+    public var maxBranches: Int
+    /// How the scheduler picks the next job (docs/scheduling.md compares the strategies).
+    public var strategy: ScheduleStrategy
+    /// A concurrent step that runs this many jobs without finishing is a `livelock`.
+    public var maxJobs: Int
+    /// How long a concurrent step in which nothing can run waits for work handed over from another thread
+    /// before it is called a `deadlock`. Work from other threads is outside the scheduler's control and ends
+    /// the case as a harness fault when it arrives; this wait only keeps a slow one from passing for a deadlock.
+    public var outsideWait: Duration
+
+    public init(groupProbability: Double = 0.25, maxBranches: Int = 3, strategy: ScheduleStrategy = .pct(depth: 2, expectedSteps: 64),
+                maxJobs: Int = 100_000, outsideWait: Duration = .milliseconds(100)) {
+        precondition((2...32).contains(maxBranches), "ConcurrentSteps.maxBranches must be in 2...32")
+        self.groupProbability = groupProbability
+        self.maxBranches = maxBranches
+        self.strategy = strategy
+        self.maxJobs = maxJobs
+        self.outsideWait = outsideWait
+    }
+}
+
+extension Action {
+    /// An action that may run concurrently with others: its `perform` is asynchronous over the shared system
+    /// (an actor, or a class that is `Sendable`), since several tasks use it at once and `inout` cannot be
+    /// shared. Run alone it is a step like any other (under the scheduler too); in a concurrent step it is
+    /// one of its branches.
+    ///
+    /// - Parameters:
+    ///   - name: the step's name in traces, reports and coverage tables.
+    ///   - weight: how often it is chosen relative to the other applicable actions.
+    ///   - when: the precondition on the model. In a concurrent step it is checked at the step's start.
+    ///   - arguments: draws the arguments through `Arguments` against the model at the step's start.
+    ///   - predict: the specification's step. In a concurrent step it is run in several orders, on states
+    ///     the other branches leave: it must predict something in every state (an object another branch
+    ///     deleted, for instance).
+    ///   - perform: the system's step, run in a task of the case's scheduler. Every job it makes must stay
+    ///     under the scheduler (no Dispatch queues, no threads of its own): work from another thread ends the
+    ///     case as a harness fault.
+    public static func concurrent<A: Sendable, O: Equatable & Sendable>(
+        _ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+        arguments: @escaping (inout Arguments, M.Model) throws -> A,
+        predict: @escaping (A, inout M.Model) -> Prediction<O>,
+        perform: @escaping @Sendable (A, M.System) async throws -> O
+    ) -> Action where M.System: Sendable {
+        Action(name, weight: weight, when: precondition, concurrent: ConcurrentPart { args, model in
+            let command = try arguments(&args, model)
+            return PendingBranch(trace: args.trace(name), created: args.created, command: command, predict: predict, perform: perform)
+        })
+    }
+
+    /// A concurrent action without arguments.
+    public static func concurrent<O: Equatable & Sendable>(
+        _ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
+        predict: @escaping (inout M.Model) -> Prediction<O>,
+        perform: @escaping @Sendable (M.System) async throws -> O
+    ) -> Action where M.System: Sendable {
+        concurrent(name, weight: weight, when: precondition, arguments: { _, _ in () },
+                   predict: { _, model in predict(&model) }, perform: { _, system in try await perform(system) })
+    }
+}
+
+/// What a concurrent action adds to an action: its arguments drawn alone, and a branch that runs its async
+/// perform and judges what it observed.
+@usableFromInline
+struct ConcurrentPart<M: StateMachine> {
+    /// Draws (or reads) the arguments against the model at the step's start; throws as `arguments` does.
+    @usableFromInline let prepare: (inout Arguments, M.Model) throws -> PendingBranch<M>
+}
+
+/// What a branch of a concurrent step observed.
+@usableFromInline
+enum BranchResult: Sendable {
+    /// The action returned this observation (of the action's observation type).
+    case observed(any Sendable)
+    /// The action threw an error that is not a harness fault: what it says.
+    case threw(String)
+    /// The harness could not do its part of the action.
+    case fault(HarnessFault)
+}
+
+/// A prediction with its value as reports write it.
+@usableFromInline
+struct WrittenPrediction {
+    @usableFromInline var value: String
+    @usableFromInline var rule: String
+    /// Other rules it credits (its parts' and those it says it decided), for coverage.
+    @usableFromInline var credits: [String]
+}
+
+/// One action of a concurrent step, its arguments drawn: what runs it on the system and what judges it.
+@usableFromInline
+struct PendingBranch<M: StateMachine> {
+    /// The action's trace (`withdraw(amount: 3)`) and the reference it creates.
+    @usableFromInline var trace: TraceStep
+    @usableFromInline var created: Ref?
+    /// The action's index (set by the runner).
+    @usableFromInline var action = 0
+    /// The action on the system, as the body of a task.
+    let start: (M.System) -> @Sendable () async -> BranchResult
+    /// Predicts the action on `model`; whether the prediction allows `result`.
+    let allows: (BranchResult, inout M.Model) -> Bool
+    /// Predicts the action on `model`, written out.
+    let predict: (inout M.Model) -> WrittenPrediction
+    /// The failure of an observation that the prediction in `model` does not allow.
+    let mismatch: (BranchResult, M.Model, TraceStep) -> Failure
+    /// What the action observed, as reports write it.
+    let observed: (BranchResult) -> String
+
+    init<A: Sendable, O: Equatable & Sendable>(trace: TraceStep, created: Ref?, command: A, predict: @escaping (A, inout M.Model) -> Prediction<O>,
+                                               perform: @escaping @Sendable (A, M.System) async throws -> O) where M.System: Sendable {
+        self.trace = trace
+        self.created = created
+        start = { system in
+            {
+                do { return .observed(try await perform(command, system)) } catch let fault as HarnessFault {
+                    return .fault(fault)
+                } catch {
+                    return .threw("\(error)")
+                }
+            }
+        }
+        allows = { result, model in
+            let predicted = predict(command, &model)
+            guard case .observed(let value) = result, let observed = value as? O else { return false }
+            return predicted.allows(observed)
+        }
+        self.predict = { model in
+            let predicted = predict(command, &model)
+            return WrittenPrediction(value: Rendering.text(predicted.value), rule: predicted.rule, credits: predicted.credits.map(\.rule))
+        }
+        mismatch = { result, model, trace in
+            var model = model
+            let predicted = predict(command, &model)
+            switch result {
+            case .observed(let value): return predicted.mismatch(value as! O, trace: trace)
+            case .threw(let error): return Failure(rule: predicted.rule, kind: .thrown, message: "\(trace) threw \(error)")
+            case .fault(let fault): return Failure(rule: predicted.rule, kind: .thrown, message: "\(trace): \(fault.message)")
+            }
+        }
+        observed = { result in
+            switch result {
+            case .observed(let value): return Rendering.text(value as! O)
+            case .threw(let error): return "threw \(error)"
+            case .fault(let fault): return "harness fault: \(fault.message)"
+            }
+        }
+    }
+}

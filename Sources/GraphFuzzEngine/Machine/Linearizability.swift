@@ -1,0 +1,206 @@
+/// One operation of a concurrent history as the linearizability check sees it: whether the specification,
+/// stepped from a model, predicts what the operation observed, and when it ran.
+struct LinearOperation<Model> {
+    /// Predicts the operation on `model` (advancing it) and says whether the prediction allows what the
+    /// operation observed.
+    let explains: (inout Model) -> Bool
+    /// The scheduler's steps during which the operation began and returned. `a` precedes `b` in real time
+    /// when `a.finished < b.started`; an order that puts `b` first is not admissible.
+    let started: Int
+    let finished: Int
+}
+
+/// Whether the observations of concurrent operations equal what the specification predicts for some order
+/// of them that respects their real-time order (Herlihy and Wing's linearizability), and every state such an
+/// order leaves the model in.
+///
+/// The search is Wing and Gong's: a depth-first walk that appends one operation whose real-time predecessors
+/// are all placed, steps the model, and backtracks at the first prediction that does not allow what was
+/// observed. With Lowe's memoisation a configuration — the set of operations placed and the model they left —
+/// is explored once, so the search is polynomial in the number of distinct configurations rather than
+/// factorial in the operations; it needs models that can be compared (`equal`, and `hash` to look them up in
+/// a set). Without either, small groups are searched exhaustively (a group of 3 has at most 6 orders).
+///
+/// Every explaining order is followed to its end (configurations already seen aside), because later steps
+/// must be checked against every state the system may be in: `ends` holds those states, deduplicated when
+/// models can be compared, in the order the search reached them.
+struct Linearizability<Model> {
+    /// Compares two models (nil: models cannot be compared; nothing is deduplicated or memoised).
+    let equal: ((Model, Model) -> Bool)?
+    /// Hashes a model for the memo (nil: configurations are compared one by one among those with the same
+    /// placed operations).
+    let hash: ((Model, inout Hasher) -> Void)?
+    /// The most end states kept; past it the result says `truncated`.
+    let maxEnds: Int
+
+    init(equal: ((Model, Model) -> Bool)?, hash: ((Model, inout Hasher) -> Void)? = nil, maxEnds: Int = 64) {
+        self.equal = equal
+        self.hash = hash
+        self.maxEnds = maxEnds
+    }
+
+    /// What the search found.
+    struct Result {
+        /// The states of the model after every explaining order (empty: no order explains the observations).
+        var ends: [Model] = []
+        /// The first explaining order found (indices into the operations), and the start state it began from.
+        var order: [Int]?
+        var orderStart = 0
+        /// When no order explains: the order that explains the longest prefix (the first such found, trying
+        /// operations in index order), the operation after that prefix whose observation its prediction does
+        /// not allow, the model before it, and the start state it began from.
+        var closest: (prefix: [Int], failing: Int, model: Model, start: Int)?
+        /// More explaining end states than `maxEnds`: `ends` holds the first ones only.
+        var truncated = false
+        /// Configurations visited (the search's work, for measurements).
+        var visited = 0
+    }
+
+    /// Searches the orders of `operations` from each state in `starts` (the states earlier steps may have left).
+    func check(_ operations: [LinearOperation<Model>], from starts: [Model]) -> Result {
+        precondition(operations.count <= 32, "a concurrent group has at most 32 operations")
+        var search = Search(operations: operations, checker: self)
+        for (index, start) in starts.enumerated() {
+            search.start = index
+            search.walk(mask: 0, model: start, prefix: [])
+        }
+        return search.result
+    }
+
+    /// `mask`'s operations' real-time predecessors: bit `a` of `predecessors[b]` when `a` finished before `b` started.
+    static func predecessors(_ operations: [LinearOperation<Model>]) -> [UInt32] {
+        operations.map { b in
+            var mask: UInt32 = 0
+            for (a, operation) in operations.enumerated() where operation.finished < b.started { mask |= 1 << UInt32(a) }
+            return mask
+        }
+    }
+
+    /// Every order of the operations that respects real time (for messages: a group of a few operations).
+    static func admissibleOrders(_ operations: [LinearOperation<Model>]) -> [[Int]] {
+        let before = predecessors(operations)
+        var orders: [[Int]] = []
+        func extend(_ order: [Int], _ mask: UInt32) {
+            if order.count == operations.count { orders.append(order); return }
+            for b in operations.indices where mask & (1 << UInt32(b)) == 0 && before[b] & ~mask == 0 {
+                extend(order + [b], mask | 1 << UInt32(b))
+            }
+        }
+        extend([], 0)
+        return orders
+    }
+
+    private struct Search {
+        let operations: [LinearOperation<Model>]
+        let checker: Linearizability
+        let before: [UInt32]
+        let full: UInt32
+        var start = 0
+        var result = Result()
+        /// Configurations seen, by placed operations: hashed (`hash`) or listed (`equal` alone).
+        var seenHashed: Set<Configuration> = []
+        var seenListed: [UInt32: [Model]] = [:]
+
+        init(operations: [LinearOperation<Model>], checker: Linearizability) {
+            self.operations = operations
+            self.checker = checker
+            before = Linearizability.predecessors(operations)
+            full = operations.count == 32 ? .max : (1 << UInt32(operations.count)) - 1
+        }
+
+        /// A configuration in the memo: the placed operations and the model's hash, compared by the model.
+        struct Configuration: Hashable {
+            let mask: UInt32
+            let hashValueOfModel: Int
+            let model: Model
+            let equal: (Model, Model) -> Bool
+
+            static func == (a: Configuration, b: Configuration) -> Bool {
+                a.mask == b.mask && a.hashValueOfModel == b.hashValueOfModel && a.equal(a.model, b.model)
+            }
+
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(mask)
+                hasher.combine(hashValueOfModel)
+            }
+        }
+
+        /// Whether the configuration was seen before (and remembers it).
+        mutating func seen(_ mask: UInt32, _ model: Model) -> Bool {
+            guard let equal = checker.equal else { return false }
+            if let hash = checker.hash {
+                var hasher = Hasher()
+                hash(model, &hasher)
+                return !seenHashed.insert(Configuration(mask: mask, hashValueOfModel: hasher.finalize(), model: model, equal: equal)).inserted
+            }
+            if seenListed[mask, default: []].contains(where: { equal($0, model) }) { return true }
+            seenListed[mask, default: []].append(model)
+            return false
+        }
+
+        mutating func walk(mask: UInt32, model: Model, prefix: [Int]) {
+            result.visited += 1
+            if mask == full {
+                if result.order == nil {
+                    result.order = prefix
+                    result.orderStart = start
+                }
+                record(model)
+                return
+            }
+            for b in operations.indices where mask & (1 << UInt32(b)) == 0 && before[b] & ~mask == 0 {
+                var next = model
+                guard operations[b].explains(&next) else {
+                    if result.order == nil, prefix.count > (result.closest?.prefix.count ?? -1) {
+                        result.closest = (prefix, b, model, start)
+                    }
+                    continue
+                }
+                let placed = mask | 1 << UInt32(b)
+                if seen(placed, next) { continue }
+                walk(mask: placed, model: next, prefix: prefix + [b])
+            }
+        }
+
+        mutating func record(_ model: Model) {
+            if let equal = checker.equal, result.ends.contains(where: { equal($0, model) }) { return }
+            guard result.ends.count < checker.maxEnds else {
+                result.truncated = true
+                return
+            }
+            result.ends.append(model)
+        }
+    }
+}
+
+extension Linearizability {
+    /// A checker for `Model`, comparing and memoising states when the model is `Equatable` (looked up in a
+    /// set when it is also `Hashable`).
+    static func forModel(_ type: Model.Type) -> Linearizability {
+        let probe = ModelComparison<Model>()
+        return Linearizability(equal: probe.equal, hash: probe.hash)
+    }
+}
+
+/// Equality and hashing of a model type that may or may not conform to `Equatable` / `Hashable`, found at run
+/// time (a machine's `Model` carries no such requirement).
+struct ModelComparison<Model> {
+    var equal: ((Model, Model) -> Bool)? {
+        guard Model.self is any Equatable.Type else { return nil }
+        return { a, b in
+            let equatable = a as! any Equatable
+            return sameValue(equatable, b)
+        }
+    }
+
+    var hash: ((Model, inout Hasher) -> Void)? {
+        guard Model.self is any Hashable.Type else { return nil }
+        return { model, hasher in
+            let hashable = model as! any Hashable
+            hashable.hash(into: &hasher)
+        }
+    }
+}
+
+/// Whether `b` is a value of `a`'s type equal to it.
+private func sameValue<E: Equatable>(_ a: E, _ b: Any) -> Bool { (b as? E) == a }

@@ -1,0 +1,394 @@
+/// Concurrent steps: an `Action.concurrent` action, alone or with more actions at once, run under the
+/// scheduler and judged by linearizability against the states earlier steps may have left.
+///
+/// Drawn, a concurrent step is, inside its `.step` span: the first action's choice and arguments (as any
+/// step's), then a `.list` of further branches — each an `.element` holding a "more" flag (true with
+/// `groupProbability` for the second, 1/2 for each further one), the action's choice among the concurrent
+/// actions whose precondition holds at the step's start (`.command`) and its arguments, drawn against the
+/// model at the step's start — ending with a false flag, and last the scheduler's choices (`.schedule`).
+/// Deleting an element removes a branch, zeroing the flags leaves one action, and zeroing the schedule runs
+/// the jobs in the order they were enqueued: the shrinker moves a concurrent step towards fewer branches and
+/// FIFO order without knowing what the spans mean.
+///
+/// Traced, a step of one action that ran in FIFO order is the action's own trace (`withdraw(amount: 3)`); any
+/// other is `concurrently(A: withdraw(amount: 3), B: withdraw(amount: 4), schedule: [1, 0, 1])`: the branches
+/// by label, and the schedule as the picks of every scheduling decision that had a choice (the index of the job
+/// run among those that could run, oldest first; trailing zeros left out). Replaying the trace replays those
+/// picks, whatever strategy drew them.
+extension MachineRunner {
+    /// The step name of a concurrent step's trace.
+    @usableFromInline static var groupStepName: String { "concurrently" }
+
+    /// Where a concurrent step comes from.
+    @usableFromInline
+    enum GroupSource {
+        /// Drawn: the draw, and whether it keeps spans.
+        case draw(Draw, spans: Bool)
+        /// Read from a trace: a step of one action (the caller has begun reading its arguments).
+        case trace(TraceStep)
+        /// Read from a trace: a `concurrently(…)` step.
+        case group(TraceStep)
+    }
+
+    /// What a concurrent step did: the step's verdict (a failure or fault in `io`), the references it created,
+    /// a trace that could not be replayed, and whether the case ends here as a pass (the states the system
+    /// may be in grew past what the runner follows).
+    @usableFromInline
+    struct GroupStep {
+        @usableFromInline var verdict: StepVerdict
+        @usableFromInline var created = 0
+        @usableFromInline var refused: TraceReplayError?
+        @usableFromInline var endsCase = false
+
+        init(_ verdict: StepVerdict) { self.verdict = verdict }
+    }
+
+    /// A step of a machine with concurrent actions that is not an ordinary one: a concurrent action's (alone
+    /// or with others), or any action's after a concurrent step left several states the system may be in
+    /// (`model` and `others`).
+    @usableFromInline
+    func step(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ scratch: inout Scratch, _ model: inout M.Model,
+              _ others: inout [M.Model], _ system: inout M.System?, refs: Int) -> GroupStep {
+        var states = [model] + others
+        defer {
+            model = states[0]
+            others = Array(states.dropFirst())
+        }
+        if case .group = source {
+            return concurrentStep(a, source, options, &scratch.io, &scratch.chooser, &states, &system, refs: refs)
+        }
+        guard actions[a].concurrent != nil else {
+            var end = GroupStep(actions[a].stepAmong(&scratch.io, &states, &system))
+            end.created = scratch.io.arguments.created == nil ? 0 : 1
+            return end
+        }
+        return concurrentStep(a, source, options, &scratch.io, &scratch.chooser, &states, &system, refs: refs)
+    }
+
+    /// Runs the concurrent step whose first action is `a`: draws or reads its branches, runs them under the
+    /// scheduler and checks what they observed against `states` (the states the system may be in, the
+    /// first the one arguments are drawn against), which it leaves as the states after the step.
+    func concurrentStep(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ io: inout StepIO, _ chooser: inout Chooser,
+                        _ states: inout [M.Model], _ system: inout M.System?, refs: Int) -> GroupStep {
+        let settings = shared.concurrency
+        var branches: [PendingBranch<M>] = []
+        var picks: [Int] = []
+        if case .group(let step) = source {
+            switch readBranches(step, &io, states[0], refs: refs) {
+            case .success(let read):
+                branches = read.branches
+                picks = read.picks
+            case .failure(let refused):
+                var end = GroupStep(.unavailable)
+                end.refused = refused
+                return end
+            }
+        } else {
+            // The first action's arguments, in the step's arguments (begun by the caller).
+            switch prepare(a, &io, states[0]) {
+            case .success(let branch): branches.append(branch)
+            case .failure(let error): return GroupStep(error.verdict)
+            }
+            if case .draw(let draw, let spans) = source,
+               let verdict = drawBranches(&branches, draw, spans: spans, settings, &io, &chooser, states[0], refs: refs) {
+                return GroupStep(verdict)
+            }
+        }
+        var end = GroupStep(.passed)
+        end.created = branches.reduce(0) { $0 + ($1.created == nil ? 0 : 1) }
+        guard let system, io.index < options.systemSteps else {
+            // Not run: the branches predicted in their order, on the first state.
+            var model = states[0]
+            let predicted = branches.map { $0.predict(&model) }
+            if io.records { io.record = groupRecord(branches, picks: [], how: "not run", predicted: predicted) }
+            states = [model]
+            end.verdict = .predicted
+            return end
+        }
+        io.willPerform?(io.index)
+        guard #available(macOS 15.0, *) else {
+            io.fault = HarnessFault("concurrent steps need macOS 15 (task executors)")
+            end.verdict = .harnessFault
+            return end
+        }
+        var schedulerOptions = Scheduler.Options(strategy: settings.strategy, maxJobs: settings.maxJobs, outsideWait: settings.outsideWait)
+        let draw: Draw
+        switch source {
+        case .draw(let drawn, _): draw = drawn
+        case .trace, .group:
+            draw = Draw(replaying: ChoiceSequence([]))
+            schedulerOptions.replaying = picks
+        }
+        let (run, records) = Scheduler(draw: draw, options: schedulerOptions).runConcurrently(branches.enumerated().map { index, branch in
+            ScheduledBranch(concurrentBranchLabel(index), branch.start(system))
+        })
+        if case .group(let step) = source, let invalid = run.invalidPick {
+            end.verdict = .unavailable
+            end.refused = TraceReplayError(step: io.index, message: "step \(io.index + 1) '\(step)': schedule pick \(invalid.pick) at job #\(invalid.step) "
+                                           + "is outside the \(invalid.choices) jobs that could run (0...\(invalid.choices - 1))")
+            return end
+        }
+        let judged = judge(branches, run, records, trace: groupTrace(branches, picks: run.picks), states: states, io: &io)
+        end.verdict = judged.verdict
+        guard judged.verdict != .harnessFault else { return end }
+        if io.tally.counts || io.records { describe(branches, judged, picks: run.picks, states: states, &io) }
+        guard judged.verdict == .passed, let checked = judged.checked else { return end }
+        states = checked.ends
+        end.endsCase = checked.truncated
+        return end
+    }
+
+    /// Counts the step's rules and leaves its record: what the specification predicts for each branch, in the
+    /// order that explains the observations (failing: the order that explains the most, else label order).
+    private func describe(_ branches: [PendingBranch<M>], _ judged: (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?),
+                          picks: [Int], states: [M.Model], _ io: inout StepIO) {
+        let checked = judged.checked
+        let order: [Int]
+        var model: M.Model
+        if let found = checked?.order {
+            order = found
+            model = states[checked!.orderStart]
+        } else if let closest = checked?.closest {
+            order = closest.prefix + [closest.failing] + branches.indices.filter { !closest.prefix.contains($0) && $0 != closest.failing }
+            model = states[closest.start]
+        } else {
+            order = Array(branches.indices)
+            model = states[0]
+        }
+        var predicted: [WrittenPrediction?] = Array(repeating: nil, count: branches.count)
+        for index in order { predicted[index] = branches[index].predict(&model) }
+        if io.tally.counts {
+            for index in order { io.tally.count(rule: predicted[index]!.rule, credits: predicted[index]!.credits, of: branches[index].action) }
+        }
+        if io.records {
+            let how = judged.verdict == .passed ? "in the order " + order.map(concurrentBranchLabel).joined(separator: ", ")
+                : checked == nil ? "in label order; the step did not finish"
+                : "no order explains the observations; the closest is " + order.map(concurrentBranchLabel).joined(separator: ", ")
+            io.record = groupRecord(branches, picks: picks, how: how, predicted: predicted.map { $0! })
+        }
+    }
+
+    // MARK: Branches
+
+    /// Draws or reads action `a`'s arguments against `model` as a branch; the step's verdict when none fit.
+    private func prepare(_ a: Int, _ io: inout StepIO, _ model: M.Model) -> Result<PendingBranch<M>, StepVerdictError> {
+        Action<M>.drawArguments(actions[a].name, actions[a].concurrent!.prepare, &io, model).map { branch in
+            var branch = branch
+            branch.action = a
+            return branch
+        }
+    }
+
+    /// Draws the further branches of a step (see the type's comment); a verdict when the step cannot go on.
+    private func drawBranches(_ branches: inout [PendingBranch<M>], _ draw: Draw, spans: Bool, _ settings: ConcurrentSteps,
+                              _ io: inout StepIO, _ chooser: inout Chooser, _ model: M.Model, refs: Int) -> StepVerdict? {
+        guard settings.groupProbability > 0 else { return nil }
+        if spans { draw.beginSpan(.list) }
+        defer { if spans { draw.endSpan() } }
+        while branches.count < settings.maxBranches {
+            if spans { draw.beginSpan(.element) }
+            defer { if spans { draw.endSpan() } }
+            guard draw.chooseBool(probability: branches.count == 1 ? settings.groupProbability : 0.5) else { return nil }
+            var excluded = shared.sequentialActions
+            while true {
+                if spans { draw.beginSpan(.command) }
+                let next = chooser.choose(model, excluded: excluded, draw)
+                if spans { draw.endSpan() }
+                guard let b = next else { return nil }
+                let created = branches.reduce(0) { $0 + ($1.created == nil ? 0 : 1) }
+                io.arguments.begin(nextRef: Ref(refs + created), tracesCoded: true)
+                switch prepare(b, &io, model) {
+                case .success(let branch):
+                    branches.append(branch)
+                case .failure(let error):
+                    if error.verdict == .unavailable {
+                        excluded.append(b)
+                        continue
+                    }
+                    return error.verdict
+                }
+                break
+            }
+        }
+        return nil
+    }
+
+    /// The branches and schedule of a traced `concurrently(…)` step.
+    private func readBranches(_ step: TraceStep, _ io: inout StepIO, _ model: M.Model, refs: Int)
+    -> Result<(branches: [PendingBranch<M>], picks: [Int]), TraceReplayError> {
+        func refuse(_ message: String) -> Result<(branches: [PendingBranch<M>], picks: [Int]), TraceReplayError> {
+            .failure(TraceReplayError(step: io.index, message: "step \(io.index + 1) '\(step)': \(message)"))
+        }
+        var branches: [PendingBranch<M>] = []
+        var picks: [Int] = []
+        for argument in step.arguments {
+            if argument.label == "schedule" {
+                guard case .list(let values) = argument.value else { return refuse("'schedule' is not a list of picks like [1, 0, 2]") }
+                for value in values {
+                    guard case .int(let pick) = value, pick >= 0 else { return refuse("'schedule' holds \(value), not a pick (0, 1, 2, …)") }
+                    picks.append(pick)
+                }
+                continue
+            }
+            guard argument.label == concurrentBranchLabel(branches.count) else {
+                return refuse("expected branch \(concurrentBranchLabel(branches.count)), found '\(argument.label)'")
+            }
+            guard case .step(let branchStep) = argument.value else { return refuse("branch \(argument.label) is not a step like withdraw(amount: 3)") }
+            guard let b = actions.firstIndex(where: { $0.name == branchStep.name }) else {
+                return refuse("unknown step '\(branchStep.name)' in branch \(argument.label) (expected one of \(actions.map(\.name).joined(separator: ", ")))")
+            }
+            guard actions[b].concurrent != nil else {
+                return refuse("'\(branchStep.name)' in branch \(argument.label) cannot run concurrently (its perform is not async)")
+            }
+            let created = branches.reduce(0) { $0 + ($1.created == nil ? 0 : 1) }
+            io.arguments.begin(reading: branchStep, nextRef: Ref(refs + created))
+            switch prepare(b, &io, model) {
+            case .success(let branch): branches.append(branch)
+            case .failure:
+                let reason = io.arguments.failure?.message
+                    ?? "it cannot be applied in the state the earlier steps leave (a reference or precondition no longer holds)"
+                return refuse("branch \(argument.label) '\(branchStep)': \(reason)")
+            }
+        }
+        guard !branches.isEmpty else { return refuse("a concurrent step needs at least one branch (A: …)") }
+        return .success((branches, picks))
+    }
+
+    // MARK: The verdict
+
+    /// Judges a scheduled run: the scheduler's own outcomes (work from other threads, a deadlock, the job
+    /// limit), then each branch's (a harness fault, a thrown error), then linearizability.
+    private func judge(_ branches: [PendingBranch<M>], _ run: ScheduledRun<Void>, _ records: [BranchRecord<BranchResult>], trace: TraceStep,
+                       states: [M.Model], io: inout StepIO) -> (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?) {
+        // Rendered only for a failure's message.
+        var interleaving: String { Self.interleaving(run) }
+        if run.externalJobs > 0 {
+            io.fault = HarnessFault(message: "work from other threads reached the concurrent step (\(run.uncontrolled.joined(separator: "; "))): "
+                                    + "its interleaving is not under the scheduler's control", place: "the case's scheduler",
+                                    step: io.index, stepTrace: "\(trace)")
+            return (.harnessFault, nil)
+        }
+        switch run.outcome {
+        case .deadlock(let waiting):
+            io.failure = Failure(rule: "deadlock", kind: .deadlock,
+                                 message: "\(trace): deadlock: nothing can run, and \(waiting.joined(separator: "; "))\n" + interleaving)
+            return (.failed, nil)
+        case .jobLimit(let jobs):
+            io.failure = Failure(rule: "livelock", kind: .livelock,
+                                 message: "\(trace): ran \(jobs) jobs without finishing (ConcurrentSteps.maxJobs)\n" + interleaving)
+            return (.failed, nil)
+        case .completed:
+            break
+        }
+        let results = records.map { $0.result! }
+        for (index, result) in results.enumerated() {
+            switch result {
+            case .fault(let fault):
+                io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace)")
+                return (.harnessFault, nil)
+            case .threw:
+                var failure = branches[index].mismatch(result, states[0], branches[index].trace)
+                failure.message = "\(trace): \(concurrentBranchLabel(index)) \(failure.message)\n" + interleaving
+                io.failure = failure
+                return (.failed, nil)
+            case .observed:
+                break
+            }
+        }
+        let operations = branches.indices.map { index in
+            LinearOperation<M.Model>(explains: { branches[index].allows(results[index], &$0) },
+                                     started: records[index].started!, finished: records[index].finished!)
+        }
+        let checked = shared.linearizability.check(operations, from: states)
+        guard checked.ends.isEmpty else { return (.passed, checked) }
+        io.failure = unexplained(branches, results, operations, checked, trace: trace, states: states,
+                                 interleaving: branches.count > 1 || !run.picks.isEmpty ? interleaving : nil)
+        return (.failed, checked)
+    }
+
+    /// The failure of a step that no order explains, under the rule of the first difference in the order that
+    /// explains the longest prefix (the first such order, trying branches in label order).
+    ///
+    /// A lone action's observation is a mismatch like a synchronous step's, its interleaving added when the
+    /// scheduler had choices to make (`interleaving`).
+    private func unexplained(_ branches: [PendingBranch<M>], _ results: [BranchResult], _ operations: [LinearOperation<M.Model>],
+                             _ checked: Linearizability<M.Model>.Result, trace: TraceStep, states: [M.Model], interleaving: String?) -> Failure {
+        let label = concurrentBranchLabel
+        let closest = checked.closest!
+        var failure = branches[closest.failing].mismatch(results[closest.failing], closest.model, branches[closest.failing].trace)
+        guard branches.count > 1, let interleaving else {
+            if let interleaving { failure.message = "\(trace): \(failure.message)\n" + interleaving }
+            return failure
+        }
+        failure.kind = .linearizability
+        let names = branches.indices.map(label)
+        var lines = ["\(trace): no order of \(Self.list(names)) explains what they observed"]
+        lines.append("  observed: " + branches.indices.map { "\(label($0)) → \(branches[$0].observed(results[$0]))" }.joined(separator: ", "))
+        for b in operations.indices {
+            for a in operations.indices where operations[a].finished < operations[b].started {
+                lines.append("  \(label(a)) finished (#\(operations[a].finished)) before \(label(b)) started (#\(operations[b].started))")
+            }
+        }
+        if states.count > 1 { lines.append("  from each of the \(states.count) states earlier concurrent steps may have left; the first:") }
+        // Every order that respects real time, each with its first difference (a group of a few branches).
+        let orders = Linearizability<M.Model>.admissibleOrders(operations)
+        if orders.count <= 6 {
+            for order in orders {
+                var model = states[0]
+                for index in order {
+                    var next = model
+                    if !branches[index].allows(results[index], &next) {
+                        let miss = branches[index].mismatch(results[index], model, branches[index].trace)
+                        lines.append("  in the order \(order.map(label).joined(separator: ", ")): \(label(index)) \(miss.message) [\(miss.rule)]")
+                        break
+                    }
+                    model = next
+                }
+            }
+        }
+        let prefix = closest.prefix.map(label)
+        lines.append("  the order that explains the most, \((prefix + [label(closest.failing)]).joined(separator: ", ")) …, explains "
+                     + (prefix.isEmpty ? "no branch" : Self.list(prefix)) + "; rule \(failure.rule) decides \(label(closest.failing))")
+        failure.message = lines.joined(separator: "\n") + "\n" + interleaving
+        return failure
+    }
+
+    /// `A`, `A and B`, `A, B and C`.
+    static func list(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// The schedule as indented lines, the last 40 of a long one.
+    static func interleaving(_ run: ScheduledRun<Void>) -> String {
+        let lines = run.lines
+        let shown = lines.suffix(40)
+        let head = shown.count < lines.count ? "  interleaving (the last \(shown.count) of \(lines.count) jobs):" : "  interleaving:"
+        return ([head] + shown.map { "    " + $0 }).joined(separator: "\n")
+    }
+
+    // MARK: Traces and records
+
+    /// The step's trace: a lone branch run in FIFO order as its own, anything else as `concurrently(…)`.
+    private func groupTrace(_ branches: [PendingBranch<M>], picks: [Int]) -> TraceStep {
+        if branches.count == 1 && picks.isEmpty { return branches[0].trace }
+        var arguments = branches.enumerated().map { TraceStep.Argument(concurrentBranchLabel($0), .step($1.trace)) }
+        if !picks.isEmpty { arguments.append(TraceStep.Argument("schedule", .list(picks.map { .int($0) }))) }
+        return TraceStep(Self.groupStepName, arguments)
+    }
+
+    /// The step's record: what the specification predicted for each branch, and in which order (`how`).
+    private func groupRecord(_ branches: [PendingBranch<M>], picks: [Int], how: String, predicted: [WrittenPrediction]) -> RecordedStep {
+        let trace = groupTrace(branches, picks: picks)
+        if branches.count == 1 { return RecordedStep(trace: trace, value: predicted[0].value, rule: predicted[0].rule, swift: nil) }
+        let labelled = branches.indices.map { "\(concurrentBranchLabel($0)) → \(predicted[$0].value) [\(predicted[$0].rule)]" }
+        var record = RecordedStep(trace: trace, value: labelled.joined(separator: ", "), rule: "", swift: nil)
+        record.written = "\(labelled.joined(separator: ", ")) (\(how))"
+        return record
+    }
+}
+
+/// A concurrent step's branch labels: A, B, … Z, then A1, B1, ….
+func concurrentBranchLabel(_ index: Int) -> String {
+    let letter = String(UnicodeScalar(UInt8(65 + index % 26)))
+    return index < 26 ? letter : letter + String(index / 26)
+}
