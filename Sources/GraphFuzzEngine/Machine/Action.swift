@@ -42,7 +42,7 @@ public struct Action<M: StateMachine> {
                                  perform: @escaping (A, inout M.System) throws -> O,
                                  swift: ((A) -> String)? = nil) {
         self.init(name, weights: nil, fixed: weight, when: precondition, arguments: arguments, predict: predict, perform: perform,
-                  compare: nil, swiftLines: Action.expecting(swift))
+                  swiftLines: Action.expecting(swift))
     }
 
     /// An action whose weight depends on the model.
@@ -53,7 +53,7 @@ public struct Action<M: StateMachine> {
                                  perform: @escaping (A, inout M.System) throws -> O,
                                  swift: ((A) -> String)? = nil) {
         self.init(name, weights: weights, fixed: nil, when: precondition, arguments: arguments, predict: predict, perform: perform,
-                  compare: nil, swiftLines: Action.expecting(swift))
+                  swiftLines: Action.expecting(swift))
     }
 
     /// An action without arguments; `swift` is its Swift call.
@@ -64,26 +64,24 @@ public struct Action<M: StateMachine> {
                               swift: String? = nil) {
         self.init(name, weights: nil, fixed: weight, when: precondition, arguments: { _, _ in () },
                   predict: { _, model in predict(&model) }, perform: { _, system in try perform(&system) },
-                  compare: nil, swiftLines: Action.expecting(swift.map { call in { (_: Void) in call } }))
+                  swiftLines: Action.expecting(swift.map { call in { (_: Void) in call } }))
     }
 
-    /// Every initialiser ends here. `compare` explains an observation the prediction does not allow (nil:
-    /// accept it after all) for a target that still names the rule of a mismatch itself; `swiftLines` renders
-    /// a step of an exported test from its arguments, prediction and trace (the last one asserting).
+    /// Every initialiser ends here. `swiftLines` renders a step of an exported test from its arguments,
+    /// prediction and trace (the last one asserting).
     @inlinable
     package init<A, O: Equatable>(_ name: String, weights: ((M.Model) -> UInt32)?, fixed: UInt32?,
                                   when precondition: @escaping (M.Model) -> Bool = { _ in true },
                                   arguments: @escaping (inout Arguments, M.Model) throws -> A,
                                   predict: @escaping (A, inout M.Model) -> Prediction<O>,
                                   perform: @escaping (A, inout M.System) throws -> O,
-                                  compare: ((Prediction<O>, O, TraceStep) -> Failure?)? = nil,
                                   swiftLines: ((A, Prediction<O>, _ trace: TraceStep, _ isLast: Bool) -> [String])? = nil) {
         self.name = name
         self.weight = weights ?? { _ in fixed ?? 1 }
         self.fixedWeight = weights == nil ? fixed ?? 1 : nil
         self.precondition = precondition
-        self.step = Action.step(name, arguments, predict, perform, compare, swiftLines)
-        self.stepAmong = Action.stepAmong(name, arguments, predict, perform, compare, swiftLines)
+        self.step = Action.step(name, arguments, predict, perform, swiftLines)
+        self.stepAmong = Action.stepAmong(name, arguments, predict, perform, swiftLines)
         concurrent = nil
     }
 
@@ -111,7 +109,7 @@ public struct Action<M: StateMachine> {
         _ name: String, weights: ((M.Model) -> UInt32)?, fixed: UInt32?, when precondition: @escaping (M.Model) -> Bool,
         draw: @escaping (M.Model, Draw) -> C?, applies: @escaping (C, M.Model) -> Bool,
         predict: @escaping (C, inout M.Model) -> Prediction<O>, perform: @escaping (C, inout M.System) throws -> O,
-        compare: ((Prediction<O>, O, TraceStep) -> Failure?)?, swiftLines: ((C, Prediction<O>, TraceStep, Bool) -> [String])?
+        swiftLines: ((C, Prediction<O>, TraceStep, Bool) -> [String])?
     ) -> Action {
         Action(name, weights: weights, fixed: fixed, when: precondition,
                arguments: { args, model in
@@ -119,7 +117,7 @@ public struct Action<M: StateMachine> {
                    if args.isReplaying { try args.require(applies(command, model)) }
                    return command
                },
-               predict: predict, perform: perform, compare: compare, swiftLines: swiftLines)
+               predict: predict, perform: perform, swiftLines: swiftLines)
     }
 
     /// Swift lines from a call: an earlier step runs it, the last one expects the predicted value.
@@ -136,7 +134,6 @@ public struct Action<M: StateMachine> {
     static func step<A, O: Equatable>(_ name: String, _ arguments: @escaping (inout Arguments, M.Model) throws -> A,
                                       _ predict: @escaping (A, inout M.Model) -> Prediction<O>,
                                       _ perform: @escaping (A, inout M.System) throws -> O,
-                                      _ compare: ((Prediction<O>, O, TraceStep) -> Failure?)?,
                                       _ swiftLines: ((A, Prediction<O>, TraceStep, Bool) -> [String])?)
     -> (inout StepIO, inout M.Model, inout M.System?) -> StepVerdict {
         { io, model, system in
@@ -171,11 +168,6 @@ public struct Action<M: StateMachine> {
                 return .failed
             }
             if predicted.allows(observed) { return .passed }
-            if let compare {
-                guard let failure = compare(predicted, observed, trace()) else { return .passed }
-                io.failure = failure
-                return .failed
-            }
             io.failure = predicted.mismatch(observed, trace: trace())
             return .failed
         }
@@ -206,7 +198,6 @@ extension Action {
     static func stepAmong<A, O: Equatable>(_ name: String, _ arguments: @escaping (inout Arguments, M.Model) throws -> A,
                                            _ predict: @escaping (A, inout M.Model) -> Prediction<O>,
                                            _ perform: @escaping (A, inout M.System) throws -> O,
-                                           _ compare: ((Prediction<O>, O, TraceStep) -> Failure?)?,
                                            _ swiftLines: ((A, Prediction<O>, TraceStep, Bool) -> [String])?)
     -> (inout StepIO, inout [M.Model], inout M.System?) -> StepVerdict {
         { io, models, system in
@@ -241,12 +232,10 @@ extension Action {
                 io.failure = Failure(rule: predictions[0].rule, kind: .thrown, message: "\(trace) threw \(error)")
                 return .failed
             }
-            let explaining = predictions.indices.filter { index in
-                predictions[index].allows(observed) || (compare.map { $0(predictions[index], observed, trace) == nil } ?? false)
-            }
+            let explaining = predictions.indices.filter { predictions[$0].allows(observed) }
             guard let first = explaining.first else {
                 keep(0)
-                io.failure = compare?(predictions[0], observed, trace) ?? predictions[0].mismatch(observed, trace: trace)
+                io.failure = predictions[0].mismatch(observed, trace: trace)
                 return .failed
             }
             keep(first)

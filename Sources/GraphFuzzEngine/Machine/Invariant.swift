@@ -4,8 +4,8 @@
 /// decides something.
 public struct Invariant<M: StateMachine> {
     public let rule: String
-    /// The rule the check decides in a state, for coverage; nil when it decides nothing there (and is skipped).
-    @usableFromInline let decidedBy: ((M.Model) -> String?)?
+    /// The states of the model where the check decides something (nil: all); elsewhere it is skipped.
+    @usableFromInline let applies: ((M.Model) -> Bool)?
     @usableFromInline let check: (M.Model, M.System) -> Failure?
 
     /// - Parameters:
@@ -15,16 +15,7 @@ public struct Invariant<M: StateMachine> {
     @inlinable
     public init(_ rule: String, when applies: ((M.Model) -> Bool)? = nil, _ check: @escaping (M.Model, M.System) -> String?) {
         self.rule = rule
-        decidedBy = applies.map { applies in { applies($0) ? rule : nil } }
+        self.applies = applies
         self.check = { model, system in check(model, system).map { Failure(rule: rule, kind: .invariant, message: $0) } }
-    }
-
-    /// An invariant whose failure names a rule of its own choosing, and whose counted rule depends on the
-    /// state (`decidedBy`; nil: skipped): for a target that still chooses the rule itself.
-    @inlinable
-    package init(_ rule: String, decidedBy: @escaping (M.Model) -> String?, failure check: @escaping (M.Model, M.System) -> Failure?) {
-        self.rule = rule
-        self.decidedBy = decidedBy
-        self.check = check
     }
 }

@@ -404,12 +404,8 @@
     @inlinable
     static func checkInvariants(_ invariants: [Invariant<M>], _ model: M.Model, _ system: M.System, tally: inout Tally) -> Failure? {
         for i in invariants.indices {
-            if let decide = invariants[i].decidedBy {
-                guard let rule = decide(model) else { continue }
-                if tally.counts { tally.checks.count(rule) }
-            } else if tally.counts {
-                tally.checks.count(invariants[i].rule)
-            }
+            if let applies = invariants[i].applies, !applies(model) { continue }
+            if tally.counts { tally.checks.count(invariants[i].rule) }
             if let broken = invariants[i].check(model, system) { return broken }
         }
         return nil

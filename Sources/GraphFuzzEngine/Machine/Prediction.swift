@@ -34,17 +34,6 @@ public struct Prediction<Observation: Equatable>: Equatable {
         credits = []
     }
 
-    /// A prediction that also credits `alsoDecided` to coverage, for a target that still names the rule of a
-    /// mismatch itself.
-    @inlinable
-    package init(_ value: Observation, rule: String, alternatives: [Observation] = [], alsoDecided: [String]) {
-        self.init(value, rule: rule, alternatives: alternatives)
-        credits = alsoDecided.map { PartRule(label: "", rule: $0) }
-    }
-
-    /// The other rules credited beside `rule` that decide no labelled part.
-    package var alsoDecided: [String] { credits.filter { $0.label.isEmpty }.map(\.rule) }
-
     /// The same prediction, with a mismatch located in part `label` of the observation reported under `rule`.
     public func part(_ label: String, rule: String) -> Prediction<Observation> {
         var copy = self
