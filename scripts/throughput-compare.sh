@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Instructions per differential step of two builds, side by side, in one sitting (issue 15's bar:
-# "throughput within 10 % of before, old and new builds side by side").
+# Instructions per differential step of two builds, side by side, in one sitting: a change's throughput
+# against the build before it.
 #
 # Usage: scripts/throughput-compare.sh OLD_BINARY NEW_BINARY [TARGET...]
 #   TARGET: queue, graph, mapper, cache or sync (default: all five).

@@ -60,7 +60,7 @@ public struct CacheModel: Sendable {
 
     // MARK: The rules, one function each
 
-    /// C2: the key whose description equals `key`'s; a different key (issue 5; seed "File Naming").
+    /// C2: the key whose description equals `key`'s; a different key (seed "File Naming").
     public static func twin(of key: Int) -> Int { key ^ 1 }
 
     /// C4: a value written an hour or more ago has expired (seed "Directory Management": files older than

@@ -25,7 +25,7 @@ extension CacheMachine {
 }
 
 extension Target {
-    /// The persistent cache (issue 5): a `MemoryCache` over a disk folder, under faults.
+    /// The persistent cache: a `MemoryCache` over a disk folder, under faults.
     public static var cache: Target {
         Target(name: "cache",
                summary: "PersistentCache: memory and disk tiers, several instances, expiry, cleanup and injected disk faults",

@@ -178,7 +178,7 @@ extension SyncWorld {
 }
 
 extension Fault<SyncWorld> {
-    /// Mutant `midpoint-positions`: seed 001's placement (shipped until issue 12, wave 4): an append goes one fixed
+    /// Mutant `midpoint-positions`, the placement seed 001 describes: an append goes one fixed
     /// step after the last item and a move to the exact midpoint of its neighbours, so two devices appending
     /// concurrently tie, and a later move between the tied items renumbers the array, pushing rows the user never
     /// edited; shipped: a share of the gap drawn from the item's identity and its anchor (`PositionSpacing.share(of:beside:)`).

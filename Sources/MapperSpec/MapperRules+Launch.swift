@@ -1,6 +1,6 @@
 import GraphFuzzEngine
 
-/// The mapper across an app relaunch (issue 17; the store's G22–G24).
+/// The mapper across an app relaunch (the store's G22–G24).
 extension MapperRules {
     public static let survivesRelaunch = "M15"
 

@@ -45,8 +45,8 @@ public enum MapperRules {
         Rule(id: storeMatches, statement: "After every step the mapper's context and the saved store hold exactly the specified works, editions and authors: save writes pending changes, rollback and a fresh context drop them, a delete cascades to the work's editions and leaves its authors.",
              source: "R18, R19, R32; seed 004 (Work.editions cascade)", confidence: "D"),
         Rule(id: malformedInsertsNothing, statement: "A malformed or truncated response throws DTODecodingError naming the coding path and inserts nothing; the context is unchanged.",
-             source: "issue 4 (DTOs)", confidence: "design"),
+             source: "design (DTO decoding)", confidence: "design"),
         Rule(id: savableGraph, statement: "A mapping never makes the context unsavable: a work holds at most the schema's maxCount (3) of authors, those it held first, then the response's in order; an edition stores a page count only inside the schema's range (1...50000), else none; its ISBN is the primary one, else the first further one, and its title and publisher pass through.",
-             source: "schema (Work.authors maxCount 3, Edition.pageCount 1...50000); R25 (validation at save, 1590/1610/1620); issue 14", confidence: "design"),
+             source: "schema (Work.authors maxCount 3, Edition.pageCount 1...50000); R25 (validation at save, 1590/1610/1620)", confidence: "design"),
     ]
 }

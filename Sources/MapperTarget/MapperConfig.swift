@@ -10,7 +10,7 @@ public struct MapperConfig: Sendable, Equatable {
     public var registeredAfterForeignDelete: StoreBehavior.RegisteredAfterForeignDelete
     /// R10: linking a new model to a registered one.
     public var newModelLink: StoreBehavior.NewModelLink
-    /// The store's backend: rows in memory, or an SQLite file (issue 17). Traced only when on disk.
+    /// The store's backend: rows in memory, or an SQLite file. Traced only when on disk.
     public var onDisk: Bool
 
     public init(temporaryIDAfterSave: StoreBehavior.TemporaryIDAfterSave = .resolves,

@@ -78,7 +78,7 @@ public struct MapperMachine: StateMachine, Sendable {
             },
             coded("clearCache", 4) { _, _ in .clearCache },
             coded("newContext", 6) { _, _ in .newContext },
-            // The crash class (issue 14): once a work is gone, mapping again a response naming one of its volume IDs
+            // The crash class: once a work is gone, mapping again a response naming one of its volume IDs
             // weighs more and is drawn most of the time (M10, M11).
             coded("mapAgain", weights: { m in m.staleResponses.isEmpty ? 13 : 26 }, fixed: nil, when: { !$0.responses.isEmpty }) { m, d in
                 let stale = m.staleResponses

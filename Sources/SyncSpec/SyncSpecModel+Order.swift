@@ -4,7 +4,7 @@ struct PlacementPair: Hashable, Sendable {
     var after: Int
 }
 
-/// The order of ordered arrays, stated without positions (issue 12, rule S9 and the merge rule S4).
+/// The order of ordered arrays, stated without positions (rule S9 and the merge rule S4).
 ///
 /// A *placement* is one act of putting an item in its array: an append, a move, a phase-1 migration, a phase-0
 /// blob fetch. It travels with the item's record like any other field (last writer wins, S6). When a device

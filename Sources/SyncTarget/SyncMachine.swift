@@ -176,7 +176,7 @@ public struct SyncMachine: StateMachine, Sendable {
     /// A uniformly drawn candidate: counted in one pass, found in a second (the same choice and result as
     /// indexing the candidate list, without building it).
     ///
-    /// The crash class (issue 14): an edit is drawn, about one time in three, among the items another device deleted
+    /// The crash class: an edit is drawn, about one time in three, among the items another device deleted
     /// and pushed while this device still holds them (the deletion is pending here), so that the device edits an item
     /// whose record is gone and then pushes (refused) or fetches (the deletion wins, S5).
     private func pickCandidate(_ model: SyncSpecModel, _ device: Int, _ kind: Kind, _ draw: Draw) -> Int? {

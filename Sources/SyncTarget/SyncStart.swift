@@ -23,7 +23,7 @@ public struct SyncStart: Sendable, Equatable {
         self.shared = migrated ? shared : 0
     }
 
-    /// The blank world: the only start before wave 5, and what a configuration without a start reads as.
+    /// The blank world (not migrated, no shared item): what a configuration without a start reads as.
     public static let blank = SyncStart(migrated: false, shared: 0)
 
     /// Blank (weight 2: phase 0 and the migration itself need testing), migrated with no item, one or two shared items.

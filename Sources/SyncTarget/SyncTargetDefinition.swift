@@ -4,7 +4,7 @@ import SyncSpec
 
 extension Target {
     /// The `sync` target: transformable arrays versus relationship entities under a three-phase
-    /// migration and CloudKit-style sync (seed 001, issue 7).
+    /// migration and CloudKit-style sync (seed 001).
     public static var sync: Target {
         Target(
             name: "sync",

@@ -1,5 +1,5 @@
 // graph-store-crasher: performs saves on an SQLite store and is killed inside them, to check that a killed
-// save leaves the file exactly before or after the save (issue 17). Not a user tool; the kill tests run it.
+// save leaves the file exactly before or after the save. Not a user tool; the kill tests run it.
 //
 //   graph-store-crasher child PATH SEED SAVES KILL-AT GROUPING
 //       runs the workload of SEED on the store at PATH, printing "saved K" after each save; with KILL-AT ≥ 0

@@ -15,7 +15,7 @@ import Testing
         try world.push(1)
         try world.fetch(0)
         // S4: the specification predicts A:v1.glassItems=[v5×1, v4×1] …
-        // The two additions were concurrent: either order (since wave 4 they no longer tie at position 0).
+        // The two additions were concurrent: either order (they never tie at position 0).
         #expect(Dictionary(uniqueKeysWithValues: try world.read(on: 0, project: v1, .glassItems).map { ($0.id, $0.quantity) }) == [v5: 1, v4: 1])
         #expect(try world.read(on: 0, project: v1, .tags).map(\.id) == [])
         #expect(try world.read(on: 0, project: v2, .glassItems).map(\.id) == [])

@@ -57,8 +57,8 @@ import Testing
     }
 
     /// Found by `sync` seed 1 at 20,000 runs: two devices appending concurrently gave two rows the same
-    /// position, and a move between them had to renumber, or the blob and the entities disagree (S1). Since
-    /// issue 12 a placement takes a share of the gap drawn from the item's identity, so concurrent appends
+    /// position, and a move between them had to renumber, or the blob and the entities disagree (S1). In
+    /// production a placement takes a share of the gap drawn from the item's identity, so concurrent appends
     /// never tie and the move between them places the moved row alone.
     @Test func moveBetweenConcurrentAppendsKeepsViewsAgreeing() throws {
         var world = SyncWorld()
@@ -81,7 +81,7 @@ import Testing
         #expect(try world.read(on: 1, project: step, .glassItems).map(\.id) == read.map(\.id))
     }
 
-    /// Wave 4 (`midpoint-positions`): two devices add the first item of an empty array concurrently. Seed 001 put a
+    /// The mutant `midpoint-positions`: two devices add the first item of an empty array concurrently. Seed 001 put a
     /// first item at 0, so the two tied, and a move between them renumbered the array and pushed the other device's
     /// item: under record-level last-writer-wins that reverted its quantity edit (S4). Production puts a first item
     /// a share of the step after 0, so nothing ties and the move changes the moved item's record alone.

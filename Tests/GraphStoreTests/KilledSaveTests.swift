@@ -44,7 +44,7 @@ private var crasherExecutable: String {
     return root.path + "/.build/debug/graph-store-crasher"
 }
 
-/// A process SIGKILLed inside a save: the reopened file holds the state before or after the save (issue 17).
+/// A process SIGKILLed inside a save: the reopened file holds the state before or after the save.
 /// The full count (≥ 1,000 kills) is in docs/performance.md.
 @Suite("Killed saves")
 struct KilledSaveTests {

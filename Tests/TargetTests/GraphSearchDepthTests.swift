@@ -5,7 +5,7 @@ import GraphSpec
 import GraphTarget
 import Testing
 
-/// Whether the graph target's default budget reaches the failure-prone states of its rules (issue 14): the crash
+/// Whether the graph target's default budget reaches the failure-prone states of its rules: the crash
 /// class (G15 with a stale model, G17) and the schema's validation limits (G10). Each case is classified by
 /// stepping a fresh specification beside the recorded steps, so the measure knows nothing of the generator.
 @Suite("graph search depth")

@@ -100,7 +100,7 @@ import Testing
         #expect(ids(model, A, plan, .referenceUrls) == before)
     }
 
-    /// Order without positions (issue 12): concurrent additions leave their order open, and the read admits
+    /// Order without positions: concurrent additions leave their order open, and the read admits
     /// either order; a move decides it, on the moving device at once (S9) and on the other after a sync (S4).
     @Test(arguments: SpecGranularity.allCases)
     func concurrentAdditionsLeaveTheirOrderOpenUntilAMoveDecidesItS4S9(_ granularity: SpecGranularity) {

@@ -26,11 +26,11 @@ import Testing
         var description: String { mutant }
     }
 
-    /// Since wave 5 a case may start migrated, with glass items both devices hold (`SyncStart`): stories that need
+    /// A case may start migrated, with glass items both devices hold (`SyncStart`): stories that need
     /// such a world start there and are shorter by the steps that built it.
     static let minima: [Minimum] = [
-        // Since wave 6's change-config-delete-step-repoint: the array arrives with its project record, before the
-        // item's own record (a partial delivery), where the entity design shows it only with the item.
+        // With blobs the array arrives with its project record, before the item's own record (a partial delivery),
+        // where the entity design shows it only with the item.
         Minimum(mutant: "blob-storage", rule: "S4", config: "config(granularity: \"record\", migrated: true, shared: 0)", steps: [
             "v4 = addItem(device: \"A\", project: v1, collection: \"glassItems\", code: 0)",
             "push(device: \"A\")",
