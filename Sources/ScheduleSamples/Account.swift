@@ -1,7 +1,9 @@
 import GraphFuzzEngine
 
-// The guide's example: an actor with a reentrancy bug, and the machine that finds it.
+// The guide's example: an actor with a reentrancy bug, and the machine that finds it. docs/guide.md prints the
+// code between the markers as it is here (GuideTests checks it).
 
+// BEGIN GUIDE: account
 /// A bank account that asks a fraud check before it pays out.
 public actor Account {
     public private(set) var balance = 0
@@ -27,6 +29,7 @@ public actor Account {
 public actor FraudCheck {
     public func approves(_ amount: Int) -> Bool { amount <= 1_000 }
 }
+// END GUIDE: account
 
 /// The specification is the balance; every action may run concurrently with the others.
 public struct AccountMachine: StateMachine, Sendable {
@@ -45,6 +48,7 @@ public struct AccountMachine: StateMachine, Sendable {
                          return Prediction(balance, rule: "deposit adds")
                      },
                      perform: { amount, account in await account.deposit(amount) }),
+// BEGIN GUIDE: account withdraw
          .concurrent("withdraw", arguments: { args, _ in args.int("amount", in: 1...100) },
                      predict: { amount, balance in
                          guard balance >= amount else { return Prediction(false, rule: "no overdraft") }
@@ -52,6 +56,7 @@ public struct AccountMachine: StateMachine, Sendable {
                          return Prediction(true, rule: "withdraw pays")
                      },
                      perform: { amount, account in await account.withdraw(amount) }),
+// END GUIDE: account withdraw
          .concurrent("balance", predict: { balance in Prediction(balance, rule: "balance") },
                      perform: { account in await account.balance })]
     }

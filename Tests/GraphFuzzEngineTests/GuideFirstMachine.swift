@@ -5,38 +5,60 @@ import Testing
 
 // docs/guide.md prints the code between the markers as it is here; GuideTests checks that it does.
 // BEGIN GUIDE: first machine
+/// A document the app opens.
+final class Document {
+    let title: String
+    init(title: String) { self.title = title }
+}
+
 /// Keeps the `capacity` most recently opened documents, most recent first, each once.
 struct RecentDocuments {
     let capacity: Int
-    private(set) var names: [String] = []
+    private(set) var documents: [Document] = []
 
-    mutating func open(_ name: String) {
-        if names.count == capacity { names.removeLast() }  // evicts even when `name` is already listed
-        names.removeAll { $0 == name }
-        names.insert(name, at: 0)
+    mutating func open(_ document: Document) {
+        if documents.count == capacity { documents.removeLast() }  // evicts even when `document` is listed
+        documents.removeAll { $0 === document }
+        documents.insert(document, at: 0)
     }
 }
 
-/// The rule, written from what the feature promises rather than from the code.
+/// The rules, written from what the feature promises rather than from the code.
 struct RecentDocumentsMachine: StateMachine {
     struct Config: Sendable { var capacity: Int }
-    struct Model { var capacity: Int, names: [String] = [] }
-    static let documents = ["a.txt", "b.txt", "c.txt", "d.txt"]
+    /// The specification: the capacity, the documents made so far, the list as refs to them.
+    struct Model { var capacity: Int, documents = Bundle<String>(), recent: [Ref] = [] }
+    struct System { var list: RecentDocuments, documents = Bundle<Document>() }
 
     func makeConfig(_ args: inout Arguments) -> Config { Config(capacity: args.int("capacity", in: 1...3)) }
     func makeModel(_ config: Config) -> Model { Model(capacity: config.capacity) }
-    func makeSystem(_ config: Config) -> RecentDocuments { RecentDocuments(capacity: config.capacity) }
+    func makeSystem(_ config: Config) -> System { System(list: RecentDocuments(capacity: config.capacity)) }
 
     var actions: [Action<Self>] {
-        [Action("open", arguments: { args, _ in Self.documents[args.name("name", from: Self.documents)] },
-                predict: { name, model in
-                    model.names = Array(([name] + model.names.filter { $0 != name }).prefix(model.capacity))
-                    return Prediction(model.names, rule: "most recent first, each once")
+        [Action("make", arguments: { args, _ in args.result() },
+                predict: { document, model in
+                    model.documents.add(document, "doc \(document)")
+                    return Prediction("doc \(document)", rule: "made")
                 },
-                perform: { name, list in
-                    list.open(name)
-                    return list.names
+                perform: { document, system in
+                    system.documents.add(document, Document(title: "doc \(document)"))
+                    return "doc \(document)"
+                }),
+         Action("open", arguments: { args, model in try args.ref("document", from: model.documents) },
+                predict: { document, model in
+                    model.recent = Array(([document] + model.recent.filter { $0 != document }).prefix(model.capacity))
+                    return Prediction(model.recent.map { model.documents[$0]! }, rule: "most recent first, each once")
+                },
+                perform: { document, system in
+                    system.list.open(system.documents[document]!)
+                    return system.list.documents.map(\.title)
                 })]
+    }
+
+    var invariants: [Invariant<Self>] {
+        [Invariant("within capacity") { model, system in
+            system.list.documents.count <= model.capacity ? nil : "\(system.list.documents.count) documents listed"
+        }]
     }
 }
 // END GUIDE: first machine
@@ -44,7 +66,8 @@ struct RecentDocumentsMachine: StateMachine {
 @Suite("the guide's first machine")
 struct GuideFirstMachine {
     /// The guide's test is `GraphFuzzTest.check(RecentDocumentsMachine(), name: "recent documents")`; here its
-    /// failure is expected, and its shrunk counterexample checked: a list of two filled, then its first name opened again.
+    /// failure is expected, and its shrunk counterexample checked: two documents made and opened, the
+    /// most recent opened again.
     @Test func recentDocuments() throws {
         var result: CheckResult?
         withKnownIssue("expected: the guide's planted eviction bug is found") {
@@ -53,7 +76,7 @@ struct GuideFirstMachine {
         let check = try #require(result)
         #expect(check.failedRules == ["most recent first, each once"])
         let record = try #require(check.failures.first?.result.counterexample)
-        #expect(record.steps.map(\.description) == [#"open(name: "a.txt")"#, #"open(name: "b.txt")"#, #"open(name: "b.txt")"#])
+        #expect(record.steps.map(\.description) == ["v1 = make()", "v2 = make()", "open(document: v1)", "open(document: v2)", "open(document: v2)"])
         // The guide prints this report; every line but the timing is as the check recorded it.
         let guide = try String(contentsOfFile: GuideTests.root + "/docs/guide.md", encoding: .utf8)
         let report = try #require(check.reports.first).text

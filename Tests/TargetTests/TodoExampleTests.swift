@@ -12,6 +12,7 @@ import Testing
 struct TodoExampleTests {
     @Test("a factory that relates before it inserts is found under the app's rule and shrunk")
     func todo() throws {
+// BEGIN GUIDE: todo
         let schema = try Schema(entities: [
             EntitySchema(name: "Project", attributes: [AttributeSchema("name", .string, optional: false, default: .string("Inbox"))],
                          relationships: [RelationshipSchema("tasks", to: "Task", toMany: true, inverse: "project", deleteRule: .cascade)]),
@@ -49,6 +50,7 @@ struct TodoExampleTests {
                 }
             }),
         ] })
+// END GUIDE: todo
         var result: CheckResult?
         withKnownIssue("expected: the planted factory relates before it inserts (not a bug)") {
             result = GraphFuzzTest.check(machine, name: "todo", seed: 1, runs: 300)
