@@ -51,13 +51,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     public var actions: [Action<CacheMachine>] {
         func coded(_ name: String, _ weight: UInt32, when: @escaping (CacheModel) -> Bool = { _ in true },
                    _ draw: @escaping (CacheModel, Draw) -> CacheCommand?) -> Action<CacheMachine> {
-            Action(name, weights: nil, fixed: weight, when: when,
-                   arguments: { args, model in
-                       let command = try args.coded { draw(model, $0) }
-                       if args.isReplaying { try args.require(applies(command, model)) }
-                       return command
-                   },
-                   predict: predict, perform: perform,
+            .coded(name, weights: nil, fixed: weight, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
                    swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         return [

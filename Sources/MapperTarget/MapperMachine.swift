@@ -54,13 +54,7 @@ public struct MapperMachine: StateMachine, Sendable {
         // the earlier steps leave.
         func coded(_ name: String, weights: ((MapperState) -> UInt32)?, fixed: UInt32?, when: @escaping (MapperState) -> Bool,
                    _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
-            Action(name, weights: weights, fixed: fixed, when: when,
-                   arguments: { args, model in
-                       let command = try args.coded { draw(model, $0) }
-                       if args.isReplaying { try args.require(applies(command, model)) }
-                       return command
-                   },
-                   predict: predict, perform: perform,
+            .coded(name, weights: weights, fixed: fixed, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
                    swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         return [

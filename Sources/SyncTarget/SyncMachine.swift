@@ -45,13 +45,7 @@ public struct SyncMachine: StateMachine, Sendable {
         }
         func coded(_ name: String, weights: ((SyncSpecModel) -> UInt32)?, fixed: UInt32?, when: @escaping (SyncSpecModel) -> Bool,
                    _ draw: @escaping (SyncSpecModel, Draw) -> SyncCommand?) -> Action<SyncMachine> {
-            Action(name, weights: weights, fixed: fixed, when: when,
-                   arguments: { args, model in
-                       let command = try args.coded { draw(model, $0) }
-                       if args.isReplaying { try args.require(applies(command, model)) }
-                       return command
-                   },
-                   predict: predict, perform: perform,
+            .coded(name, weights: weights, fixed: fixed, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
                    swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         func device(_ draw: Draw) -> Int { Int(draw.choose(upTo: UInt64(Self.deviceCount - 1))) }
