@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "GraphFuzzTesting", dependencies: ["GraphFuzzEngine", "GraphFuzzIsolation"], swiftSettings: strict),
 
         // Layer 2: production code (the systems under test). No test-only branches, only fault points: the one
-        // mechanism they share (`package` access, no product, no dependency; docs/extending.md).
+        // mechanism they share (`package` access, no product, no dependency; docs/architecture.md).
         .target(name: "FaultPoints", swiftSettings: strict),
         // The system's SQLite 3 (libsqlite3-dev on Linux, the SDK's on macOS): GraphStore's on-disk backend.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),

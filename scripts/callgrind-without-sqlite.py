@@ -6,8 +6,8 @@ Usage: scripts/callgrind-without-sqlite.py callgrind.out
 Prints the profile's total and the inclusive cost of every call made from outside into SQLite
 (`libsqlite3`, or a function whose name contains `SQLite` or `ScratchStoreFile`: the SQLite
 backend's types; calls made from a function of unknown object are SQLite's own calls through its
-stubs, already inside the outer call, and are not counted again), the figure docs/performance.md leaves out to compare with builds that had no
-SQLite backend. Subtract the same figures of the `--runs 1` profile (start-up) before dividing by
+stubs, already inside the outer call, and are not counted again), the figure scripts/throughput-compare.sh leaves out
+to compare with builds that had no SQLite backend. Subtract the same figures of the `--runs 1` profile (start-up) before dividing by
 the steps the run reports.
 """
 import re

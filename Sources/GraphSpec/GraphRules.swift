@@ -1,7 +1,8 @@
 import GraphFuzzEngine
 
 /// The rules of the object-graph specification for any schema (R1–R33 of docs/evidence.md): G1–G21 for the store,
-/// G22–G27 for a store kept on disk. docs/spec/graph.md lists the same ids and the function deciding each.
+/// G22–G27 for a store kept on disk. docs/spec.md lists the same ids; the function deciding a rule names it in
+/// its doc comment.
 public enum GraphRules {
     // One constant per rule: the specification names the rule it decides with these.
     public static let newModel = "G1"

@@ -3,7 +3,6 @@ import GraphFuzzEngine
 // The guide's example: an actor with a reentrancy bug, and the machine that finds it. docs/guide.md prints the
 // code between the markers as it is here (GuideTests checks it).
 
-// BEGIN GUIDE: account
 /// A bank account that asks a fraud check before it pays out.
 public actor Account {
     public private(set) var balance = 0
@@ -29,7 +28,6 @@ public actor Account {
 public actor FraudCheck {
     public func approves(_ amount: Int) -> Bool { amount <= 1_000 }
 }
-// END GUIDE: account
 
 /// The specification is the balance; every action may run concurrently with the others.
 public struct AccountMachine: StateMachine, Sendable {

@@ -135,7 +135,7 @@ struct GraphSearchDepthTests {
         }
     }
 
-    /// The table of docs/performance.md: `GRAPHFUZZ_DEPTH_TABLE=1 swift test --filter GraphSearchDepthTests`
+    /// The depth table (docs/performance.md names it): `GRAPHFUZZ_DEPTH_TABLE=1 swift test --filter GraphSearchDepthTests`
     /// prints, for seeds 1–20 at the default budget, how many seeds and cases exercised each state, and how many
     /// seeds' searches fail.
     @Test("depth table (printed on request)", .enabled(if: ProcessInfo.processInfo.environment["GRAPHFUZZ_DEPTH_TABLE"] != nil))

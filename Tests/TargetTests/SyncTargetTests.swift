@@ -5,7 +5,7 @@ import SyncTarget
 import Testing
 
 /// The `sync` target: production passes, and every mutant is found with seed 1 within the default
-/// budget (200 runs) and shrunk to its documented minimal story (docs/spec/sync.md).
+/// budget (200 runs) and shrunk to its minimal story, asserted step by step below.
 @Suite struct SyncTargetTests {
     @Test(arguments: [UInt64(1), 2])
     func productionPasses(seed: UInt64) {
