@@ -38,9 +38,10 @@ extension ProcessExecutor {
     static let trapSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS]
 
     /// The longer timeout a suspected hang must exceed again, for one step alone: twice the case
-    /// timeout, and at least half a second, so a machine that stalls a moment under load never
-    /// makes a hang.
-    var confirmStepTimeout: Double { Swift.max(2 * caseTimeout, 0.5) }
+    /// timeout, and at least five seconds, so a loaded machine never makes a hang (a step of a
+    /// fresh worker, its start included, took over half a second at a load of 13 on 2 cores).
+    /// A step that never returns exceeds any bound; a bound too tight reports a slow machine.
+    var confirmStepTimeout: Double { Swift.max(2 * caseTimeout, 5) }
 
     /// Runs case `index` again in a fresh worker, with a timeout per step (`confirmStepTimeout`
     /// for each step the case takes), to learn whether the suspicion was the case's doing:
