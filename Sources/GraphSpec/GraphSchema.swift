@@ -140,10 +140,12 @@ public struct GraphSchema: Sendable, Equatable {
     public func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }
 
     /// The most slots any entity has, and the longest pool: the ranges the set step draws from.
-    public var settableSlotCount: Int { max(1, settable.map(\.count).max() ?? 1) }
-    public var settablePoolCount: Int { max(1, settable.joined().map(\.values.count).max() ?? 1) }
+    /// (Closures, not key paths: a key path's projection costs more than the whole count, and generation reads these
+    /// at every step.)
+    public var settableSlotCount: Int { max(1, settable.map { $0.count }.max() ?? 1) }
+    public var settablePoolCount: Int { max(1, settable.joined().map { $0.values.count }.max() ?? 1) }
     /// The most relationships, and attributes and relationships, an entity has.
-    public var relationshipCount: Int { entities.map(\.relationships.count).max() ?? 0 }
+    public var relationshipCount: Int { entities.map { $0.relationships.count }.max() ?? 0 }
     public var propertyCount: Int { entities.map { $0.attributes.count + $0.relationships.count }.max() ?? 0 }
 
     // MARK: Values from the constraints

@@ -16,18 +16,21 @@ enum CacheFileFormat {
     }
 
     static func encode(payload: Data, key: [UInt8], writtenAt: Date) -> Data {
-        var rest = Data()
-        rest.reserveCapacity(12 + key.count + payload.count)
+        // The file is laid out in one byte array and made a `Data` once: appending to `Data` byte by byte costs
+        // more than the checksum of a small entry.
+        var file: [UInt8] = []
+        file.reserveCapacity(headerLength + 12 + key.count + payload.count)
+        file.append(contentsOf: magic)
+        file.append(contentsOf: repeatElement(0, count: 32))
         let milliseconds = UInt64(bitPattern: Int64((writtenAt.timeIntervalSince1970 * 1000).rounded()))
-        for shift in stride(from: 56, through: 0, by: -8) { rest.append(UInt8(truncatingIfNeeded: milliseconds >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) { file.append(UInt8(truncatingIfNeeded: milliseconds >> UInt64(shift))) }
         let count = UInt32(key.count)
-        for shift in stride(from: 24, through: 0, by: -8) { rest.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
-        rest.append(contentsOf: key)
-        rest.append(payload)
-        var file = Data(magic)
-        file.append(contentsOf: SHA256.hash(data: rest))
-        file.append(rest)
-        return file
+        for shift in stride(from: 24, through: 0, by: -8) { file.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+        file.append(contentsOf: key)
+        file.append(contentsOf: payload)
+        let checksum = file.withUnsafeBytes { SHA256.hash(data: UnsafeRawBufferPointer(rebasing: $0[headerLength...])) }
+        file.replaceSubrange(magic.count..<headerLength, with: checksum)
+        return Data(file)
     }
 
     static func decode(_ file: Data, key: [UInt8]) -> Decoded {

@@ -71,7 +71,7 @@ public struct SHA256: Sendable {
         let bitLength = length &* 8
         var tail = buffer
         tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
+        tail.append(contentsOf: repeatElement(0, count: (56 - tail.count % 64 + 64) % 64))
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         tail.withUnsafeBytes { raw in
             var offset = 0

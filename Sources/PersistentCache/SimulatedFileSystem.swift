@@ -25,10 +25,13 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
 
     /// Splits a path at its last slash: (folder, name).
     private static func split(_ path: String) -> (folder: String, name: String) {
-        let utf8 = path.utf8
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("/", path) }
-        let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, String(path[utf8.index(after: slash)...]))
+        // Over the contiguous bytes: a scan of `String.UTF8View` from its end costs about ten times as much.
+        var path = path
+        return path.withUTF8 { bytes in
+            guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("/", String(decoding: bytes, as: UTF8.self)) }
+            let folder = slash == 0 ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[..<slash]), as: UTF8.self)
+            return (folder, String(decoding: UnsafeBufferPointer(rebasing: bytes[(slash + 1)...]), as: UTF8.self))
+        }
     }
 
     public func createFolder(at path: String) throws(FileSystemError) {

@@ -86,6 +86,19 @@ struct PredictionPartsTests {
         #expect(run.coverage.predictions["D2"] == run.steps)
     }
 
+    @Test("copies of a prediction declare parts apart: one's parts never reach another sharing its list")
+    func copiesDeclarePartsApart() {
+        let base = Prediction(1, rule: "D1").part("a", rule: "A")
+        let left = base.part("b", rule: "B")
+        let right = base.part("c", rule: "C")
+        let long = (0..<9).reduce(left) { $0.part("p\($1)", rule: "P") }
+        #expect(base.credits.map(\.label) == ["a"])
+        #expect(left.credits.map(\.label) == ["a", "b"])
+        #expect(right.credits.map(\.label) == ["a", "c"])
+        #expect(long.credits.count == 11 && long.credits.last == PartRule(label: "p8", rule: "P"))
+        #expect(left == base.part("b", rule: "B") && left != right)
+    }
+
     @Test("a replayed step whose arguments no longer fit is reported by its number; a generated one is never drawn")
     func unavailable() throws {
         let steps = Array(repeating: TraceStep("turn", [.init("by", .int(3))]), count: 4)

@@ -138,10 +138,7 @@ public struct Action<M: StateMachine> {
     -> (inout StepIO, inout M.Model, inout M.System?) -> StepVerdict {
         { io, model, system in
             let command: A
-            switch drawArguments(name, arguments, &io, model) {
-            case .success(let drawn): command = drawn
-            case .failure(let error): return error.verdict
-            }
+            do throws(StepVerdictError) { command = try drawArguments(name, arguments, &io, model) } catch { return error.verdict }
             // The step's whole trace: asked only for a failure's message or a record.
             func trace() -> TraceStep {
                 if io.arguments.isCoded && !io.arguments.tracesCoded && !io.arguments.isReplaying,
@@ -177,20 +174,21 @@ public struct Action<M: StateMachine> {
 extension Action {
     /// Draws (or reads) a step's arguments against `model`; when there are none, the step's verdict: none fit
     /// (or, replaying, a value could not be read: the runner reports it, nothing is predicted), the draw was
-    /// rejected, or the generator threw (a harness fault, left in `io`).
+    /// rejected, or the generator threw (a harness fault, left in `io`). Thrown, not a `Result`: a machine whose steps
+    /// are not specialised would instantiate `Result`'s metadata at every step.
     @inlinable
     static func drawArguments<A>(_ name: String, _ arguments: (inout Arguments, M.Model) throws -> A, _ io: inout StepIO,
-                                 _ model: M.Model) -> Result<A, StepVerdictError> {
+                                 _ model: M.Model) throws(StepVerdictError) -> A {
         let command: A
         do { command = try arguments(&io.arguments, model) } catch is Arguments.Unavailable {
-            return .failure(StepVerdictError(.unavailable))
+            throw StepVerdictError(.unavailable)
         } catch {
             io.fault = io.argumentsFault(error, action: name)
-            return .failure(StepVerdictError(.harnessFault))
+            throw StepVerdictError(.harnessFault)
         }
-        if io.arguments.isRejected { return .failure(StepVerdictError(.rejected)) }
-        if io.arguments.failure != nil { return .failure(StepVerdictError(.unavailable)) }
-        return .success(command)
+        if io.arguments.isRejected { throw StepVerdictError(.rejected) }
+        if io.arguments.failure != nil { throw StepVerdictError(.unavailable) }
+        return command
     }
 
     /// `step` over several states the system may be in (`stepAmong`).
@@ -202,10 +200,7 @@ extension Action {
     -> (inout StepIO, inout [M.Model], inout M.System?) -> StepVerdict {
         { io, models, system in
             let command: A
-            switch drawArguments(name, arguments, &io, models[0]) {
-            case .success(let drawn): command = drawn
-            case .failure(let error): return error.verdict
-            }
+            do throws(StepVerdictError) { command = try drawArguments(name, arguments, &io, models[0]) } catch { return error.verdict }
             let trace = io.arguments.trace(name)
             var predictions: [Prediction<O>] = []
             for index in models.indices { predictions.append(predict(command, &models[index])) }

@@ -172,8 +172,8 @@ extension MachineRunner {
 
     /// Draws or reads action `a`'s arguments against `model` as a branch; the step's verdict when none fit.
     private func prepare(_ a: Int, _ io: inout StepIO, _ model: M.Model) -> Result<PendingBranch<M>, StepVerdictError> {
-        Action<M>.drawArguments(actions[a].name, actions[a].concurrent!.prepare, &io, model).map { branch in
-            var branch = branch
+        Result { () throws(StepVerdictError) in
+            var branch = try Action<M>.drawArguments(actions[a].name, actions[a].concurrent!.prepare, &io, model)
             branch.action = a
             return branch
         }

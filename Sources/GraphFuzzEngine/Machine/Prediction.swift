@@ -3,18 +3,6 @@
 /// A mismatch is reported under `rule`, unless the observation is made of labelled parts
 /// (`ObservationParts`) and the first part that differs has a rule of its own (`part(_:rule:)`).
 public struct Prediction<Observation: Equatable>: Equatable {
-    /// A rule that decides one labelled part of the observation.
-    @usableFromInline package struct PartRule: Equatable, Sendable {
-        @usableFromInline package var label: String
-        @usableFromInline package var rule: String
-
-        @inlinable
-        package init(label: String, rule: String) {
-            self.label = label
-            self.rule = rule
-        }
-    }
-
     /// The predicted observation.
     public var value: Observation
     /// Other observations the rule also allows (a concurrent step may see either of two values).
@@ -22,19 +10,19 @@ public struct Prediction<Observation: Equatable>: Equatable {
     /// The rule id that determines the observation; a mismatch is reported against it.
     public var rule: String
     /// The rules of labelled parts, in the order they were declared, and (unlabelled) the other rules a target
-    /// says decided something of the observation: coverage credits each beside `rule`. One list, so a
-    /// prediction costs one array more than its value and alternatives.
-    @usableFromInline package var credits: [PartRule]
+    /// says decided something of the observation: coverage credits each beside `rule`.
+    @usableFromInline package var credits: PartRules
 
     @inlinable
     public init(_ value: Observation, rule: String, alternatives: [Observation] = []) {
         self.value = value
         self.rule = rule
         self.alternatives = alternatives
-        credits = []
+        credits = PartRules()
     }
 
     /// The same prediction, with a mismatch located in part `label` of the observation reported under `rule`.
+    @inlinable
     public func part(_ label: String, rule: String) -> Prediction<Observation> {
         var copy = self
         copy.credits.append(PartRule(label: label, rule: rule))

@@ -11,6 +11,9 @@ struct Tally {
     @usableFromInline var ruleOfAction: [Int]
     @usableFromInline var rules = RuleCounts()
     @usableFromInline var checks = RuleCounts()
+    /// Per position in a prediction's credits, the index in `rules` of the rule last credited there: an action's
+    /// steps mostly credit the same rules in the same order, so most credits are counted without a search.
+    @usableFromInline var creditHints: [Int] = []
 
     @inlinable
     init(actions: Int, counts: Bool) {
@@ -25,8 +28,10 @@ struct Tally {
     mutating func count<O>(_ predicted: Prediction<O>, of action: Int) {
         ran[action] += 1
         rules.count(predicted.rule, hint: &ruleOfAction[action])
-        if !predicted.credits.isEmpty {
-            for credit in predicted.credits { rules.count(credit.rule) }
+        let credits = predicted.credits
+        if !credits.isEmpty {
+            if creditHints.count < credits.count { creditHints += repeatElement(0, count: credits.count - creditHints.count) }
+            for position in credits.indices { rules.count(credits[position].rule, hint: &creditHints[position]) }
         }
     }
 
