@@ -5,8 +5,8 @@ import GraphFuzzEngine
 ///
 /// Keys are small integers; key `k` and key `k ^ 1` have equal descriptions but are different keys.
 /// Every step predicts what the cache must observe, each part under the rule that decides it (the step's own
-/// rule, unless a part is declared otherwise where the step decides it); none has alternatives except the
-/// concurrent burst, whose interleaving is genuinely free.
+/// rule, unless a part is declared otherwise where the step decides it); none has alternatives. Concurrent gets and
+/// sets through the actor are judged by stepping this model in every order that respects real time (C10).
 public struct CacheModel: Sendable {
     /// A value in memory with its write time.
     public struct Held: Sendable, Equatable {
@@ -285,22 +285,6 @@ public struct CacheModel: Sendable {
     /// check their own.
     public func strayFiles(identifier: Int) -> Prediction<CacheObservation> {
         Prediction(.count(0), rule: CacheRules.cleanupExact)
-    }
-
-    /// A burst through a fresh actor instance of identifier 0: it opens (cleanup), sets `values[0]`,
-    /// then sets `values[1...]` while as many gets run, reads the key, sets `final` and shuts down (cleanup). Which
-    /// concurrent set lands last is free (C10); the folder after the shutdown is its cleanup's (C9).
-    public mutating func burst(key: Int, values: [CacheValueSpec], final: CacheValueSpec) -> Prediction<CacheObservation> {
-        cleanUp(identifier: 0)
-        memory[0][key] = Held(value: final, writtenAt: now)
-        disk[0][key] = File(value: final, writtenAt: now, corrupt: false)
-        let examined = cleanUp(identifier: 0)
-        let after = folder(0)
-        let concurrent = values.dropFirst()
-        let allowed = concurrent.map { CacheObservation.burst(allGetsAllowed: true, after: $0, folder: after) }
-        let prediction = Prediction(allowed.first ?? .burst(allGetsAllowed: true, after: values.first, folder: after), rule: CacheRules.concurrentSets,
-                                    alternatives: Array(allowed.dropFirst()))
-        return declareFolder(prediction, 0, examined: examined, strays: CacheRules.cleanupExact, step: nil)
     }
 
     // MARK: Folders

@@ -24,9 +24,6 @@ public enum CacheObservation: Equatable, Sendable, CustomStringConvertible {
     /// A set during which the process crashed, after the restart: whether the crash interrupted the set, the key's
     /// file, and the folders the restart cleaned.
     case crashed(interrupted: Bool, file: CacheFile, folders: [CacheFolder])
-    /// A concurrent burst: whether every get returned an allowed value, the value read after it, and the folder
-    /// after its shutdown.
-    case burst(allGetsAllowed: Bool, after: CacheValueSpec?, folder: CacheFolder)
 
     public var description: String {
         switch self {
@@ -42,8 +39,6 @@ public enum CacheObservation: Equatable, Sendable, CustomStringConvertible {
             return (reached.map { $0 ? "rename reached, " : "no rename, " } ?? "") + folder.description
         case .crashed(let interrupted, let file, let folders):
             return "\(interrupted ? "interrupted" : "not interrupted"), \(file), " + folders.map(\.description).joined(separator: " ")
-        case .burst(let allowed, let after, let folder):
-            return "burst(gets \(allowed ? "allowed" : "NOT allowed"), after: \(after.map(\.description) ?? "nothing"), \(folder))"
         }
     }
 }
@@ -61,9 +56,6 @@ extension CacheObservation {
     public static let fileDamagedLabel = "file damaged"
     public static let fileKeptLabel = "file kept"
     public static let fileLabel = "file"
-    /// A burst's parts (after its folder's): its gets, and the value read after it.
-    public static let getsLabel = "gets"
-    public static let afterLabel = "after"
 }
 
 extension CacheObservation: ObservationParts {
@@ -83,10 +75,6 @@ extension CacheObservation: ObservationParts {
             return [(Self.interruptedLabel, String(interrupted)), (Self.fileKeyLabel, key),
                     (Self.fileDamagedLabel, file == .damaged ? "yes" : "no"), (Self.fileKeptLabel, kept),
                     (Self.fileLabel, file.description)] + folders.flatMap(\.parts)
-        case .burst(let allowed, let after, let folder):
-            // The folder first, the value read after the burst last: a prediction's alternatives differ only in that
-            // value, and a mismatch is located against the first alternative.
-            return folder.parts + [(Self.getsLabel, String(allowed)), (Self.afterLabel, after.map(\.description) ?? "nothing")]
         }
     }
 }

@@ -33,7 +33,7 @@ public enum CacheRules {
              source: "seed 'All errors logged but not thrown', 'Cache continues functioning even if disk fails'; design", confidence: "design"),
         Rule(id: cleanupExact, statement: "Cleanup (at start, at shutdown, every N writes of an instance, N = 100 in production, and on demand) deletes exactly the expired files and the files no key names (temporary files left by a crash); fresh entries stay.",
              source: "seed 'Directory Management', 'Disk I/O'", confidence: "documented"),
-        Rule(id: concurrentSets, statement: "Concurrent sets and gets of one key through the actor: every get returns one of the values set in the burst (or the value set just before it), and afterwards the key holds one of the values set concurrently.",
-             source: "seed 'Concurrency testing' (100 concurrent sets in a task group)", confidence: "documented"),
+        Rule(id: concurrentSets, statement: "Gets and sets through the actor are atomic, concurrent ones included: what concurrent calls return, and what the cache holds afterwards, is what C1-C9 give for some order of them that respects which call returned before which began (linearizability).",
+             source: "seed 'Concurrency testing' (parallel sets and gets of one key in a task group)", confidence: "documented"),
     ]
 }

@@ -25,7 +25,9 @@ public enum CacheCommand: Sendable, Equatable {
     case cleanUp(cache: Ref)
     case removeFolder(identifier: CacheIdentifier)
     case strayFiles(identifier: CacheIdentifier)
-    case burst(key: Int, count: Int, tag: Int)
+    /// A get and a set through the instance's `MemoryCache` actor: steps that may run concurrently.
+    case actorGet(cache: Ref, key: Int)
+    case actorSet(cache: Ref, key: Int, value: CacheValueSpec)
 }
 
 extension FileSystemFault {
@@ -66,8 +68,10 @@ extension CacheCommand: TraceCodable {
             return TraceStep("removeFolder", [.init("identifier", .string(identifier.rawValue))])
         case .strayFiles(let identifier):
             return TraceStep("strayFiles", [.init("identifier", .string(identifier.rawValue))])
-        case .burst(let key, let count, let tag):
-            return TraceStep("burst", [.init("key", .int(key)), .init("count", .int(count)), .init("tag", .int(tag))])
+        case .actorGet(let cache, let key):
+            return TraceStep("actorGet", [.init("cache", .ref(cache)), .init("key", .int(key))])
+        case .actorSet(let cache, let key, let value):
+            return TraceStep("actorSet", [.init("cache", .ref(cache)), .init("key", .int(key)), .init("tag", .int(value.tag)), .init("length", .int(value.length))])
         }
     }
 
@@ -102,8 +106,8 @@ extension CacheCommand: TraceCodable {
         case "cleanUp": self = .cleanUp(cache: try step.ref("cache"))
         case "removeFolder": self = .removeFolder(identifier: try step.enumeration("identifier", CacheIdentifier.self))
         case "strayFiles": self = .strayFiles(identifier: try step.enumeration("identifier", CacheIdentifier.self))
-        case "burst":
-            self = .burst(key: try key(), count: try step.int("count", in: 2...CacheMachine.maxBurst), tag: try step.int("tag", in: 1...255))
+        case "actorGet": self = .actorGet(cache: try step.ref("cache"), key: try key())
+        case "actorSet": self = .actorSet(cache: try step.ref("cache"), key: try key(), value: try value())
         default: throw TraceError("unknown cache command '\(step.name)'")
         }
     }

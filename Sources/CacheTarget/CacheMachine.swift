@@ -10,9 +10,14 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
 
     public static let keyCount = 4
     public static let maxInstances = 4
-    public static let maxBurst = 6
     /// Big values (over 1 MiB) are this rare among sets, so throughput stays high.
     static let valueSizeWeights: [UInt32] = [160, 1200, 620, 1]
+
+    /// How concurrent steps of the actor's gets and sets are drawn and scheduled: half of them are pairs (the seed's
+    /// test runs sets and gets of one key in pairs), and the schedule is a random walk, which finds
+    /// `cache-reentrant-read` far sooner than PCT here (a read must be overtaken after it began and before it
+    /// resumed; docs/performance.md has the figures).
+    public var concurrentSteps = ConcurrentSteps(groupProbability: 0.5, maxBranches: 2, strategy: .randomWalk)
 
     /// What the production cache runs with: the shipped design, or a mutant's faults.
     let strategy: CacheStrategy
@@ -92,8 +97,39 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
             coded("cleanUp", 2) { m, d in .cleanUp(cache: Self.cache(m, d)) },
             coded("removeFolder", 1) { _, d in .removeFolder(identifier: Self.identifier(d)) },
             coded("strayFiles", 2) { _, d in .strayFiles(identifier: Self.identifier(d)) },
-            coded("burst", 1) { m, d in .burst(key: Self.key(d), count: d.int(in: 2...CacheMachine.maxBurst), tag: m.nextTag) },
+            actor("actorGet", 6) { m, d in
+                let cache = Self.cache(m, d)
+                return .actorGet(cache: cache, key: Self.concurrentKey(m, cache, d))
+            },
+            actor("actorSet", 6) { m, d in
+                let cache = Self.cache(m, d)
+                return .actorSet(cache: cache, key: Self.concurrentKey(m, cache, d), value: Self.value(m, d))
+            },
         ]
+    }
+
+    /// A get or set through the instance's `MemoryCache` actor: a step that may run concurrently with others (seed
+    /// 003's concurrency tests: parallel sets and gets of one key), judged by linearizability (C10).
+    private func actor(_ name: String, _ weight: UInt32, _ draw: @escaping (CacheModel, Draw) -> CacheCommand?) -> Action<CacheMachine> {
+        .concurrent(name, weight: weight,
+                    arguments: { args, model in
+                        let command = try args.coded { draw(model, $0) }
+                        if args.isReplaying { try args.require(applies(command, model)) }
+                        return command
+                    },
+                    predict: { command, model in predict(command, &model).part("", rule: CacheRules.concurrentSets) },
+                    perform: { command, system in try await system.performOnActor(command) })
+    }
+
+    /// Most concurrent steps touch one key, as the seed's concurrency test does: often the first key whose value is on
+    /// disk and not in memory (a read of it goes to the disk), else the key last touched.
+    static func concurrentKey(_ model: CacheModel, _ cache: Ref, _ draw: Draw) -> Int {
+        let identifier = model.instances[cache.index]
+        if draw.chooseBool(probability: 0.5),
+           let cold = (0..<keyCount).first(where: { model.disk[identifier][$0] != nil && model.memory[identifier][$0] == nil }) {
+            return cold
+        }
+        return draw.chooseBool(probability: 0.6) ? model.touched.key : key(draw)
     }
 
     static func cache(_ model: CacheModel, _ draw: Draw) -> Ref { Ref(Int(draw.choose(upTo: UInt64(model.instances.count - 1)))) }
@@ -114,11 +150,12 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     func applies(_ command: CacheCommand, _ model: CacheModel) -> Bool {
         func valid(_ ref: Ref) -> Bool { ref.index < model.instances.count }
         switch command {
-        case .get(let cache, _), .contains(let cache, _), .set(let cache, _, _), .faultySet(let cache, _, _, _, _), .cleanUp(let cache):
+        case .get(let cache, _), .contains(let cache, _), .set(let cache, _, _), .faultySet(let cache, _, _, _, _), .cleanUp(let cache),
+             .actorGet(let cache, _), .actorSet(let cache, _, _):
             return valid(cache)
         case .open(let result, _): return result.index == model.instances.count && model.instances.count < CacheMachine.maxInstances
         case .flipBit(let identifier, let key, _): return model.canFlip(identifier: identifier.index, key: key)
-        case .hasFile, .advance, .evict, .restart, .removeFolder, .strayFiles, .burst: return true
+        case .hasFile, .advance, .evict, .restart, .removeFolder, .strayFiles: return true
         }
     }
 
@@ -126,8 +163,8 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
 
     func predict(_ command: CacheCommand, _ model: inout CacheModel) -> Prediction<CacheObservation> {
         switch command {
-        case .get(let cache, let key): return model.get(instance: cache.index, key: key)
-        case .set(let cache, let key, let value):
+        case .get(let cache, let key), .actorGet(let cache, let key): return model.get(instance: cache.index, key: key)
+        case .set(let cache, let key, let value), .actorSet(let cache, let key, let value):
             _ = model.takeTags(1)
             return model.set(instance: cache.index, key: key, value: value)
         case .contains(let cache, let key): return model.contains(instance: cache.index, key: key)
@@ -144,17 +181,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
         case .cleanUp(let cache): return model.cleanUp(instance: cache.index)
         case .removeFolder(let identifier): return model.removeFolder(identifier: identifier.index)
         case .strayFiles(let identifier): return model.strayFiles(identifier: identifier.index)
-        case .burst(let key, let count, let tag):
-            _ = model.takeTags(count + 1)
-            let values = CacheMachine.burstValues(count: count, tag: tag)
-            return model.burst(key: key, values: values.sets, final: values.final)
         }
-    }
-
-    /// The values of a burst: `count` sets (the first before the concurrent ones) and the final set.
-    static func burstValues(count: Int, tag: Int) -> (sets: [CacheValueSpec], final: CacheValueSpec) {
-        let specs = (0...count).map { CacheValueSpec(tag: (tag - 1 + $0) % 255 + 1, length: 8 + $0) }
-        return (Array(specs.dropLast()), specs.last!)
     }
 
     /// Performs `command`. Throws a `HarnessFault` when the real file system under a real-disk case failed on its
@@ -220,9 +247,8 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
             return .done
         case .strayFiles(let identifier):
             return .count(system.strayFiles(identifier))
-        case .burst(let key, let count, let tag):
-            let values = CacheMachine.burstValues(count: count, tag: tag)
-            return system.burst(key: key, values: values.sets, final: values.final)
+        case .actorGet, .actorSet:
+            throw HarnessFault("\(command.trace) runs on the actor, as a concurrent step")
         }
     }
 

@@ -21,6 +21,12 @@ extension CacheMachine {
             [.cleanupDeletesEverything],
         Mutant(name: "contains-reads-disk", rule: "C7", summary: "contains falls back to the disk when memory misses"):
             [.containsReadsDisk],
+        Mutant(name: "cache-reentrant-read", rules: ["C10", "C1", "C3", "C9", "C2"],
+               summary: "the actor awaits a memory miss's disk read, as the seed does, and acts on what it read after sets that ran meanwhile",
+               reason: "a get is not atomic (C10): it promotes the older value it read over a concurrent set's, which a later read returns (C1), "
+                   + "or deletes the file it read as expired or corrupt after a concurrent set replaced it; the lost file shows where a later "
+                   + "step observes it: a read (C3), a cleanup's folder (C9), the folder after a set of another key (C2)"):
+            [.reentrantRead],
     ])
 }
 
@@ -29,7 +35,7 @@ extension Target {
     public static var cache: Target {
         Target(name: "cache",
                summary: "PersistentCache: memory and disk tiers, several instances, expiry, cleanup and injected disk faults",
-               rules: CacheRulesExport.rules, mutants: CacheMachine.mutants, defaultSteps: 30, generatorVersion: "2") { strategy, scratchFolder in
+               rules: CacheRulesExport.rules, mutants: CacheMachine.mutants, defaultSteps: 30, generatorVersion: "3") { strategy, scratchFolder in
             CacheMachine(strategy: strategy, temporaryDirectory: scratchFolder ?? NSTemporaryDirectory())
         }
     }

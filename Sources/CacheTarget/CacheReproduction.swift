@@ -75,26 +75,12 @@ extension CacheMachine: SwiftExportable {
                     "    let names = (0..<\(CacheMachine.keyCount)).map { (app.path(\"\(identifier.rawValue)\", $0) as NSString).lastPathComponent }"]
                 + check("CacheObservation.count(((try? app.faults.list(\(folder))) ?? []).filter { !names.contains($0.name) }.count)").map { "    " + $0 }
                 + ["}"]
-        case .burst(let key, let count, let tag):
-            let values = CacheMachine.burstValues(count: count, tag: tag)
-            let concurrent = values.sets.dropFirst().map(CacheReproduction.literal).joined(separator: ", ")
-            var lines = [comment, "do {",
-                         "    let actor = MemoryCache<CacheTargetKey, Data>(identifier: \"main\", environment: app.environment, strategy: app.strategy)",
-                         "    await actor.set(\(value(values.sets[0], key)), for: CacheTargetKey(\(key)))",
-                         "    await withTaskGroup(of: Void.self) { group in",
-                         "        for spec in [\(concurrent)] {",
-                         "            group.addTask { await actor.set(CacheTargetValue.bytes(spec, key: \(key)), for: CacheTargetKey(\(key))) }",
-                         "            group.addTask { _ = await actor.value(for: CacheTargetKey(\(key))) }",
-                         "        }",
-                         "    }",
-                         "    let after = CacheTargetValue.observe(await actor.value(for: CacheTargetKey(\(key))), key: \(key))"]
-            if isLast {
-                lines.append("    #expect([\(concurrent)].map { CacheObservation.value($0) }.contains(after))")
-            } else {
-                lines.append("    _ = after")
-            }
-            return lines + ["    await actor.set(\(value(values.final, key)), for: CacheTargetKey(\(key)))",
-                            "    await actor.shutDown()", "}"]
+        case .actorGet(let cache, let key):
+            return [comment] + check("CacheTargetValue.observeRead(await MemoryCache(sharing: SharedCore(app.caches[\(cache.index)])).value(for: CacheTargetKey(\(key))), key: \(key)) "
+                                     + "{ app.faults.fileExists(at: app.path(app.caches[\(cache.index)].identifier, \(key))) }")
+        case .actorSet(let cache, let key, let spec):
+            let set = "await MemoryCache(sharing: SharedCore(app.caches[\(cache.index)])).set(\(value(spec, key)), for: CacheTargetKey(\(key)))"
+            return [comment, set] + (isLast ? check("CacheObservation.folders([app.folder(app.caches[\(cache.index)].identifier)])") : [])
         }
     }
 }
@@ -129,8 +115,6 @@ enum CacheReproduction {
             return "CacheObservation.failedWrite(renameReached: \(reached.map(String.init) ?? "nil"), \(literal(folder)))"
         case .crashed(let interrupted, let file, let folders):
             return "CacheObservation.crashed(interrupted: \(interrupted), file: \(literal(file)), folders: [\(folders.map(literal).joined(separator: ", "))])"
-        case .burst(let allowed, let after, let folder):
-            return "CacheObservation.burst(allGetsAllowed: \(allowed), after: \(after.map(literal) ?? "nil"), folder: \(literal(folder)))"
         }
     }
 }

@@ -6,7 +6,10 @@ import PersistentCache
 /// The production cache under test for one case: the cores of the open instances over one
 /// environment (manual clock, manual memory tiers, a fault-injecting real or simulated file system).
 /// (Public only because the machine names it as its `System`.)
-public final class CacheSystem {
+///
+/// Unchecked `Sendable`: concurrent steps share it between tasks, but every job of a case, theirs included, runs on
+/// the thread that drives the case, one at a time (the case's scheduler), and no step overlaps a concurrent one.
+public final class CacheSystem: @unchecked Sendable {
     let strategy: CacheStrategy
     let clock = ManualClock()
     let simulated: SimulatedFileSystem?
@@ -15,7 +18,8 @@ public final class CacheSystem {
     let root: String
     let tiers: TierList
     private(set) var caches: [CacheCore<CacheTargetKey, Data>] = []
-    private let bursts = BurstRunner()
+    /// The `MemoryCache` actor over each instance's core (the actor's steps).
+    private(set) var actors: [MemoryCache<CacheTargetKey, Data>] = []
 
     init(config: CacheConfig, strategy: CacheStrategy, keyIdentities: KeyIdentityCache, temporaryDirectory: String) throws {
         self.strategy = strategy
@@ -42,6 +46,7 @@ public final class CacheSystem {
                                        cleanupInterval: config.cleanupInterval, keyIdentities: keyIdentities,
                                        memoryTier: { tiers.make() })
         caches.append(open(.main))
+        actors = caches.map { MemoryCache(sharing: SharedCore($0)) }
         let first = caches[0]
         fileNames = (0..<CacheMachine.keyCount).map { key in
             let path = first.filePath(for: CacheTargetKey(key))
@@ -56,7 +61,10 @@ public final class CacheSystem {
         CacheCore(identifier: identifier.rawValue, environment: environment, strategy: strategy)
     }
 
-    func add(_ identifier: CacheIdentifier) { caches.append(open(identifier)) }
+    func add(_ identifier: CacheIdentifier) {
+        caches.append(open(identifier))
+        actors.append(MemoryCache(sharing: SharedCore(caches[caches.count - 1])))
+    }
 
     /// A process restart: shutdown cleanups (if clean), memory gone, non-durable data gone, every instance reopened.
     func restart(clean: Bool) {
@@ -67,6 +75,7 @@ public final class CacheSystem {
         faults.recover()
         faults.disarm()
         caches = caches.map { CacheCore(identifier: $0.identifier, environment: environment, strategy: strategy) }
+        actors = caches.map { MemoryCache(sharing: SharedCore($0)) }
     }
 
     func evict(_ key: Int?) {
@@ -91,31 +100,32 @@ public final class CacheSystem {
     /// The folders of every open instance's identifier (what a restart cleans).
     func instanceFolders() -> [CacheFolder] { CacheTargetFiles.identifiers(caches.map(\.identifier)).map(folderView) }
 
-    /// A burst of concurrent sets and gets of one key through a fresh `MemoryCache` actor.
-    func burst(key: Int, values: [CacheValueSpec], final: CacheValueSpec) -> CacheObservation {
-        let environment = self.environment, strategy = self.strategy
-        let cacheKey = CacheTargetKey(key)
-        let (gets, after) = bursts.run { () async -> ([Data?], Data?) in
-            let cache = MemoryCache<CacheTargetKey, Data>(identifier: CacheIdentifier.main.rawValue, environment: environment, strategy: strategy)
-            await cache.set(CacheTargetValue.bytes(values[0], key: key), for: cacheKey)
-            let gets = await withTaskGroup(of: Data??.self) { group in
-                for value in values.dropFirst() {
-                    group.addTask { await cache.set(CacheTargetValue.bytes(value, key: key), for: cacheKey); return .none }
-                    group.addTask { .some(await cache.value(for: cacheKey)) }
-                }
-                var gets: [Data?] = []
-                for await result in group { if case .some(let get) = result { gets.append(get) } }
-                return gets
-            }
-            let after = await cache.value(for: cacheKey)
-            await cache.set(CacheTargetValue.bytes(final, key: key), for: cacheKey)
-            await cache.shutDown()
-            return (gets, after)
+    /// Performs a get or a set through the instance's actor (a concurrent step's branch), observing it on the actor in
+    /// the same job as the call returns, as the synchronous steps observe theirs: no other call runs in between.
+    func performOnActor(_ command: CacheCommand) async throws -> CacheObservation {
+        let observed: CacheObservation
+        switch command {
+        case .actorGet(let cache, let key):
+            observed = await get(on: actors[cache.index], key: key, identifier: CacheIdentifier(rawValue: caches[cache.index].identifier) ?? .main)
+        case .actorSet(let cache, let key, let value):
+            observed = await set(on: actors[cache.index], key: key, value: value, identifier: CacheTargetFiles.index(of: caches[cache.index].identifier))
+        default:
+            throw HarnessFault("\(command.trace) is no step of the actor")
         }
-        let allowed = gets.allSatisfy { CacheTargetValue.isOne(of: values, $0, key: key) }
-        let folder = folderView(CacheIdentifier.main.index)
-        guard case .value(let spec) = CacheTargetValue.observe(after, key: key) else { return .burst(allGetsAllowed: allowed, after: nil, folder: folder) }
-        return .burst(allGetsAllowed: allowed, after: spec, folder: folder)
+        if let failure = faults.takeEnvironmentFailure() {
+            throw HarnessFault("the real file system failed on its own during the step (no injected fault): \(failure)")
+        }
+        return observed
+    }
+
+    private func get(on cache: isolated MemoryCache<CacheTargetKey, Data>, key: Int, identifier: CacheIdentifier) async -> CacheObservation {
+        let value = await cache.value(for: CacheTargetKey(key))
+        return CacheTargetValue.observeRead(value, key: key) { faults.fileExists(at: filePath(identifier, key)) }
+    }
+
+    private func set(on cache: isolated MemoryCache<CacheTargetKey, Data>, key: Int, value: CacheValueSpec, identifier: Int) -> CacheObservation {
+        cache.set(CacheTargetValue.bytes(value, key: key), for: CacheTargetKey(key))
+        return .folders([folderView(identifier)])
     }
 
     /// Removes the temporary folder of a real-file-system case.

@@ -186,7 +186,8 @@ package struct TestExporter {
     package init(registry: Registry) { self.registry = registry }
 
     /// The tests of the cases under `corpus`, their first lines naming `identity` (default: the
-    /// identity recorded in the folder; a folder without one is an error).
+    /// identity recorded in the folder; a folder without one is an error). A case that needs the scheduler (a
+    /// concurrent step) has none.
     package func export(corpus: String, identity given: String? = nil) throws(CorpusError) -> [ExportedTest] {
         let identity: String
         if let given { identity = given } else { identity = try recordedIdentity(corpus) }
@@ -195,6 +196,8 @@ package struct TestExporter {
         let prefix = URL(fileURLWithPath: corpus).standardizedFileURL.path + "/"
         for file in try Corpus.files(in: [corpus]) {
             let corpusCase = try Corpus.read(file)
+            // A concurrent step's interleaving is the case's scheduler's: a plain Swift test cannot replay it.
+            if FailureReport.needsScheduler(steps: corpusCase.steps, kind: corpusCase.kind) { continue }
             guard let target = registry.target(named: corpusCase.target) else {
                 throw CorpusError(file: file, line: nil, message: "unknown target '\(corpusCase.target)'")
             }

@@ -29,7 +29,9 @@ package struct SeedExporter {
             let bytes = harness.bytes(replaying: corpusCase.choices)
             // The bytes must make the recorded trace (a prefix: a run stops at its failure).
             let trace = [corpusCase.config] + corpusCase.steps
-            let made = target.machine().generate(Draw(.bytes(bytes)), harness.maxSteps)
+            let machine = target.machine()
+            let made = FailureReport.needsScheduler(steps: corpusCase.steps, kind: corpusCase.kind)
+                ? machine.generateRunning(Draw(.bytes(bytes)), harness.maxSteps) : machine.generate(Draw(.bytes(bytes)), harness.maxSteps)
             guard Array(made.prefix(trace.count)) == trace else {
                 skipped.append("\(file): its choices no longer make its trace (generators changed since it was recorded)")
                 continue

@@ -65,15 +65,43 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     /// The value last set for `key` through any instance of this identifier, if it has not expired
     /// and is still held in memory or intact on disk.
     public func value(for key: Key) -> Value? {
+        switch memoryLookup(key) {
+        case .hit(let value): return value
+        case .miss(let read): return diskValue(read.record, now: read.now)
+        }
+    }
+
+    /// A read that missed memory: the entry's file to read, and the time the read began.
+    package struct DiskRead: Sendable {
+        fileprivate let record: KeyRecord
+        fileprivate let now: Date
+        /// The file holding the entry, and where it lives.
+        package let path: String
+        package let fileSystem: any CacheFileSystem
+    }
+
+    /// The first half of a read: memory's unexpired value, else the disk read still to do.
+    package enum MemoryLookup {
+        case hit(Value)
+        case miss(DiskRead)
+    }
+
+    /// Looks `key` up in memory, dropping an expired or undecodable entry.
+    package func memoryLookup(_ key: Key) -> MemoryLookup {
         let now = environment.clock.now()
         let record = record(for: key)
         if let entry = memory.entry(for: record.memoryKey) {
             if !isExpired(entry.writtenAt, now: now), let value = try? Value.fromData(data: entry.data) {
-                return value
+                return .hit(value)
             }
             memory.remove(record.memoryKey)
         }
-        return diskValue(record, now: now)
+        return .miss(DiskRead(record: record, now: now, path: folder + "/" + record.fileName, fileSystem: fileSystem))
+    }
+
+    /// The second half of a read, given what reading `read.path` gave: the value, promoted to memory.
+    package func diskValue(_ read: DiskRead, bytes: Result<Data, FileSystemError>) -> Value? {
+        decodeDisk(bytes, read.record, now: read.now)
     }
 
     /// Stores `value` for `key` in memory and writes it through to disk.
@@ -128,10 +156,14 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     // MARK: Disk
 
     private func diskValue(_ record: KeyRecord, now: Date) -> Value? {
+        decodeDisk(Result { () throws(FileSystemError) in try fileSystem.read(folder + "/" + record.fileName) }, record, now: now)
+    }
+
+    private func decodeDisk(_ read: Result<Data, FileSystemError>, _ record: KeyRecord, now: Date) -> Value? {
         let path = folder + "/" + record.fileName
         let bytes: Data
         do {
-            bytes = try fileSystem.read(path)
+            bytes = try read.get()
         } catch {
             if error.reason != .notFound && error.reason != .folderMissing {
                 environment.logger.log(.error, "cache \(identifier): read failed: \(error)")
@@ -257,4 +289,7 @@ extension Fault<CacheDesign> {
     package static var cleanupDeletesEverything: Self { Self() }
     /// Mutant `contains-reads-disk`: `contains` falls back to the disk when memory misses (shipped: memory only).
     package static var containsReadsDisk: Self { Self() }
+    /// Mutant `cache-reentrant-read`: the actor awaits a memory miss's disk read, as the seed does, and promotes
+    /// what it read when it resumes, after sets that ran meanwhile (shipped: a read runs on the actor to the end).
+    package static var reentrantRead: Self { Self() }
 }

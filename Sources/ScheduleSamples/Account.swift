@@ -24,9 +24,14 @@ public actor Account {
     }
 }
 
-/// Approves a payment; awaiting it suspends the account.
+/// Approves a payment and counts the checks; awaiting it suspends the account.
 public actor FraudCheck {
-    public func approves(_ amount: Int) -> Bool { amount <= 1_000 }
+    public private(set) var checks = 0
+
+    public func approves(_ amount: Int) -> Bool {
+        checks += 1
+        return amount <= 1_000
+    }
 }
 
 /// The specification is the balance; every action may run concurrently with the others.

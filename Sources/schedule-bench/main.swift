@@ -8,8 +8,13 @@
 //   schedule-bench step-cost [cases] [yields] [concurrent|sequential]
 //                                                 cost of a machine's step run as a concurrent step (10 a case)
 //   schedule-bench account [seeds] [max-cases]    cases and time until the guide's account example fails
+//   schedule-bench cache [seeds] [max-cases]      cases and time until the cache target finds cache-reentrant-read
+//   schedule-bench cache-threads [runs]           how often that mutant's get and set of one key go wrong on real threads
+import CacheSpec
+import CacheTarget
 import Foundation
 import GraphFuzzEngine
+import PersistentCache
 import ScheduleSamples
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -130,14 +135,22 @@ case "step-cost":
     print("\(concurrent ? "concurrent" : "sequential") step, \(yields) yields: \(cases) cases, \(steps) steps, "
         + "\(String(format: "%.0f", nanoseconds(elapsed) / Double(max(steps, 1)))) ns per step")
 
-case "account":
+case "account", "cache":
     let seeds = integer(1, 100), maxCases = integer(2, 1000)
-    let strategies: [ScheduleStrategy] = [.randomWalk] + [(2, 16), (2, 64), (3, 64)].map { .pct(depth: $0.0, expectedSteps: $0.1) }
-    print("the guide's account example, 30 steps a case, seeds 1-\(seeds), at most \(maxCases) cases each")
+    let strategies: [ScheduleStrategy] = [.randomWalk] + [(2, 16), (2, 64), (3, 16), (3, 64)].map { .pct(depth: $0.0, expectedSteps: $0.1) }
+    let example = arguments[0] == "account" ? "the guide's account example" : "cache-reentrant-read"
+    print("\(example), 30 steps a case, seeds 1-\(seeds), at most \(maxCases) cases each")
     for strategy in strategies {
-        var example = AccountMachine()
-        example.concurrentSteps.strategy = strategy
-        let machine = AnyMachine(example)
+        let machine: AnyMachine
+        if arguments[0] == "account" {
+            var account = AccountMachine()
+            account.concurrentSteps.strategy = strategy
+            machine = AnyMachine(account)
+        } else {
+            var cache = CacheMachine(strategy: CacheStrategy(.reentrantRead))
+            cache.concurrentSteps.strategy = strategy
+            machine = AnyMachine(cache)
+        }
         var counts: [Int] = []
         var seconds: [Double] = []
         for seed in 1...UInt64(seeds) {
@@ -156,8 +169,34 @@ case "account":
             + "time to find: mean \(String(format: "%.1f", meanSeconds * 1000)) ms, max \(String(format: "%.1f", (seconds.max() ?? 0) * 1000)) ms")
     }
 
+case "cache-threads":
+    let runs = integer(1, 10_000)
+    var stale = 0
+    for _ in 0..<runs where await CacheReentrantRead.runOnRealThreads() { stale += 1 }
+    print("cache-reentrant-read on real threads: a get and a set of one key on disk, not in memory, as two child tasks; "
+        + "the next get returned the older value in \(stale) of \(runs) runs")
+
 default:
     FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | "
-        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases]\n").utf8))
+        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | cache [seeds] [max-cases] | cache-threads [runs]\n").utf8))
     exit(2)
+}
+
+/// The mutant's concurrency test as ordinary child tasks on the process's executors (real threads).
+enum CacheReentrantRead {
+    /// Sets key 0, evicts it from memory, then gets and sets it at once; whether the get after them returned the
+    /// older value (the read promoted what it read over the concurrent set's value).
+    static func runOnRealThreads() async -> Bool {
+        let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: CacheStrategy(.reentrantRead))
+        let older = CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 200), key: 0)
+        let newer = CacheTargetValue.bytes(CacheValueSpec(tag: 2, length: 200), key: 0)
+        app.caches[0].set(older, for: CacheTargetKey(0))
+        (app.environment.sharedMemoryTier(for: "main") as? ManualMemoryTier)?.evictAll()
+        let cache = MemoryCache(sharing: SharedCore(app.caches[0]))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await cache.value(for: CacheTargetKey(0)) }
+            group.addTask { await cache.set(newer, for: CacheTargetKey(0)) }
+        }
+        return await cache.value(for: CacheTargetKey(0)) != newer
+    }
 }

@@ -44,22 +44,20 @@ struct CacheTargetReproductionTests {
     private func seedSeparateMemory(_ strategy: CacheStrategy) async {
         // config(realFileSystem: false, cleanupInterval: 100)
         let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: strategy)
-        // burst(key: 0, count: 2, tag: 1)
+        // v2 = open(identifier: "main")
+        app.caches.append(CacheCore(identifier: "main", environment: app.environment, strategy: app.strategy))
+        // faultySet(cache: v2, key: 0, tag: 1, length: 1, fault: "failedWrite", tornLength: 0)
         do {
-            let actor = MemoryCache<CacheTargetKey, Data>(identifier: "main", environment: app.environment, strategy: app.strategy)
-            await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 8)), for: CacheTargetKey(0))
-            await withTaskGroup(of: Void.self) { group in
-                for spec in [CacheValueSpec(tag: 2, length: 9)] {
-                    group.addTask { await actor.set(CacheTargetValue.bytes(spec), for: CacheTargetKey(0)) }
-                    group.addTask { _ = await actor.value(for: CacheTargetKey(0)) }
-                }
-            }
-            let after = CacheTargetValue.observe(await actor.value(for: CacheTargetKey(0)))
-            _ = after
-            await actor.set(CacheTargetValue.bytes(CacheValueSpec(tag: 3, length: 10)), for: CacheTargetKey(0))
-            await actor.shutDown()
+            app.faults.arm(.failedWrite, tornLength: 0)
+            app.caches[1].set(CacheTargetValue.bytes(CacheValueSpec(tag: 1, length: 1), key: 0), for: CacheTargetKey(0))
+            let interrupted = app.faults.isCrashed
+            let fired = !app.faults.isArmed
+            app.faults.disarm()
+            _ = interrupted
+            _ = fired
+            _ = CacheObservation.failedWrite(renameReached: nil, app.folder(app.caches[1].identifier))
         }
-        // contains(cache: v1, key: 0)
-        #expect(CacheObservation.flag(app.caches[0].contains(CacheTargetKey(0))) == CacheObservation.flag(true))
+        // get(cache: v1, key: 0)
+        #expect(CacheTargetValue.observeRead(app.caches[0].value(for: CacheTargetKey(0)), key: 0) { app.faults.fileExists(at: app.path(app.caches[0].identifier, 0)) } == CacheObservation.value(CacheValueSpec(tag: 1, length: 1)))
     }
 }

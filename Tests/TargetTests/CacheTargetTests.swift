@@ -41,6 +41,44 @@ struct CacheTargetTests {
         }
     }
 
+    /// Seed 003's read awaited inside the actor: a get of a value on disk and not in memory reads it off the actor
+    /// while a set of the same key runs, then promotes the older value (a later get returns it, C1). In FIFO order
+    /// the set runs first and nothing goes wrong; the shipped cache passes under both interleavings.
+    static let reentrantReadSteps = [
+        TraceStep("set", [.init("cache", .ref(Ref(0))), .init("key", .int(0)), .init("tag", .int(1)), .init("length", .int(200))]),
+        TraceStep("evict", [.init("key", .int(0))]),
+        TraceStep("concurrently", [.init("A", .step(TraceStep("actorGet", [.init("cache", .ref(Ref(0))), .init("key", .int(0))]))),
+                                   .init("B", .step(TraceStep("actorSet", [.init("cache", .ref(Ref(0))), .init("key", .int(0)),
+                                                                           .init("tag", .int(2)), .init("length", .int(5))]))),
+                                   .init("schedule", .list([.int(0), .int(1)]))]),
+        TraceStep("get", [.init("cache", .ref(Ref(0))), .init("key", .int(0))]),
+    ]
+
+    @Test func reentrantReadStory() throws {
+        let config = CacheConfig().trace
+        let fifo = Self.reentrantReadSteps.enumerated().map { index, step in
+            index == 2 ? TraceStep(step.name, Array(step.arguments.dropLast())) : step
+        }
+        for steps in [Self.reentrantReadSteps, fifo] {
+            #expect(try Target.cache.machine().replay(config, steps).get().outcome == .pass)
+        }
+        let mutant = try Target.cache.machine(mutant: "cache-reentrant-read").replay(config, Self.reentrantReadSteps).get()
+        #expect(mutant.outcome.failure?.rule == "C1")
+        #expect(mutant.outcome.failure?.step == 3)
+        #expect(try Target.cache.machine(mutant: "cache-reentrant-read").replay(config, fifo).get().outcome == .pass)
+    }
+
+    @Test("one concurrent case of the cache, replayed 1,000 times: one observation sequence")
+    func oneConcurrentCaseOneObservation() throws {
+        let machine = Target.cache.machine(mutant: "cache-reentrant-read")
+        var seen = Set<String>()
+        for _ in 0..<1000 {
+            let record = try machine.replay(CacheConfig().trace, Self.reentrantReadSteps).get()
+            seen.insert("\(record.steps) \(record.expectations) \(record.outcome)")
+        }
+        #expect(seen.count == 1, "\(seen)")
+    }
+
     /// Real-file-system cases (one in ten) remove their temporary folders.
     @Test func realFileSystemCasesLeaveNothingBehind() throws {
         let parent = NSTemporaryDirectory() + "cache-target-test-" + UUID().uuidString
@@ -52,7 +90,9 @@ struct CacheTargetTests {
             TraceStep("open", result: Ref(1), [.init("identifier", .string("other"))]),
             TraceStep("faultySet", [.init("cache", .ref(Ref(1))), .init("key", .int(1)), .init("tag", .int(2)), .init("length", .int(5)),
                                     .init("fault", .string("crashBeforeRename")), .init("tornLength", .int(0))]),
-            TraceStep("burst", [.init("key", .int(0)), .init("count", .int(4)), .init("tag", .int(3))]),
+            TraceStep("concurrently", [.init("A", .step(TraceStep("actorSet", [.init("cache", .ref(Ref(0))), .init("key", .int(0)), .init("tag", .int(3)), .init("length", .int(9))]))),
+                                       .init("B", .step(TraceStep("actorGet", [.init("cache", .ref(Ref(0))), .init("key", .int(0))]))),
+                                       .init("schedule", .list([.int(1), .int(0), .int(1)]))]),
             TraceStep("strayFiles", [.init("identifier", .string("other"))]),
             TraceStep("get", [.init("cache", .ref(Ref(1))), .init("key", .int(0))]),
         ]
@@ -78,7 +118,7 @@ struct CacheTargetTests {
             .faultySet(cache: Ref(0), key: 1, value: CacheValueSpec(tag: 3, length: 0), fault: .tornWrite, tornLength: 17),
             .flipBit(identifier: .main, key: 3, bit: 99), .restart(clean: true), .open(result: Ref(1), identifier: .main),
             .cleanUp(cache: Ref(0)), .removeFolder(identifier: .other), .strayFiles(identifier: .main),
-            .burst(key: 2, count: 5, tag: 250),
+            .actorGet(cache: Ref(1), key: 2), .actorSet(cache: Ref(0), key: 3, value: CacheValueSpec(tag: 250, length: 5)),
         ]
         for command in commands {
             #expect(try CacheCommand(trace: command.trace) == command)

@@ -95,6 +95,14 @@
         return replay(config, steps, options).map { $0.record! }
     }
 
+    /// The traces (configuration first) of a case generated from `draw` and run on the system, at most `maxSteps`
+    /// steps, up to its failure if it fails: a concurrent step's schedule is drawn as its jobs run, so only a run
+    /// makes its trace.
+    @usableFromInline package func generateRunning(_ draw: Draw, _ maxSteps: Int) -> [TraceStep] {
+        let record = run(draw, maxSteps, .record).record!
+        return [record.config] + record.steps
+    }
+
     /// The traces (configuration first) of a case generated from `draw` against the model alone, at most
     /// `maxSteps` steps; the system is never made or run.
     @usableFromInline package func generate(_ draw: Draw, _ maxSteps: Int) -> [TraceStep] {

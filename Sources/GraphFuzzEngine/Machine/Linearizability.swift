@@ -47,8 +47,9 @@ struct Linearizability<Model> {
         var order: [Int]?
         var orderStart = 0
         /// When no order explains: the order that explains the longest prefix (the first such found, trying
-        /// operations in index order), the operation after that prefix whose observation its prediction does
-        /// not allow, the model before it, and the start state it began from.
+        /// operations in the order they began: an actor serves calls in the order they reach it), the operation
+        /// after that prefix whose observation its prediction does not allow, the model before it, and the start
+        /// state it began from.
         var closest: (prefix: [Int], failing: Int, model: Model, start: Int)?
         /// More explaining end states than `maxEnds`: `ends` holds the first ones only.
         var truncated = false
@@ -94,6 +95,9 @@ struct Linearizability<Model> {
         let operations: [LinearOperation<Model>]
         let checker: Linearizability
         let before: [UInt32]
+        /// The operations in the order they began (then by index): tried in this order, so the first order found,
+        /// explaining or closest, is the one nearest to what the run did (an actor serves calls in arrival order).
+        let tryOrder: [Int]
         let full: UInt32
         var start = 0
         var result = Result()
@@ -105,6 +109,7 @@ struct Linearizability<Model> {
             self.operations = operations
             self.checker = checker
             before = Linearizability.predecessors(operations)
+            tryOrder = operations.indices.sorted { (operations[$0].started, $0) < (operations[$1].started, $1) }
             full = operations.count == 32 ? .max : (1 << UInt32(operations.count)) - 1
         }
 
@@ -148,7 +153,7 @@ struct Linearizability<Model> {
                 record(model)
                 return
             }
-            for b in operations.indices where mask & (1 << UInt32(b)) == 0 && before[b] & ~mask == 0 {
+            for b in tryOrder where mask & (1 << UInt32(b)) == 0 && before[b] & ~mask == 0 {
                 var next = model
                 guard operations[b].explains(&next) else {
                     if result.order == nil, prefix.count > (result.closest?.prefix.count ?? -1) {

@@ -131,7 +131,7 @@ extension MachineRunner {
         let judged = judge(branches, run, records, trace: groupTrace(branches, picks: run.picks), states: states, io: &io)
         end.verdict = judged.verdict
         guard judged.verdict != .harnessFault else { return end }
-        if io.tally.counts || io.records { describe(branches, judged, picks: run.picks, states: states, &io) }
+        if io.tally.counts || io.records { describe(branches, judged, run, states: states, &io) }
         guard judged.verdict == .passed, let checked = judged.checked else { return end }
         states = checked.ends
         end.endsCase = checked.truncated
@@ -139,9 +139,12 @@ extension MachineRunner {
     }
 
     /// Counts the step's rules and leaves its record: what the specification predicts for each branch, in the
-    /// order that explains the observations (failing: the order that explains the most, else label order).
+    /// order that explains the observations (failing: the order that explains the most, else label order), and,
+    /// for a step that passed with a choice of interleaving, the interleaving (a later step's failure may be its
+    /// consequence; a failing step's message has it already).
     private func describe(_ branches: [PendingBranch<M>], _ judged: (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?),
-                          picks: [Int], states: [M.Model], _ io: inout StepIO) {
+                          _ run: ScheduledRun<Void>, states: [M.Model], _ io: inout StepIO) {
+        let picks = run.picks
         let checked = judged.checked
         let order: [Int]
         var model: M.Model
@@ -165,6 +168,9 @@ extension MachineRunner {
                 : checked == nil ? "in label order; the step did not finish"
                 : "no order explains the observations; the closest is " + order.map(concurrentBranchLabel).joined(separator: ", ")
             io.record = groupRecord(branches, picks: picks, how: how, predicted: predicted.map { $0! })
+            if judged.verdict == .passed && !picks.isEmpty {
+                io.record!.written = io.record!.expectation + "\n" + Self.interleaving(run)
+            }
         }
     }
 
@@ -307,7 +313,7 @@ extension MachineRunner {
     }
 
     /// The failure of a step that no order explains, under the rule of the first difference in the order that
-    /// explains the longest prefix (the first such order, trying branches in label order).
+    /// explains the longest prefix (the first such order, trying branches in the order they began).
     ///
     /// A lone action's observation is a mismatch like a synchronous step's, its interleaving added when the
     /// scheduler had choices to make (`interleaving`).

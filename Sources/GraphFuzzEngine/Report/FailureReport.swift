@@ -36,12 +36,18 @@ package struct FailureReport: Sendable {
         return SwiftTestRenderer.test(displayName: display, functionName: name, lines: lines)
     }
 
+    /// Whether a case with these steps, failing with this kind, needs the case's scheduler to reproduce (a
+    /// concurrent step's interleaving): it has no plain Swift test.
+    package static func needsScheduler(steps: [TraceStep], kind: FailureKind?) -> Bool {
+        steps.contains { $0.name == "concurrently" } || [.linearizability, .deadlock, .livelock].contains(kind)
+    }
+
     /// Why there is no Swift test, when `swiftTest` is empty.
     package var noSwiftTestReason: String {
         guard let record = result.counterexample else {
             return "none: the failure did not happen again when its case was re-run, so there are no steps to turn into a test"
         }
-        if record.steps.contains(where: { $0.name == "concurrently" }) || [.linearizability, .deadlock, .livelock].contains(result.failure?.failure.kind) {
+        if Self.needsScheduler(steps: record.steps, kind: result.failure?.failure.kind) {
             return "none: a concurrent step's interleaving is the case's scheduler's, which a plain Swift test does not have; "
                 + "reproduce it with the command above"
         }
@@ -55,7 +61,10 @@ package struct FailureReport: Sendable {
         guard let record = result.counterexample else { return [] }
         var lines = record.config.arguments.isEmpty ? [] : [record.config.description]
         for (index, step) in record.steps.enumerated() {
-            lines.append("\(index + 1). \(step)    // \(record.expectations[index])")
+            // A concurrent step's expectation may hold its interleaving's lines: they go under the step.
+            let expectation = record.expectations[index].split(separator: "\n", omittingEmptySubsequences: false)
+            lines.append("\(index + 1). \(step)    // \(expectation[0])")
+            lines += expectation.dropFirst().map { "  " + $0 }
         }
         return lines
     }
