@@ -145,17 +145,18 @@ extension GraphModel {
         }
     }
 
-    /// G19: a relationship of saved model `o` that holds a model its row holds too (unrelating it, then saving, must
-    /// clear the saved link): a to-one first.
-    package func heldLink(_ o: Int) -> Int? {
-        guard isSaved(o), !objects[o].deleted, let id = objects[o].id, id.number < rows.count, let row = rows[id.number] else { return nil }
+    /// G19: the relationships of saved model `o` that hold a model its row holds too (unrelating one, then saving,
+    /// must clear the saved link): its optional to-ones if it holds any, else its to-manys.
+    package func heldLinks(_ o: Int) -> [Int] {
+        guard isSaved(o), !objects[o].deleted, let id = objects[o].id, id.number < rows.count, let row = rows[id.number] else { return [] }
         let relationships = entities[objects[o].entity].relationships
         let held = relationships.indices.filter { !objects[o].links[$0].isEmpty && !row.links[$0].isEmpty }
-        return held.first { !relationships[$0].toMany } ?? held.first
+        let toOne = held.filter { !relationships[$0].toMany && relationships[$0].optional }
+        return toOne.isEmpty ? held : toOne
     }
 
-    /// Whether saved model `o` holds a saved to-one link (`heldLink` is a to-one).
-    package func holdsToOne(_ o: Int) -> Bool { heldLink(o).map { !entities[objects[o].entity].relationships[$0].toMany } ?? false }
+    /// Whether saved model `o` holds a saved optional to-one link.
+    package func holdsToOne(_ o: Int) -> Bool { heldLinks(o).first.map { !entities[objects[o].entity].relationships[$0].toMany } ?? false }
 
     /// G19: the context holding a saved model that dropped a saved link, if any.
     package var droppingContext: Int? { (0...1).first { dropsLinks($0, toMany: false) || dropsLinks($0, toMany: true) } }

@@ -84,7 +84,7 @@ package enum StoreActions {
             // Otherwise, now and then, the model of the newest row (its number must stay unused, G27).
             action("delete", weights: { m in m.anyRef { m.isShared($0) } ? 14 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
                 let story = args.flag(probability: 0.8) && model.anyRef { model.isShared($0) }
-                let newest = args.flag(probability: 0.3) && !story && model.anyRef { model.holdsNewestRow($0) }
+                let newest = args.flag(probability: 0.5) && !story && model.anyRef { model.holdsNewestRow($0) }
                 return .delete(try args.ref("model", among: model.refs.count, where: {
                     model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 && (!story || model.isShared(model.refs[$0]))
                         && (!newest || model.holdsNewestRow(model.refs[$0]))
@@ -113,17 +113,17 @@ package enum StoreActions {
                 })
             },
             // A saved link is unrelated (a to-one first), for its save to clear it (G19).
-            action("unrelate", weights: { m in m.anyRef { m.heldLink($0) != nil } ? 3 : 1 }, when: { $0.hasLive }) { args, model in
-                let story = args.flag(probability: 0.8) && model.anyRef { model.heldLink($0) != nil }
+            action("unrelate", weights: { m in m.anyRef { !m.heldLinks($0).isEmpty } ? 3 : 1 }, when: { $0.hasLive }) { args, model in
+                let story = args.flag(probability: 0.8) && model.anyRef { !model.heldLinks($0).isEmpty }
                 let toOne = story && model.anyRef { model.holdsToOne($0) }
                 let source = try args.live("model", model, where: {
-                    model.hasRelationships($0) && (!story || model.heldLink($0) != nil) && (!toOne || model.holdsToOne($0))
+                    model.hasRelationships($0) && (!story || !model.heldLinks($0).isEmpty) && (!toOne || model.holdsToOne($0))
                 })
                 let links = args.isReplaying ? [] : model.objects[model.refs[source.index]].links
-                let held = story ? model.heldLink(model.refs[source.index]) : nil
+                let held = story ? model.heldLinks(model.refs[source.index]) : []
                 let r = args.int("relationship", in: 0...max(2, model.schema.relationshipCount - 1)) { draw in
                     let any = Int(draw.choose(upTo: UInt64(links.count - 1)))
-                    return held ?? any
+                    return held.isEmpty ? any : held[Int(draw.choose(upTo: UInt64(held.count - 1)))]
                 }
                 let target = try args.ref("target", among: model.refs.count, where: { model.refs[$0] >= 0 && links[r].contains(model.refs[$0]) })
                 return .unrelate(source, relationship: r, target: target)
@@ -179,7 +179,7 @@ package enum StoreActions {
             // store file, G26), and a save killed inside its transaction, then relaunched.
             // The newest row deleted: a relaunch, whose numbering must not hand its number out again (G27). A pending
             // delete of a saved row: a killed save, which must leave it unwritten (G25).
-            action("relaunch", weights: { $0.newestRowDeleted ? 5 : 1 }, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
+            action("relaunch", weights: { $0.newestRowDeleted ? 10 : 1 }, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
             action("killedSave", weights: { m in (0...1).contains { killWindow(m, $0) > 0 && m.deletesSavedRow($0) } ? 5 : 2 },
                    when: { m in (0...1).contains { killWindow(m, $0) > 0 } }) { args, model in
                 let story = args.flag(probability: 0.8) ? (0...1).first { killWindow(model, $0) > 0 && model.deletesSavedRow($0) } : nil

@@ -36,11 +36,11 @@ package struct RareState: Sendable {
         },
         RareState(name: "cleared to-one saved on SQLite", rule: GraphRules.savedSnapshot) { _, model, command in
             guard case .save(let c) = command else { return false }
-            return model.parameters.backend == .sqlite && model.dropsLinks(c, toMany: false)
+            return model.parameters.backend == .sqlite && model.dropsLinks(c, toMany: false) && saves(model, command)
         },
         RareState(name: "shrunk to-many saved on SQLite", rule: GraphRules.savedSnapshot) { _, model, command in
             guard case .save(let c) = command else { return false }
-            return model.parameters.backend == .sqlite && model.dropsLinks(c, toMany: true)
+            return model.parameters.backend == .sqlite && model.dropsLinks(c, toMany: true) && saves(model, command)
         },
         // A killed process leaves its journal: the saves committed since the store was opened are in it.
         RareState(name: "relaunch over a journal holding a save (SQLite)", rule: GraphRules.relaunchKeepsSaved) { memory, model, command in
@@ -54,6 +54,13 @@ package struct RareState: Sendable {
             return false
         },
     ]
+
+    /// Whether the library's save `command` writes (is neither refused nor failed nor trapped).
+    static func saves(_ model: GraphModel, _ command: GraphCommand) -> Bool {
+        var after = model
+        if case .saved = after.predict(command, save: { $0.librarySave($1) }).value { return true }
+        return false
+    }
 
     /// How many cases of each seed's run reach each state: the graph target's cases generated as a search draws
     /// them (`runs` per seed, `maxSteps` steps at most), against the specification alone.
