@@ -4,30 +4,33 @@
 # every target and seed, each run's exit code, failing rules (with the number of failing cases, ×N) and wall time;
 # the patch is reverted after its runs, whatever happened.
 #
-# Usage: scripts/planted-faults.sh [--seeds "1 2 3 4 5"] [--runs N] [--out DIR] PATCH[:TARGETS] ...
+# Usage: scripts/planted-faults.sh [--seeds "1 2 3 4 5"] [--runs N] [--out DIR] [--debug] PATCH[:TARGETS] ...
 #   TARGETS: comma-separated (default graph,mapper). A patch named "-" runs the unpatched code (the baseline).
 #   --out DIR: each run's full output as DIR/NAME/TARGET-seedS.txt (default: a temporary folder).
+#   --debug: a debug build (much faster to rebuild; the runs find the same failures, a run being a number of cases).
 # Prints one tab-separated line per run: fault target seed exit seconds result. Runs are nice'd (nice -n 10).
 # Exit 2 on bad usage, 3 when a patch does not apply, does not build, or cannot be reverted.
 set -u
 seeds="1 2 3 4 5"
 runs=""
 out=""
+configuration=release
 while [ $# -gt 0 ]; do
     case "$1" in
         --seeds) seeds="$2"; shift 2 ;;
         --runs) runs="--runs $2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
+        --debug) configuration=debug; shift ;;
         --) shift; break ;;
         -?*) echo "planted-faults: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
 done
-[ $# -gt 0 ] || { echo "usage: scripts/planted-faults.sh [--seeds LIST] [--runs N] [--out DIR] PATCH[:TARGETS] ..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: scripts/planted-faults.sh [--seeds LIST] [--runs N] [--out DIR] [--debug] PATCH[:TARGETS] ..." >&2; exit 2; }
 root=$(git rev-parse --show-toplevel) || exit 2
 cd "$root"
 [ -n "$out" ] || out=$(mktemp -d)
-binary=.build/release/graph-fuzz
+binary=.build/$configuration/graph-fuzz
 
 for spec in "$@"; do
     patch=${spec%%:*}
@@ -38,7 +41,7 @@ for spec in "$@"; do
     if [ "$patch" != "-" ]; then
         git apply "$patch" || { echo "planted-faults: $patch does not apply" >&2; exit 3; }
     fi
-    if ! nice -n 10 swift build -c release --product graph-fuzz >"$out/$name/build.log" 2>&1; then
+    if ! nice -n 10 swift build -c $configuration --product graph-fuzz >"$out/$name/build.log" 2>&1; then
         echo "planted-faults: $name does not build (see $out/$name/build.log)" >&2
         [ "$patch" = "-" ] || git apply -R "$patch"
         exit 3

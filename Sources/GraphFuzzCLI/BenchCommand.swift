@@ -1,16 +1,18 @@
 import Foundation
 import GraphFuzzEngine
 import GraphFuzzIsolation
+import GraphTarget
 
 /// `graph-fuzz bench`: throughput of each target (spec alone, the system's share, differential), time to a
 /// shrunk failure for every mutant over 20 seeds, peak memory. (The public shrinking challenge is measured by
 /// scripts/shrink-compare, beside Hypothesis.)
 struct BenchCommand: Command {
     static let name = "bench"
-    static let usage = "bench [--quick] [--json] [--target NAME] [--soak SECONDS]"
+    static let usage = "bench [--quick] [--json] [--target NAME] [--soak SECONDS] | bench --reach [--seeds N]"
     static let help = """
         throughput, time to failure per mutant, shrink cost, memory
-        (best from a release build: swift run -c release graph-fuzz bench)
+        (best from a release build: swift run -c release graph-fuzz bench);
+        --reach: how many of seeds 1…N (default 5) reach each rare state of the graph target
         """
 
     var quick: Bool
@@ -18,16 +20,25 @@ struct BenchCommand: Command {
     var target: String
     /// Seconds of a memory soak run (0: none).
     var soak: Double
+    /// With `--reach`: the seeds 1…N whose runs are measured (nil: no reach measurement).
+    var reachSeeds: Int?
 
     init(_ flags: inout Flags) throws(UsageError) {
         target = try flags.string("--target") ?? "all"
         soak = try flags.seconds("--soak", in: FlagLimits.time) ?? 0
         quick = flags.has("--quick")
         json = flags.has("--json")
+        let seeds = try flags.int("--seeds", in: 1...100)
+        reachSeeds = flags.has("--reach") ? seeds ?? 5 : nil
+        if seeds != nil && reachSeeds == nil { throw UsageError("bench --seeds: only with --reach") }
     }
 
     func run(_ context: CommandContext) throws(UsageError) -> Int32 {
         let registry = context.registry, console = context.console
+        if let reachSeeds {
+            Self.reach(seeds: reachSeeds, console)
+            return 0
+        }
         let json = self.json
         let emit: (JSONValue) -> Void = { if json { console.out($0.rendered + "\n") } }
         let progress: (String) -> Void = { if console.isTerminal && !json { console.err("… \($0)\n") } }
@@ -135,6 +146,18 @@ struct BenchCommand: Command {
         if !json {
             console.out("soak: \(caseIndex) cases per target, \(steps) steps in \(Format.seconds(soak)); resident \(early / 1024) KiB after \(Format.seconds(checkpoint)), \(end / 1024) KiB at the end (\(format2(growth))%)\n\n")
         }
+    }
+
+    /// The share of seeds whose run (the default budget, generated against the specification alone) reaches each of
+    /// the graph target's rare states, and how many cases of each seed's run do.
+    static func reach(seeds: Int, _ console: Console) {
+        let counts = RareState.measure(seeds: (1...UInt64(seeds)).map { $0 }, runs: SearchLoop.defaultRuns, maxSteps: Target.graph.defaultSteps)
+        var rows = [["rare state", "rule", "seeds reaching", "cases per seed"]]
+        for (s, state) in RareState.all.enumerated() {
+            let perSeed = counts.map { $0[s] }
+            rows.append([state.name, state.rule, "\(perSeed.count { $0 > 0 })/\(seeds)", perSeed.map(String.init).joined(separator: " ")])
+        }
+        console.out("graph target, seeds 1–\(seeds), \(SearchLoop.defaultRuns) cases each\n" + Format.table(rows) + "\n")
     }
 
     static func count(_ rate: Double) -> String { String(Int(rate.rounded())) }

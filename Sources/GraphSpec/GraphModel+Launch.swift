@@ -30,11 +30,13 @@ extension GraphModel {
     /// How many models a save of context `c` writes (its pending inserts and changes).
     public func pendingWrites(_ c: Int) -> Int { objects.count { $0.context == c && ($0.inserted || $0.changed) } }
 
-    /// G25: whether a killed save of context `c` is modelled: it writes something, and neither a pending delete of
-    /// `c` (delete rules run inside a save and stay pending when it fails, G9; a kill there is not modelled) nor a
-    /// tangled new model is in the way.
+    /// How many models a save of context `c` deletes that have a row (its pending deletes of saved models).
+    public func pendingRowDeletes(_ c: Int) -> Int { objects.count { $0.context == c && $0.deleted && $0.id?.permanent == true } }
+
+    /// G25: whether a killed save of context `c` is modelled: it writes or deletes a row, and no tangled new model is
+    /// in the way.
     public func killable(_ c: Int) -> Bool {
-        !hasTangledNewModel && pendingWrites(c) > 0 && !objects.contains { $0.context == c && $0.deleted }
+        !hasTangledNewModel && pendingWrites(c) + pendingRowDeletes(c) > 0
     }
 
     /// G22 (R22, R32): a relaunch closes the container: every model a context held (registered, detached or
@@ -74,9 +76,10 @@ extension GraphModel {
     public static let interruptedCode = 134030
 
     /// G25: a save of context `c` (made by `save`: the store's, or an app's) killed before the end of its
-    /// transaction, then a relaunch. The save leaves nothing: the rows are as before it (G25). A save that was
-    /// refused or failed never reached the store either: it relaunches with its outcome (rows by G12). A save that
-    /// traps ends the app there, as every trap does: the kill never comes and no relaunch follows.
+    /// transaction, then a relaunch. The save leaves nothing: the rows are as before it (G25); its delete rules had
+    /// run and stay pending, as after any failed save (G9). A save that was refused or failed never reached the store
+    /// either: it relaunches with its outcome (rows by G12). A save that traps ends the app there, as every trap
+    /// does: the kill never comes and no relaunch follows.
     public mutating func killedSave(_ c: Int, save: (inout GraphModel, Int) -> Prediction<GraphObservation>) -> Prediction<GraphObservation> {
         let before = self
         let outcome = save(&self, c)
@@ -89,6 +92,7 @@ extension GraphModel {
             return sqlite ? relaunched.part(SavedState.damagedLabel, rule: GraphRules.refusesDamagedFile) : relaunched
         }
         self = before
+        _ = applyDeleteRules(c)
         relaunchStore()
         return savedState(rule: GraphRules.atomicSave, damaged: sqlite) { .saveFailed(code: Self.interruptedCode, issues: [], $0) }
     }

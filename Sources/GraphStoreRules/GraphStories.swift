@@ -110,3 +110,59 @@ extension GraphModel {
         return nil
     }
 }
+
+// MARK: Rare states
+
+/// The states in which a rule's failure is likely, read from the specification's state before a step: the stories
+/// below draw towards them, and `graph-fuzz bench --reach` counts how many seeds' runs reach each.
+extension GraphModel {
+    /// G16: a saved, live model of `entity` whose `attribute` differs from its row's (a pending change a fetch by that
+    /// attribute must see): its context, its pending value and its row's.
+    package func pendingChange(entity: Int, attribute: Int) -> (context: Int, pending: SpecValue, saved: SpecValue)? {
+        for o in objects.indices where objects[o].entity == entity && isSaved(o) && !objects[o].deleted {
+            guard let id = objects[o].id, id.number < rows.count, let row = rows[id.number], row.values[attribute] != objects[o].values[attribute]
+            else { continue }
+            return (objects[o].context, objects[o].values[attribute], row.values[attribute])
+        }
+        return nil
+    }
+
+    /// G27: the newest row was deleted (a relaunch's numbering must not hand its number out again).
+    package var newestRowDeleted: Bool { rows.last.map { $0 == nil } ?? false }
+
+    /// G27: whether `o` is a live model of the newest row (deleting it and saving frees the highest number).
+    package func holdsNewestRow(_ o: Int) -> Bool { isSaved(o) && !objects[o].deleted && objects[o].id?.number == rows.count - 1 }
+
+    /// G19: a saved model of context `c` holds fewer models in relationship `r` than its row (a save must clear a
+    /// to-one column, remove join rows); `toMany` picks which kind of relationship.
+    package func dropsLinks(_ c: Int, toMany: Bool) -> Bool {
+        objects.indices.contains { o in
+            guard objects[o].context == c, isSaved(o), !objects[o].deleted, let id = objects[o].id, id.number < rows.count,
+                  let row = rows[id.number] else { return false }
+            return entities[objects[o].entity].relationships.indices.contains { r in
+                entities[objects[o].entity].relationships[r].toMany == toMany && objects[o].links[r].count < row.links[r].count
+            }
+        }
+    }
+
+    /// G19: the relationships of saved model `o` that hold a model its row holds too (unrelating one, then saving,
+    /// must clear the saved link): its optional to-ones if it holds any, else its to-manys.
+    package func heldLinks(_ o: Int) -> [Int] {
+        guard isSaved(o), !objects[o].deleted, let id = objects[o].id, id.number < rows.count, let row = rows[id.number] else { return [] }
+        let relationships = entities[objects[o].entity].relationships
+        let held = relationships.indices.filter { !objects[o].links[$0].isEmpty && !row.links[$0].isEmpty }
+        let toOne = held.filter { !relationships[$0].toMany && relationships[$0].optional }
+        return toOne.isEmpty ? held : toOne
+    }
+
+    /// Whether saved model `o` holds a saved optional to-one link.
+    package func holdsToOne(_ o: Int) -> Bool { heldLinks(o).first.map { !entities[objects[o].entity].relationships[$0].toMany } ?? false }
+
+    /// G19: the context holding a saved model that dropped a saved link, if any.
+    package var droppingContext: Int? { (0...1).first { dropsLinks($0, toMany: false) || dropsLinks($0, toMany: true) } }
+
+    /// G25: context `c` holds a pending delete of a saved row (a killed save must leave it unwritten with the rest).
+    package func deletesSavedRow(_ c: Int) -> Bool {
+        objects.indices.contains { objects[$0].context == c && objects[$0].deleted && objects[$0].id?.permanent == true }
+    }
+}

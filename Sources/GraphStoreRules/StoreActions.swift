@@ -70,19 +70,24 @@ package enum StoreActions {
                 return .relate(source, relationship: r, target: target)
             },
             // The crash class, stage 4: the context holding a pending delete of a row the other context holds saves.
-            // Count limits: the context holding a model beyond a limit saves.
-            action("save", weights: { m in m.deletesForeignRow(0) || m.deletesForeignRow(1) || m.overfullContext != nil ? 20 : 6 }) { args, model in
-                let story = args.flag(probability: 0.8) ? (0...1).first { model.deletesForeignRow($0) } ?? model.overfullContext : nil
+            // Count limits: the context holding a model beyond a limit saves. A saved link dropped: its context saves.
+            action("save", weights: { m in
+                m.deletesForeignRow(0) || m.deletesForeignRow(1) || m.overfullContext != nil || m.droppingContext != nil ? 20 : 6
+            }) { args, model in
+                let story = args.flag(probability: 0.8) ? (0...1).first { model.deletesForeignRow($0) } ?? model.overfullContext ?? model.droppingContext : nil
                 return .save(context: args.int("context", in: 0...1) { draw in
                     let any = [0, 1][draw.chooseWeighted([6, 1])]
                     return story ?? any
                 })
             },
             // The crash class, stage 3: one context deletes a row the other context holds a model of.
+            // Otherwise, now and then, the model of the newest row (its number must stay unused, G27).
             action("delete", weights: { m in m.anyRef { m.isShared($0) } ? 14 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
                 let story = args.flag(probability: 0.8) && model.anyRef { model.isShared($0) }
+                let newest = args.flag(probability: 0.5) && !story && model.anyRef { model.holdsNewestRow($0) }
                 return .delete(try args.ref("model", among: model.refs.count, where: {
                     model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 && (!story || model.isShared(model.refs[$0]))
+                        && (!newest || model.holdsNewestRow(model.refs[$0]))
                 }))
             },
             // The crash class, stage 5: the model whose row another context deleted is read (G17).
@@ -94,8 +99,10 @@ package enum StoreActions {
                 })
             },
             action("state", 2, when: { $0.hasLive }) { args, model in .state(try args.live("model", model)) },
+            // Half the time a saved model, whose change stays pending until its save (G16: a fetch must see it).
             action("set", 4, when: { $0.hasLive }) { args, model in
-                let ref = try args.live("model", model, where: model.hasSettable)
+                let saved = args.flag(probability: 0.5) && model.anyRef { model.isSaved($0) && model.hasSettable($0) }
+                let ref = try args.live("model", model, where: { model.hasSettable($0) && (!saved || model.isSaved($0)) })
                 let entity = args.isReplaying ? 0 : model.entity(ref)
                 // The hand-picked slots weigh more; every other attribute with schema boundaries is sometimes set.
                 let slot = args.int("slot", in: 0...(model.schema.settableSlotCount - 1)) { draw in
@@ -105,10 +112,19 @@ package enum StoreActions {
                     draw.chooseWeighted(model.schema.settable[entity][slot].weights)
                 })
             },
-            action("unrelate", 1, when: { $0.hasLive }) { args, model in
-                let source = try args.live("model", model, where: model.hasRelationships)
+            // A saved link is unrelated (a to-one first), for its save to clear it (G19).
+            action("unrelate", weights: { m in m.anyRef { !m.heldLinks($0).isEmpty } ? 3 : 1 }, when: { $0.hasLive }) { args, model in
+                let story = args.flag(probability: 0.8) && model.anyRef { !model.heldLinks($0).isEmpty }
+                let toOne = story && model.anyRef { model.holdsToOne($0) }
+                let source = try args.live("model", model, where: {
+                    model.hasRelationships($0) && (!story || !model.heldLinks($0).isEmpty) && (!toOne || model.holdsToOne($0))
+                })
                 let links = args.isReplaying ? [] : model.objects[model.refs[source.index]].links
-                let r = args.int("relationship", in: 0...max(2, model.schema.relationshipCount - 1)) { Int($0.choose(upTo: UInt64(links.count - 1))) }
+                let held = story ? model.heldLinks(model.refs[source.index]) : []
+                let r = args.int("relationship", in: 0...max(2, model.schema.relationshipCount - 1)) { draw in
+                    let any = Int(draw.choose(upTo: UInt64(links.count - 1)))
+                    return held.isEmpty ? any : held[Int(draw.choose(upTo: UInt64(held.count - 1)))]
+                }
                 let target = try args.ref("target", among: model.refs.count, where: { model.refs[$0] >= 0 && links[r].contains(model.refs[$0]) })
                 return .unrelate(source, relationship: r, target: target)
             },
@@ -161,11 +177,16 @@ package enum StoreActions {
             },
             // The on-disk actions (G22–G26): a relaunch (on the SQLite backend it first tries damaged copies of the
             // store file, G26), and a save killed inside its transaction, then relaunched.
-            action("relaunch", 1, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
-            action("killedSave", 2, when: { m in (0...1).contains { killWindow(m, $0) > 0 } }) { args, model in
+            // The newest row deleted: a relaunch, whose numbering must not hand its number out again (G27). A pending
+            // delete of a saved row: a killed save, which must leave it unwritten (G25).
+            action("relaunch", weights: { $0.newestRowDeleted ? 10 : 1 }, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
+            action("killedSave", weights: { m in (0...1).contains { killWindow(m, $0) > 0 && m.deletesSavedRow($0) } ? 5 : 2 },
+                   when: { m in (0...1).contains { killWindow(m, $0) > 0 } }) { args, model in
+                let story = args.flag(probability: 0.8) ? (0...1).first { killWindow(model, $0) > 0 && model.deletesSavedRow($0) } : nil
                 let context = args.int("context", in: 0...1) { draw in
                     let windows = [killWindow(model, 0), killWindow(model, 1)]
                     let either = draw.chooseWeighted([6, 1])
+                    if let story { return story }
                     if windows[0] > 0 && windows[1] > 0 { return either }
                     return windows[0] > 0 ? 0 : 1
                 }
@@ -183,8 +204,8 @@ package enum StoreActions {
     }
 
     /// How far back from the end of a save of context `c` a kill is drawn: two write operations per model the save
-    /// writes (0 when a killed save is not modelled there, `GraphModel.killable`).
-    static func killWindow(_ model: GraphModel, _ c: Int) -> Int { model.killable(c) ? 2 * model.pendingWrites(c) : 0 }
+    /// writes or deletes (0 when a killed save is not modelled there, `GraphModel.killable`).
+    static func killWindow(_ model: GraphModel, _ c: Int) -> Int { model.killable(c) ? 2 * (model.pendingWrites(c) + model.pendingRowDeletes(c)) : 0 }
 
     /// Create weights per entity: more of the destination a count limit still lacks (G10).
     static func createWeights(_ model: GraphModel) -> [UInt32] {

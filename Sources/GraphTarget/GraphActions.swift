@@ -7,15 +7,20 @@ import GraphStoreRules
 /// domain operations among them, in the order they have always been drawn in.
 extension GraphMachine {
     /// The actions of a machine over the BooksTracker specification whose system performs a store command with
-    /// `store` and a domain operation with `books` (the backend differential runs them on two stores).
+    /// `store` and a domain operation with `books` (the backend differential runs them on two stores). `watch` is
+    /// shown the state before each store command and the command (the reach measurement, `RareState`).
     package static func actions<M: StateMachine>(
         store: @escaping (GraphCommand, inout M.System) throws -> GraphObservation,
         books: @escaping (BooksCommand, inout M.System) throws -> BooksObservation,
         swiftLines: ((GraphCommand, Prediction<GraphObservation>, TraceStep, Bool) -> [String])? = nil,
-        booksSwiftLines: ((BooksCommand, Prediction<BooksObservation>, TraceStep, Bool) -> [String])? = nil
+        booksSwiftLines: ((BooksCommand, Prediction<BooksObservation>, TraceStep, Bool) -> [String])? = nil,
+        watch: ((GraphModel, GraphCommand) -> Void)? = nil
     ) -> [Action<M>] where M.Model == GraphModel {
-        let storeActions: [Action<M>] = StoreActions.actions(predict: { command, model in model.predict(command) { $0.librarySave($1) } },
-                                                             perform: store, swiftLines: swiftLines)
+        let predictStore: (GraphCommand, inout GraphModel) -> Prediction<GraphObservation> = { command, model in
+            watch?(model, command)
+            return model.predict(command) { $0.librarySave($1) }
+        }
+        let storeActions: [Action<M>] = StoreActions.actions(predict: predictStore, perform: store, swiftLines: swiftLines)
         func named(_ name: String) -> Action<M> { storeActions.first { $0.name == name }! }
         func action(_ name: String, _ weight: UInt32, when precondition: @escaping (GraphModel) -> Bool,
                     _ arguments: @escaping (inout Arguments, GraphModel) throws -> BooksCommand) -> Action<M> {
@@ -59,11 +64,26 @@ extension GraphMachine {
                 return .validate(entry)
             }),
         ]
-        // A fetch of works by title: the store's fetch with the title pool's values.
-        let fetchTitle: Action<M> = Action("fetchTitle", weights: nil, fixed: 1, when: { !$0.crashed }, arguments: { args, _ in
-            GraphCommand.fetch(context: args.context(), entity: BooksEntities.work, attribute: BooksEntities.workTitle,
-                               value: BooksEntities.titles[args.int("variant", in: 0...2)])
-        }, predict: { command, model in model.predict(command) }, perform: store, swiftLines: swiftLines)
+        // A fetch of works by title: the store's fetch with the title pool's values. While a saved work's title has a
+        // pending change, mostly in its context, by its pending or its saved title (G16: the fetch sees the change).
+        func titleChange(_ model: GraphModel) -> (context: Int, pending: SpecValue, saved: SpecValue)? {
+            model.pendingChange(entity: BooksEntities.work, attribute: BooksEntities.workTitle)
+        }
+        let fetchTitle: Action<M> = Action("fetchTitle", weights: { titleChange($0) != nil ? 10 : 1 }, fixed: nil, when: { !$0.crashed },
+                                           arguments: { args, model in
+            let change = args.flag(probability: 0.8) ? titleChange(model) : nil
+            let context = args.int("context", in: 0...1) { draw in
+                let any = [0, 1][draw.chooseWeighted([6, 1])]
+                return change?.context ?? any
+            }
+            let variant = args.int("variant", in: 0...2) { draw in
+                let any = draw.int(in: 0...2)
+                let value = draw.chooseBool() ? change?.pending : change?.saved
+                return value.flatMap { BooksEntities.titles.firstIndex(of: $0) } ?? any
+            }
+            return GraphCommand.fetch(context: context, entity: BooksEntities.work, attribute: BooksEntities.workTitle,
+                                      value: BooksEntities.titles[variant])
+        }, predict: predictStore, perform: store, swiftLines: swiftLines)
         return ["create", "insert", "relate", "save"].map(named) + domain
             + ["delete", "read", "state", "set", "unrelate", "rollback", "holdID", "lookup"].map(named)
             + [fetchTitle] + operations + ["relaunch", "killedSave"].map(named)

@@ -60,9 +60,9 @@ extension GraphMachine {
         Mutant(name: "store-permanent-on-insert", rule: "G2",
                summary: "The store gives permanent identifiers at insert (StoreBehavior fault permanentIdentifiersAtInsert)."):
          GraphFaults(store: [.permanentIdentifiersAtInsert]),
-        Mutant(name: "store-eager-delete-rules", rules: ["G8", "G9"],
+        Mutant(name: "store-eager-delete-rules", rules: ["G8", "G9", "G7"],
                summary: "The store runs cascade and nullify inside delete() (StoreBehavior fault deleteRulesAtDelete).",
-               reason: "the fault moves the delete rules from save into delete(): something cascades before save (G8), and the save's cascade misses what was linked to the deleted model since (G9)"):
+               reason: "the fault moves the delete rules from save into delete(): something cascades before save (G8), and the save's cascade misses what was linked to the deleted model since (G9), leaving a link whose inverse is gone, which the next relate or unrelate of that pair counts (G7)"):
          GraphFaults(store: [.deleteRulesAtDelete]),
         Mutant(name: "store-failed-save-partial", rule: "G12",
                summary: "A failed save still writes the changed rows, and removes the deleted rows, of saved models (StoreBehavior fault partialFailedSave)."):

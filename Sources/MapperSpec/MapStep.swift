@@ -46,7 +46,7 @@ extension MapperModel {
 
     /// A new, empty pending work; returns its reference.
     private mutating func newWork() -> Int {
-        works.append(Work(lifecycle: .inserted, current: Values(title: 0, tags: [], provider: nil, volumes: [], editions: [], authors: [])))
+        works.append(Work(lifecycle: .inserted, current: Values(title: 0, tags: [], provider: nil, synthetic: false, volumes: [], editions: [], authors: [])))
         return works.count - 1
     }
 
@@ -62,7 +62,8 @@ extension MapperModel {
         /// The rule of each value part of the work, labelled by `label`.
         func fieldRules(_ label: (MappingPart.Field) -> String) -> [(label: String, rule: String)] {
             [(label(.editions), MapperRules.ownEditions), (label(.authorCount), authorCountRule), (label(.authors), MapperRules.ownAuthors),
-             (label(.editionDetails), detailsRule), (label(.tags), MapperRules.tagsPassThrough), (label(.provider), MapperRules.providerKept)]
+             (label(.editionDetails), detailsRule), (label(.tags), MapperRules.tagsPassThrough), (label(.provider), MapperRules.providerKept),
+             (label(.synthetic), MapperRules.providerKept), (label(.editionProviders), MapperRules.providerKept)]
         }
 
         /// The work after `next` mapped another group onto it in the same step: M14 decides a part either decided.
@@ -73,17 +74,18 @@ extension MapperModel {
     }
 
     /// M2, M7, M8, M9: `group` mapped onto the values `old` of the work it reuses (nil: a new work): the first member's
-    /// title, tags (unchanged, M7) and provider (M8); the volume IDs `volumes` gained; the editions it gains (M5) as the
+    /// title, tags (unchanged, M7), provider and synthetic flag (M8); the volume IDs `volumes` gained; the editions it gains (M5) as the
     /// schema stores them (M14); the authors it lacks (M6), within the schema's limit (M14).
     static func mapped(_ group: MappingGroup, _ response: SpecResponse, onto old: Values?, volumes: [Int]) -> Mapped {
         let first = response.works[group.members[0]]
-        let held = old ?? Values(title: first.title, tags: [], provider: nil, volumes: [], editions: [], authors: [])
+        let held = old ?? Values(title: first.title, tags: [], provider: nil, synthetic: false, volumes: [], editions: [], authors: [])
         let editions = editionsGained(group.editions.map { response.editions[$0] }, holding: old?.editions)
         let stored = editions.map(editionModel)
         let wanted = held.authors + authorsLacking(group.authors.map { response.authors[$0].name }, holding: held.authors)
         let authors = savableAuthors(wanted)
         let limited = zip(editions, stored).contains { sent, kept in sent.isbn != kept.isbn || sent.pageCount.map { MapperVocabulary.pageCounts[$0] } != kept.pageCount }
-        return Mapped(values: Values(title: first.title, tags: first.tags, provider: first.provider, volumes: held.volumes + volumes,
+        return Mapped(values: Values(title: first.title, tags: first.tags, provider: first.provider, synthetic: first.synthetic,
+                                     volumes: held.volumes + volumes,
                                      editions: held.editions + stored, authors: authors),
                       detailsRule: limited ? MapperRules.savableGraph : MapperRules.ownEditions,
                       authorCountRule: authors.count < wanted.count ? MapperRules.savableGraph : MapperRules.ownAuthors)
@@ -99,10 +101,11 @@ extension MapperModel {
 
     /// M14: what an edition stores: its identifying ISBN (the primary one, else the first further one), its title and
     /// publisher as sent, and its page count only inside the schema's range (0, a backend's "unknown", is not stored).
+    /// M8: its own DTO's provider, never its work's (the responses name no edition provider).
     static func editionModel(_ edition: SpecResponse.Edition) -> EditionValues {
         EditionValues(isbn: edition.primaryISBN, title: edition.title, publisher: edition.publisher,
                       pageCount: edition.pageCount.map { MapperVocabulary.pageCounts[$0] }.flatMap {
-                          MapperVocabulary.pageCountRange.contains($0) ? $0 : nil })
+                          MapperVocabulary.pageCountRange.contains($0) ? $0 : nil }, provider: nil)
     }
 
     /// M6: the names among `names` (response order) that a work holding `held` lacks, each once (a repeated name is one

@@ -22,6 +22,8 @@ public struct MapperModel: Sendable, Equatable {
         public var title: Int?
         public var publisher: Int?
         public var pageCount: Int?
+        /// The provider the edition's DTO names (M8).
+        public var provider: Int?
 
         var detail: String {
             CanonicalWork.editionDetail(
@@ -35,6 +37,7 @@ public struct MapperModel: Sendable, Equatable {
         public var title: Int
         public var tags: [Int]
         public var provider: Int?
+        public var synthetic: Bool
         public var volumes: [Int]
         /// One entry per edition model.
         public var editions: [EditionValues]
@@ -47,7 +50,8 @@ public struct MapperModel: Sendable, Equatable {
                 provider: provider.map { MapperVocabulary.providers[$0] },
                 volumeIDs: volumes.map { MapperVocabulary.volumeIDs[$0] },
                 editionISBNs: editions.map { $0.isbn.map { MapperVocabulary.isbns[$0] } },
-                authors: authors.map { MapperVocabulary.authors[$0] }, editionDetails: editions.map(\.detail))
+                authors: authors.map { MapperVocabulary.authors[$0] }, editionDetails: editions.map(\.detail), synthetic: synthetic,
+                editionProviders: editions.map { $0.provider.map { MapperVocabulary.providers[$0] } })
         }
     }
 

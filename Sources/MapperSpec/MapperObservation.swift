@@ -51,9 +51,11 @@ extension MapperObservation: ObservationParts {
 public enum MappingPart {
     /// A work's values, in the order they are compared.
     public enum Field: Int, CaseIterable, Sendable {
-        case editions, authorCount, authors, editionDetails, tags, provider
+        case editions, authorCount, authors, editionDetails, tags, provider, synthetic, editionProviders
 
-        var name: String { ["editions", "author count", "authors", "edition details", "tags", "provider"][rawValue] }
+        var name: String {
+            ["editions", "author count", "authors", "edition details", "tags", "provider", "synthetic", "edition providers"][rawValue]
+        }
 
         func value(_ work: CanonicalWork) -> String {
             switch self {
@@ -63,6 +65,8 @@ public enum MappingPart {
             case .editionDetails: return work.editionDetails.joined(separator: ", ")
             case .tags: return work.tags.joined(separator: ", ")
             case .provider: return work.provider ?? "nil"
+            case .synthetic: return String(work.synthetic)
+            case .editionProviders: return work.editionProviders.map { $0 ?? "nil" }.joined(separator: ", ")
             }
         }
     }

@@ -34,7 +34,7 @@ public enum MapperRules {
              source: "seed 002 (the printed code gives every work data.authors)", confidence: "design"),
         Rule(id: tagsPassThrough, statement: "Subject tags pass through unchanged: the same strings in the same order.",
              source: "seed 002 US-3, Decision 'No iOS Genre Normalization'", confidence: "design"),
-        Rule(id: providerKept, statement: "primaryProvider is kept on the work.",
+        Rule(id: providerKept, statement: "Provenance is kept as each DTO names it: a work takes the first member's primaryProvider and synthetic flag (a reused work too), an edition its own DTO's primaryProvider, never its work's.",
              source: "seed 002 Solution 4 (provenance tracking)", confidence: "design"),
         Rule(id: knownVolumeReused, statement: "A volume ID held by a live work of the mapper's context yields that work, not a duplicate: it takes the response's title, tags and provider, gains the volume IDs no live work holds, the editions with an ISBN it lacks and the authors with a name it lacks. Mapping the same response twice creates nothing. Holds across saves (temporary identifiers change, R2-R4), a fresh context and a cleared cache.",
              source: "seed 000 (cache by PersistentIdentifier); R2, R3, R4, R16", confidence: "D"),

@@ -109,7 +109,7 @@ public final class MapperSystem {
         var mapped: [MappedWork] = []
         for work in works {
             let ref = identify(work)
-            let canonical = canonicalWork(work)
+            let canonical = Self.canonicalWork(work)
             if let trap = newTrap(since: traps) { return trap }
             // A work the step brought back (a rolled-back insert, a deleted work, a model of an abandoned context) is
             // not live: M10 asks for the live holder or a fresh work.
@@ -137,7 +137,7 @@ public final class MapperSystem {
         for index in marked.works.indices { marked.works[index].googleBooksVolumeIDs = [marked.works[index].id] }
         let scratch = ModelContext(scratchContainer)
         let before = scratchContainer.traps.count
-        let works = DTOMapper(strategy: mapper.strategy).mapToWorks(marked, context: scratch).map(canonicalWork)
+        let works = DTOMapper(strategy: mapper.strategy).mapToWorks(marked, context: scratch).map(Self.canonicalWork)
         let traps = scratchContainer.traps
         return (works, traps.count > before ? Self.observation(traps[before]) : nil)
     }
@@ -246,10 +246,11 @@ public final class MapperSystem {
     }
 
     /// The work as the specification sees it, read from the work itself.
-    private func canonicalWork(_ work: Work) -> CanonicalWork {
+    package static func canonicalWork(_ work: Work) -> CanonicalWork {
         // Read in the order the fields are listed (the first read of a gone model raises the trap a step reports);
         // the editions are taken once, for their ISBNs and their details.
         let title = work.title, tags = work.subjectTags, provider = work.primaryProvider, volumeIDs = work.googleBooksVolumeIDs
+        let synthetic = work.synthetic
         let editions = work.related(Work.Field.editions)
         return CanonicalWork(
             title: title, tags: tags, provider: provider, volumeIDs: volumeIDs,
@@ -259,7 +260,8 @@ public final class MapperSystem {
                 let edition = model as! Edition
                 return CanonicalWork.editionDetail(isbn: edition.isbn, title: edition.editionTitle,
                                                    publisher: edition.publisher, pageCount: edition.pageCount)
-            })
+            },
+            synthetic: synthetic, editionProviders: editions.map { ($0 as! Edition).primaryProvider })
     }
 
     /// The saved works, edition rows and author rows, read from the container's rows (no context).
@@ -285,7 +287,9 @@ public final class MapperSystem {
                         return CanonicalWork.editionDetail(
                             isbn: values?[Edition.Field.isbn].stringValue, title: values?[Edition.Field.editionTitle].stringValue,
                             publisher: values?[Edition.Field.publisher].stringValue, pageCount: values?[Edition.Field.pageCount].intValue)
-                    }))
+                    },
+                    synthetic: row.values[Work.Field.synthetic].boolValue ?? false,
+                    editionProviders: row.links[Work.Field.editions].map { rows[$0]?.values[Edition.Field.primaryProvider].stringValue }))
             }
         }
         return (works.sorted(), editions, authors)

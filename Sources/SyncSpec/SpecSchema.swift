@@ -27,12 +27,14 @@ public enum SpecGranularity: String, CaseIterable, Sendable {
     case record, field
 }
 
-/// One item as the app should read it: the object's index (a `Ref` index) and its quantity.
+/// One item as the app should read it: the object's index (a `Ref` index), its quantity and its code (an item's
+/// immutable value, which every copy of it carries).
 public struct SpecItemRead: Equatable, Sendable {
     public var item: Int32
     public var quantity: Int32
+    public var code: Int32
 
-    public init(item: Int32, quantity: Int32) { (self.item, self.quantity) = (item, quantity) }
+    public init(item: Int32, quantity: Int32, code: Int32) { (self.item, self.quantity, self.code) = (item, quantity, code) }
 }
 
 /// A pair of items the order rules decide: `before` comes before `after` (object indexes).
@@ -72,7 +74,7 @@ public struct SpecCollectionRead: Equatable, Sendable, CustomStringConvertible {
         guard lhs.count == rhs.count else { return false }
         return lhs.withUnsafeBufferPointer { l in
             rhs.withUnsafeBufferPointer { r in
-                for i in l.indices where l[i].item != r[i].item || l[i].quantity != r[i].quantity { return false }
+                for i in l.indices where l[i].item != r[i].item || l[i].quantity != r[i].quantity || l[i].code != r[i].code { return false }
                 return true
             }
         }

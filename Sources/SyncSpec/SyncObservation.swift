@@ -66,7 +66,7 @@ extension SyncObservation: ObservationParts {
         func ids(_ items: [SpecItemRead]) -> String { items.map { "v\($0.item + 1)" }.joined(separator: " ") }
         func byIdentity(_ read: SpecCollectionRead) -> [SpecItemRead] { read.items.sorted { $0.item < $1.item } }
         return [(Self.mirrorLabel, agreement)]
-            + reads.map { (Self.itemsLabel($0.name), ids(byIdentity($0))) }
+            + reads.map { (Self.itemsLabel($0.name), byIdentity($0).map { "v\($0.item + 1)#\($0.code)" }.joined(separator: " ")) }
             + reads.filter(\.collection.hasQuantity).map { read in
                 (Self.quantitiesLabel(read.name), byIdentity(read).map { "v\($0.item + 1)×\($0.quantity)" }.joined(separator: " "))
             }

@@ -157,7 +157,7 @@ public struct SyncSpecModel: Sendable {
     public func read(_ device: Int, _ project: Int, _ collection: SpecCollection) -> SpecCollectionRead {
         let (order, decided) = arrange(device, project, collection)
         var read = SpecCollectionRead(device: Int8(device), project: Int32(project), collection: collection,
-                                      items: order.map { SpecItemRead(item: Int32($0), quantity: Int32(locals[device][$0].quantity)) })
+                                      items: order.map { SpecItemRead(item: Int32($0), quantity: Int32(locals[device][$0].quantity), code: Int32(objects[$0].code)) })
         if !decided { read.precedences = decidedPairs(device, order) }
         return read
     }

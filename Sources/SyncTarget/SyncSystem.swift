@@ -66,7 +66,7 @@ public struct SyncSystem {
 
     private func convert(_ device: Int, _ project: Int32, _ collection: SpecCollection, _ items: [ItemRead]) -> SpecCollectionRead {
         SpecCollectionRead(device: Int8(device), project: project, collection: collection,
-                           items: items.map { SpecItemRead(item: ref($0.id), quantity: Int32($0.quantity)) })
+                           items: items.map { SpecItemRead(item: ref($0.id), quantity: Int32($0.quantity), code: Int32($0.code)) })
     }
 
     /// One array as the app reads it, and its mirror during dual-write.

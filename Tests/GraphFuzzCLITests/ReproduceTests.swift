@@ -16,7 +16,7 @@ struct ReproduceTests {
 
     @Test("the reproduce line, run as printed, prints the same failure, and the case it saves replays to the same rule and kind",
           arguments: [
-              (["--mutant", "edition-nullify", "--seed", "1", "--runs", "60"], ""),
+              (["--mutant", "edition-nullify", "--seed", "1", "--runs", "500"], ""),
               (["--mutant", "link-before-parent", "--seed", "1", "--runs", "4", "--steps", "40"], " --steps 40"),
               (["--mutant", "contains-reads-disk", "--seed", "1", "--runs", "7"], ""),
               (["--mutant", "forgot-cache-eviction", "--seed", "1", "--runs", "7"], ""),

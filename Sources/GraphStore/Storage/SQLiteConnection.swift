@@ -30,6 +30,13 @@ final class SQLiteConnection {
 
     var isOpen: Bool { handle != nil }
 
+    /// Closes the handle as a killed process leaves it: an open transaction is lost and the write-ahead log stays
+    /// beside the file, not checkpointed (the next open recovers the saves it holds).
+    func abandon() {
+        if let handle { csqlite_keep_wal_on_close(handle) }
+        close()
+    }
+
     /// Finalizes every statement and closes the handle. An open transaction is rolled back, as SQLite
     /// would on the next open after the process died.
     func close() {

@@ -353,7 +353,7 @@ final class SQLiteRowStorage: RowStorage {
         }
     }
 
-    func abandon() { connection.close() }
+    func abandon() { connection.abandon() }
     func close() { connection.close() }
 }
 
