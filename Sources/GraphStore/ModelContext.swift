@@ -94,6 +94,7 @@ public final class ModelContext {
             let model = deleted[index]
             index += 1
             for (r, relationship) in container.schema.entities[model.entityIndex].relationships.enumerated() where relationship.deleteRule == .cascade {
+                if relationship.inverse == nil && behavior.faults.selects(.cascadeNeedsInverse) { continue }
                 for target in model.links[r] where target.modelContext === self && target.lifecycle == .registered && !target.isPendingDelete {
                     markDeleted(target)
                 }
@@ -156,4 +157,6 @@ extension Fault<StoreBehavior> {
     package static var permanentIdentifiersAtInsert: Self { Self() }
     /// Mutant `store-eager-delete-rules`: cascade and nullify run inside `delete()` instead of at save (G8, G9).
     package static var deleteRulesAtDelete: Self { Self() }
+    /// Mutant `store-cascade-needs-inverse`: cascade follows only relationships that declare an inverse (G9).
+    package static var cascadeNeedsInverse: Self { Self() }
 }

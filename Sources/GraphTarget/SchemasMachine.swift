@@ -64,13 +64,28 @@ public struct SchemasMachine: StateMachine, Sendable {
     public func tearDown(_ system: inout SchemaSystem) { system.tearDown() }
 }
 
+extension SchemasMachine: ConfigDescribing {
+    /// A failure's report declares the case's (shrunk) schema.
+    public func describe(_ config: Config) -> [String] { config.schema.declaration }
+}
+
 extension SchemasMachine: Benchmarkable {
     package func isBenchmarked(_ config: Config) -> Bool { config.parameters.backend == .memory }
 }
 
 extension SchemasMachine {
     /// The schemas target's mutants: faults of the store that only some schemas reach.
-    package static let mutants = MutantTable<Faults<StoreBehavior>>(shipped: .shipped, [:])
+    package static let mutants = MutantTable<Faults<StoreBehavior>>(shipped: .shipped, [
+        Mutant(name: "store-self-link-skips-inverse", rule: "G7",
+               summary: "Relating a model to itself leaves the inverse side unset (StoreBehavior fault selfLinkSkipsInverse)."):
+         [.selfLinkSkipsInverse],
+        Mutant(name: "store-one-to-one-keeps-partner", rule: "G7",
+               summary: "Relating a to-one whose to-one inverse another model holds leaves that model pointing at the target (StoreBehavior fault oneToOneKeepsOldPartner)."):
+         [.oneToOneKeepsOldPartner],
+        Mutant(name: "store-cascade-needs-inverse", rule: "G9",
+               summary: "Cascade follows only relationships that declare an inverse (StoreBehavior fault cascadeNeedsInverse)."):
+         [.cascadeNeedsInverse],
+    ])
 }
 
 extension Target {

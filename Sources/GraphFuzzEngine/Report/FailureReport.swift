@@ -54,6 +54,7 @@ package struct FailureReport: Sendable {
     package var stepLines: [String] {
         guard let record = result.counterexample else { return [] }
         var lines = record.config.arguments.isEmpty ? [] : [record.config.description]
+        lines += record.configLines.map { "   " + $0 }
         for (index, step) in record.steps.enumerated() {
             lines.append("\(index + 1). \(step)    // \(record.expectations[index])")
         }
