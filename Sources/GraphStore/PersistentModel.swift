@@ -82,7 +82,7 @@ open class PersistentModel {
 
     /// The attribute at `index`. Traps when the backing data no longer exists.
     public final func value(at index: Int) -> AttributeValue {
-        if lifecycle == .invalidated {
+        if lifecycle == .invalidated || (lifecycle == .detached && readsTrapWhenDetached) {
             raise(.invalidated(describeID()))
             return entity.attributes[index].defaultValue
         }
@@ -106,7 +106,7 @@ open class PersistentModel {
 
     /// The models at relationship `index` (to-one: zero or one). Traps when the backing data no longer exists.
     public final func related(_ index: Int) -> [PersistentModel] {
-        if lifecycle == .invalidated {
+        if lifecycle == .invalidated || (lifecycle == .detached && readsTrapWhenDetached) {
             raise(.invalidated(describeID()))
             return []
         }
@@ -195,6 +195,11 @@ open class PersistentModel {
 
     var maintainsInverses: Bool { !selects(.noInverseMaintenance) }
 
+    /// Whether reads of this model, once its deletion was saved, trap (`StoreBehavior.readAfterSavedDelete`).
+    var readsTrapWhenDetached: Bool {
+        container?.configuration.behavior.readAfterSavedDelete == .traps && !selects(.detachedReadsIgnoreParameter)
+    }
+
     /// Whether the model's container runs with `fault`.
     final func selects(_ fault: Fault<StoreBehavior>) -> Bool { container?.configuration.behavior.faults.selects(fault) == true }
 
@@ -280,4 +285,7 @@ extension Fault<StoreBehavior> {
     /// Mutant `store-one-to-one-keeps-partner`: relating a to-one whose inverse is a to-one taken by another model
     /// leaves that model's side pointing at the target (G7).
     package static var oneToOneKeepsOldPartner: Self { Self() }
+    /// Mutant `store-detached-reads-readable`: a model whose deletion was saved stays readable whatever
+    /// readAfterSavedDelete says (G18).
+    package static var detachedReadsIgnoreParameter: Self { Self() }
 }
