@@ -213,6 +213,9 @@ public struct GraphSchema: Sendable, Equatable {
         return ValuePool(attribute: a, values: [attribute.defaultValue, first, valid.dropFirst().first ?? first], weights: [4, 4, 2])
     }
 
+    /// Whether a relationship declares no inverse (G9's dangling pairs, G11's deny without inverse).
+    public var hasInverseless: Bool { entities.contains { $0.relationships.contains { $0.inverse == nil } } }
+
     /// Whether a to-one relationship has a to-one inverse (G7's one-to-one pairs).
     public var hasOneToOne: Bool {
         entities.contains { entity in

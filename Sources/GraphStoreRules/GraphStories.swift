@@ -63,6 +63,18 @@ extension GraphModel {
     /// Whether some reference names an object `include` accepts.
     func anyRef(_ include: (Int) -> Bool) -> Bool { refs.contains { $0 >= 0 && include($0) } }
 
+    /// A registered model of a context, not deleted, that holds a live model of its context through a relationship
+    /// without an inverse (`holder`), or is held so.
+    func inInverselessPair(_ o: Int, holder: Bool) -> Bool {
+        guard objects[o].lifecycle == .registered, !objects[o].deleted else { return false }
+        func holds(_ h: Int, _ t: Int) -> Bool {
+            objects[h].links.indices.contains { r in entities[objects[h].entity].relationships[r].inverse == nil && objects[h].links[r].contains(t) }
+        }
+        return objects.indices.contains { t in
+            t != o && objects[t].context == objects[o].context && objects[t].lifecycle == .registered && (holder ? holds(o, t) : holds(t, o))
+        }
+    }
+
     // MARK: One-to-one pairs
 
     /// A to-one relationship of `o` whose inverse is a to-one that another model holds a target of, in `o`'s

@@ -86,10 +86,17 @@ package enum StoreActions {
                 })
             },
             // The crash class, stage 3: one context deletes a row the other context holds a model of.
+            // A pair held through a relationship without an inverse (G9's dangling pair, G11's deny without inverse):
+            // one of its models is deleted.
             action("delete", weights: { m in m.anyRef { m.isShared($0) } ? 14 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
                 let story = args.flag(probability: 0.8) && model.anyRef { model.isShared($0) }
+                // The holder (its delete rule applies: deny, cascade) twice as often as the model it holds (left dangling).
+                let dangle = !story && model.schema.hasInverseless && args.flag(probability: 0.6)
+                let holder = dangle && args.flag(probability: 0.67)
+                let pair = dangle && model.anyRef { model.inInverselessPair($0, holder: holder) }
                 return .delete(try args.ref("model", among: model.refs.count, where: {
                     model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 && (!story || model.isShared(model.refs[$0]))
+                        && (!pair || model.inInverselessPair(model.refs[$0], holder: holder))
                 }))
             },
             // The crash class, stage 5: the model whose row another context deleted is read (G17).

@@ -80,7 +80,7 @@ enum SchemaShapes {
     static func end(_ args: inout Arguments, _ label: String, destination: Int, toMany given: Bool?) -> End {
         let toMany = given ?? args.bool("\(label).toMany", default: false) { $0.chooseBool() }
         let rule = args.enumeration("\(label).rule", SpecDeleteRule.self, default: .nullify) { draw in
-            [.nullify, .cascade, .deny, .noAction][draw.chooseWeighted([3, 3, 2, 1])]
+            [.nullify, .cascade, .deny, .noAction][draw.chooseWeighted([3, 3, 3, 1])]
         }
         let optional = args.bool("\(label).optional", default: true) { !$0.chooseBool(probability: 0.2) }
         let maxCount = number(&args, "\(label).max", in: 0...2) { draw in

@@ -83,9 +83,9 @@ extension SchemasMachine {
         Mutant(name: "store-self-link-skips-inverse", rule: "G7",
                summary: "Relating a model to itself leaves the inverse side unset (StoreBehavior fault selfLinkSkipsInverse)."):
          [.selfLinkSkipsInverse],
-        Mutant(name: "store-one-to-one-keeps-partner", rules: ["G7", "G10", "G19"],
+        Mutant(name: "store-one-to-one-keeps-partner", rules: ["G7", "G9", "G10", "G19"],
                summary: "Relating a to-one whose to-one inverse another model holds leaves that model pointing at the target (StoreBehavior fault oneToOneKeepsOldPartner).",
-               reason: "the old partner keeps a pair its partner dropped (G7): a read of it, its row at the next save (G19) or a required or limited relationship it still fills at validation (G10) shows it"):
+               reason: "the old partner keeps a pair its partner dropped (G7): a read of it, its row at the next save (G19, G9 when delete rules wrote it) or a required or limited relationship it still fills at validation (G10) shows it"):
          [.oneToOneKeepsOldPartner],
         Mutant(name: "store-cascade-needs-inverse", rules: ["G9", "G10", "G19"],
                summary: "Cascade follows only relationships that declare an inverse (StoreBehavior fault cascadeNeedsInverse).",
@@ -100,9 +100,9 @@ extension SchemasMachine {
         Mutant(name: "store-deny-without-inverse-enforced", rule: "G11",
                summary: "A deny rule without an inverse is enforced whatever denyWithoutInverse says (StoreBehavior fault denyWithoutInverseEnforced)."):
          [.denyWithoutInverseEnforced],
-        Mutant(name: "store-nullify-without-inverse", rules: ["G9", "G10", "G7"],
+        Mutant(name: "store-nullify-without-inverse", rules: ["G9", "G10", "G19", "G7"],
                summary: "At save, deleted models leave the relationships without an inverse that hold them instead of dangling there (StoreBehavior fault nullifyWithoutInverse).",
-               reason: "the dangling pair the save keeps (G9) is gone: the holder's row, a required relationship it emptied at validation (G10) or a later read of it (G7) shows it"):
+               reason: "the dangling pair the save keeps (G9) is gone: the holder's row (G9, or G19 at a later save), a required relationship it emptied at validation (G10) or a later read of it (G7) shows it"):
          [.nullifyWithoutInverse],
     ])
 }
