@@ -338,17 +338,11 @@ extension GraphModel {
         let touched = applyDeleteRules(c)
         let issues = validationIssues(c)
         guard issues.isEmpty else { return failedSave(issues) }
-        let ignoredDeny = parameters.denyWithoutInverse == .ignored && objects(in: c) { $0.deleted }.contains { o in
-            entities[objects[o].entity].relationships.indices.contains { r in denies(o, r) && relationship(o, r).inverse == nil }
-        }
         let upserts = schema.hasUniqueAttributes ? upsertTargets(c) : [:]
         if upserts.count != Set(upserts.values).count { return SpecTrap(.temporaryIdentifierRemap, GraphRules.uniqueUpsert).prediction }
         commit(c, upserts: upserts)
         let upserted = upserts.keys.sorted().map { (object: $0, rule: GraphRules.uniqueUpsert) }
-        var saved = savedState(rule: GraphRules.savedSnapshot, touched: touched + upserted, numbering: true) { .saved($0) }
-        // G11: a deny rule without an inverse that was not enforced decided that the save went through.
-        if ignoredDeny { saved.rule = GraphRules.denyDelete }
-        return saved
+        return savedState(rule: GraphRules.savedSnapshot, touched: touched + upserted, numbering: true) { .saved($0) }
     }
 
     /// G10, G11, G12: a save that failed with `issues`: its outcome is decided by its first deny issue's rule, else

@@ -83,9 +83,9 @@ extension SchemasMachine {
         Mutant(name: "store-self-link-skips-inverse", rule: "G7",
                summary: "Relating a model to itself leaves the inverse side unset (StoreBehavior fault selfLinkSkipsInverse)."):
          [.selfLinkSkipsInverse],
-        Mutant(name: "store-one-to-one-keeps-partner", rules: ["G7", "G9", "G10", "G19"],
+        Mutant(name: "store-one-to-one-keeps-partner", rules: ["G7", "G8", "G9", "G10", "G19"],
                summary: "Relating a to-one whose to-one inverse another model holds leaves that model pointing at the target (StoreBehavior fault oneToOneKeepsOldPartner).",
-               reason: "the old partner keeps a pair its partner dropped (G7): a read of it, its row at the next save (G19, G9 when delete rules wrote it) or a required or limited relationship it still fills at validation (G10) shows it"):
+               reason: "the old partner keeps a pair its partner dropped (G7): a read of it, a delete's count of the partners holding it (G8), its row at the next save (G19, G9 when delete rules wrote it) or a required or limited relationship it still fills at validation (G10) shows it"):
          [.oneToOneKeepsOldPartner],
         Mutant(name: "store-cascade-needs-inverse", rules: ["G9", "G10", "G19"],
                summary: "Cascade follows only relationships that declare an inverse (StoreBehavior fault cascadeNeedsInverse).",
@@ -97,8 +97,9 @@ extension SchemasMachine {
         Mutant(name: "store-detached-reads-readable", rule: "G18",
                summary: "A model whose deletion was saved stays readable whatever readAfterSavedDelete says (StoreBehavior fault detachedReadsIgnoreParameter)."):
          [.detachedReadsIgnoreParameter],
-        Mutant(name: "store-deny-without-inverse-enforced", rule: "G11",
-               summary: "A deny rule without an inverse is enforced whatever denyWithoutInverse says (StoreBehavior fault denyWithoutInverseEnforced)."):
+        Mutant(name: "store-deny-without-inverse-enforced", rules: ["G11", "G19", "G10"],
+               summary: "A deny rule without an inverse is enforced whatever denyWithoutInverse says (StoreBehavior fault denyWithoutInverseEnforced).",
+               reason: "under denyWithoutInverse: ignored (G11) the save the specification lets through fails with 1600: its outcome differs (G19), or its issues when it fails for others too (G10)"):
          [.denyWithoutInverseEnforced],
         Mutant(name: "store-nullify-without-inverse", rules: ["G9", "G10", "G19", "G7"],
                summary: "At save, deleted models leave the relationships without an inverse that hold them instead of dangling there (StoreBehavior fault nullifyWithoutInverse).",

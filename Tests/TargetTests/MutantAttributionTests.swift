@@ -23,7 +23,7 @@ struct MutantAttributionTests {
 
     /// Sync first: its mutants take longest (two-device stories), and arguments start in this order, so the
     /// parallel run does not end on one long argument.
-    static let targets: [Target] = [.sync, .graph, .schemas, .mapper, .cache, .queue]
+    static let targets: [Target] = [.sync, .graph, .mapper, .cache, .queue]
     static let cases: [Case] = targets.flatMap { target in target.mutants.map { Case(target: target, mutant: $0) } }
 
     @Test("Seeds 1–20: found, under a rule the mutant declares", arguments: cases)

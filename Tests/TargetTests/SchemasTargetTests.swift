@@ -81,4 +81,12 @@ struct SchemasTargetTests {
             #"@Model final class Task { @Attribute(.unique) var code: Int?; @Relationship(inverse: \Project.tasks) var project: Project }"#,
         ])
     }
+
+    /// Seeds 1–20 of each mutant are `graph-fuzz bench`'s figure (docs/performance.md); a test holds seed 1, unshrunk.
+    @Test("Each schemas mutant is found at seed 1 under a rule it declares", arguments: SchemasMachine.mutants.mutants.map(\.name))
+    func mutantFound(_ name: String) throws {
+        let result = Target.schemas.search(mutant: name, options: SearchOptions(seed: 1, runs: 2000, shrinkBudget: ShrinkBudget(maxAttempts: 0)))
+        let found = try #require(result.failure, "\(name) not found at seed 1")
+        #expect(!result.isMisattributed, "\(name) found under \(found.failure.rule)")
+    }
 }
