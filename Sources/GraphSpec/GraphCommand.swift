@@ -13,8 +13,9 @@ public enum LookupMethod: String, Sendable, CaseIterable {
 /// One store operation over a schema. Contexts are 0 (main) and 1 (second); `-1` is "not inserted". Entities,
 /// attributes and relationships are indexes into the schema; values are the schema's pools (`GraphSchema`).
 public enum GraphCommand: Sendable, Equatable {
-    /// A new model of `entity` with the `variant`-th value of its create pool, inserted into `context` unless -1.
-    case create(result: Ref, entity: Int, variant: Int, context: Int)
+    /// A new model of `entity` with the `variant`-th value of its create pool and the `unique`-th value of each
+    /// of its unique pools (G28), inserted into `context` unless -1.
+    case create(result: Ref, entity: Int, variant: Int, context: Int, unique: Int = 0)
     case insert(Ref, context: Int)
     case relate(Ref, relationship: Int, target: Ref)
     case unrelate(Ref, relationship: Int, target: Ref)
@@ -41,7 +42,7 @@ public enum GraphCommand: Sendable, Equatable {
     /// The reference a creating step binds.
     public var result: Ref? {
         switch self {
-        case .create(let r, _, _, _), .lookup(let r, _, _, _): return r
+        case .create(let r, _, _, _, _), .lookup(let r, _, _, _): return r
         default: return nil
         }
     }

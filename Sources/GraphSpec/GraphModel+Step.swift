@@ -7,8 +7,8 @@ extension GraphModel {
         if let result = command.result, result.index != refs.count { return false }
         func entity(_ ref: Ref) -> Int? { object(ref.index).map { objects[$0].entity } }
         switch command {
-        case let .create(_, e, variant, context):
-            return entities.indices.contains(e) && (0...2).contains(variant) && (-1...1).contains(context)
+        case let .create(_, e, variant, context, unique):
+            return entities.indices.contains(e) && (0...2).contains(variant) && (-1...1).contains(context) && (0...2).contains(unique)
         case let .insert(ref, context):
             return entity(ref) != nil && (0...1).contains(context)
         case let .relate(ref, r, target), let .unrelate(ref, r, target):
@@ -49,9 +49,10 @@ extension GraphModel {
 
     private mutating func step(_ command: GraphCommand, save: (inout GraphModel, Int) -> Prediction<GraphObservation>) -> Prediction<GraphObservation> {
         switch command {
-        case let .create(result, entity, variant, context):
+        case let .create(result, entity, variant, context, unique):
             let o = newObject(entity)
             if let pool = schema.createPools[entity] { objects[o].values[pool.attribute] = pool.values[variant] }
+            for pool in schema.uniquePools[entity] { objects[o].values[pool.attribute] = pool.values[unique] }
             bind(result.index, o)
             // G1: a model never inserted has no identifier; G2: an inserted one a temporary identifier.
             if context < 0 { return Prediction(.identifier(kind(objects[o].id)), rule: GraphRules.newModel) }
@@ -132,11 +133,11 @@ extension GraphModel {
         return Prediction(.found(name(o), sameAs: same, context: objects[o].context, lifecycle: objects[o].lifecycle.rawValue), rule: rule)
     }
 
-    /// G8: how many of `o`'s partners (with backing data) still hold the pair back to `o`.
+    /// G8: how many of `o`'s partners (with backing data, and readable: G18) still hold the pair back to `o`.
     func referencedBy(_ o: Int) -> Int {
         objects[o].links.indices.reduce(0) { count, r in
             guard let inverse = relationship(o, r).inverse else { return count }
-            return count + objects[o].links[r].filter { objects[$0].lifecycle != .invalidated && objects[$0].links[inverse].contains(o) }.count
+            return count + objects[o].links[r].filter { readTrap($0) == nil && objects[$0].links[inverse].contains(o) }.count
         }
     }
 }

@@ -12,6 +12,8 @@ public enum TrapName: String, Sendable, CaseIterable {
     case invalidatedBackingData
     /// R27: changing a model whose deletion was saved.
     case mutatingDeletedModel
+    /// R7: two inserts of one save with one unique value ("was remapped to a temporary identifier during save").
+    case temporaryIdentifierRemap
 }
 
 /// A trap the specification predicts, and the rule that predicts it. A function returning one changed nothing.
@@ -48,8 +50,12 @@ extension GraphModel {
     }
 
     /// G14, G17 (R14, R28): reading a model whose backing data is gone traps: a placeholder without context (G14),
-    /// or a context's model whose row another context deleted (G17).
+    /// or a context's model whose row another context deleted (G17). G18: reading a model whose deletion was saved
+    /// traps too when `readAfterSavedDelete` says so.
     public func readTrap(_ o: Int) -> SpecTrap? {
+        if objects[o].lifecycle == .detached && parameters.readAfterSavedDelete == .traps {
+            return SpecTrap(.invalidatedBackingData, GraphRules.savedDeleteDetaches)
+        }
         guard objects[o].lifecycle == .invalidated else { return nil }
         return SpecTrap(.invalidatedBackingData, objects[o].context < 0 ? GraphRules.modelForNeverNil : GraphRules.foreignDeleteInvalidates)
     }
@@ -217,6 +223,11 @@ extension GraphModel {
         }
     }
 
+    /// G9 (R20): whether a relationship of `o` without an inverse holds one of `deleted`.
+    func danglesInto(_ o: Int, _ deleted: [Int]) -> Bool {
+        objects[o].links.indices.contains { r in relationship(o, r).inverse == nil && objects[o].links[r].contains { deleted.contains($0) } }
+    }
+
     /// G9 (R19, R20): at save, cascade deletes the closure and nullify removes each deleted model from its
     /// partners; the deleted models keep their own pairs. Returns the models the delete rules changed — the ones
     /// the cascade added and the partners nullify changed — each with the rule that decided its change.
@@ -234,6 +245,10 @@ extension GraphModel {
             removePair(pair.partner, pair.inverse, pair.deleted)
             touched.append((pair.partner, pair.rule))
         }
+        // A relationship without an inverse is never nullified: its holder keeps the deleted model (dangling, R20).
+        for o in objects(in: c, where: { !$0.deleted && $0.lifecycle == .registered }) where danglesInto(o, closure) {
+            touched.append((o, GraphRules.deleteRulesAtSave))
+        }
         return touched
     }
 
@@ -244,16 +259,23 @@ extension GraphModel {
         let lost = objects(in: c) { $0.hasChanges }.contains { o in
             objects[o].lifecycle == .invalidated || objects[o].links.joined().contains { objects[$0].lifecycle == .invalidated }
         }
-        return lost ? SpecTrap(.invalidatedBackingData, GraphRules.foreignDeleteInvalidates) : nil
+        if lost { return SpecTrap(.invalidatedBackingData, GraphRules.foreignDeleteInvalidates) }
+        return schema.hasUniqueAttributes ? sharedUniqueTrap(c) : nil
     }
 
-    /// G11 (R21): a deleted model whose deny relationship still holds a model that is not deleted.
+    /// G11 (R21): a deleted model whose deny relationship still holds a model that is not deleted (a deny rule
+    /// without an inverse only under `denyWithoutInverse: enforced`).
     func denyIssues(_ c: Int) -> [IssueName] {
         objects(in: c) { $0.deleted }.flatMap { o in
             entities[objects[o].entity].relationships.indices.filter { r in
-                relationship(o, r).deleteRule == .deny && objects[o].links[r].contains { !objects[$0].deleted }
+                denies(o, r) && (relationship(o, r).inverse != nil || parameters.denyWithoutInverse == .enforced)
             }.map { IssueName(code: 1600, entity: entities[objects[o].entity].name, key: relationship(o, $0).name, object: name(o)) }
         }
+    }
+
+    /// G11 (R21): whether relationship `r` of `o` is a deny rule holding a model that is not deleted.
+    func denies(_ o: Int, _ r: Int) -> Bool {
+        relationship(o, r).deleteRule == .deny && objects[o].links[r].contains { !objects[$0].deleted }
     }
 
     /// G10 (R25): the Core Data code of each constraint `value` breaks.
@@ -316,8 +338,11 @@ extension GraphModel {
         let touched = applyDeleteRules(c)
         let issues = validationIssues(c)
         guard issues.isEmpty else { return failedSave(issues) }
-        commit(c)
-        return savedState(rule: GraphRules.savedSnapshot, touched: touched, numbering: true) { .saved($0) }
+        let upserts = schema.hasUniqueAttributes ? upsertTargets(c) : [:]
+        if upserts.count != Set(upserts.values).count { return SpecTrap(.temporaryIdentifierRemap, GraphRules.uniqueUpsert).prediction }
+        commit(c, upserts: upserts)
+        let upserted = upserts.keys.sorted().map { (object: $0, rule: GraphRules.uniqueUpsert) }
+        return savedState(rule: GraphRules.savedSnapshot, touched: touched + upserted, numbering: true) { .saved($0) }
     }
 
     /// G10, G11, G12: a save that failed with `issues`: its outcome is decided by its first deny issue's rule, else
@@ -337,7 +362,7 @@ extension GraphModel {
     }
 
     /// The saved state as it is now, observed by `make` under `rule`: every row by `rule`, except the rows of
-    /// `touched` models (their own rule); with `numbering`, after a relaunch, the numbers this save gave (G27:
+    /// `touched` models (their own rule: G9 or an app rule owning a delete rule, G28 for an upsert); with `numbering`, after a relaunch, the numbers this save gave (G27:
     /// none was issued before). The rules are declared for every name a row can have.
     public func savedState(rule: String, touched: [(object: Int, rule: String)] = [], numbering: Bool = false, damaged: Bool = false,
                            _ make: (SavedState) -> GraphObservation) -> Prediction<GraphObservation> {
@@ -346,8 +371,10 @@ extension GraphModel {
         var prediction = Prediction(make(state), rule: rule)
         var ruleOfRef: [String?] = refs.map { _ in nil }
         for (o, touchedRule) in touched {
-            let ref = name(o).ref
-            if ref >= 0 && ruleOfRef[ref] == nil { ruleOfRef[ref] = touchedRule }
+            // A row an insert took over is named by every reference to a model of it, in either context, and the
+            // rows relating to it name it.
+            let own = touchedRule == GraphRules.uniqueUpsert ? refs.indices.filter { refersTo(refs[$0], objects[o].id) } : []
+            for ref in [name(o).ref] + own where ref >= 0 && ruleOfRef[ref] == nil { ruleOfRef[ref] = touchedRule }
         }
         for ref in [-1] + Array(refs.indices) {
             let label = SavedState.rowLabel(ObjectName(row: true, ref: ref))
@@ -355,14 +382,21 @@ extension GraphModel {
                 prediction = prediction.part(label, rule: rule)
                 continue
             }
-            // The store's delete rules (G9) wrote the row; the app rule that chose the relationship's delete rule is
-            // credited beside it (the schema makes that choice, the store carries it out).
-            prediction = prediction.part(label, rule: GraphRules.deleteRulesAtSave)
-            if touched != GraphRules.deleteRulesAtSave { prediction = prediction.part(label, rule: touched) }
+            // The store's delete rules (G9) or an upsert (G28) wrote the row; the app rule that chose the
+            // relationship's delete rule is credited beside G9 (the schema makes that choice, the store carries it out).
+            let store = touched == GraphRules.uniqueUpsert ? touched : GraphRules.deleteRulesAtSave
+            prediction = prediction.part(label, rule: store)
+            if touched != store { prediction = prediction.part(label, rule: touched) }
         }
         if state.damagedCopies != nil { prediction = prediction.part(SavedState.damagedLabel, rule: GraphRules.refusesDamagedFile) }
         if state.reusedNumbers != nil { prediction = prediction.part(SavedState.numbersLabel, rule: GraphRules.numbersNeverReused) }
         return prediction
+    }
+
+    /// G28: whether object `o` is a model of row `id`, or a model whose saved row relates to it.
+    func refersTo(_ o: Int, _ id: SpecID?) -> Bool {
+        guard o >= 0, let id, let own = objects[o].id else { return false }
+        return own == id || (own.permanent && own.number < rows.count && rows[own.number]?.links.contains { $0.contains(id) } == true)
     }
 
     /// Part `label` decided by the store's `rule` and, when an app rule owns what decides it (a relationship's
@@ -372,12 +406,20 @@ extension GraphModel {
         return prediction.part(label, rule: owner).part(label, rule: rule)
     }
 
-    /// G2, G18, G19, G17: a successful save of context `c`.
-    mutating func commit(_ c: Int) {
-        // G2 (R2, R3): each saved insert's temporary identifier becomes a new row's permanent one.
+    /// G2, G18, G19, G17, G28: a successful save of context `c`, in which the inserts of `upserts` take over the
+    /// rows it names.
+    mutating func commit(_ c: Int, upserts: [Int: Int] = [:]) {
+        // G28 (R7): the context's model of a row an insert takes over leaves the context, unwritten.
+        for (o, number) in upserts.sorted(by: { $0.key < $1.key }) {
+            guard let holder = registered(SpecID(permanent: true, number: number, entity: objects[o].entity), c) else { continue }
+            (objects[holder].context, objects[holder].lifecycle) = (-1, parameters.replacedByUpsert.lifecycle)
+            (objects[holder].changed, objects[holder].committed) = (false, nil)
+        }
+        // G2 (R2, R3): each saved insert's temporary identifier becomes a new row's permanent one (G28: or the row it
+        // takes over).
         for o in objects(in: c, where: { $0.inserted && !$0.deleted }) {
-            rows.append(nil)
-            let id = SpecID(permanent: true, number: rows.count - 1, entity: objects[o].entity)
+            if upserts[o] == nil { rows.append(nil) }
+            let id = SpecID(permanent: true, number: upserts[o] ?? rows.count - 1, entity: objects[o].entity)
             if parameters.temporaryIDAfterSave == .resolves, let temporary = objects[o].id { savedAs[temporary] = id }
             objects[o].id = id
         }

@@ -32,8 +32,15 @@ public enum GraphRules {
     public static let atomicSave = "G25"
     public static let refusesDamagedFile = "G26"
     public static let numbersNeverReused = "G27"
+    public static let uniqueUpsert = "G28"
 
-    public static let all: [Rule] = store + launch
+    public static let all: [Rule] = store + unique + launch
+
+    /// G28, for schemas that declare a unique attribute (BooksTracker's does not).
+    public static let unique: [Rule] = [
+        Rule(id: uniqueUpsert, statement: "At save, an insert whose unique value a saved row holds takes that row over (its identifier, values and relationships); the context's model of the row leaves the context, detached or invalidated (parameter replacedByUpsert); two inserts of one save with one unique value, or taking one row, trap.",
+             source: "R7", confidence: "M/U"),
+    ]
 
     public static let store: [Rule] = [
         Rule(id: newModel, statement: "A new model has no context and no identifier.", source: "R1", confidence: "D"),
@@ -50,12 +57,12 @@ public enum GraphRules {
              source: "R11", confidence: "D"),
         Rule(id: deleteMarks, statement: "delete only marks the model (isDeleted, in deletedModelsArray); nothing cascades or nullifies before save.",
              source: "R18, R19", confidence: "M"),
-        Rule(id: deleteRulesAtSave, statement: "At save, cascade deletes the destinations and nullify removes the deleted model from its partners; the effects stay pending if the save fails.",
+        Rule(id: deleteRulesAtSave, statement: "At save, cascade deletes the destinations and nullify removes the deleted model from its partners; a relationship without an inverse keeps the deleted model (dangling); the effects stay pending if the save fails.",
              source: "R19, R20", confidence: "M"),
         Rule(id: validation, statement: "Validation runs at save over every inserted and changed model and reports every failure with Core Data's codes (1570, 1590, 1610/1620, 1660/1670), aggregated as 1560.",
              source: "R25", confidence: "D"),
-        Rule(id: denyDelete, statement: "A deleted model whose .deny relationship still holds a model that is not deleted fails the save with 1600.",
-             source: "R21", confidence: "D"),
+        Rule(id: denyDelete, statement: "A deleted model whose .deny relationship still holds a model that is not deleted fails the save with 1600; a deny without an inverse is enforced or not (parameter denyWithoutInverse).",
+             source: "R21; a delete-rule survey", confidence: "D/S"),
         Rule(id: failedSaveKeepsAll, statement: "A failed save changes nothing in the container and keeps every pending insert, change and delete.",
              source: "R22", confidence: "M"),
         Rule(id: rollback, statement: "rollback discards pending inserts (no context, no identifier, no relationships), restores pending deletes and committed values.",
@@ -68,8 +75,8 @@ public enum GraphRules {
              source: "R16, R18", confidence: "D"),
         Rule(id: foreignDeleteInvalidates, statement: "A row deleted by another context's save invalidates this context's model of it: reads trap, and a save touching it traps.",
              source: "R28, R14", confidence: "M"),
-        Rule(id: savedDeleteDetaches, statement: "A model whose deletion was saved has no context and isDeleted false, keeps readable values, and changing it traps.",
-             source: "R18, R27", confidence: "M"),
+        Rule(id: savedDeleteDetaches, statement: "A model whose deletion was saved has no context and isDeleted false, keeps readable values or traps when read (parameter readAfterSavedDelete), and changing it traps.",
+             source: "R18, R27; forums 776645", confidence: "M/S"),
         Rule(id: savedSnapshot, statement: "After a successful save the container holds exactly the saved state: every row with its values and relationships.",
              source: "R2, R22", confidence: "D"),
         Rule(id: attributeReadBack, statement: "An attribute reads back what was set, and reads of a valid model never trap.", source: "R25", confidence: "D"),

@@ -102,6 +102,8 @@ public struct GraphSchema: Sendable, Equatable {
     public let slotWeights: [[UInt32]]
     /// Per entity: how often a create step makes one.
     public let createWeights: [UInt32]
+    /// Per entity: its unique attributes, each with the three values a create step gives it (G28).
+    public let uniquePools: [[ValuePool]]
 
     /// - Parameters:
     ///   - createPools: per entity, the create step's attribute and values (default: derived, `derivedCreatePool`).
@@ -114,6 +116,7 @@ public struct GraphSchema: Sendable, Equatable {
         self.entities = entities
         self.createWeights = createWeights ?? entities.map { _ in 2 }
         self.createPools = createPools ?? entities.map(Self.derivedCreatePool)
+        self.uniquePools = entities.map { entity in entity.attributes.indices.filter { entity.attributes[$0].unique }.map { Self.uniquePool(entity, $0) } }
         var settable: [[ValuePool]] = [], slotWeights: [[UInt32]] = []
         for (e, entity) in entities.enumerated() {
             let picked = e < handPicked.count ? handPicked[e] : []
@@ -201,6 +204,31 @@ public struct GraphSchema: Sendable, Equatable {
         let second = valid.dropFirst().first ?? first
         return ValuePool(attribute: a, values: [first, invalid.first ?? second, second], weights: [6, 2, 2])
     }
+
+    /// A create step's values for unique attribute `a`: its default (nil when optional), then two valid values —
+    /// few, so that models often share one with a saved row (upsert) or with another insert.
+    static func uniquePool(_ entity: SpecEntity, _ a: Int) -> ValuePool {
+        let attribute = entity.attributes[a]
+        let candidates = appending(boundaries(attribute) + [simple(attribute.kind), attribute.kind == .bool ? .bool(false) : attribute.defaultValue], to: [])
+        let valid = candidates.filter { allows(attribute, $0) && $0 != .null && $0 != attribute.defaultValue }
+        let first = valid.first ?? simple(attribute.kind)
+        return ValuePool(attribute: a, values: [attribute.defaultValue, first, valid.dropFirst().first ?? first], weights: [4, 4, 2])
+    }
+
+    /// Whether a relationship declares no inverse (G9's dangling pairs, G11's deny without inverse).
+    public var hasInverseless: Bool { entities.contains { $0.relationships.contains { $0.inverse == nil } } }
+
+    /// Whether a to-one relationship has a to-one inverse (G7's one-to-one pairs).
+    public var hasOneToOne: Bool {
+        entities.contains { entity in
+            entity.relationships.contains { relationship in
+                !relationship.toMany && relationship.inverse.map { !entities[relationship.destination].relationships[$0].toMany } == true
+            }
+        }
+    }
+
+    /// Whether an entity declares a unique attribute (G28).
+    public var hasUniqueAttributes: Bool { uniquePools.contains { !$0.isEmpty } }
 
     static func appending(_ values: [SpecValue], to pool: [SpecValue]) -> [SpecValue] {
         values.reduce(into: pool) { pool, value in if !pool.contains(value) { pool.append(value) } }

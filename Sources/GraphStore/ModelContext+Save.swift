@@ -61,7 +61,7 @@ extension ModelContext {
         var issues: [ValidationIssue] = []
         for model in deleted {
             let schema = container.schema.entities[model.entityIndex]
-            for (r, relationship) in schema.relationships.enumerated() where relationship.deleteRule == .deny {
+            for (r, relationship) in schema.relationships.enumerated() where relationship.deleteRule == .deny && enforcesDeny(relationship) {
                 if model.links[r].contains(where: { !$0.isPendingDelete }) {
                     issues.append(ValidationIssue(code: 1600, entity: schema.name, key: relationship.name, object: model.identifier))
                 }
@@ -70,6 +70,12 @@ extension ModelContext {
         for model in inserted where !model.isPendingDelete { validate(model, into: &issues) }
         for model in changed where !model.isPendingDelete && !model.isPendingInsert { validate(model, into: &issues) }
         return issues
+    }
+
+    /// R21: a deny rule is enforced, unless it declares no inverse and `StoreBehavior.denyWithoutInverse` says such
+    /// rules are not.
+    private func enforcesDeny(_ relationship: RelationshipSchema) -> Bool {
+        relationship.inverse != nil || behavior.denyWithoutInverse == .enforced || behavior.faults.selects(.denyWithoutInverseEnforced)
     }
 
     private func validate(_ model: PersistentModel, into issues: inout [ValidationIssue]) {
@@ -133,15 +139,31 @@ extension ModelContext {
         let countersBefore = container.nextPermanent
         var written: [PersistentModel] = []
         var planned: [PersistentModel] = []
+        // R7: an insert that takes a saved row over replaces the context's model of that row, which is not written.
+        var replaced: [PersistentModel] = []
         for model in inserted where !model.isPendingDelete {
             if let old = model.identifier, old.isTemporary {
-                model.plannedIdentifier = upsertTarget(model) ?? container.permanentID(model.entityIndex)
+                if let row = upsertTarget(model) {
+                    if planned.contains(where: { $0.plannedIdentifier == row }) {
+                        // Two inserts of one save taking one row: the store cannot give both its identifier.
+                        for model in planned { model.plannedIdentifier = nil }
+                        container.nextPermanent = countersBefore
+                        container.raise(.remapped(model.describeID()))
+                        return
+                    }
+                    if let holder = registry[row], holder !== model { replaced.append(holder) }
+                    model.plannedIdentifier = row
+                } else {
+                    model.plannedIdentifier = container.permanentID(model.entityIndex)
+                }
                 planned.append(model)
             }
             written.append(model)
         }
         defer { for model in planned { model.plannedIdentifier = nil } }
-        for model in changed where !model.isPendingDelete && !model.isPendingInsert { written.append(model) }
+        for model in changed where !model.isPendingDelete && !model.isPendingInsert && !replaced.contains(where: { $0 === model }) {
+            written.append(model)
+        }
         var plan = SavePlan()
         var removed: [PersistentIdentifier] = []
         for model in deleted where !model.isPendingInsert {
@@ -168,6 +190,7 @@ extension ModelContext {
         }
 
         // The store holds the save: update the models.
+        for model in replaced { leaveAfterUpsert(model) }
         for model in inserted where !model.isPendingDelete {
             if let old = model.identifier, old.isTemporary, let id = model.plannedIdentifier {
                 registry[old] = nil
@@ -199,14 +222,29 @@ extension ModelContext {
         if !removed.isEmpty { container.rowsDeleted(removed, by: self) }
     }
 
-    /// R7: a pending insert whose unique value matches a saved row takes that row over (upsert).
+    /// R7: a pending insert whose unique value matches a saved row takes that row over (upsert): the first unique
+    /// attribute, in the entity's order, whose value a saved row holds, and of those rows the lowest-numbered;
+    /// a row this save deletes is not taken over.
     private func upsertTarget(_ model: PersistentModel) -> PersistentIdentifier? {
+        guard container.schema.hasUniqueAttributes else { return nil }
         let schema = container.schema.entities[model.entityIndex]
         for (a, attribute) in schema.attributes.enumerated() where attribute.isUnique && !model.values[a].isNull {
-            let match = container.rowIDs(model.entityIndex).first { container.row($0)?.values[a] == model.values[a] }
-            if let match { return match }
+            let matches = container.rowIDs(model.entityIndex).filter { id in
+                container.row(id)?.values[a] == model.values[a] && !deleted.contains { $0.identifier == id }
+            }
+            if let match = matches.min(by: { $0.number < $1.number }), !behavior.faults.selects(.uniqueInsertsNewRow) { return match }
         }
         return nil
+    }
+
+    /// R7: the context's model of a row that an insert took over leaves the context, its pending changes unwritten:
+    /// as a model whose deletion was saved, or as one whose backing data is gone (`StoreBehavior.replacedByUpsert`).
+    private func leaveAfterUpsert(_ model: PersistentModel) {
+        changed.removeAll { $0 === model }
+        model.modelContext = nil
+        model.lifecycle = behavior.replacedByUpsert == .detached ? .detached : .invalidated
+        model.isChangeTracked = false
+        model.committed = nil
     }
 }
 
@@ -214,4 +252,10 @@ extension Fault<StoreBehavior> {
     /// Mutant `store-failed-save-partial`: a failed save still writes the changed rows, and removes the deleted
     /// rows, of saved models (G12).
     package static var partialFailedSave: Self { Self() }
+    /// Mutant `store-unique-inserts-new-row`: an insert whose unique value a saved row holds gets a new row instead
+    /// of taking that row over (G28).
+    package static var uniqueInsertsNewRow: Self { Self() }
+    /// Mutant `store-deny-without-inverse-enforced`: a deny rule without an inverse is enforced whatever
+    /// denyWithoutInverse says (G11).
+    package static var denyWithoutInverseEnforced: Self { Self() }
 }

@@ -94,6 +94,7 @@ public final class ModelContext {
             let model = deleted[index]
             index += 1
             for (r, relationship) in container.schema.entities[model.entityIndex].relationships.enumerated() where relationship.deleteRule == .cascade {
+                if relationship.inverse == nil && behavior.faults.selects(.cascadeNeedsInverse) { continue }
                 for target in model.links[r] where target.modelContext === self && target.lifecycle == .registered && !target.isPendingDelete {
                     markDeleted(target)
                 }
@@ -108,6 +109,18 @@ public final class ModelContext {
             }
         }
         for pair in nullified { pair.target.removeLink(pair.inverse, pair.model) }
+        if behavior.faults.selects(.nullifyWithoutInverse) { removeDangling(deleted[start...]) }
+    }
+
+    /// The `nullifyWithoutInverse` fault: the context's models drop the deleted models from their relationships
+    /// that declare no inverse.
+    private func removeDangling(_ models: ArraySlice<PersistentModel>) {
+        for id in registry.keys.sorted(by: { $0.description < $1.description }) {
+            guard let holder = registry[id] else { continue }
+            for (r, relationship) in holder.entity.relationships.enumerated() where relationship.inverse == nil {
+                for model in models where holder.links[r].contains(where: { $0 === model }) { holder.removeLink(r, model) }
+            }
+        }
     }
 
     // MARK: Rollback
@@ -156,4 +169,9 @@ extension Fault<StoreBehavior> {
     package static var permanentIdentifiersAtInsert: Self { Self() }
     /// Mutant `store-eager-delete-rules`: cascade and nullify run inside `delete()` instead of at save (G8, G9).
     package static var deleteRulesAtDelete: Self { Self() }
+    /// Mutant `store-cascade-needs-inverse`: cascade follows only relationships that declare an inverse (G9).
+    package static var cascadeNeedsInverse: Self { Self() }
+    /// Mutant `store-nullify-without-inverse`: at save, the deleted models leave the relationships without an
+    /// inverse that hold them, instead of dangling there (G9).
+    package static var nullifyWithoutInverse: Self { Self() }
 }

@@ -82,7 +82,7 @@ open class PersistentModel {
 
     /// The attribute at `index`. Traps when the backing data no longer exists.
     public final func value(at index: Int) -> AttributeValue {
-        if lifecycle == .invalidated {
+        if lifecycle == .invalidated || (lifecycle == .detached && readsTrapWhenDetached) {
             raise(.invalidated(describeID()))
             return entity.attributes[index].defaultValue
         }
@@ -106,7 +106,7 @@ open class PersistentModel {
 
     /// The models at relationship `index` (to-one: zero or one). Traps when the backing data no longer exists.
     public final func related(_ index: Int) -> [PersistentModel] {
-        if lifecycle == .invalidated {
+        if lifecycle == .invalidated || (lifecycle == .detached && readsTrapWhenDetached) {
             raise(.invalidated(describeID()))
             return []
         }
@@ -193,7 +193,15 @@ open class PersistentModel {
 
     // MARK: Internals
 
-    var maintainsInverses: Bool { container?.configuration.behavior.faults.selects(.noInverseMaintenance) != true }
+    var maintainsInverses: Bool { !selects(.noInverseMaintenance) }
+
+    /// Whether reads of this model, once its deletion was saved, trap (`StoreBehavior.readAfterSavedDelete`).
+    var readsTrapWhenDetached: Bool {
+        container?.configuration.behavior.readAfterSavedDelete == .traps && !selects(.detachedReadsIgnoreParameter)
+    }
+
+    /// Whether the model's container runs with `fault`.
+    final func selects(_ fault: Fault<StoreBehavior>) -> Bool { container?.configuration.behavior.faults.selects(fault) == true }
 
     final func inverseIndex(_ index: Int, on target: PersistentModel) -> Int? {
         guard let name = entity.relationships[index].inverse else { return nil }
@@ -211,10 +219,11 @@ open class PersistentModel {
             if let inverse = inverseIndex(index, on: old), maintainsInverses { old.removeLink(inverse, self) }
         }
         addLink(index, target)
+        if target === self && selects(.selfLinkSkipsInverse) { return }
         guard let inverse = inverseIndex(index, on: target), maintainsInverses else { return }
         if !target.entity.relationships[inverse].isToMany, let previous = target.links[inverse].first, previous !== self {
             target.removeLink(inverse, previous)
-            previous.removeLink(index, target)
+            if relationship.isToMany || !selects(.oneToOneKeepsOldPartner) { previous.removeLink(index, target) }
         }
         target.addLink(inverse, self)
     }
@@ -271,4 +280,12 @@ extension Fault<StoreBehavior> {
     /// Mutant `store-no-inverse`: setting one side of a relationship leaves the inverse of a registered model
     /// alone (G7).
     package static var noInverseMaintenance: Self { Self() }
+    /// Mutant `store-self-link-skips-inverse`: relating a model to itself leaves the inverse side unset (G7).
+    package static var selfLinkSkipsInverse: Self { Self() }
+    /// Mutant `store-one-to-one-keeps-partner`: relating a to-one whose inverse is a to-one taken by another model
+    /// leaves that model's side pointing at the target (G7).
+    package static var oneToOneKeepsOldPartner: Self { Self() }
+    /// Mutant `store-detached-reads-readable`: a model whose deletion was saved stays readable whatever
+    /// readAfterSavedDelete says (G18).
+    package static var detachedReadsIgnoreParameter: Self { Self() }
 }

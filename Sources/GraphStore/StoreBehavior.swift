@@ -25,24 +25,54 @@ public struct StoreBehavior: Sendable, Equatable {
         /// Returns nil.
         case none
     }
+    /// R7: the context's model of a saved row that a pending insert took over at save (upsert).
+    public enum ReplacedByUpsert: String, Sendable, CaseIterable {
+        /// It leaves the context as a model whose deletion was saved: values readable, changes trap.
+        case detached
+        /// Its backing data is gone: reads trap.
+        case invalidated
+    }
+    /// R27 against field reports: reading a model whose deletion this context saved.
+    public enum ReadAfterSavedDelete: String, Sendable, CaseIterable {
+        /// Its values stay readable (R27).
+        case readable
+        /// Reads trap as for a model whose backing data is gone (Apple developer forums 776645, DataThespian #49).
+        case traps
+    }
+    /// R21 against a field survey: a `.deny` relationship that declares no inverse.
+    public enum DenyWithoutInverse: String, Sendable, CaseIterable {
+        /// Enforced at save like any deny rule (R21).
+        case enforced
+        /// Not enforced: the save goes through (the delete-rule survey).
+        case ignored
+    }
     public var newModelLink: NewModelLink
     public var temporaryIDAfterSave: TemporaryIDAfterSave
     public var registeredAfterForeignDelete: RegisteredAfterForeignDelete
+    public var replacedByUpsert: ReplacedByUpsert
+    public var readAfterSavedDelete: ReadAfterSavedDelete
+    public var denyWithoutInverse: DenyWithoutInverse
     /// The store's faults (production: `.shipped`), each a `Fault<StoreBehavior>` declared beside its branch.
     package var faults: Faults<StoreBehavior>
 
     public init(newModelLink: NewModelLink = .autoInsert, temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
-                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale) {
-        self.init(newModelLink: newModelLink, temporaryIDAfterSave: temporaryIDAfterSave,
-                  registeredAfterForeignDelete: registeredAfterForeignDelete, faults: .shipped)
+                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale, replacedByUpsert: ReplacedByUpsert = .detached,
+                readAfterSavedDelete: ReadAfterSavedDelete = .readable, denyWithoutInverse: DenyWithoutInverse = .enforced) {
+        self.init(newModelLink: newModelLink, temporaryIDAfterSave: temporaryIDAfterSave, registeredAfterForeignDelete: registeredAfterForeignDelete,
+                  replacedByUpsert: replacedByUpsert, readAfterSavedDelete: readAfterSavedDelete, denyWithoutInverse: denyWithoutInverse, faults: .shipped)
     }
 
     /// With faults: for this package's targets and tests only.
     package init(newModelLink: NewModelLink = .autoInsert, temporaryIDAfterSave: TemporaryIDAfterSave = .resolves,
-                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale, faults: Faults<StoreBehavior>) {
+                registeredAfterForeignDelete: RegisteredAfterForeignDelete = .stale, replacedByUpsert: ReplacedByUpsert = .detached,
+                readAfterSavedDelete: ReadAfterSavedDelete = .readable, denyWithoutInverse: DenyWithoutInverse = .enforced,
+                faults: Faults<StoreBehavior>) {
         self.newModelLink = newModelLink
         self.temporaryIDAfterSave = temporaryIDAfterSave
         self.registeredAfterForeignDelete = registeredAfterForeignDelete
+        self.replacedByUpsert = replacedByUpsert
+        self.readAfterSavedDelete = readAfterSavedDelete
+        self.denyWithoutInverse = denyWithoutInverse
         self.faults = faults
     }
 }

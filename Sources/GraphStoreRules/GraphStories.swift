@@ -44,8 +44,12 @@ extension GraphModel {
         }
     }
 
-    /// Stage 5: a model of a context whose row another context's save deleted (touching it traps, G17).
-    func isStale(_ o: Int) -> Bool { objects[o].lifecycle == .invalidated && objects[o].context >= 0 }
+    /// Stage 5: a model of a context whose row another context's save deleted (touching it traps, G17), or, where
+    /// reads of a model whose deletion was saved trap (G18), such a model.
+    func isStale(_ o: Int) -> Bool {
+        (objects[o].lifecycle == .invalidated && objects[o].context >= 0)
+            || (objects[o].lifecycle == .detached && parameters.readAfterSavedDelete == .traps)
+    }
 
     /// Stage 5 for a held identifier: the context whose model of it is stale (G15).
     func staleContext(_ h: Int) -> Int? {
@@ -54,10 +58,40 @@ extension GraphModel {
             .map { objects[$0].context }
     }
 
-    var hasStale: Bool { objects.indices.contains { objects[$0].lifecycle == .invalidated && objects[$0].context >= 0 } }
+    var hasStale: Bool { objects.indices.contains(where: isStale) }
 
     /// Whether some reference names an object `include` accepts.
     func anyRef(_ include: (Int) -> Bool) -> Bool { refs.contains { $0 >= 0 && include($0) } }
+
+    /// A registered model of a context, not deleted, that holds a live model of its context through a relationship
+    /// without an inverse (`holder`), or is held so.
+    func inInverselessPair(_ o: Int, holder: Bool) -> Bool {
+        guard objects[o].lifecycle == .registered, !objects[o].deleted else { return false }
+        func holds(_ h: Int, _ t: Int) -> Bool {
+            objects[h].links.indices.contains { r in entities[objects[h].entity].relationships[r].inverse == nil && objects[h].links[r].contains(t) }
+        }
+        return objects.indices.contains { t in
+            t != o && objects[t].context == objects[o].context && objects[t].lifecycle == .registered && (holder ? holds(o, t) : holds(t, o))
+        }
+    }
+
+    // MARK: One-to-one pairs
+
+    /// A to-one relationship of `o` whose inverse is a to-one that another model holds a target of, in `o`'s
+    /// context: relating `o` there takes the partner over (G7), if any.
+    func stealable(_ o: Int) -> Int? {
+        guard objects[o].lifecycle == .registered || objects[o].lifecycle == .new else { return nil }
+        return entities[objects[o].entity].relationships.indices.first { r in objects.indices.contains { takenPartner(o, r, $0) } }
+    }
+
+    /// Whether `t` can be taken from its partner by `o` through to-one relationship `r`, whose inverse is a to-one.
+    func takenPartner(_ o: Int, _ r: Int, _ t: Int) -> Bool {
+        let relationship = entities[objects[o].entity].relationships[r]
+        guard !relationship.toMany, let inverse = relationship.inverse, !entities[relationship.destination].relationships[inverse].toMany,
+              objects[t].entity == relationship.destination, objects[t].lifecycle == objects[o].lifecycle, objects[t].context == objects[o].context
+        else { return false }
+        return objects[t].links[inverse].contains { $0 != o }
+    }
 
     // MARK: Count limits
 

@@ -2,7 +2,7 @@ import GraphFuzzEngine
 import GraphSpec
 import GraphStore
 
-/// A machine that checks the object-graph rules (G1–G27, `GraphRules`) against GraphStore for a schema of yours:
+/// A machine that checks the object-graph rules (G1–G28, `GraphRules`) against GraphStore for a schema of yours:
 /// it creates, inserts, relates, sets, deletes, saves, rolls back, looks up, reads, fetches and relaunches over
 /// your entities, and predicts each step from the rules. Add your app's own actions — its factories, mappers and
 /// deletion flows written against GraphStore — with their predictions under your own rules, and your own
@@ -61,7 +61,11 @@ public struct SchemaMachine: StateMachine, Sendable {
         ] + appInvariants()
     }
 
-    public func makeConfig(_ args: inout Arguments) -> Config { Config(parameters: StoreParameters.draw(&args)) }
+    public func makeConfig(_ args: inout Arguments) -> Config {
+        var parameters = StoreParameters.draw(&args)
+        parameters.drawForShapes(specification, &args)
+        return Config(parameters: parameters)
+    }
     public func makeModel(_ config: Config) -> GraphModel { GraphModel(schema: specification, parameters: config.parameters) }
 
     public func makeSystem(_ config: Config) throws -> SchemaSystem {
@@ -77,6 +81,9 @@ extension StoreParameters {
     public var behavior: StoreBehavior {
         StoreBehavior(newModelLink: newModelLink == .trap ? .trap : .autoInsert,
                       temporaryIDAfterSave: temporaryIDAfterSave == .resolves ? .resolves : .unknown,
-                      registeredAfterForeignDelete: registeredAfterForeignDelete == .stale ? .stale : .none)
+                      registeredAfterForeignDelete: registeredAfterForeignDelete == .stale ? .stale : .none,
+                      replacedByUpsert: replacedByUpsert == .detached ? .detached : .invalidated,
+                      readAfterSavedDelete: readAfterSavedDelete == .readable ? .readable : .traps,
+                      denyWithoutInverse: denyWithoutInverse == .enforced ? .enforced : .ignored)
     }
 }

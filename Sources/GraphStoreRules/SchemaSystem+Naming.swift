@@ -37,12 +37,13 @@ extension SchemaSystem {
         return target.related(inverse).count
     }
 
-    /// How many of `model`'s related models (with backing data) hold it in the inverse relationship.
-    static func referencedBy(_ model: PersistentModel) -> Int {
+    /// How many of `model`'s related models (with backing data, and readable when their deletion was saved: unless
+    /// `readsDetached`, reading those traps) hold it in the inverse relationship.
+    static func referencedBy(_ model: PersistentModel, readsDetached: Bool = true) -> Int {
         var count = 0
         for (r, relationship) in model.entity.relationships.enumerated() {
             guard let name = relationship.inverse else { continue }
-            for partner in model.related(r) where partner.lifecycle != .invalidated {
+            for partner in model.related(r) where partner.lifecycle != .invalidated && (readsDetached || partner.lifecycle != .detached) {
                 if let inverse = partner.entity.relationshipIndex(named: name), partner.related(inverse).contains(where: { $0 === model }) {
                     count += 1
                 }

@@ -93,7 +93,7 @@ public struct SchemaSystem {
         case .crossContextRelationship: return TrapName.crossContextRelationship.rawValue
         case .invalidatedBackingData: return TrapName.invalidatedBackingData.rawValue
         case .mutatingDeletedModel: return TrapName.mutatingDeletedModel.rawValue
-        case .temporaryIdentifierRemap: return code.rawValue
+        case .temporaryIdentifierRemap: return TrapName.temporaryIdentifierRemap.rawValue
         }
     }
 
@@ -114,10 +114,11 @@ public struct SchemaSystem {
     private mutating func perform(_ command: GraphCommand,
                                   save: (inout SchemaSystem, Int) throws(HarnessFault) -> GraphObservation) throws(HarnessFault) -> GraphObservation {
         switch command {
-        case let .create(_, entity, variant, context):
+        case let .create(_, entity, variant, context, unique):
             let value = schema.createPools[entity].map { ($0.attribute, $0.values[variant]) }
             let model = makeModel?(entity, value?.1) ?? container.schema.newModel(container.schema.entities[entity].name)!
             if makeModel == nil, let (attribute, value) = value { model.setValue(Self.store(value), at: attribute) }
+            for pool in schema.uniquePools[entity] { model.setValue(Self.store(pool.values[unique]), at: pool.attribute) }
             if context >= 0 { contexts[context].insert(model) }
             refs.append(model)
             return .identifier(Self.kind(model.persistentModelID))
@@ -140,7 +141,7 @@ public struct SchemaSystem {
             let model = model(ref)
             guard let context = model.modelContext else { return .count(-1) }
             context.delete(model)
-            return .deleted(pending: context.deletedModelsArray.count, referencedBy: Self.referencedBy(model))
+            return .deleted(pending: context.deletedModelsArray.count, referencedBy: Self.referencedBy(model, readsDetached: container.configuration.behavior.readAfterSavedDelete == .readable))
         case let .save(c):
             return try save(&self, c)
         case let .rollback(c):
@@ -205,6 +206,8 @@ public struct SchemaSystem {
     /// machine failed (`StoreError.isMachineFailure`) is a `HarnessFault`, never the store's.
     public mutating func saving(_ body: () throws(SaveError) -> [String]?) throws(HarnessFault) -> GraphObservation {
         let temporary = refs.indices.filter { refs[$0]?.persistentModelID?.isTemporary == true }
+        // G28: an insert that takes a saved row over keeps that row's number, which is no reuse.
+        let savedBefore = container.schema.hasUniqueAttributes ? Set(container.rows.keys) : []
         let refused: [String]?
         do {
             refused = try body()
@@ -215,7 +218,7 @@ public struct SchemaSystem {
             }.sorted(), try savedState())
         }
         if let refused { return .refused(refused, try savedState()) }
-        let reused = noteSavedNumbers(numbered: temporary)
+        let reused = noteSavedNumbers(numbered: temporary.filter { refs[$0]?.persistentModelID.map { !savedBefore.contains($0) } ?? true })
         return .saved(try savedState(reusedNumbers: container.launch > 1 ? reused : nil))
     }
 

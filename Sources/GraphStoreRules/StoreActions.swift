@@ -34,7 +34,11 @@ package enum StoreActions {
                                    let context = [0, -1, 1][draw.chooseWeighted([5, 2, 1])]
                                    let steer = draw.chooseBool(probability: 0.8)
                                    return model.lacking.map { steer ? $0.context : context } ?? context
-                               })
+                               },
+                               // G28: for a schema with a unique attribute, the values its unique attributes take.
+                               unique: model.schema.hasUniqueAttributes ? args.name("unique", from: ["default", "first", "second"], default: 0) {
+                                   $0.chooseWeighted([4, 4, 2])
+                               } : 0)
             },
             action("insert", 3, when: { $0.hasLive }) { args, model in
                 let anyModel = args.flag(probability: 0.1)
@@ -48,21 +52,24 @@ package enum StoreActions {
             action("relate", weights: { m in let fullest = m.fullest; return fullest > 0 ? 24 : fullest == 0 ? 8 : 5 }, when: { $0.hasLive }) { args, model in
                 let fullest = model.fullest
                 let fill = args.flag(probability: fullest > 0 ? 0.85 : 0.6) && fullest >= 0
+                // A one-to-one pair (G7): a model takes a partner another model holds.
+                let steal = model.schema.hasOneToOne && !fill && args.flag(probability: 0.5) && model.anyRef { model.stealable($0) != nil }
                 let source = try fill ? args.ref("model", among: model.refs.count, where: {
                     let o = model.refs[$0]
                     return o >= 0 && model.fillable(o).map { model.objects[o].links[$0].count == fullest } ?? false
                 })
-                                    : args.live("model", model, where: model.hasRelationships)
+                                    : args.live("model", model, where: steal ? { model.stealable($0) != nil } : model.hasRelationships)
                 // Replaying, the trace's values are read as they are; the model is consulted only to draw them.
                 let relationships = args.isReplaying ? [] : model.entities[model.entity(source)].relationships
                 let r = args.int("relationship", in: 0...max(2, model.schema.relationshipCount - 1)) { draw in
                     let any = Int(draw.choose(upTo: UInt64(relationships.count - 1)))
-                    return fill ? model.fillable(model.refs[source.index])! : any
+                    return fill ? model.fillable(model.refs[source.index])! : steal ? model.stealable(model.refs[source.index]) ?? any : any
                 }
                 let sameContext = args.flag(probability: 0.85)
                 let target = try args.ref("target", among: model.refs.count, where: {
                     let o = model.refs[$0]
                     if fill { return o >= 0 && model.fillTarget(model.refs[source.index], r, o) }
+                    if steal { return o >= 0 && model.takenPartner(model.refs[source.index], r, o) }
                     guard o >= 0, model.objects[o].entity == relationships[r].destination else { return false }
                     let context = model.objects[o].context
                     return !sameContext || context == model.context(source) || context < 0
@@ -81,13 +88,19 @@ package enum StoreActions {
                 })
             },
             // The crash class, stage 3: one context deletes a row the other context holds a model of.
-            // Otherwise, now and then, the model of the newest row (its number must stay unused, G27).
+            // Otherwise, now and then, the model of the newest row (its number must stay unused, G27), or one of a
+            // pair held through a relationship without an inverse (G9's dangling pair, G11's deny without inverse).
             action("delete", weights: { m in m.anyRef { m.isShared($0) } ? 14 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
                 let story = args.flag(probability: 0.8) && model.anyRef { model.isShared($0) }
                 let newest = args.flag(probability: 0.5) && !story && model.anyRef { model.holdsNewestRow($0) }
+                // The holder (its delete rule applies: deny, cascade) twice as often as the model it holds (left dangling).
+                let dangle = !story && !newest && model.schema.hasInverseless && args.flag(probability: 0.6)
+                let holder = dangle && args.flag(probability: 0.67)
+                let pair = dangle && model.anyRef { model.inInverselessPair($0, holder: holder) }
                 return .delete(try args.ref("model", among: model.refs.count, where: {
                     model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 && (!story || model.isShared(model.refs[$0]))
                         && (!newest || model.holdsNewestRow(model.refs[$0]))
+                        && (!pair || model.inInverselessPair(model.refs[$0], holder: holder))
                 }))
             },
             // The crash class, stage 5: the model whose row another context deleted is read (G17).

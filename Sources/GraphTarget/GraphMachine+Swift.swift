@@ -23,7 +23,7 @@ extension GraphMachine {
         func r(_ ref: Ref) -> String { "app.refs[\(ref.index)]!" }
         let schema = BooksEntities.schema(.local)
         switch command {
-        case let .create(_, entity, variant, context):
+        case let .create(_, entity, variant, context, _):
             let value = schema.createPools[entity]!.values[variant]
             let make: String
             switch entity {
@@ -144,7 +144,7 @@ extension GraphMachine {
         case (_, .identifier(let kind)), (_, .inserted(let kind, _)):
             let id: String
             switch command {
-            case let .create(result, _, _, _): id = "app.refs[\(result.index)]!"
+            case let .create(result, _, _, _, _): id = "app.refs[\(result.index)]!"
             case let .insert(ref, _), let .holdID(ref): id = "app.refs[\(ref.index)]!"
             default: id = "app.refs.last!!"
             }

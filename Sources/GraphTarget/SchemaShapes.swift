@@ -32,7 +32,7 @@ enum SchemaShapes {
             let to = min(count - 1, args.name("\(label).to", from: names, default: 0) { $0.int(in: 0...(count - 1)) })
             let forward = end(&args, label, destination: to, toMany: nil)
             let inverse = args.enumeration("\(label).inverse", InverseShape.self, default: InverseShape.none) { draw in
-                [.none, .toOne, .toMany][draw.chooseWeighted([1, 2, 2])]
+                [.none, .toOne, .toMany][draw.chooseWeighted([2, 2, 2])]
             }
             let back = end(&args, "\(label)i", destination: from, toMany: inverse == .toMany)
             guard k < relationshipCount else { continue }
@@ -80,7 +80,7 @@ enum SchemaShapes {
     static func end(_ args: inout Arguments, _ label: String, destination: Int, toMany given: Bool?) -> End {
         let toMany = given ?? args.bool("\(label).toMany", default: false) { $0.chooseBool() }
         let rule = args.enumeration("\(label).rule", SpecDeleteRule.self, default: .nullify) { draw in
-            [.nullify, .cascade, .deny, .noAction][draw.chooseWeighted([3, 3, 2, 1])]
+            [.nullify, .cascade, .deny, .noAction][draw.chooseWeighted([3, 3, 3, 1])]
         }
         let optional = args.bool("\(label).optional", default: true) { !$0.chooseBool(probability: 0.2) }
         let maxCount = number(&args, "\(label).max", in: 0...2) { draw in
@@ -91,14 +91,14 @@ enum SchemaShapes {
     }
 
     /// An attribute: its kind; optional (default nil) or required with a default or, rarer, without one; a range
-    /// (int, 1...3) or length (string or list, 1...3) or none; unique, rarely, and then optional (its values are
-    /// never set: the specification does not model unique values, R7, so two models never share one).
+    /// (int, 1...3) or length (string or list, 1...3) or none; unique, rarely, and then optional (a create step
+    /// gives it nil or one of two values, so that inserts share values with saved rows and with each other, G28).
     static func attribute(_ args: inout Arguments, _ label: String) -> SpecAttribute {
         let name = String(label.split(separator: ".").last!)
         let kind = args.enumeration("\(label).kind", SpecValueKind.self, default: .string) { draw in
             [.string, .int, .bool, .strings][draw.chooseWeighted([3, 3, 1, 1])]
         }
-        let unique = args.bool("\(label).unique", default: false) { $0.chooseBool(probability: 0.1) }
+        let unique = args.bool("\(label).unique", default: false) { $0.chooseBool(probability: 0.2) }
         let optional = args.bool("\(label).optional", default: true) { !$0.chooseBool() } || unique
         let constraint = args.enumeration("\(label).constraint", Constraint.self, default: Constraint.none) { draw in
             draw.chooseBool() ? .bounded : .none

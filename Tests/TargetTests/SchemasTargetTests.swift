@@ -1,3 +1,4 @@
+import Foundation
 import GraphFuzzEngine
 import GraphSpec
 import GraphStore
@@ -51,5 +52,41 @@ struct SchemasTargetTests {
                                    "no inverse", "required to-one", "deny", "to-one paired with to-one", "cascade cycle",
                                    "not CloudKit-compatible", "CloudKit-compatible"]
         #expect(wanted.subtracting(seen).isEmpty, "never drawn in 300 cases: \(wanted.subtracting(seen).sorted())")
+    }
+
+    @Test("A failure's report declares its shrunk schema, as the shrunk configuration draws it")
+    func reportDeclaresSchema() throws {
+        let result = Target.schemas.search(mutant: "store-self-link-skips-inverse", options: SearchOptions(seed: 1, runs: 2000))
+        let record = try #require(result.counterexample)
+        let schema = try MachineRunner(SchemasMachine(), maxSteps: 1).replay(config: record.config, steps: []).get().config.schema
+        let lines = FailureReport(result: result).text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let config = try #require(lines.firstIndex { $0.hasPrefix("config(") })
+        #expect(Array(lines[(config + 1)...].prefix(schema.entities.count)) == schema.declaration)
+        // The fault needs a relationship of an entity to itself with an inverse: the shrunk schema keeps one.
+        #expect(schema.declaration.contains { $0.contains("var r") && $0.contains("@Relationship(inverse:") })
+        #expect(schema.entities.enumerated().contains { e, entity in entity.relationships.contains { $0.destination == e && $0.inverse != nil } })
+    }
+
+    @Test("A schema's declaration reads as SwiftData declares it")
+    func declaration() {
+        let schema = GraphSchema(name: "todo", entities: [
+            SpecEntity(name: "Project", attributes: [SpecAttribute(name: "title", optional: false, defaultValue: .string(""), length: 1...3)],
+                       relationships: [SpecRelationship(name: "tasks", destination: 1, toMany: true, inverse: 0, deleteRule: .cascade,
+                                                        optional: true, maxCount: 2)]),
+            SpecEntity(name: "Task", attributes: [SpecAttribute(name: "code", kind: .int, optional: true, defaultValue: .null, unique: true)],
+                       relationships: [SpecRelationship(name: "project", destination: 0, toMany: false, inverse: 0, deleteRule: .nullify, optional: false)]),
+        ])
+        #expect(schema.declaration == [
+            #"@Model final class Project { var title: String = "" /* count 1...3 */; @Relationship(deleteRule: .cascade, maximumModelCount: 2, inverse: \Task.project) var tasks: [Task] }"#,
+            #"@Model final class Task { @Attribute(.unique) var code: Int?; @Relationship(inverse: \Project.tasks) var project: Project }"#,
+        ])
+    }
+
+    /// Seeds 1–20 of each mutant are `graph-fuzz bench`'s figure (docs/performance.md); a test holds seed 1, unshrunk.
+    @Test("Each schemas mutant is found at seed 1 under a rule it declares", arguments: SchemasMachine.mutants.mutants.map(\.name))
+    func mutantFound(_ name: String) throws {
+        let result = Target.schemas.search(mutant: name, options: SearchOptions(seed: 1, runs: 2000, shrinkBudget: ShrinkBudget(maxAttempts: 0)))
+        let found = try #require(result.failure, "\(name) not found at seed 1")
+        #expect(!result.isMisattributed, "\(name) found under \(found.failure.rule)")
     }
 }

@@ -7,9 +7,13 @@
     @usableFromInline package var outcome: Outcome
     /// A Swift Testing test body reproducing the case against the production API (empty unless asked for).
     @usableFromInline package var swiftLines: [String]
+    /// The configuration as the machine declares it (`ConfigDescribing`), printed under its trace; empty otherwise.
+    @usableFromInline package var configLines: [String]
 
-    @usableFromInline package init(config: TraceStep, steps: [TraceStep], expectations: [String], outcome: Outcome, swiftLines: [String]) {
+    @usableFromInline package init(config: TraceStep, steps: [TraceStep], expectations: [String], outcome: Outcome, swiftLines: [String],
+                                   configLines: [String] = []) {
         self.config = config
+        self.configLines = configLines
         self.steps = steps
         self.expectations = expectations
         self.outcome = outcome

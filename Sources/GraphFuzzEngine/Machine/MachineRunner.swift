@@ -466,7 +466,15 @@
     @inlinable
     package func describe(_ run: MachineRun<M>, exports: Bool = true) -> CaseRecord {
         CaseRecord(config: run.configTrace, steps: run.traces, expectations: run.expectations, outcome: run.outcome,
-                   swiftLines: exports ? swiftLines(run) : [])
+                   swiftLines: exports ? swiftLines(run) : [], configLines: configLines(run.config))
+    }
+
+    /// The machine's declaration of `config` when it is `ConfigDescribing`, else nothing.
+    @usableFromInline
+    func configLines(_ config: M.Config) -> [String] {
+        func lines<D: ConfigDescribing>(_ machine: D) -> [String] { machine.describe(config as! D.Config) }
+        guard let describing = machine as? any ConfigDescribing else { return [] }
+        return lines(describing)
     }
 
     /// The reproduction as Swift lines: the machine's setup and each step's lines when it is

@@ -56,6 +56,13 @@ public protocol SwiftExportable: StateMachine {
     func swiftSetup(_ config: Config) -> [String]
 }
 
+/// A machine whose configuration reads better declared than traced (a drawn schema, say): a failure's report
+/// prints these lines under the configuration's trace, so a shrunk case shows what its shrunk choices declare.
+public protocol ConfigDescribing: StateMachine {
+    /// Lines declaring `config` (empty: the trace says it all).
+    func describe(_ config: Config) -> [String]
+}
+
 /// A machine that leaves some configurations out of throughput benchmarks (I/O-bound by design), so the
 /// figures measure the harness and the code, not the disk. Searches run every configuration.
 package protocol Benchmarkable: StateMachine {

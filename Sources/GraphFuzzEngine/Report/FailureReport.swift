@@ -60,6 +60,7 @@ package struct FailureReport: Sendable {
     package var stepLines: [String] {
         guard let record = result.counterexample else { return [] }
         var lines = record.config.arguments.isEmpty ? [] : [record.config.description]
+        lines += record.configLines.map { "   " + $0 }
         for (index, step) in record.steps.enumerated() {
             // A concurrent step's expectation may hold its interleaving's lines: they go under the step.
             let expectation = record.expectations[index].split(separator: "\n", omittingEmptySubsequences: false)
