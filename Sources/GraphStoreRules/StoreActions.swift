@@ -53,7 +53,7 @@ package enum StoreActions {
                 let fullest = model.fullest
                 let fill = args.flag(probability: fullest > 0 ? 0.85 : 0.6) && fullest >= 0
                 // A one-to-one pair (G7): a model takes a partner another model holds.
-                let steal = model.schema.hasOneToOne && !fill && args.flag(probability: 0.5) && model.anyRef { model.stealable($0) != nil }
+                let steal = model.schema.hasOneToOne && !fill && args.flag(probability: 0.8) && model.anyRef { model.stealable($0) != nil }
                 let source = try fill ? args.ref("model", among: model.refs.count, where: {
                     let o = model.refs[$0]
                     return o >= 0 && model.fillable(o).map { model.objects[o].links[$0].count == fullest } ?? false

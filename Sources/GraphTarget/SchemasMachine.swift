@@ -83,9 +83,9 @@ extension SchemasMachine {
         Mutant(name: "store-self-link-skips-inverse", rule: "G7",
                summary: "Relating a model to itself leaves the inverse side unset (StoreBehavior fault selfLinkSkipsInverse)."):
          [.selfLinkSkipsInverse],
-        Mutant(name: "store-one-to-one-keeps-partner", rules: ["G7", "G8", "G9", "G10", "G19"],
+        Mutant(name: "store-one-to-one-keeps-partner", rules: ["G7", "G8", "G9", "G10", "G19", "G4"],
                summary: "Relating a to-one whose to-one inverse another model holds leaves that model pointing at the target (StoreBehavior fault oneToOneKeepsOldPartner).",
-               reason: "the old partner keeps a pair its partner dropped (G7): a read of it, a delete's count of the partners holding it (G8), its row at the next save (G19, G9 when delete rules wrote it) or a required or limited relationship it still fills at validation (G10) shows it"):
+               reason: "the old partner keeps a pair its partner dropped (G7): a read of it, a delete's count of the partners holding it (G8), its row at the next save (G19, G9 when delete rules wrote it) a required or limited relationship it still fills at validation (G10), or its insert bringing the target along (G4) shows it"):
          [.oneToOneKeepsOldPartner],
         Mutant(name: "store-cascade-needs-inverse", rules: ["G9", "G10", "G19"],
                summary: "Cascade follows only relationships that declare an inverse (StoreBehavior fault cascadeNeedsInverse).",
