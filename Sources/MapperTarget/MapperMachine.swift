@@ -24,6 +24,10 @@ public struct MapperMachine: StateMachine, Sendable {
     public typealias Model = MapperState
     public typealias System = MapperSystem
 
+    /// Concurrent enrichments: two or three at once in a third of the steps that draw one (seed 002's callers of the
+    /// mapper, sharing volume IDs often: five in the pool), scheduled by a random walk as the cache's actor steps are.
+    public var concurrentSteps = ConcurrentSteps(groupProbability: 0.35, maxBranches: 3, strategy: .randomWalk)
+
     package let strategy: MapperStrategy
     /// Where on-disk cases keep their store files.
     let stores: ScratchStores
@@ -85,6 +89,17 @@ public struct MapperMachine: StateMachine, Sendable {
                 let paths = response.requiredPaths
                 return .mapMalformed(response, missing: paths[Int(d.choose(upTo: UInt64(paths.count - 1)))])
             },
+            .concurrent("enrich", weight: 3,
+                        arguments: { args, model in
+                            let command = try args.coded { d in MapperCommand.enrich(ResponseGenerator.response(d)) }
+                            if args.isReplaying { try args.require(applies(command, model)) }
+                            return command
+                        },
+                        predict: { command, model in predict(command, &model) },
+                        perform: { command, system in
+                            guard case .enrich(let response) = command else { throw HarnessFault("\(command.trace) is no enrichment") }
+                            return await system.enrich(response)
+                        }),
         ]
     }
 
@@ -99,6 +114,7 @@ public struct MapperMachine: StateMachine, Sendable {
             guard ResponseGenerator.isWellFormed(response) else { return false }
             let expected = model.spec.createdCount(mapping: response) > 0 ? Ref(model.spec.nextRef) : nil
             return result == expected
+        case .enrich(let response): return ResponseGenerator.isWellFormed(response)
         case .mapMalformed(let response, let missing):
             return ResponseGenerator.isWellFormed(response) && response.requiredPaths.contains(missing)
         case .deleteWork(let ref, _): return model.spec.isLive(ref.index)
@@ -112,7 +128,7 @@ public struct MapperMachine: StateMachine, Sendable {
     /// The specification's step; a trap at any step but a relaunch is M11's (`Prediction.step`).
     func predict(_ command: MapperCommand, _ model: inout MapperState) -> Prediction<MapperObservation> {
         switch command {
-        case .map(let response, _):
+        case .map(let response, _), .enrich(let response):
             if model.responses.count < 8, !model.responses.contains(response) { model.responses.append(response) }
             return model.spec.map(response)
         case .mapMalformed(_, let missing):
@@ -138,6 +154,7 @@ public struct MapperMachine: StateMachine, Sendable {
         switch command {
         case .map(let response, _): return system.map(response)
         case .mapMalformed(let response, let missing): return system.mapMalformed(response, missing: missing)
+        case .enrich: throw HarnessFault("\(command.trace) awaits its response, as a concurrent step")
         case .save: return try system.save()
         case .rollback: return system.rollback()
         case .deleteWork(let ref, let evict): return system.deleteWork(ref.index, evict: evict)
