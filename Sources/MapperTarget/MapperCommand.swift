@@ -5,6 +5,9 @@ import MapperSpec
 public enum MapperCommand: TraceCodable, Sendable, Equatable {
     /// Maps a response in the mapper's context; `result` is the first work it creates (nil when none).
     case map(SpecResponse, result: Ref?)
+    /// An enrichment (`EnrichmentQueue`): awaits the response for its volume IDs, then maps it in the mapper's context;
+    /// a step that may run concurrently with other enrichments.
+    case enrich(SpecResponse)
     /// Maps the JSON body of a response that lacks the required field at the coding path `missing` (M13).
     case mapMalformed(SpecResponse, missing: String)
     /// Saves the mapper's context.
@@ -27,6 +30,7 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
     public var trace: TraceStep {
         switch self {
         case .map(let response, let result): return ResponseTrace.step(response, result: result)
+        case .enrich(let response): return TraceStep("enrich", ResponseTrace.step(response, result: nil).arguments)
         case .mapMalformed(let response, let missing):
             return TraceStep("mapMalformed", ResponseTrace.step(response, result: nil).arguments + [.init("missing", .string(missing))])
         case .save: return TraceStep("save")
@@ -48,6 +52,7 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
     public init(trace: TraceStep) throws(TraceError) {
         switch trace.name {
         case "map": self = .map(try ResponseTrace.response(trace), result: trace.result)
+        case "enrich": self = .enrich(try ResponseTrace.response(trace))
         case "mapMalformed": self = .mapMalformed(try ResponseTrace.response(trace), missing: try trace.string("missing"))
         case "save": self = .save
         case "rollback": self = .rollback
@@ -57,7 +62,7 @@ public enum MapperCommand: TraceCodable, Sendable, Equatable {
         case "newContext": self = .newContext
         case "relaunch": self = .relaunch
         default:
-            throw TraceError("unknown command '\(trace.name)'; expected map, mapMalformed, save, rollback, deleteWork, deleteElsewhere, clearCache, newContext or relaunch")
+            throw TraceError("unknown command '\(trace.name)'; expected map, enrich, mapMalformed, save, rollback, deleteWork, deleteElsewhere, clearCache, newContext or relaunch")
         }
     }
 }

@@ -26,6 +26,13 @@ extension MapperMachine: SwiftExportable {
                 lines.append("app.refs.append(app.works[\(position)])  // \(Ref(work.ref))")
             }
             return lines
+        case .enrich(let response):
+            // Alone, an enrichment maps as a map step does; the works it creates are named in the order it returns them.
+            lines = ["app.works = app.mapper.mapToWorks(\(Self.swift(response)), context: app.context)"]
+            guard case .mapped(let mapped, _) = expected.value, isLast else {
+                return lines + ["for work in app.works where !app.refs.contains(where: { $0 === work }) { app.refs.append(work) }"]
+            }
+            return lines + Self.expectations(mapped, firstNew: Int.max)
         case .mapMalformed(let response, let missing):
             // `.init` is `Data` (the parameter's type), so the test needs no Foundation import.
             let body = MapperSystem.body(response, missing: missing)

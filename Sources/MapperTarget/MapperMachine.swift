@@ -24,6 +24,13 @@ public struct MapperMachine: StateMachine, Sendable {
     public typealias Model = MapperState
     public typealias System = MapperSystem
 
+    /// Concurrent enrichments: always two at once (seed 002's callers of the mapper, sharing volume IDs often: five in
+    /// the pool), scheduled by a random walk as the cache's actor steps are; a lone one would cost a scheduled step
+    /// (about ten ordinary ones) and find nothing a map step does not. Groups of three, whose maps the walk reorders
+    /// more, let the order that explains the most blame a branch's reference number rather than the mapping fault of
+    /// another (a non-concurrency mutant reported under M10).
+    public var concurrentSteps = ConcurrentSteps(groupProbability: 1, maxBranches: 2, strategy: .randomWalk)
+
     package let strategy: MapperStrategy
     /// Where on-disk cases keep their store files.
     let stores: ScratchStores
@@ -58,33 +65,44 @@ public struct MapperMachine: StateMachine, Sendable {
                    swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
         }
         return [
-            coded("map", 36) { m, d in mapCommand(ResponseGenerator.response(d), m) },
-            coded("save", 16) { _, _ in .save },
-            coded("rollback", 7) { _, _ in .rollback },
-            coded("deleteWork", 10, when: { m in m.spec.works.indices.contains { m.spec.isLive($0) } }) { m, d in
+            coded("map", 72) { m, d in mapCommand(ResponseGenerator.response(d), m) },
+            coded("save", 32) { _, _ in .save },
+            coded("rollback", 14) { _, _ in .rollback },
+            coded("deleteWork", 20, when: { m in m.spec.works.indices.contains { m.spec.isLive($0) } }) { m, d in
                 let live = m.spec.works.indices.filter { m.spec.isLive($0) }
                 let ref = live[Int(d.choose(upTo: UInt64(live.count - 1)))]
                 return .deleteWork(Ref(ref), evict: !d.chooseBool(probability: 0.5))
             },
-            coded("deleteElsewhere", 8, when: { m in m.spec.works.indices.contains { m.spec.isDeletableElsewhere($0) } }) { m, d in
+            coded("deleteElsewhere", 16, when: { m in m.spec.works.indices.contains { m.spec.isDeletableElsewhere($0) } }) { m, d in
                 let saved = m.spec.works.indices.filter { m.spec.isDeletableElsewhere($0) }
                 return .deleteElsewhere(Ref(saved[Int(d.choose(upTo: UInt64(saved.count - 1)))]))
             },
-            coded("clearCache", 4) { _, _ in .clearCache },
-            coded("newContext", 6) { _, _ in .newContext },
+            coded("clearCache", 8) { _, _ in .clearCache },
+            coded("newContext", 12) { _, _ in .newContext },
             // The crash class: once a work is gone, mapping again a response naming one of its volume IDs
             // weighs more and is drawn most of the time (M10, M11).
-            coded("mapAgain", weights: { m in m.staleResponses.isEmpty ? 13 : 26 }, fixed: nil, when: { !$0.responses.isEmpty }) { m, d in
+            coded("mapAgain", weights: { m in m.staleResponses.isEmpty ? 26 : 52 }, fixed: nil, when: { !$0.responses.isEmpty }) { m, d in
                 let stale = m.staleResponses
                 let pool = !stale.isEmpty && d.chooseBool(probability: 0.8) ? stale : Array(m.responses.indices)
                 return mapCommand(m.responses[pool[Int(d.choose(upTo: UInt64(pool.count - 1)))]], m)
             },
-            coded("relaunch", 4) { _, _ in .relaunch },
-            coded("mapMalformed", 3) { _, d in
+            coded("relaunch", 8) { _, _ in .relaunch },
+            coded("mapMalformed", 6) { _, d in
                 let response = ResponseGenerator.response(d)
                 let paths = response.requiredPaths
                 return .mapMalformed(response, missing: paths[Int(d.choose(upTo: UInt64(paths.count - 1)))])
             },
+            .concurrent("enrich", weight: 1,
+                        arguments: { args, model in
+                            let command = try args.coded { d in MapperCommand.enrich(ResponseGenerator.response(d)) }
+                            if args.isReplaying { try args.require(applies(command, model)) }
+                            return command
+                        },
+                        predict: { command, model in predict(command, &model) },
+                        perform: { command, system in
+                            guard case .enrich(let response) = command else { throw HarnessFault("\(command.trace) is no enrichment") }
+                            return await system.enrich(response)
+                        }),
         ]
     }
 
@@ -99,6 +117,7 @@ public struct MapperMachine: StateMachine, Sendable {
             guard ResponseGenerator.isWellFormed(response) else { return false }
             let expected = model.spec.createdCount(mapping: response) > 0 ? Ref(model.spec.nextRef) : nil
             return result == expected
+        case .enrich(let response): return ResponseGenerator.isWellFormed(response)
         case .mapMalformed(let response, let missing):
             return ResponseGenerator.isWellFormed(response) && response.requiredPaths.contains(missing)
         case .deleteWork(let ref, _): return model.spec.isLive(ref.index)
@@ -112,7 +131,7 @@ public struct MapperMachine: StateMachine, Sendable {
     /// The specification's step; a trap at any step but a relaunch is M11's (`Prediction.step`).
     func predict(_ command: MapperCommand, _ model: inout MapperState) -> Prediction<MapperObservation> {
         switch command {
-        case .map(let response, _):
+        case .map(let response, _), .enrich(let response):
             if model.responses.count < 8, !model.responses.contains(response) { model.responses.append(response) }
             return model.spec.map(response)
         case .mapMalformed(_, let missing):
@@ -138,6 +157,7 @@ public struct MapperMachine: StateMachine, Sendable {
         switch command {
         case .map(let response, _): return system.map(response)
         case .mapMalformed(let response, let missing): return system.mapMalformed(response, missing: missing)
+        case .enrich: throw HarnessFault("\(command.trace) awaits its response, as a concurrent step")
         case .save: return try system.save()
         case .rollback: return system.rollback()
         case .deleteWork(let ref, let evict): return system.deleteWork(ref.index, evict: evict)

@@ -37,6 +37,11 @@ extension MapperMachine {
         Mutant(name: "genres-renormalized", rule: MapperRules.tagsPassThrough,
                summary: "the client normalises subject tags again (capitalised, sorted, without repeats)"):
          [.renormalizedTags],
+        Mutant(name: "enrichment-duplicate-work", rules: [MapperRules.knownVolumeReused, MapperRules.deletedYieldsFresh],
+               summary: "an enrichment checks for its volume IDs' works before awaiting the response and inserts new ones after it, whatever was mapped meanwhile",
+               reason: "two enrichments of one volume ID each find no work, await, and insert one: no order of them explains the second new work, "
+                   + "which the order that explains the most calls a duplicate (M9) or, when it lets the other enrichment make a work first, the wrong fresh one (M10)"):
+         [.enrichmentDuplicateWork],
     ])
 }
 
@@ -46,7 +51,7 @@ extension Target {
         Target(
             name: "mapper",
             summary: "DTOMapper.mapToWorks against MapperSpec: dedup by ISBN, own editions and authors, tags and provider pass through, a volume-ID cache safe across saves, deletes, rollback and fresh contexts",
-            rules: MapperRules.all, mutants: MapperMachine.mutants, defaultSteps: 30, generatorVersion: "2"
+            rules: MapperRules.all, mutants: MapperMachine.mutants, defaultSteps: 30, generatorVersion: "3"
         ) { strategy, scratchFolder in MapperMachine(strategy: strategy, scratchFolder: scratchFolder) }
     }
 }

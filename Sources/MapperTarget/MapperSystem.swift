@@ -5,7 +5,10 @@ import MapperSpec
 
 /// The system under test for one case: a container (traps recorded), the mapper's context, the
 /// mapper, and the harness's table from references to works.
-public final class MapperSystem {
+///
+/// Unchecked `Sendable`: concurrent enrichments share it between tasks, but every job of a case, theirs included, runs
+/// on the thread that drives the case, one at a time (the case's scheduler), and no step overlaps a concurrent one.
+public final class MapperSystem: @unchecked Sendable {
     struct Slot {
         /// The work's identifier as last seen (permanent after a save).
         var id: PersistentIdentifier?
@@ -101,10 +104,32 @@ public final class MapperSystem {
 
     func map(_ response: SpecResponse) -> MapperObservation {
         let traps = trapCount
-        // The works the harness holds that are not live before the step (read without fetching anything).
-        let deadBefore = slots.indices.filter { slots[$0].object.map { !isLive($0) } ?? false }
+        let deadBefore = heldNotLive
         let data = Self.dto(response)
-        let works = mapper.mapToWorks(data, context: context)
+        return observe(mapper.mapToWorks(data, context: context), of: response, data, traps: traps, deadBefore: deadBefore)
+    }
+
+    /// An enrichment of the response's volume IDs through `EnrichmentQueue`: the response arrives after a suspension
+    /// (under the case's scheduler other enrichments run meanwhile), then the queue maps it.
+    func enrich(_ response: SpecResponse) async -> MapperObservation {
+        let traps = trapCount
+        let data = Self.dto(response)
+        var deadBefore: [Int] = []
+        let works = await EnrichmentQueue(mapper: mapper).enrich(volumeIDs: data.works.flatMap(\.googleBooksVolumeIDs), into: context) {
+            await Task.yield()
+            // Taken as the response arrives: what other enrichments did during the wait is before this one's mapping.
+            deadBefore = heldNotLive
+            return data
+        }
+        return observe(works, of: response, data, traps: traps, deadBefore: deadBefore)
+    }
+
+    /// The works the harness holds that are not live (read without fetching anything).
+    private var heldNotLive: [Int] { slots.indices.filter { slots[$0].object.map { !isLive($0) } ?? false } }
+
+    /// What a mapping of `response` (its DTOs `data`) that returned `works` observes; `traps` and `deadBefore` were
+    /// taken before it mapped.
+    private func observe(_ works: [Work], of response: SpecResponse, _ data: SearchResponseData, traps: Int, deadBefore: [Int]) -> MapperObservation {
         if let trap = newTrap(since: traps) { return trap }
         var mapped: [MappedWork] = []
         for work in works {

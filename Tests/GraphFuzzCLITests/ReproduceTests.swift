@@ -82,7 +82,7 @@ struct ReproduceTests {
     @Test("one seed prints byte-identical reports in process and in workers at one and two jobs", arguments: [
         ["--mutant", "relate-before-insert", "--seed", "1", "--runs", "12"],
         ["--mutant", "store-eager-delete-rules", "--seed", "1", "--runs", "1"],
-        ["--mutant", "cache-stores-objects", "--seed", "1", "--runs", "1"],
+        ["--mutant", "cache-stores-objects", "--seed", "1", "--runs", "3"],
         ["--mutant", "forgot-cache-eviction", "--seed", "1", "--runs", "7"],
         ["--mutant", "cleanup-deletes-fresh", "--seed", "1", "--runs", "2"],
         ["--mutant", "seed-description-keys", "--seed", "1", "--runs", "2"],

@@ -49,7 +49,7 @@ struct MapperTargetTests {
     func listing() {
         #expect(Target.mapper.rules == MapperRules.all)
         let ids = Set(MapperRules.all.map(\.id))
-        #expect(Target.mapper.mutants.count == 10)
+        #expect(Target.mapper.mutants.count == 11)
         #expect(Target.mapper.mutants.allSatisfy { ids.contains($0.rule) })
     }
 }

@@ -48,10 +48,20 @@ public final class DTOMapper {
 
     /// Maps `data` into `context` and returns its works in response order, each once.
     public func mapToWorks(_ data: SearchResponseData, context: ModelContext) -> [Work] {
+        mapToWorks(data, context: context, checkedAbsent: [])
+    }
+
+    /// Maps `data` into `context`. A group whose volume IDs are all in `checkedAbsent` (found held by no work before
+    /// the caller awaited its response) is not looked for again, only among the works this mapping made
+    /// (`EnrichmentQueue`'s fault `enrichmentDuplicateWork`); shipped callers pass none.
+    func mapToWorks(_ data: SearchResponseData, context: ModelContext, checkedAbsent: [String]) -> [Work] {
         var returned: [Work] = []
         for group in WorkGrouping.groups(data, strategy) {
             let work: Work
-            if let existing = findExistingWork(group.volumeIDs, context) {
+            let trusted = !checkedAbsent.isEmpty && group.volumeIDs.allSatisfy(checkedAbsent.contains)
+            if let existing = trusted
+                ? group.volumeIDs.lazy.compactMap({ volumeID in returned.first(where: { $0.googleBooksVolumeIDs.contains(volumeID) }) }).first
+                : findExistingWork(group.volumeIDs, context) {
                 work = existing
                 update(work, from: group, data, context)
             } else {
@@ -74,6 +84,9 @@ public final class DTOMapper {
         for case let work as Work in fetched where !work.isDeleted { return work }
         return nil
     }
+
+    /// Whether a live work of `context` holds `volumeID`, found as a mapping finds it (the cache, then the context).
+    func holdsWork(_ volumeID: String, in context: ModelContext) -> Bool { findExistingWork([volumeID], context) != nil }
 
     // MARK: Steps
 
