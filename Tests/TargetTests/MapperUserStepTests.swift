@@ -11,7 +11,8 @@ struct MapperUserStepTests {
     static let dune = #"works: [["Dune", [], false, nil, ["vol-A"]]], editions: [], authors: []"#
 
     /// `v1 = map(Dune, vol-A)`, optionally saved, then an enrichment of vol-A beside `user`; `schedule` nil runs the
-    /// jobs in FIFO order, where the user's step runs while the enrichment awaits (its first job yields).
+    /// jobs in FIFO order, where the user's step runs while the enrichment awaits (its first job yields); `[0, 1, 1]`
+    /// runs the enrichment's resumption and then its mapping before the user's step.
     static func steps(saving: Bool, user: String, schedule: String?) throws -> [TraceStep] {
         let lines = ["v1 = map(\(dune))"] + (saving ? ["save()"] : [])
             + ["concurrently(A: enrich(\(dune)), B: \(user)\(schedule.map { ", schedule: \($0)" } ?? ""))"]
