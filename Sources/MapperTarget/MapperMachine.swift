@@ -25,9 +25,9 @@ public struct MapperMachine: StateMachine, Sendable {
     public typealias System = MapperSystem
 
     /// Concurrent enrichments: always two at once (seed 002's callers of the mapper, sharing volume IDs often: five in
-    /// the pool), or as often one beside the user's delete or save, scheduled by a random walk as the
-    /// cache's actor steps are; a lone one would cost a scheduled step
-    /// (about ten ordinary ones) and find nothing a map step does not. Groups of three, whose maps the walk reorders
+    /// the pool), or one beside the user's delete or save, scheduled by a random walk as the cache's actor steps are;
+    /// a lone one would cost a scheduled step (about ten ordinary ones) and find nothing a map step does not, which is
+    /// why the user's steps only join an enrichment (`joinsOnly`). Groups of three, whose maps the walk reorders
     /// more, let the order that explains the most blame a branch's reference number rather than the mapping fault of
     /// another (a non-concurrency mutant reported under M10).
     public var concurrentSteps = ConcurrentSteps(groupProbability: 1, maxBranches: 2, strategy: .randomWalk)
