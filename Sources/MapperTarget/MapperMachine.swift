@@ -25,8 +25,9 @@ public struct MapperMachine: StateMachine, Sendable {
     public typealias System = MapperSystem
 
     /// Concurrent enrichments: always two at once (seed 002's callers of the mapper, sharing volume IDs often: five in
-    /// the pool), scheduled by a random walk as the cache's actor steps are; a lone one would cost a scheduled step
-    /// (about ten ordinary ones) and find nothing a map step does not. Groups of three, whose maps the walk reorders
+    /// the pool), or one beside the user's delete or save, scheduled by a random walk as the cache's actor steps are;
+    /// a lone one would cost a scheduled step (about ten ordinary ones) and find nothing a map step does not, which is
+    /// why the user's steps only join an enrichment (`joinsOnly`). Groups of three, whose maps the walk reorders
     /// more, let the order that explains the most blame a branch's reference number rather than the mapping fault of
     /// another (a non-concurrency mutant reported under M10).
     public var concurrentSteps = ConcurrentSteps(groupProbability: 1, maxBranches: 2, strategy: .randomWalk)
@@ -92,7 +93,7 @@ public struct MapperMachine: StateMachine, Sendable {
                 let paths = response.requiredPaths
                 return .mapMalformed(response, missing: paths[Int(d.choose(upTo: UInt64(paths.count - 1)))])
             },
-            .concurrent("enrich", weight: 1,
+            .concurrent("enrich", weight: 2,
                         arguments: { args, model in
                             let command = try args.coded { d in MapperCommand.enrich(ResponseGenerator.response(d)) }
                             if args.isReplaying { try args.require(applies(command, model)) }
@@ -103,7 +104,29 @@ public struct MapperMachine: StateMachine, Sendable {
                             guard case .enrich(let response) = command else { throw HarnessFault("\(command.trace) is no enrichment") }
                             return await system.enrich(response)
                         }),
+            // The user's own steps while an enrichment awaits its response: each one job on the case's thread (the
+            // main actor's part), drawn only beside an enrichment (alone each is the ordinary step above).
+            .concurrent("userDelete", weight: 1, when: { m in m.spec.works.indices.contains { m.spec.isLive($0) } },
+                        arguments: { args, model in
+                            let ref = try args.ref("work", among: model.spec.works.count, where: model.spec.isLive)
+                            let command = MapperCommand.deleteWork(ref, evict: args.bool("evict"))
+                            if args.isReplaying { try args.require(applies(command, model)) }
+                            return command
+                        },
+                        predict: { command, model in predict(command, &model) },
+                        perform: { command, system in try Self.performAsUser(command, system) }, joinsOnly: true),
+            .concurrent("userSave", weight: 1, arguments: { _, _ in MapperCommand.save }, predict: { command, model in predict(command, &model) },
+                        perform: { command, system in try Self.performAsUser(command, system) }, joinsOnly: true),
         ]
+    }
+
+    /// A user's step run as a branch of a concurrent step: one job, without suspending.
+    private static func performAsUser(_ command: MapperCommand, _ system: MapperSystem) throws -> MapperObservation {
+        switch command {
+        case .deleteWork(let ref, let evict): return system.deleteWork(ref.index, evict: evict)
+        case .save: return try system.save()
+        default: throw HarnessFault("\(command.trace) is no user's step of a concurrent step")
+        }
     }
 
     private func mapCommand(_ response: SpecResponse, _ model: MapperState) -> MapperCommand {

@@ -51,7 +51,7 @@ extension Target {
         Target(
             name: "mapper",
             summary: "DTOMapper.mapToWorks against MapperSpec: dedup by ISBN, own editions and authors, tags and provider pass through, a volume-ID cache safe across saves, deletes, rollback and fresh contexts",
-            rules: MapperRules.all, mutants: MapperMachine.mutants, defaultSteps: 30, generatorVersion: "3"
+            rules: MapperRules.all, mutants: MapperMachine.mutants, defaultSteps: 30, generatorVersion: "4"
         ) { strategy, scratchFolder in MapperMachine(strategy: strategy, scratchFolder: scratchFolder) }
     }
 }

@@ -10,10 +10,15 @@
 //   schedule-bench account [seeds] [max-cases]    cases and time until the guide's account example fails
 //   schedule-bench cache [seeds] [max-cases]      cases and time until the cache target finds cache-reentrant-read
 //   schedule-bench cache-threads [runs]           how often that mutant's get and set of one key go wrong on real threads
+//   schedule-bench mapper [seeds] [max-cases]     cases and time until the mapper target finds enrichment-duplicate-work
+//   schedule-bench mapper-threads [runs]          how often that mutant's two enrichments of one volume ID make two works
+//                                                 on real threads
+import BooksTracker
 import CacheSpec
 import CacheTarget
 import Foundation
 import GraphFuzzEngine
+import MapperTarget
 import PersistentCache
 import ScheduleSamples
 
@@ -135,21 +140,26 @@ case "step-cost":
     print("\(concurrent ? "concurrent" : "sequential") step, \(yields) yields: \(cases) cases, \(steps) steps, "
         + "\(String(format: "%.0f", nanoseconds(elapsed) / Double(max(steps, 1)))) ns per step")
 
-case "account", "cache":
+case "account", "cache", "mapper":
     let seeds = integer(1, 100), maxCases = integer(2, 1000)
     let strategies: [ScheduleStrategy] = [.randomWalk] + [(2, 16), (2, 64), (3, 16), (3, 64)].map { .pct(depth: $0.0, expectedSteps: $0.1) }
-    let example = arguments[0] == "account" ? "the guide's account example" : "cache-reentrant-read"
+    let example = ["account": "the guide's account example", "cache": "cache-reentrant-read"][arguments[0]] ?? "enrichment-duplicate-work"
     print("\(example), 30 steps a case, seeds 1-\(seeds), at most \(maxCases) cases each")
     for strategy in strategies {
         let machine: AnyMachine
-        if arguments[0] == "account" {
+        switch arguments[0] {
+        case "account":
             var account = AccountMachine()
             account.concurrentSteps.strategy = strategy
             machine = AnyMachine(account)
-        } else {
+        case "cache":
             var cache = CacheMachine(strategy: CacheStrategy(.reentrantRead))
             cache.concurrentSteps.strategy = strategy
             machine = AnyMachine(cache)
+        default:
+            var mapper = MapperMachine(strategy: MapperStrategy(.enrichmentDuplicateWork))
+            mapper.concurrentSteps.strategy = strategy
+            machine = AnyMachine(mapper)
         }
         var counts: [Int] = []
         var seconds: [Double] = []
@@ -176,9 +186,17 @@ case "cache-threads":
     print("cache-reentrant-read on real threads: a get and a set of one key on disk, not in memory, as two child tasks; "
         + "the next get returned the older value in \(stale) of \(runs) runs")
 
+case "mapper-threads":
+    let runs = integer(1, 10_000)
+    var duplicated = 0
+    for _ in 0..<runs where await MainActorEnrichments().duplicate() { duplicated += 1 }
+    print("enrichment-duplicate-work on real threads: two enrichments of one volume ID as child tasks on the main actor, "
+        + "each awaiting a task on the global executor; two works held the volume ID in \(duplicated) of \(runs) runs")
+
 default:
     FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | "
-        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | cache [seeds] [max-cases] | cache-threads [runs]\n").utf8))
+        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | "
+        + "cache [seeds] [max-cases] | cache-threads [runs] | mapper [seeds] [max-cases] | mapper-threads [runs]\n").utf8))
     exit(2)
 }
 

@@ -56,6 +56,8 @@ final class Register: @unchecked Sendable {
 
 struct RegisterMachine: StateMachine, Sendable {
     let stale: Bool
+    /// Adds `peek`, a read drawn only beside a write (`joinsOnly`), weighted 5 to the write's 1.
+    var peeks = false
     func makeModel(_ config: NoConfig) -> Int { 0 }
     func makeSystem(_ config: NoConfig) -> Register { Register(stale: stale) }
     var concurrentSteps: ConcurrentSteps { ConcurrentSteps(groupProbability: 0.6, maxBranches: 3) }
@@ -70,6 +72,8 @@ struct RegisterMachine: StateMachine, Sendable {
         }),
          // A synchronous read: checked against every state the concurrent writes before it may have left.
          Action("read", predict: { register in Prediction(register, rule: "R2") }, perform: { register in register.read() })]
+            + (peeks ? [.concurrent("peek", weight: 5, arguments: { _, _ in () }, predict: { _, register in Prediction(register, rule: "R2") },
+                                    perform: { _, register in register.read() }, joinsOnly: true)] : [])
     }
 }
 
@@ -175,6 +179,25 @@ struct ConcurrentStepTests {
         let stale = try search(RegisterMachine(stale: true), runs: 300)
         let failure = try #require(stale.found.first?.result.failure?.failure)
         #expect(failure.rule == "R2")
+    }
+
+    @Test("a joinsOnly action is drawn only as a further branch: never a step's first action, never alone")
+    func joinsOnlyBranches() {
+        let machine = AnyMachine(RegisterMachine(stale: false, peeks: true))
+        var joined = 0
+        for seed in UInt64(1)...200 {
+            for step in machine.generate(Draw(seed: seed), 10).dropFirst() {
+                #expect(step.name != "peek", "seed \(seed): \(step)")
+                guard step.name == "concurrently" else { continue }
+                let names = step.arguments.compactMap { argument -> String? in
+                    if case .step(let branch) = argument.value { return branch.name }
+                    return nil
+                }
+                #expect(names.first == "write", "seed \(seed): \(step)")
+                joined += names.dropFirst().filter { $0 == "peek" }.count
+            }
+        }
+        #expect(joined > 0)
     }
 
     @Test("a deadlock, a livelock, a thrown error and work from another thread are each reported as what they are")

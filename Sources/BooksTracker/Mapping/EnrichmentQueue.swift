@@ -13,9 +13,11 @@ public final class EnrichmentQueue {
 
     public init(mapper: DTOMapper) { self.mapper = mapper }
 
-    /// Awaits the response for `volumeIDs`, then maps it into `context`; returns its works in response order.
-    public func enrich(volumeIDs: [String], into context: ModelContext,
-                       fetch: () async throws -> SearchResponseData) async rethrows -> [Work] {
+    /// Awaits the response for `volumeIDs`, then maps it into `context`; returns its works in response order. It runs
+    /// in its caller's isolation, as `fetch` does (the main actor's, where the app's context lives), so the mapping
+    /// never leaves the context's actor, whatever `fetch` awaits.
+    public nonisolated(nonsending) func enrich(volumeIDs: [String], into context: ModelContext,
+                                               fetch: nonisolated(nonsending) () async throws -> SearchResponseData) async rethrows -> [Work] {
         guard mapper.strategy.selects(.enrichmentDuplicateWork) else {
             let data = try await fetch()
             return mapper.mapToWorks(data, context: context)

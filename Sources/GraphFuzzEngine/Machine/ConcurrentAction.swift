@@ -49,13 +49,17 @@ extension Action {
     ///   - perform: the system's step, run in a task of the case's scheduler. Every job it makes must stay
     ///     under the scheduler (no Dispatch queues, no threads of its own): work from another thread ends the
     ///     case as a harness fault.
+    ///   - joinsOnly: true for an action that only runs beside others: it is drawn as a further branch of a
+    ///     concurrent step another action begins, never as a step's first action (a user's step to interleave
+    ///     with a task that suspends, which alone would be an ordinary step at a scheduled step's cost).
     public static func concurrent<A: Sendable, O: Equatable & Sendable>(
         _ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
         arguments: @escaping (inout Arguments, M.Model) throws -> A,
         predict: @escaping (A, inout M.Model) -> Prediction<O>,
-        perform: @escaping @Sendable (A, M.System) async throws -> O
+        perform: @escaping @Sendable (A, M.System) async throws -> O,
+        joinsOnly: Bool = false
     ) -> Action where M.System: Sendable {
-        Action(name, weight: weight, when: precondition, concurrent: ConcurrentPart { args, model in
+        Action(name, weight: weight, when: precondition, concurrent: ConcurrentPart(joinsOnly: joinsOnly) { args, model in
             let command = try arguments(&args, model)
             return PendingBranch(trace: args.trace(name), created: args.created, command: command, predict: predict, perform: perform)
         })
@@ -76,6 +80,8 @@ extension Action {
 /// perform and judges what it observed.
 @usableFromInline
 struct ConcurrentPart<M: StateMachine> {
+    /// Whether the action is only drawn as a further branch, never as a step's first action.
+    @usableFromInline let joinsOnly: Bool
     /// Draws (or reads) the arguments against the model at the step's start; throws as `arguments` does.
     @usableFromInline let prepare: (inout Arguments, M.Model) throws -> PendingBranch<M>
 }

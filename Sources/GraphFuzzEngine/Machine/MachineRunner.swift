@@ -125,6 +125,8 @@
         /// concurrent steps' observations.
         let concurrency: ConcurrentSteps
         let sequentialActions: [Int]
+        /// The concurrent actions never drawn as a step's first action (`Action.concurrent(joinsOnly:)`).
+        @usableFromInline let joiningActions: [Int]
         let linearizability: Linearizability<M.Model>
 
         @usableFromInline
@@ -139,6 +141,7 @@
             hasConcurrent = actions.contains { $0.concurrent != nil }
             concurrency = hasConcurrent ? machine.concurrentSteps : ConcurrentSteps()
             sequentialActions = actions.indices.filter { actions[$0].concurrent == nil }
+            joiningActions = actions.indices.filter { actions[$0].concurrent?.joinsOnly == true }
             linearizability = hasConcurrent ? Linearizability.forModel(M.Model.self) : Linearizability(equal: nil)
         }
     }
@@ -286,7 +289,7 @@
                     return CaseEnd(.pass, index, config, configTrace)
                 }
                 scratch.chooser.begin(model)
-                var excluded: [Int] = []
+                var excluded = shared.joiningActions
                 while true {
                     if spans { draw.beginSpan(.command) }
                     let next = scratch.chooser.choose(model, excluded: excluded, draw)
