@@ -52,10 +52,15 @@ public final class CacheSystem: @unchecked Sendable {
             let path = first.filePath(for: CacheTargetKey(key))
             return String(path[path.utf8.index(after: path.utf8.lastIndex(of: UInt8(ascii: "/"))!)...])
         }
+        folders = CacheIdentifier.allCases.map { environment.folder(for: $0.rawValue) }
+        filePaths = folders.map { folder in fileNames.map { folder + "/" + $0 } }
     }
 
     /// The entry file name of each key (they depend only on the strategy).
     private var fileNames: [String] = []
+    /// Each identifier's folder, and the path of each key's entry file in it, by identifier index: made once per case.
+    private var folders: [String] = []
+    private var filePaths: [[String]] = []
 
     func open(_ identifier: CacheIdentifier) -> CacheCore<CacheTargetKey, Data> {
         CacheCore(identifier: identifier.rawValue, environment: environment, strategy: strategy)
@@ -83,11 +88,9 @@ public final class CacheSystem: @unchecked Sendable {
         tiers.evict(caches[0].memoryKey(for: CacheTargetKey(key)))
     }
 
-    func folder(_ identifier: CacheIdentifier) -> String { environment.folder(for: identifier.rawValue) }
+    func folder(_ identifier: CacheIdentifier) -> String { folders[identifier.index] }
 
-    func filePath(_ identifier: CacheIdentifier, _ key: Int) -> String {
-        folder(identifier) + "/" + fileNames[key]
-    }
+    func filePath(_ identifier: CacheIdentifier, _ key: Int) -> String { filePaths[identifier.index][key] }
 
     /// Files in the folder that are no key's entry file.
     func strayFiles(_ identifier: CacheIdentifier) -> Int { folderView(identifier.index).strays }

@@ -18,7 +18,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     private let instance: Int
     /// Writes through this instance since it was made.
     public private(set) var writes = 0
-    private var records: [Key: KeyRecord] = [:]
+    private var records: [Key: KeyFile] = [:]
     private static var maxRecords: Int { 4096 }
 
     /// Opens the cache of `identifier` in `environment` (creating its folder) and cleans it up.
@@ -45,17 +45,17 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
 
     /// The identity under which the memory tier holds `key`'s entry (for custom memory tiers that
     /// evict selectively).
-    public func memoryKey(for key: Key) -> AnyHashable { record(for: key).memoryKey }
+    public func memoryKey(for key: Key) -> AnyHashable { keyFile(for: key).record.memoryKey }
 
     /// The path of the file that holds `key`'s entry.
-    public func filePath(for key: Key) -> String { folder + "/" + record(for: key).fileName }
+    public func filePath(for key: Key) -> String { keyFile(for: key).path }
 
     /// What `key`'s entry file holds, read without touching the cache (nothing promoted, nothing deleted): for a
     /// harness that checks the file a crash left.
     package func storedEntry(for key: Key) -> StoredEntry {
-        let record = record(for: key)
-        guard let bytes = try? fileSystem.read(folder + "/" + record.fileName) else { return .none }
-        switch CacheFileFormat.decode(bytes, key: record.encoded) {
+        let keyFile = keyFile(for: key)
+        guard let bytes = try? fileSystem.read(keyFile.path) else { return .none }
+        switch CacheFileFormat.decode(bytes, key: keyFile.record.encoded) {
         case .entry(let payload, _): return .entry(payload)
         case .otherKey: return .otherKey
         case .corrupt: return .corrupt
@@ -67,7 +67,7 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     public func value(for key: Key) -> Value? {
         switch memoryLookup(key) {
         case .hit(let value): return value
-        case .miss(let read): return diskValue(read.record, now: read.now)
+        case .miss(let read): return diskValue(read)
         }
     }
 
@@ -89,39 +89,39 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     /// Looks `key` up in memory, dropping an expired or undecodable entry.
     package func memoryLookup(_ key: Key) -> MemoryLookup {
         let now = environment.clock.now()
-        let record = record(for: key)
-        if let entry = memory.entry(for: record.memoryKey) {
+        let keyFile = keyFile(for: key)
+        if let entry = memory.entry(for: keyFile.record.memoryKey) {
             if !isExpired(entry.writtenAt, now: now), let value = try? Value.fromData(data: entry.data) {
                 return .hit(value)
             }
-            memory.remove(record.memoryKey)
+            memory.remove(keyFile.record.memoryKey)
         }
-        return .miss(DiskRead(record: record, now: now, path: folder + "/" + record.fileName, fileSystem: fileSystem))
+        return .miss(DiskRead(record: keyFile.record, now: now, path: keyFile.path, fileSystem: fileSystem))
     }
 
     /// The second half of a read, given what reading `read.path` gave: the value, promoted to memory.
     package func diskValue(_ read: DiskRead, bytes: Result<Data, FileSystemError>) -> Value? {
-        decodeDisk(bytes, read.record, now: read.now)
+        decodeDisk(bytes, read.record, path: read.path, now: read.now)
     }
 
     /// Stores `value` for `key` in memory and writes it through to disk.
     public func set(_ value: Value, for key: Key) {
         let now = environment.clock.now()
-        let record = record(for: key)
+        let keyFile = keyFile(for: key)
         let payload = value.data
-        memory.set(MemoryEntry(data: payload, writtenAt: now), for: record.memoryKey)
-        write(CacheFileFormat.encode(payload: payload, key: record.encoded, writtenAt: now), record: record, now: now)
+        memory.set(MemoryEntry(data: payload, writtenAt: now), for: keyFile.record.memoryKey)
+        write(CacheFileFormat.encode(payload: payload, key: keyFile.record.encoded, writtenAt: now), keyFile, now: now)
         writes += 1
         if writes % environment.cleanupInterval == 0 { cleanUp() }
     }
 
     /// Whether the memory tier holds an unexpired value for `key`. Never reads the disk.
     public func contains(_ key: Key) -> Bool {
-        let record = record(for: key)
-        if let entry = memory.entry(for: record.memoryKey), !isExpired(entry.writtenAt, now: environment.clock.now()) {
+        let keyFile = keyFile(for: key)
+        if let entry = memory.entry(for: keyFile.record.memoryKey), !isExpired(entry.writtenAt, now: environment.clock.now()) {
             return true
         }
-        return strategy.contains(.containsReadsDisk) && fileSystem.fileExists(at: folder + "/" + record.fileName)
+        return strategy.contains(.containsReadsDisk) && fileSystem.fileExists(at: keyFile.path)
     }
 
     /// Deletes expired entries and files no key names (temporary files left by a crash).
@@ -155,12 +155,11 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
 
     // MARK: Disk
 
-    private func diskValue(_ record: KeyRecord, now: Date) -> Value? {
-        decodeDisk(Result { () throws(FileSystemError) in try fileSystem.read(folder + "/" + record.fileName) }, record, now: now)
+    private func diskValue(_ read: DiskRead) -> Value? {
+        decodeDisk(Result { () throws(FileSystemError) in try fileSystem.read(read.path) }, read.record, path: read.path, now: read.now)
     }
 
-    private func decodeDisk(_ read: Result<Data, FileSystemError>, _ record: KeyRecord, now: Date) -> Value? {
-        let path = folder + "/" + record.fileName
+    private func decodeDisk(_ read: Result<Data, FileSystemError>, _ record: KeyRecord, path: String, now: Date) -> Value? {
         let bytes: Data
         do {
             bytes = try read.get()
@@ -201,13 +200,13 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
         }
     }
 
-    private func write(_ file: Data, record: KeyRecord, now: Date) {
-        let path = folder + "/" + record.fileName
+    private func write(_ file: Data, _ keyFile: KeyFile, now: Date) {
+        let path = keyFile.path
         do {
-            try attemptWrite(file, path: path, name: record.fileName, now: now)
+            try attemptWrite(file, path: path, name: keyFile.record.fileName, now: now)
         } catch {
             if error.reason == .folderMissing, (try? fileSystem.createFolder(at: folder)) != nil,
-               (try? attemptWrite(file, path: path, name: record.fileName, now: now)) != nil {
+               (try? attemptWrite(file, path: path, name: keyFile.record.fileName, now: now)) != nil {
                 environment.logger.log(.info, "cache \(identifier): recreated its missing folder")
                 return
             }
@@ -223,7 +222,8 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
             try fileSystem.synchronize(path)
             return
         }
-        let temporary = folder + "/." + name + "." + String(instance) + "-" + String(writes) + ".tmp"
+        // One interpolation (one buffer): a chain of `+` reallocates the path at every piece.
+        let temporary = "\(folder)/.\(name).\(instance)-\(writes).tmp"
         do {
             try fileSystem.write(file, to: temporary, modified: now)
             try fileSystem.synchronize(temporary)
@@ -243,12 +243,19 @@ public final class CacheCore<Key: Hashable & CustomStringConvertible & Sendable,
     /// How keys are told apart: by type and structure (shipped), or by description alone.
     private var keyIdentity: KeyIdentity { strategy.contains(.descriptionOnlyKeys) ? .descriptionOnly : .typeAndStructure }
 
-    private func record(for key: Key) -> KeyRecord {
-        if let record = records[key] { return record }
+    /// A key's record and the path of its entry file in this instance's folder, made once per key.
+    private struct KeyFile {
+        let record: KeyRecord
+        let path: String
+    }
+
+    private func keyFile(for key: Key) -> KeyFile {
+        if let keyFile = records[key] { return keyFile }
         let record = environment.keyRecord(key, identity: keyIdentity)
+        let keyFile = KeyFile(record: record, path: folder + "/" + record.fileName)
         if records.count >= CacheCore.maxRecords { records.removeAll(keepingCapacity: true) }
-        records[key] = record
-        return record
+        records[key] = keyFile
+        return keyFile
     }
 
     /// Whether `name` is an entry's file name: 64 lowercase hex digits.

@@ -192,7 +192,7 @@ extension Action {
     }
 
     /// `step` over several states the system may be in (`stepAmong`).
-    @usableFromInline
+    @inlinable
     static func stepAmong<A, O: Equatable>(_ name: String, _ arguments: @escaping (inout Arguments, M.Model) throws -> A,
                                            _ predict: @escaping (A, inout M.Model) -> Prediction<O>,
                                            _ perform: @escaping (A, inout M.System) throws -> O,
@@ -201,15 +201,16 @@ extension Action {
         { io, models, system in
             let command: A
             do throws(StepVerdictError) { command = try drawArguments(name, arguments, &io, models[0]) } catch { return error.verdict }
-            let trace = io.arguments.trace(name)
+            // The step's trace: asked only for a failure's message or a record.
+            func trace() -> TraceStep { io.arguments.trace(name) }
             var predictions: [Prediction<O>] = []
             for index in models.indices { predictions.append(predict(command, &models[index])) }
             func keep(_ index: Int) {
                 if io.tally.counts { io.tally.count(predictions[index], of: io.action) }
                 if io.records {
-                    let predicted = predictions[index]
-                    io.record = RecordedStep(trace: trace, value: Rendering.text(predicted.value), rule: predicted.rule,
-                                             swift: swiftLines.map { lines in { isLast in lines(command, predicted, trace, isLast) } })
+                    let predicted = predictions[index], recorded = trace()
+                    io.record = RecordedStep(trace: recorded, value: Rendering.text(predicted.value), rule: predicted.rule,
+                                             swift: swiftLines.map { lines in { isLast in lines(command, predicted, recorded, isLast) } })
                 }
             }
             guard io.performs else {
@@ -220,17 +221,17 @@ extension Action {
             io.willPerform?(io.index)
             let observed: O
             do { observed = try perform(command, &system!) } catch let fault as HarnessFault {
-                io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace)")
+                io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace())")
                 return .harnessFault
             } catch {
                 keep(0)
-                io.failure = Failure(rule: predictions[0].rule, kind: .thrown, message: "\(trace) threw \(error)")
+                io.failure = Failure(rule: predictions[0].rule, kind: .thrown, message: "\(trace()) threw \(error)")
                 return .failed
             }
             let explaining = predictions.indices.filter { predictions[$0].allows(observed) }
             guard let first = explaining.first else {
                 keep(0)
-                io.failure = predictions[0].mismatch(observed, trace: trace)
+                io.failure = predictions[0].mismatch(observed, trace: trace())
                 return .failed
             }
             keep(first)

@@ -100,7 +100,9 @@ enum BranchResult: Sendable {
 /// A prediction with its value as reports write it.
 @usableFromInline
 struct WrittenPrediction {
-    @usableFromInline var value: String
+    /// Writes the predicted value: only a record asks for it (coverage counts need the rules alone).
+    let render: () -> String
+    @usableFromInline var value: String { render() }
     @usableFromInline var rule: String
     /// Other rules it credits (its parts' and those it says it decided), for coverage.
     @usableFromInline var credits: [String]
@@ -145,7 +147,7 @@ struct PendingBranch<M: StateMachine> {
         }
         self.predict = { model in
             let predicted = predict(command, &model)
-            return WrittenPrediction(value: Rendering.text(predicted.value), rule: predicted.rule, credits: predicted.credits.map(\.rule))
+            return WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
         }
         mismatch = { result, model, trace in
             var model = model

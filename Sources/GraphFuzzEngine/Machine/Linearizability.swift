@@ -61,20 +61,22 @@ struct Linearizability<Model> {
     func check(_ operations: [LinearOperation<Model>], from starts: [Model]) -> Result {
         precondition(operations.count <= 32, "a concurrent group has at most 32 operations")
         var search = Search(operations: operations, checker: self)
-        for (index, start) in starts.enumerated() {
+        for index in 0..<starts.count {
             search.start = index
-            search.walk(mask: 0, model: start, prefix: [])
+            search.walk(mask: 0, model: starts[index], prefix: [])
         }
         return search.result
     }
 
     /// `mask`'s operations' real-time predecessors: bit `a` of `predecessors[b]` when `a` finished before `b` started.
     static func predecessors(_ operations: [LinearOperation<Model>]) -> [UInt32] {
-        operations.map { b in
-            var mask: UInt32 = 0
-            for (a, operation) in operations.enumerated() where operation.finished < b.started { mask |= 1 << UInt32(a) }
-            return mask
+        // Index loops: this runs unspecialized for every concurrent step, where `map` and `enumerated` cost far more.
+        var masks = [UInt32](repeating: 0, count: operations.count)
+        for b in 0..<operations.count {
+            let started = operations[b].started
+            for a in 0..<operations.count where operations[a].finished < started { masks[b] |= 1 << UInt32(a) }
         }
+        return masks
     }
 
     /// Every order of the operations that respects real time (for messages: a group of a few operations).

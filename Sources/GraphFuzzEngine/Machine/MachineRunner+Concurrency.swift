@@ -128,7 +128,7 @@ extension MachineRunner {
                                            + "is outside the \(invalid.choices) jobs that could run (0...\(invalid.choices - 1))")
             return end
         }
-        let judged = judge(branches, run, records, trace: groupTrace(branches, picks: run.picks), states: states, io: &io)
+        let judged = judge(branches, run, records, states: states, io: &io)
         end.verdict = judged.verdict
         guard judged.verdict != .harnessFault else { return end }
         if io.tally.counts || io.records { describe(branches, judged, run, states: states, &io) }
@@ -264,10 +264,11 @@ extension MachineRunner {
 
     /// Judges a scheduled run: the scheduler's own outcomes (work from other threads, a deadlock, the job
     /// limit), then each branch's (a harness fault, a thrown error), then linearizability.
-    private func judge(_ branches: [PendingBranch<M>], _ run: ScheduledRun<Void>, _ records: [BranchRecord<BranchResult>], trace: TraceStep,
+    private func judge(_ branches: [PendingBranch<M>], _ run: ScheduledRun<Void>, _ records: [BranchRecord<BranchResult>],
                        states: [M.Model], io: inout StepIO) -> (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?) {
         // Rendered only for a failure's message.
         var interleaving: String { Self.interleaving(run) }
+        var trace: TraceStep { groupTrace(branches, picks: run.picks) }
         if run.externalJobs > 0 {
             io.fault = HarnessFault(message: "work from other threads reached the concurrent step (\(run.uncontrolled.joined(separator: "; "))): "
                                     + "its interleaving is not under the scheduler's control", place: "the case's scheduler",
