@@ -38,7 +38,7 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
 
     public var actions: [Action<GraphMachine>] {
         Self.actions(store: { command, system in try system.run(command) }, books: { command, system in system.run(command) },
-                     swiftLines: swiftLines, booksSwiftLines: swiftLines)
+                     swiftLines: swiftLines, booksSwiftLines: swiftLines) + concurrentActions
     }
 
     /// After every step: the shipped schema configuration passes or fails the CloudKit check as predicted (B7), and
@@ -69,7 +69,7 @@ extension Target {
     public static var graph: Target {
         Target(name: "graph",
                summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B7)",
-               rules: BooksRules.all, mutants: GraphMachine.mutants, defaultSteps: 30, generatorVersion: "2") { faults, scratchFolder in
+               rules: BooksRules.all, mutants: GraphMachine.mutants, defaultSteps: 30, generatorVersion: "3") { faults, scratchFolder in
             GraphMachine(faults: faults, scratchFolder: scratchFolder)
         }
     }

@@ -1,0 +1,34 @@
+import GraphFuzzEngine
+import GraphSpec
+
+/// The app's work off the main context: the background actor's refresh of a work's title (B8), in context 1, and the
+/// main actor's store steps beside it, each predicted as if it ran alone, in one go.
+extension GraphModel {
+    /// B8: the refresh as it runs after its await, in one job of context 1: the work is fetched by identifier
+    /// (G16); gone, nothing changes; else its title is set (G20) and `Library.save()` saves context 1 (B8 credited
+    /// beside the save's rules). The save's reused numbers (G27) are left out: the caller does not see the state just
+    /// before the actor's save.
+    public mutating func refreshTitle(_ id: SpecID?, title: SpecValue) -> Prediction<GraphObservation> {
+        guard let id, let o = fetchByID(id, 1) else { return Prediction(.notFound, rule: BooksRules.backgroundByIdentifier) }
+        if let trap = setValue(o, BooksEntities.workTitle, title) {
+            crash()
+            return Prediction(.trap(trap.name.rawValue), rule: BooksRules.backgroundByIdentifier)
+        }
+        var saved = predict(.save(context: 1)) { $0.librarySave($1) }
+        if let state = saved.value.savedState {
+            saved.value = saved.value.with(SavedState(rows: state.rows, damagedCopies: state.damagedCopies))
+        }
+        return saved.part("", rule: BooksRules.backgroundByIdentifier)
+    }
+
+    /// Store steps of the main actor run in one job (a delete or an edit, then a save), each save `Library.save()`:
+    /// the last step's observation, or the first trap.
+    public mutating func inOneGo(_ commands: [GraphCommand]) -> Prediction<GraphObservation> {
+        var last = Prediction(GraphObservation.none, rule: GraphRules.savedSnapshot)
+        for command in commands {
+            last = predict(command) { $0.librarySave($1) }
+            if last.value.isTrap { break }
+        }
+        return last
+    }
+}
