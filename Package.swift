@@ -78,7 +78,7 @@ let package = Package(
                           swiftSettings: strict),
         // The scheduler's sample concurrency bugs, shared by its tests and its benchmark (`schedule-bench`).
         .target(name: "ScheduleSamples", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
-        .executableTarget(name: "schedule-bench", dependencies: ["GraphFuzzEngine", "ScheduleSamples", "CacheTarget", "PersistentCache"],
+        .executableTarget(name: "schedule-bench", dependencies: ["GraphFuzzEngine", "ScheduleSamples", "CacheTarget", "GraphTarget", "PersistentCache"],
                           swiftSettings: strict),
 
         // Targets for tests only (planted faults, the shrinking challenge), and `graph-fuzz` with the planted targets

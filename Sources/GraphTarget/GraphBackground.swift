@@ -8,9 +8,6 @@ import GraphStore
 /// context 1) refreshing a work's title while the main actor deletes or retitles a work and saves. Each branch is predicted by
 /// the specification as if it ran alone, in one go; a step is judged by linearizability.
 extension GraphMachine {
-    /// Two at once always (one alone finds nothing a sequential step does not), in a random walk among their jobs.
-    public var concurrentSteps: ConcurrentSteps { ConcurrentSteps(groupProbability: 1, maxBranches: 2, strategy: .randomWalk) }
-
     /// A main-actor branch on a saved work of the main context: `steps` (of the work and a title's index) in one job.
     private func main(_ name: String, titled: Bool = false, _ steps: @escaping @Sendable (Ref, Int) -> [GraphCommand]) -> Action<GraphMachine> {
         .concurrent(name, weight: 1, when: { $0.hasSavedMainWork }, arguments: { args, model in

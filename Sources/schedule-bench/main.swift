@@ -10,10 +10,12 @@
 //   schedule-bench account [seeds] [max-cases]    cases and time until the guide's account example fails
 //   schedule-bench cache [seeds] [max-cases]      cases and time until the cache target finds cache-reentrant-read
 //   schedule-bench cache-threads [runs]           how often that mutant's get and set of one key go wrong on real threads
+//   schedule-bench graph [seeds] [max-cases]      cases and time until the graph target finds background-stale-model
 import CacheSpec
 import CacheTarget
 import Foundation
 import GraphFuzzEngine
+import GraphTarget
 import PersistentCache
 import ScheduleSamples
 
@@ -135,10 +137,10 @@ case "step-cost":
     print("\(concurrent ? "concurrent" : "sequential") step, \(yields) yields: \(cases) cases, \(steps) steps, "
         + "\(String(format: "%.0f", nanoseconds(elapsed) / Double(max(steps, 1)))) ns per step")
 
-case "account", "cache":
+case "account", "cache", "graph":
     let seeds = integer(1, 100), maxCases = integer(2, 1000)
     let strategies: [ScheduleStrategy] = [.randomWalk] + [(2, 16), (2, 64), (3, 16), (3, 64)].map { .pct(depth: $0.0, expectedSteps: $0.1) }
-    let example = arguments[0] == "account" ? "the guide's account example" : "cache-reentrant-read"
+    let example = ["account": "the guide's account example", "cache": "cache-reentrant-read"][arguments[0]] ?? "background-stale-model"
     print("\(example), 30 steps a case, seeds 1-\(seeds), at most \(maxCases) cases each")
     for strategy in strategies {
         let machine: AnyMachine
@@ -146,10 +148,14 @@ case "account", "cache":
             var account = AccountMachine()
             account.concurrentSteps.strategy = strategy
             machine = AnyMachine(account)
-        } else {
+        } else if arguments[0] == "cache" {
             var cache = CacheMachine(strategy: CacheStrategy(.reentrantRead))
             cache.concurrentSteps.strategy = strategy
             machine = AnyMachine(cache)
+        } else {
+            var graph = GraphMachine(faults: GraphMachine.mutants.selection(for: example))
+            graph.concurrentSteps.strategy = strategy
+            machine = AnyMachine(graph)
         }
         var counts: [Int] = []
         var seconds: [Double] = []
@@ -178,7 +184,7 @@ case "cache-threads":
 
 default:
     FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | "
-        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | cache [seeds] [max-cases] | cache-threads [runs]\n").utf8))
+        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | cache [seeds] [max-cases] | cache-threads [runs] | graph [seeds] [max-cases]\n").utf8))
     exit(2)
 }
 
