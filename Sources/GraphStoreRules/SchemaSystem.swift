@@ -81,7 +81,7 @@ public struct SchemaSystem {
     public mutating func observe<O>(_ trap: (String) -> O, _ body: (inout SchemaSystem) throws -> O) rethrows -> O {
         let before = trapCount
         let observation = try body(&self)
-        return trapName(since: before).map(trap) ?? observation
+        return trapCount > before ? trap(trapName(at: before)) : observation
     }
 
     /// The specification's name of a store trap (`TrapName`); a trap the specification has no name for keeps the
@@ -234,8 +234,8 @@ public struct SchemaSystem {
         }
     }
 
-    /// The specification's name of the first trap the store raised after the first `count` (`trapCount`), if any.
-    package func trapName(since count: Int) -> String? { trapCount > count ? Self.trapName(trap(at: count).code) : nil }
+    /// The specification's name of the `index`-th trap the store raised (of `trapCount`).
+    package func trapName(at index: Int) -> String { Self.trapName(trap(at: index).code) }
 
     /// G27: the models at `numbered` (temporary before the save) that the save numbered at or below a number of
     /// their entity saved before, described; then the highest numbers per entity are updated.

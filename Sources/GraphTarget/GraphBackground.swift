@@ -5,8 +5,8 @@ import GraphSpec
 import GraphStore
 
 /// The graph target's concurrent steps: the background actor (`CatalogRefresh`, SwiftData's `@ModelActor` shape, over
-/// context 1) refreshing a work's title while the main actor deletes or retitles a work and saves. Each branch is predicted by
-/// the specification as if it ran alone, in one go; a step is judged by linearizability.
+/// context 1) refreshing a work's title while the main actor deletes or retitles a work and saves. Each branch is
+/// predicted by the specification as if it ran alone, in one go; a step is judged by linearizability.
 extension GraphMachine {
     /// A main-actor branch on a saved work of the main context: `steps` (of the work and a title's index) in one job.
     private func main(_ name: String, titled: Bool = false, _ steps: @escaping @Sendable (Ref, Int) -> [GraphCommand]) -> Action<GraphMachine> {
@@ -69,7 +69,7 @@ extension GraphSystem {
         } catch {
             outcome = .failure(error)
         }
-        if let trap = store.trapName(since: traps) { return .trap(trap) }
+        if let own = (traps..<store.trapCount).first(where: { !mainActorTraps.contains($0) }) { return .trap(store.trapName(at: own)) }
         switch outcome {
         case .success(false): return .notFound
         case .success(true): return try store.observeSave(.success(nil))
@@ -78,8 +78,11 @@ extension GraphSystem {
         }
     }
 
-    /// Store steps in one job, each save `Library.save()`: the last step's observation, or the first trap.
+    /// Store steps in one job of the main actor, each save `Library.save()`: the last step's observation, or the
+    /// first trap.
     func inOneGo(_ commands: [GraphCommand]) throws(HarnessFault) -> GraphObservation {
+        let traps = store.trapCount
+        defer { mainActorTraps += traps..<store.trapCount }
         var last = GraphObservation.none
         for command in commands {
             last = try run(command)

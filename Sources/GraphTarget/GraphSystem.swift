@@ -19,6 +19,9 @@ public final class GraphSystem: @unchecked Sendable {
     let shippedViolations: [String]
     /// The background actor over context 1, made when a concurrent step first needs it (again after a relaunch).
     var background: (actor: CatalogRefresh, context: ModelContext)?
+    /// The store's traps (by index) that main-actor branches raised: a background branch in flight meanwhile does not
+    /// observe them as its own.
+    var mainActorTraps: [Int] = []
 
     /// Throws the store's `StoreError`, or a `HarnessFault` when the harness cannot write the store file's folder.
     /// - Parameter stores: where the store files go (default: the system's scratch location).
