@@ -8,13 +8,14 @@ import GraphStore
 /// context 1) refreshing a work's title while the main actor deletes or retitles a work and saves. Each branch is
 /// predicted by the specification as if it ran alone, in one go; a step is judged by linearizability.
 extension GraphMachine {
-    /// A main-actor branch on a saved work of the main context: `steps` (of the work and a title's index) in one job.
+    /// A main-actor branch on a saved work of the main context: `steps` (of the work and a title's index) in one job,
+    /// observing the work's row.
     private func main(_ name: String, titled: Bool = false, _ steps: @escaping @Sendable (Ref, Int) -> [GraphCommand]) -> Action<GraphMachine> {
         .concurrent(name, weight: 1, when: { $0.hasSavedMainWork }, arguments: { args, model in
             let work = try args.ref("work", among: model.refs.count) { model.isSavedMainWork(Ref($0)) }
-            return steps(work, titled ? args.int("title", in: 0...2) : 0)
-        }, predict: { commands, model in model.inOneGo(commands) }, perform: { commands, system in
-            try await MainActor.run { try system.inOneGo(commands) }
+            return (work: work, steps: steps(work, titled ? args.int("title", in: 0...2) : 0))
+        }, predict: { branch, model in model.inOneGo(branch.steps, observing: branch.work) }, perform: { branch, system in
+            try await MainActor.run { try system.inOneGo(branch.steps, observing: branch.work) }
         })
     }
 
@@ -55,7 +56,7 @@ extension GraphSystem {
     func refreshTitle(_ work: Ref, title: String) async throws -> GraphObservation {
         let traps = store.trapCount
         guard let id = store.model(work).persistentModelID else { throw HarnessFault("\(work) has no identifier to pass to the background actor") }
-        return try await refresh(on: backgroundActor(), id, title: title, traps: traps)
+        return try await refresh(on: backgroundActor(), id, title: title, traps: traps).keepingRow(store.name(store.model(work)), numbers: false)
     }
 
     /// The refresh, observed on the actor: what it saved is taken in the job that saved it, before anything else runs.
@@ -78,17 +79,17 @@ extension GraphSystem {
         }
     }
 
-    /// Store steps in one job of the main actor, each save `Library.save()`: the last step's observation, or the
-    /// first trap.
-    func inOneGo(_ commands: [GraphCommand]) throws(HarnessFault) -> GraphObservation {
+    /// Store steps in one job of the main actor, each save `Library.save()`: the last step's observation with the
+    /// work's row alone, or the first trap.
+    func inOneGo(_ commands: [GraphCommand], observing work: Ref) throws(HarnessFault) -> GraphObservation {
         let traps = store.trapCount
         defer { mainActorTraps += traps..<store.trapCount }
         var last = GraphObservation.none
         for command in commands {
             last = try run(command)
-            if last.isTrap { break }
+            if last.isTrap { return last }
         }
-        return last
+        return last.keepingRow(store.name(store.model(work)))
     }
 
     /// The actor that owns context 1: one per context, so a relaunch's new context gets a new actor.
