@@ -9,11 +9,17 @@ import GraphStore
 /// predicted by the specification as if it ran alone, in one go; a step is judged by linearizability.
 extension GraphMachine {
     /// A main-actor branch on a saved work of the main context: `steps` (of the work and a title's index) in one job,
-    /// observing the work's row.
+    /// observing the work's row; only steps the specification says save (a failed save is the sequential steps' to
+    /// judge: here a store fault in it would be charged to the refresh that observed its rows).
     private func main(_ name: String, titled: Bool = false, _ steps: @escaping @Sendable (Ref, Int) -> [GraphCommand]) -> Action<GraphMachine> {
         .concurrent(name, weight: 1, when: { $0.hasSavedMainWork }, arguments: { args, model in
-            let work = try args.ref("work", among: model.refs.count) { model.isSavedMainWork(Ref($0)) }
-            return (work: work, steps: steps(work, titled ? args.int("title", in: 0...2) : 0))
+            let title = titled ? args.int("title", in: 0...2) : 0
+            let work = try args.ref("work", among: model.refs.count) { ref in
+                var after = model
+                guard model.isSavedMainWork(Ref(ref)), case .saved = after.inOneGo(steps(Ref(ref), title), observing: Ref(ref)).value else { return false }
+                return true
+            }
+            return (work: work, steps: steps(work, title))
         }, predict: { branch, model in model.inOneGo(branch.steps, observing: branch.work) }, perform: { branch, system in
             try await MainActor.run { try system.inOneGo(branch.steps, observing: branch.work) }
         })

@@ -47,10 +47,9 @@ struct Linearizability<Model> {
         var order: [Int]?
         var orderStart = 0
         /// When no order explains: the order that explains the longest prefix (the first such found, trying
-        /// operations in the order they began: an actor serves calls in the order they reach it; when none explains
-        /// even its first operation, the one that finished first, which cannot have seen the others' ends), the
-        /// operation after that prefix whose observation its prediction does not allow, the model before it, and the
-        /// start state it began from.
+        /// operations in the order they began: an actor serves calls in the order they reach it), the operation
+        /// after that prefix whose observation its prediction does not allow, the model before it, and the start
+        /// state it began from.
         var closest: (prefix: [Int], failing: Int, model: Model, start: Int)?
         /// More explaining end states than `maxEnds`: `ends` holds the first ones only.
         var truncated = false
@@ -157,8 +156,7 @@ struct Linearizability<Model> {
             for b in tryOrder where mask & (1 << UInt32(b)) == 0 && before[b] & ~mask == 0 {
                 var next = model
                 guard operations[b].explains(&next) else {
-                    if result.order == nil, prefix.count > (result.closest?.prefix.count ?? -1)
-                        || (prefix.isEmpty && result.closest.map { $0.prefix.isEmpty && operations[b].finished < operations[$0.failing].finished } == true) {
+                    if result.order == nil, prefix.count > (result.closest?.prefix.count ?? -1) {
                         result.closest = (prefix, b, model, start)
                     }
                     continue

@@ -313,8 +313,7 @@ extension MachineRunner {
     }
 
     /// The failure of a step that no order explains, under the rule of the first difference in the order that
-    /// explains the longest prefix (the first such order, trying branches in the order they began; when no order
-    /// explains its first branch, the branch that finished first).
+    /// explains the longest prefix (the first such order, trying branches in the order they began).
     ///
     /// A lone action's observation is a mismatch like a synchronous step's, its interleaving added when the
     /// scheduler had choices to make (`interleaving`).
