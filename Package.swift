@@ -79,7 +79,7 @@ let package = Package(
         // The scheduler's sample concurrency bugs, shared by its tests and its benchmark (`schedule-bench`).
         .target(name: "ScheduleSamples", dependencies: ["GraphFuzzEngine"], swiftSettings: strict),
         .executableTarget(name: "schedule-bench", dependencies: ["GraphFuzzEngine", "ScheduleSamples", "CacheTarget", "PersistentCache",
-                                                                 "MapperTarget", "BooksTracker", "GraphStore"], swiftSettings: strict),
+                                                                 "MapperTarget", "GraphTarget", "BooksTracker", "GraphStore"], swiftSettings: strict),
 
         // Targets for tests only (planted faults, the shrinking challenge), and `graph-fuzz` with the planted targets
         // registered, for the tests that must start a real executable that crashes, hangs or faults.

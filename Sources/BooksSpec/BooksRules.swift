@@ -10,6 +10,7 @@ public enum BooksRules {
     public static let libraryValidates = "B5"
     public static let workCascade = "B6"
     public static let shippedSchemas = "B7"
+    public static let backgroundByIdentifier = "B8"
 
     /// The graph target's rules, as `graph-fuzz list` shows them: the store's, the app's, then the on-disk ones.
     public static let all: [Rule] = GraphRules.store + books + GraphRules.launch
@@ -28,6 +29,8 @@ public enum BooksRules {
         Rule(id: workCascade, statement: "Deleting a work cascades to its editions and library entries.", source: "seed 004 Task 5.3 (3)", confidence: "design"),
         Rule(id: shippedSchemas, statement: "The local schema fails the CloudKit check naming the deny rule on Edition.userLibraryEntries; the CloudKit schema passes it.",
              source: "seed 004 Phase 4, R23, R24", confidence: "D"),
+        Rule(id: backgroundByIdentifier, statement: "The background actor's refresh of a work fetches it by identifier after its await: a work another context deleted and saved meanwhile is skipped, nothing changed and no trap; else it gets the title and Library.save() saves.",
+             source: "seed 000 §4 (Concurrent Deletions), R16, R28", confidence: "design"),
     ]
 }
 

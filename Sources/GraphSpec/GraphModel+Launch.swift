@@ -78,14 +78,15 @@ extension GraphModel {
     /// G25: a save of context `c` (made by `save`: the store's, or an app's) killed before the end of its
     /// transaction, then a relaunch. The save leaves nothing: the rows are as before it (G25); its delete rules had
     /// run and stay pending, as after any failed save (G9). A save that was refused or failed never reached the store
-    /// either: it relaunches with its outcome (rows by G12). A save that traps ends the app there, as every trap
-    /// does: the kill never comes and no relaunch follows.
+    /// either, nor did one that writes nothing (a state a concurrent step may leave where the kill was drawn in
+    /// another): it relaunches with its outcome (rows by G12, G19). A save that traps ends the app there, as every
+    /// trap does: the kill never comes and no relaunch follows.
     public mutating func killedSave(_ c: Int, save: (inout GraphModel, Int) -> Prediction<GraphObservation>) -> Prediction<GraphObservation> {
         let before = self
         let outcome = save(&self, c)
         if outcome.value.isTrap { return outcome }
         let sqlite = parameters.backend == .sqlite
-        guard case .saved = outcome.value else {
+        guard case .saved = outcome.value, before.pendingWrites(c) + before.pendingRowDeletes(c) > 0 else {
             relaunchStore()
             var relaunched = outcome
             relaunched.value = outcome.value.with(SavedState(rows: canonicalRows(), damagedCopies: sqlite ? Self.damagedRefusals : nil))

@@ -484,7 +484,7 @@ extension GraphModel {
     }
 
     /// G16 (R16): a fetch by identifier reads the store, and sees the context's pending inserts.
-    mutating func fetchByID(_ id: SpecID, _ c: Int) -> Int? {
+    public mutating func fetchByID(_ id: SpecID, _ c: Int) -> Int? {
         let id = resolve(id)
         if let o = registered(id, c), objects[o].inserted { return o }
         return rowExists(id) ? materialize(id, c) : nil

@@ -80,7 +80,7 @@ extension SchemaSystem {
     }
 
     /// Traps recorded by every launch's container (the current one last).
-    var trapCount: Int { retired.isEmpty ? container.traps.count : retired.reduce(container.traps.count) { $0 + $1.traps.count } }
+    package var trapCount: Int { retired.isEmpty ? container.traps.count : retired.reduce(container.traps.count) { $0 + $1.traps.count } }
 
     /// The `index`-th trap in launch order.
     func trap(at index: Int) -> StoreTrap {

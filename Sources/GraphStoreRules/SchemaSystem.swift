@@ -81,7 +81,7 @@ public struct SchemaSystem {
     public mutating func observe<O>(_ trap: (String) -> O, _ body: (inout SchemaSystem) throws -> O) rethrows -> O {
         let before = trapCount
         let observation = try body(&self)
-        return trapCount > before ? trap(Self.trapName(self.trap(at: before).code)) : observation
+        return trapCount > before ? trap(trapName(at: before)) : observation
     }
 
     /// The specification's name of a store trap (`TrapName`); a trap the specification has no name for keeps the
@@ -212,15 +212,30 @@ public struct SchemaSystem {
         do {
             refused = try body()
         } catch {
+            return try observeSave(.failure(error))
+        }
+        if refused != nil { return try observeSave(.success(refused)) }
+        let reused = noteSavedNumbers(numbered: temporary.filter { refs[$0]?.persistentModelID.map { !savedBefore.contains($0) } ?? true })
+        return .saved(try savedState(reusedNumbers: container.launch > 1 ? reused : nil))
+    }
+
+    /// What a save that has run observes, `outcome` being its error or the reasons an app's save refused for (nil:
+    /// saved): as `saving` observes it, without the numbers a successful save reused (G27), which need the state just
+    /// before the save (a save made inside an actor, awaited, is observed this way).
+    package func observeSave(_ outcome: Result<[String]?, SaveError>) throws(HarnessFault) -> GraphObservation {
+        switch outcome {
+        case .failure(let error):
             if let store = error.storeFailure, store.isMachineFailure { throw HarnessFault("the machine failed the store's save: \(store)") }
             return .saveFailed(code: error.code, issues: error.issues.map {
                 IssueName(code: $0.code, entity: $0.entity, key: $0.key, object: $0.object.map { idName($0) })
             }.sorted(), try savedState())
+        case .success(let refused?): return .refused(refused, try savedState())
+        case .success(nil): return .saved(try savedState())
         }
-        if let refused { return .refused(refused, try savedState()) }
-        let reused = noteSavedNumbers(numbered: temporary.filter { refs[$0]?.persistentModelID.map { !savedBefore.contains($0) } ?? true })
-        return .saved(try savedState(reusedNumbers: container.launch > 1 ? reused : nil))
     }
+
+    /// The specification's name of the `index`-th trap the store raised (of `trapCount`).
+    package func trapName(at index: Int) -> String { Self.trapName(trap(at: index).code) }
 
     /// G27: the models at `numbered` (temporary before the save) that the save numbered at or below a number of
     /// their entity saved before, described; then the highest numbers per entity are updated.

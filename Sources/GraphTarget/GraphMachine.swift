@@ -6,7 +6,7 @@ import GraphStore
 import GraphStoreRules
 
 /// The `graph` target: the object-graph rules over the BooksTracker schema (`StoreActions`), with the library's
-/// domain operations and rules (B1–B7) layered on top, stepped beside the store and the BooksTracker models.
+/// domain operations and rules (B1–B8) layered on top, stepped beside the store and the BooksTracker models.
 public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
     public typealias Config = GraphConfig
     public typealias Model = GraphModel
@@ -16,6 +16,9 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
     let faults: GraphFaults
     /// Where the SQLite cases keep their store files.
     let stores: ScratchStores
+    /// The background actor's concurrent steps (`concurrentActions`): two at once always (one alone finds nothing a
+    /// sequential step does not), in a random walk among their jobs.
+    public var concurrentSteps = ConcurrentSteps(groupProbability: 1, maxBranches: 2, strategy: .randomWalk)
 
     public init() { self.init(faults: .shipped) }
 
@@ -38,7 +41,7 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
 
     public var actions: [Action<GraphMachine>] {
         Self.actions(store: { command, system in try system.run(command) }, books: { command, system in system.run(command) },
-                     swiftLines: swiftLines, booksSwiftLines: swiftLines)
+                     swiftLines: swiftLines, booksSwiftLines: swiftLines) + concurrentActions
     }
 
     /// After every step: the shipped schema configuration passes or fails the CloudKit check as predicted (B7), and
@@ -68,8 +71,8 @@ extension Target {
     /// The object-graph store and the BooksTracker models against their executable specification.
     public static var graph: Target {
         Target(name: "graph",
-               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B7)",
-               rules: BooksRules.all, mutants: GraphMachine.mutants, defaultSteps: 30, generatorVersion: "2") { faults, scratchFolder in
+               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B8)",
+               rules: BooksRules.all, mutants: GraphMachine.mutants, defaultSteps: 30, generatorVersion: "3") { faults, scratchFolder in
             GraphMachine(faults: faults, scratchFolder: scratchFolder)
         }
     }

@@ -76,5 +76,9 @@ extension GraphMachine {
         Mutant(name: "store-rows-then-relationships", rule: "G25",
                summary: "Rows committed before their relationships: a killed save leaves rows without relationships (SaveTransactions.rowsThenRelationships)."):
          GraphFaults(saveTransactions: .rowsThenRelationships),
+        Mutant(name: "background-stale-model", rules: ["B8", "G19"],
+               summary: "The background actor fetches the work before it awaits and changes that model afterwards: a delete saved meanwhile leaves it without its row (LibraryPolicy fault backgroundStaleModel).",
+               reason: "the model it holds also keeps the title it was fetched with: giving it that title again is no change, so its save leaves the title the main context saved meanwhile (G19)"):
+         GraphFaults(library: [.backgroundStaleModel]),
     ])
 }

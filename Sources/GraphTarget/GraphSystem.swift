@@ -6,12 +6,22 @@ import GraphStore
 import GraphStoreRules
 
 /// The system under test for one case of the `graph` target: the store over the BooksTracker schema (`SchemaSystem`)
-/// and, per context, the library whose operations the app actions call.
-public struct GraphSystem {
+/// and, per context, the library whose operations the app actions call; context 1 is the background actor's
+/// (`CatalogRefresh`) in concurrent steps.
+///
+/// Unchecked `Sendable`: the branches of a concurrent step share it between tasks, but every job of a case, theirs
+/// included, runs on the thread that drives the case, one at a time (the case's scheduler), and no step overlaps a
+/// concurrent one.
+public final class GraphSystem: @unchecked Sendable {
     public internal(set) var store: SchemaSystem
     let policy: LibraryPolicy
     /// B7: the store's CloudKit check of the shipped configuration's schema.
     let shippedViolations: [String]
+    /// The background actor over context 1, made when a concurrent step first needs it (again after a relaunch).
+    var background: (actor: CatalogRefresh, context: ModelContext)?
+    /// The store's traps (by index) that main-actor branches raised: a background branch in flight meanwhile does not
+    /// observe them as its own.
+    var mainActorTraps: [Int] = []
 
     /// Throws the store's `StoreError`, or a `HarnessFault` when the harness cannot write the store file's folder.
     /// - Parameter stores: where the store files go (default: the system's scratch location).
@@ -34,7 +44,7 @@ public struct GraphSystem {
     func library(_ c: Int) -> Library { Library(context: store.contexts[c], policy: policy) }
 
     /// Runs a store operation; a save is `Library.save()`.
-    package mutating func run(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
+    package func run(_ command: GraphCommand) throws(HarnessFault) -> GraphObservation {
         let policy = self.policy
         return try store.run(command) { system, c throws(HarnessFault) in try Self.librarySave(&system, c, policy) }
     }
@@ -57,7 +67,7 @@ public struct GraphSystem {
 
     /// Runs one of the library's domain operations and returns what it observed: the first trap it raised, or
     /// its result.
-    package mutating func run(_ command: BooksCommand) -> BooksObservation {
+    package func run(_ command: BooksCommand) -> BooksObservation {
         let policy = self.policy
         return store.observe({ .trap($0) }) { store in
             func library(_ c: Int) -> Library { Library(context: store.contexts[c], policy: policy) }

@@ -13,11 +13,13 @@
 //   schedule-bench mapper [seeds] [max-cases]     cases and time until the mapper target finds enrichment-duplicate-work
 //   schedule-bench mapper-threads [runs]          how often that mutant's two enrichments of one volume ID make two works
 //                                                 on real threads
+//   schedule-bench graph [seeds] [max-cases]      cases and time until the graph target finds background-stale-model
 import BooksTracker
 import CacheSpec
 import CacheTarget
 import Foundation
 import GraphFuzzEngine
+import GraphTarget
 import MapperTarget
 import PersistentCache
 import ScheduleSamples
@@ -140,10 +142,11 @@ case "step-cost":
     print("\(concurrent ? "concurrent" : "sequential") step, \(yields) yields: \(cases) cases, \(steps) steps, "
         + "\(String(format: "%.0f", nanoseconds(elapsed) / Double(max(steps, 1)))) ns per step")
 
-case "account", "cache", "mapper":
+case "account", "cache", "mapper", "graph":
     let seeds = integer(1, 100), maxCases = integer(2, 1000)
     let strategies: [ScheduleStrategy] = [.randomWalk] + [(2, 16), (2, 64), (3, 16), (3, 64)].map { .pct(depth: $0.0, expectedSteps: $0.1) }
-    let example = ["account": "the guide's account example", "cache": "cache-reentrant-read"][arguments[0]] ?? "enrichment-duplicate-work"
+    let example = ["account": "the guide's account example", "cache": "cache-reentrant-read",
+                   "mapper": "enrichment-duplicate-work"][arguments[0]] ?? "background-stale-model"
     print("\(example), 30 steps a case, seeds 1-\(seeds), at most \(maxCases) cases each")
     for strategy in strategies {
         let machine: AnyMachine
@@ -156,10 +159,14 @@ case "account", "cache", "mapper":
             var cache = CacheMachine(strategy: CacheStrategy(.reentrantRead))
             cache.concurrentSteps.strategy = strategy
             machine = AnyMachine(cache)
-        default:
+        case "mapper":
             var mapper = MapperMachine(strategy: MapperStrategy(.enrichmentDuplicateWork))
             mapper.concurrentSteps.strategy = strategy
             machine = AnyMachine(mapper)
+        default:
+            var graph = GraphMachine(faults: GraphMachine.mutants.selection(for: example))
+            graph.concurrentSteps.strategy = strategy
+            machine = AnyMachine(graph)
         }
         var counts: [Int] = []
         var seconds: [Double] = []
@@ -196,7 +203,7 @@ case "mapper-threads":
 default:
     FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | "
         + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | "
-        + "cache [seeds] [max-cases] | cache-threads [runs] | mapper [seeds] [max-cases] | mapper-threads [runs]\n").utf8))
+        + "cache [seeds] [max-cases] | cache-threads [runs] | mapper [seeds] [max-cases] | mapper-threads [runs] | graph [seeds] [max-cases]\n").utf8))
     exit(2)
 }
 

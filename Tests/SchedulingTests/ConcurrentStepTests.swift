@@ -105,6 +105,22 @@ struct StuckMachine: StateMachine, Sendable {
     }
 }
 
+/// A concurrent action whose arguments never fit, beside one that creates a reference: when the first is drawn, the
+/// step falls back to the second, whose reference the runner must count (`make` predicts which one it gets).
+struct FallbackMachine: StateMachine, Sendable {
+    func makeModel(_ config: NoConfig) -> Int { 0 }
+    func makeSystem(_ config: NoConfig) -> Gate { Gate() }
+
+    var actions: [Action<Self>] {
+        [Action("make", arguments: { args, _ in args.result() }, predict: { result, made in
+            defer { made += 1 }
+            return Prediction(result.index == made ? "next" : "v\(result.index + 1), after \(made)", rule: "F1")
+        }, perform: { _, _ in "next" }),
+         .concurrent("never", arguments: { args, _ in try args.require(false) }, predict: { _, _ in Prediction(0, rule: "F2") },
+                     perform: { _, _ in 0 })]
+    }
+}
+
 actor Gate {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     func waitForever() async { await withCheckedContinuation { waiting.append($0) } }
@@ -217,6 +233,12 @@ struct ConcurrentStepTests {
         } catch let fault as CaseHarnessFault {
             #expect(fault.fault.message.contains("work from other threads reached the concurrent step"), "\(fault)")
         }
+    }
+
+    @Test("a concurrent action without arguments that fit falls back to another, whose reference is counted")
+    func fallbackCountsReferences() throws {
+        let run = try search(FallbackMachine(), runs: 200)
+        #expect(run.found.isEmpty, "\(String(describing: run.found.first?.result.failure?.failure))")
     }
 
     @Test("a concurrent step's trace names what cannot be replayed")

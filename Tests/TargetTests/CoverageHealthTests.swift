@@ -12,11 +12,12 @@ import Testing
 struct CoverageHealthTests {
     static let targets = [Target.graph, Target.schemas, Target.mapper, Target.cache, Target.sync, Target.queue]
 
-    /// The cases each target is checked at: 300, and 1,000 for `schemas` (a case's steps fall on one drawn schema,
-    /// so its rarest rule, G18, needs more cases: 0 in 300, 4 in 1,000 at seed 1).
-    static func runs(_ name: String) -> Int { name == "schemas" ? 1000 : 300 }
+    /// The cases each target is checked at: 300; 1,000 for `schemas` (a case's steps fall on one drawn schema, so its
+    /// rarest rule, G18, needs more cases: 0 in 300, 4 in 1,000 at seed 1); 400 for `graph` (G18, a trap on a model
+    /// whose deletion was saved, is rarest there too: 0 in 300, 3 in 400 at seed 1).
+    static func runs(_ name: String) -> Int { ["schemas": 1000, "graph": 400][name] ?? 300 }
 
-    @Test("no health warning for any target at 300 cases (schemas 1,000)", arguments: ["graph", "schemas", "mapper", "cache", "sync", "queue"])
+    @Test("no health warning for any target at 300 cases (schemas 1,000, graph 400)", arguments: ["graph", "schemas", "mapper", "cache", "sync", "queue"])
     func healthy(_ name: String) throws {
         let target = try #require(Self.targets.first { $0.name == name })
         let report = try target.coverage(options: SearchOptions(seed: 1, runs: Self.runs(name)))

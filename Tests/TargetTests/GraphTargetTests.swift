@@ -49,6 +49,31 @@ struct GraphTargetTests {
         #expect(record.swiftLines.last == "#expect(app.container.traps.first?.code == .invalidatedBackingData)")
     }
 
+    /// The background actor refreshes a saved work's title while the main actor deletes it and saves (B8). In FIFO
+    /// order the delete is saved during the refresh's await: production fetches the work after it and finds it gone;
+    /// the mutant changes the work it fetched before, whose row is gone, and traps. With the delete first, both find
+    /// nothing.
+    @Test("A background refresh across a saved delete: production finds the work gone, the stale model traps (B8)")
+    func backgroundRefreshAcrossDelete() throws {
+        let config = try TraceStep(parsing: #"config(schema: "local", newModelLink: "trap", temporaryIDAfterSave: "resolves", registeredAfterForeignDelete: "stale")"#)
+        func steps(_ schedule: String) throws -> [TraceStep] {
+            try [#"v1 = create(entity: "Work", variant: 0, context: 0)"#, "save(context: 0)",
+                 "concurrently(A: refreshTitle(work: v1, title: 2), B: removeWork(work: v1)\(schedule))"].map { try TraceStep(parsing: Substring($0)) }
+        }
+        let fifo = try steps(""), deleteFirst = try steps(", schedule: [1]")
+        for steps in [fifo, deleteFirst] {
+            let production = try Target.graph.machine().replay(config, steps).get()
+            #expect(production.outcome == .pass, "\(production.outcome)")
+            #expect(production.expectations.last?.hasPrefix("A → notFound [B8], B → saved, rows [] [G19] (in the order B, A)") == true,
+                    "\(production.expectations)")
+        }
+        let mutant = Target.graph.machine(mutant: "background-stale-model")
+        let failure = try #require(try mutant.replay(config, fifo).get().outcome.failure)
+        #expect(failure.rule == "B8" && failure.kind == .linearizability && failure.step == 2)
+        #expect(failure.message.contains("observed: A → trap(invalidatedBackingData), B → saved, rows []"), "\(failure.message)")
+        #expect(try mutant.replay(config, deleteFirst).get().outcome == .pass)
+    }
+
     @Test("An unknown step and an argument out of range are named with their step")
     func unknownCommand() throws {
         let machine = Target.graph.machine()

@@ -91,7 +91,7 @@ struct ObservationCompletenessTests {
 
     @Test("the graph target's saved rows carry every attribute and relationship of every BooksTracker entity")
     func graphRows() throws {
-        var system = try GraphSystem(config: GraphConfig(schema: .cloudKit))
+        let system = try GraphSystem(config: GraphConfig(schema: .cloudKit))
         for entity in 0..<4 { _ = try system.run(.create(result: Ref(entity), entity: entity, variant: 0, context: 0)) }
         // The library saves an entry only with its work.
         let entryWork = UserLibraryEntry.declaration.relationships.firstIndex { $0.name == "work" }!

@@ -302,6 +302,8 @@
                     scratch.io.action = a
                     scratch.io.index = index
                     scratch.io.performs = system != nil && index < options.systemSteps
+                    // A concurrent step that found no arguments leaves its counts to the action drawn next.
+                    (groupRefs, groupEndsCase) = (-1, false)
                     if concurrent && (actions[a].concurrent != nil || !others.isEmpty) {
                         let group = step(a, .draw(draw, spans: spans), options, &scratch, &model, &others, &system, refs: refs)
                         (verdict, groupRefs, groupEndsCase) = (group.verdict, group.created, group.endsCase)
