@@ -252,11 +252,24 @@ extension GraphModel {
         return touched
     }
 
-    /// G9: `applyDeleteRules`, and of the models it changed, the ones only the cascade deleted (the app did not).
-    mutating func applyDeleteRulesNamingCascade(_ c: Int) -> (touched: [(object: Int, rule: String)], cascaded: [(object: Int, rule: String)]) {
+    /// G9: `applyDeleteRules`, and of the models it changed, the ones only the cascade deleted (the app did not),
+    /// each with its rule and the models that held it before the delete rules ran.
+    mutating func applyDeleteRulesNamingCascade(_ c: Int) -> (touched: [(object: Int, rule: String)], cascaded: [CascadedDelete]) {
         let deletedByApp = objects(in: c) { $0.deleted }
+        let pending = objects
         let touched = applyDeleteRules(c)
-        return (touched, touched.filter { objects[$0.object].deleted && !deletedByApp.contains($0.object) })
+        let cascaded = touched.filter { objects[$0.object].deleted && !deletedByApp.contains($0.object) }.map { object, rule in
+            CascadedDelete(object: object, rule: rule, heldBy: pending.indices.flatMap { h in
+                pending[h].links.indices.filter { pending[h].links[$0].contains(object) }.map { (holder: h, relationship: $0) }
+            })
+        }
+        return (touched, cascaded)
+    }
+
+    /// A model only a save's cascade deleted: the rule owning the cascade, and the pairs (holder, relationship)
+    /// that held it before the delete rules ran.
+    struct CascadedDelete {
+        var object: Int, rule: String, heldBy: [(holder: Int, relationship: Int)]
     }
 
     // MARK: Save (G10–G12, G17–G19, G27)
@@ -350,7 +363,7 @@ extension GraphModel {
     /// G10, G11, G12: a save that failed with `issues`: its outcome is decided by its first deny issue's rule (as
     /// `issueRules` names it), else G10; its issues as `issueRules` decides them, and the unchanged rows by G12.
     /// `cascaded`: the models only the save's cascade deleted, each with its rule (G9, or the app rule owning it).
-    public func failedSave(_ issues: [IssueName], cascaded: [(object: Int, rule: String)] = []) -> Prediction<GraphObservation> {
+    func failedSave(_ issues: [IssueName], cascaded: [CascadedDelete] = []) -> Prediction<GraphObservation> {
         let code = issues.count == 1 ? issues[0].code : 1560
         let rules = issueRules(issues, cascaded: cascaded)
         let firstDeny = issues.first { $0.code == 1600 }.map { GraphObservation.denyLabel($0.entity, $0.key) }
@@ -363,14 +376,16 @@ extension GraphModel {
     /// the app rule owning the deny, else by the cascade's rule when a model only the save's cascade deleted is
     /// named there or held there by a deleted model (whether it is deleted is the cascade's); the other validation
     /// issues by G10.
-    func issueRules(_ issues: [IssueName], cascaded: [(object: Int, rule: String)]) -> [(label: String, rules: [String])] {
+    func issueRules(_ issues: [IssueName], cascaded: [CascadedDelete]) -> [(label: String, rules: [String])] {
         var rules: [(label: String, rules: [String])] = []
         for (e, entity) in entities.enumerated() {
             for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .deny {
                 let label = GraphObservation.denyLabel(entity.name, relationship.name)
                 let named = issues.filter { $0.code == 1600 && GraphObservation.denyLabel($0.entity, $0.key) == label }.compactMap(\.object)
-                let held = objects.indices.filter { objects[$0].entity == e && objects[$0].deleted }.flatMap { objects[$0].links[r] }
-                let cascade = cascaded.first { named.contains(name($0.object)) || held.contains($0.object) }?.rule
+                let cascade = cascaded.first { deleted in
+                    named.contains(name(deleted.object))
+                        || deleted.heldBy.contains { objects[$0.holder].entity == e && objects[$0.holder].deleted && $0.relationship == r }
+                }?.rule
                 rules.append((label, [relationship.rule ?? cascade, GraphRules.denyDelete].compactMap { $0 }))
             }
         }
