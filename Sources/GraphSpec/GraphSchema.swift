@@ -218,6 +218,9 @@ public struct GraphSchema: Sendable, Equatable {
     /// Whether a relationship declares no inverse (G9's dangling pairs, G11's deny without inverse).
     public var hasInverseless: Bool { entities.contains { $0.relationships.contains { $0.inverse == nil } } }
 
+    /// Whether a deny relationship declares no inverse (G11's deny without inverse).
+    public var hasInverselessDeny: Bool { entities.contains { $0.relationships.contains { $0.inverse == nil && $0.deleteRule == .deny } } }
+
     /// Whether a to-one relationship has a to-one inverse (G7's one-to-one pairs).
     public var hasOneToOne: Bool {
         entities.contains { entity in
