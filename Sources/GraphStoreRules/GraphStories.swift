@@ -124,6 +124,12 @@ extension GraphModel {
     /// `denyWithoutInverse` says).
     static func isInverselessDeny(_ relationship: SpecRelationship) -> Bool { relationship.inverse == nil && relationship.deleteRule == .deny }
 
+    /// Whether `relationship` is a deny or cascade rule without an inverse (G11, G9: deleting its holder and saving
+    /// fails, or deletes what it holds, as the rule and `denyWithoutInverse` say).
+    static func isInverselessSaveRule(_ relationship: SpecRelationship) -> Bool {
+        relationship.inverse == nil && (relationship.deleteRule == .deny || relationship.deleteRule == .cascade)
+    }
+
     /// A relationship of `o` that `shape` accepts, with a model of `o`'s context it could hold there (a first pair:
     /// one a later relate takes over, G7, or one a delete of `o` leaves held, G11), if any.
     func pairable(_ o: Int, where shape: (SpecRelationship) -> Bool) -> Int? {

@@ -55,10 +55,10 @@ package enum StoreActions {
                 // A one-to-one pair (G7): a model takes a partner another model holds; while none is held, a first pair.
                 let oneToOne = model.schema.hasOneToOne && !fill && args.flag(probability: 0.8)
                 let steal = oneToOne && model.anyRef { model.stealable($0) != nil }
-                // A deny rule without an inverse (G11): a first pair, for a delete of its holder to leave held.
-                let denyPair = model.schema.hasInverselessDeny && !fill && !oneToOne && args.flag(probability: 0.5)
+                // A deny or cascade rule without an inverse (G11, G9): a first pair, for a delete of its holder to act on.
+                let ruledPair = model.schema.hasInverselessSaveRule && !fill && !oneToOne && args.flag(probability: 0.5)
                 var shape: ((SpecRelationship) -> Bool)?
-                if oneToOne && !steal { shape = { model.isOneToOne($0) } } else if denyPair { shape = { GraphModel.isInverselessDeny($0) } }
+                if oneToOne && !steal { shape = { model.isOneToOne($0) } } else if ruledPair { shape = { GraphModel.isInverselessSaveRule($0) } }
                 let pair = shape.map { shape in model.anyRef { model.pairable($0, where: shape) != nil } } ?? false
                 let source = try fill ? args.ref("model", among: model.refs.count, where: {
                     let o = model.refs[$0]
@@ -109,8 +109,8 @@ package enum StoreActions {
                 // The holder (its delete rule applies: deny, cascade) twice as often as the model it holds (left dangling).
                 let dangle = !story && !newest && model.schema.hasInverseless && args.flag(probability: 0.6)
                 let holder = dangle && args.flag(probability: 0.67)
-                // A holder through a deny rule without an inverse, most of the time, where the schema declares one (G11).
-                let deny = holder && model.schema.hasInverselessDeny && args.flag(probability: 0.7) && model.anyRef { model.deniesWithoutInverse($0) }
+                // A holder through a deny rule without an inverse, half the time, where the schema declares one (G11).
+                let deny = holder && model.schema.hasInverselessDeny && args.flag(probability: 0.5) && model.anyRef { model.deniesWithoutInverse($0) }
                 let pair = dangle && !deny && model.anyRef { model.inInverselessPair($0, holder: holder) }
                 return .delete(try args.ref("model", among: model.refs.count, where: {
                     model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 && (!story || model.isShared(model.refs[$0]))
@@ -141,8 +141,10 @@ package enum StoreActions {
                     draw.chooseWeighted(model.schema.settable[entity][slot].weights)
                 })
             },
-            // A saved link is unrelated (a to-one first, more often), for its save to clear it (G19).
-            action("unrelate", weights: { m in m.anyRef { m.holdsToOne($0) } ? 8 : m.anyRef { !m.heldLinks($0).isEmpty } ? 3 : 1 }, when: { $0.hasLive }) { args, model in
+            // A saved link is unrelated (a to-one first; on disk, more often), for its save to clear it (G19).
+            action("unrelate", weights: { m in
+                m.parameters.backend == .sqlite && m.anyRef { m.holdsToOne($0) } ? 8 : m.anyRef { !m.heldLinks($0).isEmpty } ? 3 : 1
+            }, when: { $0.hasLive }) { args, model in
                 let story = args.flag(probability: 0.8) && model.anyRef { !model.heldLinks($0).isEmpty }
                 let toOne = story && model.anyRef { model.holdsToOne($0) }
                 let source = try args.live("model", model, where: {
