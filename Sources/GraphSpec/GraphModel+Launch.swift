@@ -93,9 +93,12 @@ extension GraphModel {
             return sqlite ? relaunched.part(SavedState.damagedLabel, rule: GraphRules.refusesDamagedFile) : relaunched
         }
         self = before
-        _ = applyDeleteRules(c)
+        let cascaded = applyDeleteRulesNamingCascade(c).cascaded
+        // The kill decides the outcome, the code and the rows; that the save had no issue to fail with is the
+        // save's own (G10, G11, G9).
+        let issues = issueRules([], cascaded: cascaded)
         relaunchStore()
-        return savedState(rule: GraphRules.atomicSave, damaged: sqlite) { .saveFailed(code: Self.interruptedCode, issues: [], $0) }
+        return Self.parts(savedState(rule: GraphRules.atomicSave, damaged: sqlite) { .saveFailed(code: Self.interruptedCode, issues: [], $0) }, issues)
     }
 
     /// G26: the refusal of every damaged copy, in `StoreDamage` order.

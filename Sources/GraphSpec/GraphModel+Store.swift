@@ -252,6 +252,26 @@ extension GraphModel {
         return touched
     }
 
+    /// G9: `applyDeleteRules`, and of the models it changed, the ones only the cascade deleted (the app did not),
+    /// each with its rule and the models that held it before the delete rules ran.
+    mutating func applyDeleteRulesNamingCascade(_ c: Int) -> (touched: [(object: Int, rule: String)], cascaded: [CascadedDelete]) {
+        let deletedByApp = objects(in: c) { $0.deleted }
+        let pending = objects
+        let touched = applyDeleteRules(c)
+        let cascaded = touched.filter { objects[$0.object].deleted && !deletedByApp.contains($0.object) }.map { object, rule in
+            CascadedDelete(object: object, rule: rule, heldBy: pending.indices.flatMap { h in
+                pending[h].links.indices.filter { pending[h].links[$0].contains(object) }.map { (holder: h, relationship: $0) }
+            })
+        }
+        return (touched, cascaded)
+    }
+
+    /// A model only a save's cascade deleted: the rule owning the cascade, and the pairs (holder, relationship)
+    /// that held it before the delete rules ran.
+    struct CascadedDelete {
+        var object: Int, rule: String, heldBy: [(holder: Int, relationship: Int)]
+    }
+
     // MARK: Save (G10–G12, G17–G19, G27)
 
     /// G17 (R28, R14): a save traps when a model it writes, or a model such a model relates to, lost its row.
@@ -322,11 +342,6 @@ extension GraphModel {
         (denyIssues(c) + objects(in: c) { ($0.inserted || $0.changed) && !$0.deleted }.flatMap(issues(of:))).sorted()
     }
 
-    /// The rule of a deny issue: the relationship's app rule when one owns it, else G11.
-    func denyRule(_ entity: String, _ key: String) -> String {
-        entities.first { $0.name == entity }?.relationships.first { $0.name == key }?.rule ?? GraphRules.denyDelete
-    }
-
     /// G12, G19 (R22): the store's save of context `c`. The pending graph (delete rules applied) becomes the new
     /// snapshot (G19; the rows the delete rules changed are theirs, G9), or, when it is invalid, the save fails
     /// with every issue (G10, G11) and nothing changes in the container (G12).
@@ -335,9 +350,9 @@ extension GraphModel {
             return savedState(rule: GraphRules.savedSnapshot, numbering: true) { .saved($0) }
         }
         if let trap = saveTrap(c) { return trap.prediction }
-        let touched = applyDeleteRules(c)
+        let (touched, cascaded) = applyDeleteRulesNamingCascade(c)
         let issues = validationIssues(c)
-        guard issues.isEmpty else { return failedSave(issues) }
+        guard issues.isEmpty else { return failedSave(issues, cascaded: cascaded) }
         let upserts = schema.hasUniqueAttributes ? upsertTargets(c) : [:]
         if upserts.count != Set(upserts.values).count { return SpecTrap(.temporaryIdentifierRemap, GraphRules.uniqueUpsert).prediction }
         commit(c, upserts: upserts)
@@ -345,20 +360,41 @@ extension GraphModel {
         return savedState(rule: GraphRules.savedSnapshot, touched: touched + upserted, numbering: true) { .saved($0) }
     }
 
-    /// G10, G11, G12: a save that failed with `issues`: its outcome is decided by its first deny issue's rule, else
-    /// G10; each relationship's deny issues by G11 (or the app rule owning the deny), the other issues and the
-    /// aggregate code by G10, and the unchanged rows by G12.
-    public func failedSave(_ issues: [IssueName]) -> Prediction<GraphObservation> {
+    /// G10, G11, G12: a save that failed with `issues`: its outcome is decided by its first deny issue's rule (as
+    /// `issueRules` names it), else G10; its issues as `issueRules` decides them, and the unchanged rows by G12.
+    /// `cascaded`: the models only the save's cascade deleted, each with its rule (G9, or the app rule owning it).
+    func failedSave(_ issues: [IssueName], cascaded: [CascadedDelete] = []) -> Prediction<GraphObservation> {
         let code = issues.count == 1 ? issues[0].code : 1560
-        let outcome = issues.first { $0.code == 1600 }.map { denyRule($0.entity, $0.key) } ?? GraphRules.validation
+        let rules = issueRules(issues, cascaded: cascaded)
+        let firstDeny = issues.first { $0.code == 1600 }.map { GraphObservation.denyLabel($0.entity, $0.key) }
         var prediction = savedState(rule: GraphRules.failedSaveKeepsAll) { .saveFailed(code: code, issues: issues, $0) }
-        prediction.rule = outcome
-        for entity in entities {
-            for relationship in entity.relationships where relationship.deleteRule == .deny {
-                prediction = Self.part(prediction, GraphObservation.denyLabel(entity.name, relationship.name), owner: relationship.rule, GraphRules.denyDelete)
+        prediction.rule = firstDeny.flatMap { label in rules.first { $0.label == label }?.rules.first } ?? GraphRules.validation
+        return Self.parts(prediction, rules).part(GraphObservation.codeLabel, rule: GraphRules.validation)
+    }
+
+    /// G11, G9, G10: the rules of a save error's issue parts: each deny relationship's issues by G11, and first by
+    /// the app rule owning the deny, else by the cascade's rule when a model only the save's cascade deleted is
+    /// named there or held there by a deleted model (whether it is deleted is the cascade's); the other validation
+    /// issues by G10.
+    func issueRules(_ issues: [IssueName], cascaded: [CascadedDelete]) -> [(label: String, rules: [String])] {
+        var rules: [(label: String, rules: [String])] = []
+        for (e, entity) in entities.enumerated() {
+            for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .deny {
+                let label = GraphObservation.denyLabel(entity.name, relationship.name)
+                let named = issues.filter { $0.code == 1600 && GraphObservation.denyLabel($0.entity, $0.key) == label }.compactMap(\.object)
+                let cascade = cascaded.first { deleted in
+                    named.contains(name(deleted.object))
+                        || deleted.heldBy.contains { objects[$0.holder].entity == e && objects[$0.holder].deleted && $0.relationship == r }
+                }?.rule
+                rules.append((label, [relationship.rule ?? cascade, GraphRules.denyDelete].compactMap { $0 }))
             }
         }
-        return prediction.part(GraphObservation.validationLabel, rule: GraphRules.validation).part(GraphObservation.codeLabel, rule: GraphRules.validation)
+        return rules + [(GraphObservation.validationLabel, [GraphRules.validation])]
+    }
+
+    /// `prediction` with each labelled part's rules, in order.
+    static func parts(_ prediction: Prediction<GraphObservation>, _ rules: [(label: String, rules: [String])]) -> Prediction<GraphObservation> {
+        rules.reduce(prediction) { prediction, part in part.rules.reduce(prediction) { $0.part(part.label, rule: $1) } }
     }
 
     /// The saved state as it is now, observed by `make` under `rule`: every row by `rule`, except the rows of
@@ -397,13 +433,6 @@ extension GraphModel {
     func refersTo(_ o: Int, _ id: SpecID?) -> Bool {
         guard o >= 0, let id, let own = objects[o].id else { return false }
         return own == id || (own.permanent && own.number < rows.count && rows[own.number]?.links.contains { $0.contains(id) } == true)
-    }
-
-    /// Part `label` decided by the store's `rule` and, when an app rule owns what decides it (a relationship's
-    /// delete rule), by that `owner` too: a mismatch there names the owner, coverage credits both.
-    static func part(_ prediction: Prediction<GraphObservation>, _ label: String, owner: String?, _ rule: String) -> Prediction<GraphObservation> {
-        guard let owner else { return prediction.part(label, rule: rule) }
-        return prediction.part(label, rule: owner).part(label, rule: rule)
     }
 
     /// G2, G18, G19, G17, G28: a successful save of context `c`, in which the inserts of `upserts` take over the

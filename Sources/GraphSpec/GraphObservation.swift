@@ -165,7 +165,8 @@ extension GraphObservation: ObservationParts {
                 if !labels.contains(label) { labels.append(label) }
             }
             for label in labels {
-                parts.append((label, issues.filter { Self.denyLabel($0.entity, $0.key) == label }.map(\.description).joined(separator: "; ")))
+                parts.append((label, issues.filter { $0.code == 1600 && Self.denyLabel($0.entity, $0.key) == label }.map(\.description)
+                    .joined(separator: "; ")))
             }
             parts.append((Self.validationLabel, issues.filter { $0.code != 1600 }.map(\.description).joined(separator: "; ")))
             parts.append((Self.codeLabel, String(code)))

@@ -75,6 +75,28 @@ extension GraphModel {
         }
     }
 
+    /// G11: a registered model of a context, not deleted, whose deny relationship without an inverse holds a live
+    /// model of its context (deleting it and saving fails or not, as `denyWithoutInverse` says).
+    func deniesWithoutInverse(_ o: Int) -> Bool {
+        guard objects[o].lifecycle == .registered, !objects[o].deleted else { return false }
+        return entities[objects[o].entity].relationships.indices.contains { r in
+            let relationship = entities[objects[o].entity].relationships[r]
+            return relationship.inverse == nil && relationship.deleteRule == .deny && objects[o].links[r].contains { t in
+                objects[t].context == objects[o].context && objects[t].lifecycle == .registered && !objects[t].deleted
+            }
+        }
+    }
+
+    /// G11: the context holding a pending delete of a model whose deny relationship without an inverse holds a model
+    /// that is not deleted, if any (its save fails or not, as `denyWithoutInverse` says).
+    var inverselessDenyContext: Int? {
+        objects.indices.first { o in
+            objects[o].context >= 0 && objects[o].deleted && entities[objects[o].entity].relationships.indices.contains { r in
+                Self.isInverselessDeny(entities[objects[o].entity].relationships[r]) && objects[o].links[r].contains { !objects[$0].deleted }
+            }
+        }.map { objects[$0].context }
+    }
+
     // MARK: One-to-one pairs
 
     /// A to-one relationship of `o` whose inverse is a to-one that another model holds a target of, in `o`'s
@@ -91,6 +113,36 @@ extension GraphModel {
               objects[t].entity == relationship.destination, objects[t].lifecycle == objects[o].lifecycle, objects[t].context == objects[o].context
         else { return false }
         return objects[t].links[inverse].contains { $0 != o }
+    }
+
+    /// Whether `relationship` is a to-one whose inverse is a to-one (G7's one-to-one pairs).
+    func isOneToOne(_ relationship: SpecRelationship) -> Bool {
+        !relationship.toMany && relationship.inverse.map { !entities[relationship.destination].relationships[$0].toMany } == true
+    }
+
+    /// Whether `relationship` is a deny rule without an inverse (G11: deleting its holder and saving fails or not, as
+    /// `denyWithoutInverse` says).
+    static func isInverselessDeny(_ relationship: SpecRelationship) -> Bool { relationship.inverse == nil && relationship.deleteRule == .deny }
+
+    /// Whether `relationship` is a deny or cascade rule without an inverse (G11, G9: deleting its holder and saving
+    /// fails, or deletes what it holds, as the rule and `denyWithoutInverse` say).
+    static func isInverselessSaveRule(_ relationship: SpecRelationship) -> Bool {
+        relationship.inverse == nil && (relationship.deleteRule == .deny || relationship.deleteRule == .cascade)
+    }
+
+    /// A relationship of `o` that `shape` accepts, with a model of `o`'s context it could hold there (a first pair:
+    /// one a later relate takes over, G7, or one a delete of `o` leaves held, G11), if any.
+    func pairable(_ o: Int, where shape: (SpecRelationship) -> Bool) -> Int? {
+        guard objects[o].lifecycle == .registered || objects[o].lifecycle == .new, !objects[o].deleted else { return nil }
+        let relationships = entities[objects[o].entity].relationships
+        return relationships.indices.first { r in shape(relationships[r]) && objects.indices.contains { pairTarget(o, r, $0) } }
+    }
+
+    /// Whether `t` can be paired with `o` through relationship `r`: of its destination, another model, in `o`'s
+    /// context and lifecycle, not deleted, not held there yet.
+    func pairTarget(_ o: Int, _ r: Int, _ t: Int) -> Bool {
+        t != o && objects[t].entity == entities[objects[o].entity].relationships[r].destination && objects[t].lifecycle == objects[o].lifecycle
+            && objects[t].context == objects[o].context && !objects[t].deleted && !objects[o].links[r].contains(t)
     }
 
     // MARK: Count limits

@@ -52,24 +52,34 @@ package enum StoreActions {
             action("relate", weights: { m in let fullest = m.fullest; return fullest > 0 ? 24 : fullest == 0 ? 8 : 5 }, when: { $0.hasLive }) { args, model in
                 let fullest = model.fullest
                 let fill = args.flag(probability: fullest > 0 ? 0.85 : 0.6) && fullest >= 0
-                // A one-to-one pair (G7): a model takes a partner another model holds.
-                let steal = model.schema.hasOneToOne && !fill && args.flag(probability: 0.8) && model.anyRef { model.stealable($0) != nil }
+                // A one-to-one pair (G7): a model takes a partner another model holds; while none is held, a first pair.
+                let oneToOne = model.schema.hasOneToOne && !fill && args.flag(probability: 0.8)
+                let steal = oneToOne && model.anyRef { model.stealable($0) != nil }
+                // A deny or cascade rule without an inverse (G11, G9): a first pair, for a delete of its holder to act on.
+                let ruledPair = model.schema.hasInverselessSaveRule && !fill && !oneToOne && args.flag(probability: 0.5)
+                var shape: ((SpecRelationship) -> Bool)?
+                if oneToOne && !steal { shape = { model.isOneToOne($0) } } else if ruledPair { shape = { GraphModel.isInverselessSaveRule($0) } }
+                let pair = shape.map { shape in model.anyRef { model.pairable($0, where: shape) != nil } } ?? false
                 let source = try fill ? args.ref("model", among: model.refs.count, where: {
                     let o = model.refs[$0]
                     return o >= 0 && model.fillable(o).map { model.objects[o].links[$0].count == fullest } ?? false
                 })
-                                    : args.live("model", model, where: steal ? { model.stealable($0) != nil } : model.hasRelationships)
+                                    : args.live("model", model, where: { o in
+                                        steal ? model.stealable(o) != nil : pair ? model.pairable(o, where: shape!) != nil : model.hasRelationships(o)
+                                    })
                 // Replaying, the trace's values are read as they are; the model is consulted only to draw them.
                 let relationships = args.isReplaying ? [] : model.entities[model.entity(source)].relationships
                 let r = args.int("relationship", in: 0...max(2, model.schema.relationshipCount - 1)) { draw in
                     let any = Int(draw.choose(upTo: UInt64(relationships.count - 1)))
-                    return fill ? model.fillable(model.refs[source.index])! : steal ? model.stealable(model.refs[source.index]) ?? any : any
+                    let o = model.refs[source.index]
+                    return fill ? model.fillable(o)! : steal ? model.stealable(o) ?? any : pair ? model.pairable(o, where: shape!) ?? any : any
                 }
                 let sameContext = args.flag(probability: 0.85)
                 let target = try args.ref("target", among: model.refs.count, where: {
                     let o = model.refs[$0]
                     if fill { return o >= 0 && model.fillTarget(model.refs[source.index], r, o) }
                     if steal { return o >= 0 && model.takenPartner(model.refs[source.index], r, o) }
+                    if pair { return o >= 0 && model.pairTarget(model.refs[source.index], r, o) }
                     guard o >= 0, model.objects[o].entity == relationships[r].destination else { return false }
                     let context = model.objects[o].context
                     return !sameContext || context == model.context(source) || context < 0
@@ -78,10 +88,13 @@ package enum StoreActions {
             },
             // The crash class, stage 4: the context holding a pending delete of a row the other context holds saves.
             // Count limits: the context holding a model beyond a limit saves. A saved link dropped: its context saves.
+            // A pending delete of a model holding a deny rule without an inverse (G11): its context saves.
             action("save", weights: { m in
-                m.deletesForeignRow(0) || m.deletesForeignRow(1) || m.overfullContext != nil || m.droppingContext != nil ? 20 : 6
+                m.deletesForeignRow(0) || m.deletesForeignRow(1) || m.overfullContext != nil || m.droppingContext != nil
+                    || m.inverselessDenyContext != nil ? 20 : 6
             }) { args, model in
-                let story = args.flag(probability: 0.8) ? (0...1).first { model.deletesForeignRow($0) } ?? model.overfullContext ?? model.droppingContext : nil
+                let story = args.flag(probability: 0.8)
+                    ? (0...1).first { model.deletesForeignRow($0) } ?? model.overfullContext ?? model.droppingContext ?? model.inverselessDenyContext : nil
                 return .save(context: args.int("context", in: 0...1) { draw in
                     let any = [0, 1][draw.chooseWeighted([6, 1])]
                     return story ?? any
@@ -90,17 +103,20 @@ package enum StoreActions {
             // The crash class, stage 3: one context deletes a row the other context holds a model of.
             // Otherwise, now and then, the model of the newest row (its number must stay unused, G27), or one of a
             // pair held through a relationship without an inverse (G9's dangling pair, G11's deny without inverse).
-            action("delete", weights: { m in m.anyRef { m.isShared($0) } ? 14 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
+            action("delete", weights: { m in m.anyRef { m.isShared($0) } ? 14 : m.anyRef { m.deniesWithoutInverse($0) } ? 10 : 4 }, when: { m in m.refs.contains { $0 >= 0 && m.objects[$0].context >= 0 } }) { args, model in
                 let story = args.flag(probability: 0.8) && model.anyRef { model.isShared($0) }
                 let newest = args.flag(probability: 0.5) && !story && model.anyRef { model.holdsNewestRow($0) }
                 // The holder (its delete rule applies: deny, cascade) twice as often as the model it holds (left dangling).
                 let dangle = !story && !newest && model.schema.hasInverseless && args.flag(probability: 0.6)
                 let holder = dangle && args.flag(probability: 0.67)
-                let pair = dangle && model.anyRef { model.inInverselessPair($0, holder: holder) }
+                // A holder through a deny rule without an inverse, half the time, where the schema declares one (G11).
+                let deny = holder && model.schema.hasInverselessDeny && args.flag(probability: 0.5) && model.anyRef { model.deniesWithoutInverse($0) }
+                let pair = dangle && !deny && model.anyRef { model.inInverselessPair($0, holder: holder) }
                 return .delete(try args.ref("model", among: model.refs.count, where: {
                     model.refs[$0] >= 0 && model.context(Ref($0)) >= 0 && (!story || model.isShared(model.refs[$0]))
                         && (!newest || model.holdsNewestRow(model.refs[$0]))
                         && (!pair || model.inInverselessPair(model.refs[$0], holder: holder))
+                        && (!deny || model.deniesWithoutInverse(model.refs[$0]))
                 }))
             },
             // The crash class, stage 5: the model whose row another context deleted is read (G17).
@@ -125,8 +141,10 @@ package enum StoreActions {
                     draw.chooseWeighted(model.schema.settable[entity][slot].weights)
                 })
             },
-            // A saved link is unrelated (a to-one first), for its save to clear it (G19).
-            action("unrelate", weights: { m in m.anyRef { !m.heldLinks($0).isEmpty } ? 3 : 1 }, when: { $0.hasLive }) { args, model in
+            // A saved link is unrelated (a to-one first; on disk, more often), for its save to clear it (G19).
+            action("unrelate", weights: { m in
+                m.parameters.backend == .sqlite && m.anyRef { m.holdsToOne($0) } ? 8 : m.anyRef { !m.heldLinks($0).isEmpty } ? 3 : 1
+            }, when: { $0.hasLive }) { args, model in
                 let story = args.flag(probability: 0.8) && model.anyRef { !model.heldLinks($0).isEmpty }
                 let toOne = story && model.anyRef { model.holdsToOne($0) }
                 let source = try args.live("model", model, where: {
@@ -224,6 +242,15 @@ package enum StoreActions {
     static func createWeights(_ model: GraphModel) -> [UInt32] {
         var weights = model.schema.createWeights
         if let lacking = model.lacking { weights[lacking.destination] += 4 }
+        // A deny rule without an inverse (G11): its two ends, until a model holds a pair there.
+        if model.schema.hasInverselessDeny && !model.anyRef({ model.deniesWithoutInverse($0) }) {
+            for (e, entity) in model.entities.enumerated() {
+                for relationship in entity.relationships where GraphModel.isInverselessDeny(relationship) {
+                    weights[e] += 3
+                    weights[relationship.destination] += 3
+                }
+            }
+        }
         return weights
     }
 

@@ -70,6 +70,17 @@ struct PredictionPartsTests {
         #expect(mode.message == "turn(by: 2): expected 2 cold, observed 2 off (its mode differs)")
     }
 
+    @Test("a part only the observation has is compared where the observation lists it")
+    func observedOnlyPart() {
+        let predicted: [(label: String, value: String)] = [("outcome", "failed"), ("validation", ""), ("code", "1")]
+        func first(_ observed: [(label: String, value: String)]) -> String? { Prediction<Int>.firstDifferingPart(predicted: predicted, observed: observed) }
+        #expect(first([("outcome", "failed"), ("deny", "x"), ("validation", ""), ("code", "2")]) == "deny")
+        #expect(first([("outcome", "failed"), ("validation", ""), ("code", "2"), ("row", "r")]) == "code")
+        #expect(first([("outcome", "failed"), ("validation", ""), ("code", "1"), ("row", "r")]) == "row")
+        #expect(first([("outcome", "failed"), ("validation", "")]) == "code")
+        #expect(first(predicted) == nil)
+    }
+
     @Test("a trap the system recorded is a failure of kind trap, its code the detail")
     func trapKind() throws {
         let trap = try #require(try Self.outcome(.trap).failure)

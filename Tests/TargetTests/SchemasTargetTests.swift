@@ -54,6 +54,16 @@ struct SchemasTargetTests {
         #expect(wanted.subtracting(seen).isEmpty, "never drawn in 300 cases: \(wanted.subtracting(seen).sorted())")
     }
 
+    @Test("A failed save's deny part holds its deny issues only; its other issues are the validation part's")
+    func issueParts() {
+        let v1 = ObjectName(row: false, ref: 0), v2 = ObjectName(row: false, ref: 1)
+        let failed = GraphObservation.saveFailed(code: 1560, issues: [IssueName(code: 1590, entity: "E1", key: "r1", object: v1),
+                                                                      IssueName(code: 1600, entity: "E1", key: "r1", object: v2)], SavedState(rows: []))
+        let parts = Dictionary(uniqueKeysWithValues: failed.parts.map { ($0.label, $0.value) })
+        #expect(parts[GraphObservation.denyLabel("E1", "r1")] == "1600 E1.r1 v2")
+        #expect(parts[GraphObservation.validationLabel] == "1590 E1.r1 v1")
+    }
+
     @Test("A failure's report declares its shrunk schema, as the shrunk configuration draws it")
     func reportDeclaresSchema() throws {
         let result = Target.schemas.search(mutant: "store-self-link-skips-inverse", options: SearchOptions(seed: 1, runs: 2000))

@@ -40,9 +40,9 @@ public struct Prediction<Observation: Equatable>: Equatable {
 }
 
 /// An observation made of labelled parts. When an observation differs from the prediction, the engine finds
-/// the first part (in the order of the predicted value's parts, then parts only the observation has) whose
-/// value differs, and reports the mismatch under the rule the prediction declares for that part
-/// (`Prediction.part(_:rule:)`), else under the prediction's rule.
+/// the first part (in the order of the predicted value's parts, a part only the observation has where the
+/// observation lists it) whose value differs, and reports the mismatch under the rule the prediction declares
+/// for that part (`Prediction.part(_:rule:)`), else under the prediction's rule.
 public protocol ObservationParts {
     /// The parts, each labelled and written as text; computed only for a mismatch.
     var parts: [(label: String, value: String)] { get }
@@ -65,13 +65,7 @@ extension Prediction {
         guard let observedParts = observed as? any ObservationParts, let predictedParts = value as? any ObservationParts else {
             return Failure(rule: rule, kind: .mismatch, message: "\(trace): expected \(expected), observed \(seen)")
         }
-        let predicted = predictedParts.parts, seenParts = observedParts.parts
-        var differing: String?
-        for part in predicted where seenParts.first(where: { $0.label == part.label })?.value != part.value {
-            differing = part.label
-            break
-        }
-        if differing == nil { differing = seenParts.first { part in !predicted.contains { $0.label == part.label } }?.label }
+        let differing = Self.firstDifferingPart(predicted: predictedParts.parts, observed: observedParts.parts)
         let decided = differing.flatMap(rule(ofPart:)) ?? rule
         if let code = observedParts.trapCode, predictedParts.trapCode == nil {
             return Failure(rule: decided, kind: .trap, message: "\(trace): trapped (\(code)) where the specification expects \(expected)",
@@ -79,6 +73,29 @@ extension Prediction {
         }
         let located = differing.map { " (its \($0) differs)" } ?? ""
         return Failure(rule: decided, kind: .mismatch, message: "\(trace): expected \(expected), observed \(seen)\(located)")
+    }
+}
+
+extension Prediction {
+    /// The label of the first part that differs, in the order the parts are listed: the predicted value's parts
+    /// in their order, each part only the observation has compared where the observation lists it (before the
+    /// predicted part the observation lists next). Nil when every part agrees.
+    package static func firstDifferingPart(predicted: [(label: String, value: String)], observed: [(label: String, value: String)]) -> String? {
+        let predictedLabels = Set(predicted.map(\.label))
+        var unpredictedBefore: [String: String] = [:], trailing: String?
+        for part in observed {
+            if !predictedLabels.contains(part.label) {
+                if trailing == nil { trailing = part.label }
+            } else if let extra = trailing {
+                if unpredictedBefore[part.label] == nil { unpredictedBefore[part.label] = extra }
+                trailing = nil
+            }
+        }
+        for part in predicted {
+            if let extra = unpredictedBefore[part.label] { return extra }
+            if observed.first(where: { $0.label == part.label })?.value != part.value { return part.label }
+        }
+        return trailing
     }
 }
 
