@@ -10,7 +10,7 @@ import Testing
 struct MachineFailureTests {
     @Test("graph and mapper: the store file cannot be made, or a save cannot be written", arguments: [
         ("graph", 40, 1, "making the system: the machine failed the case's new scratch store file: "),
-        ("graph", 100, 3, "(save(context: 1)): the machine failed the store's save: "),
+        ("graph", 100, 3, "the machine failed the store's save: "),
         ("mapper", 40, 1, "making the system: the machine failed the case's new scratch store file: "),
         ("mapper", 100, 1, "the machine failed the store's save: "),
     ])
