@@ -114,19 +114,10 @@ public struct MapperMachine: StateMachine, Sendable {
                             return command
                         },
                         predict: { command, model in predict(command, &model) },
-                        perform: { command, system in try Self.performAsUser(command, system) }, joinsOnly: true),
+                        perform: { command, system in try performAsUser(command, system) }, joinsOnly: true),
             .concurrent("userSave", weight: 1, arguments: { _, _ in MapperCommand.save }, predict: { command, model in predict(command, &model) },
-                        perform: { command, system in try Self.performAsUser(command, system) }, joinsOnly: true),
+                        perform: { command, system in try performAsUser(command, system) }, joinsOnly: true),
         ]
-    }
-
-    /// A user's step run as a branch of a concurrent step: one job, without suspending.
-    private static func performAsUser(_ command: MapperCommand, _ system: MapperSystem) throws -> MapperObservation {
-        switch command {
-        case .deleteWork(let ref, let evict): return system.deleteWork(ref.index, evict: evict)
-        case .save: return try system.save()
-        default: throw HarnessFault("\(command.trace) is no user's step of a concurrent step")
-        }
     }
 
     private func mapCommand(_ response: SpecResponse, _ model: MapperState) -> MapperCommand {
@@ -174,6 +165,12 @@ public struct MapperMachine: StateMachine, Sendable {
             return model.spec.relaunch()
         }
         return .step(.done, rule: MapperRules.storeMatches)
+    }
+
+    /// A user's step run as a branch of a concurrent step: one job, without suspending, as the sequential step runs it.
+    private func performAsUser(_ command: MapperCommand, _ system: MapperSystem) throws -> MapperObservation {
+        var system = system
+        return try perform(command, &system)
     }
 
     func perform(_ command: MapperCommand, _ system: inout MapperSystem) throws -> MapperObservation {
