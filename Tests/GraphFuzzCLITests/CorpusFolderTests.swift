@@ -1,4 +1,5 @@
 import Foundation
+import GraphFuzzEngine
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -66,6 +67,96 @@ struct CorpusFolderTests {
         #expect(empty.stderr.contains("\(folder)/empty: no .case file in this folder or its subfolders"), "stderr: \(empty.stderr)")
         let typo = try graphFuzz(["replay", folder + "/no-such-folder"])
         #expect(typo.status == 2)
+    }
+
+    @Test("every corpus walk visits each real file once: symbolic-link loops, hard links and a folder given twice neither hang nor repeat a case")
+    func linksAndLoops() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let corpus = folder + "/d/a"
+        try FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: true)
+        let name = try #require(exportableCorpusFiles.first { $0.hasPrefix("queue-") })
+        try FileManager.default.copyItem(atPath: Package.corpus + "/" + name, toPath: corpus + "/" + name)
+        // Two links to the folder itself (each walk through one leads to the other: 2^depth paths), one to its
+        // parent, a hard link and a symbolic link to the case, and a link to nothing.
+        for (link, target) in [("s1", "."), ("s2", "."), ("up", ".."), ("soft.case", name), ("dangling.case", "nowhere")] {
+            try FileManager.default.createSymbolicLink(atPath: corpus + "/" + link, withDestinationPath: target)
+        }
+        #expect(link(corpus + "/" + name, corpus + "/zz-hard.case") == 0)
+        // `timeout`: a walk that loops fails the test instead of hanging it.
+        func run(_ arguments: [String]) throws -> ProcessResult {
+            try graphFuzz(["120", Package.executable] + arguments, in: folder, executable: "/usr/bin/timeout")
+        }
+        let replay = try run(["replay", "d/a", "d/a/s1", "d"])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout.split(separator: "\n").filter { $0.hasPrefix("pass  ") } == ["pass  d/a/\(name)  production passes; mutant queue-off-by-one fails Q1"],
+                "\(replay.stdout)")
+        #expect(replay.stdout.contains("1 passed, 0 failed, 0 malformed"), "\(replay.stdout)")
+        let seeds = try run(["export-seeds", "--corpus", "d/a", "--out", "seeds"])
+        #expect(seeds.status == 0 && seeds.stdout.contains("wrote 1 seeds for 1 targets"), "\(seeds.stdout)\(seeds.stderr)")
+        let tests = try run(["export-tests", "--corpus", "d/a", "--out", "tests"])
+        #expect(tests.status == 0 && tests.stdout.contains("1 tests in tests: 1 written, 0 unchanged, 0 removed"), "\(tests.stdout)\(tests.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/tests").count == 1)
+        // Not a case: a pipe named like one is refused, naming it.
+        #expect(mkfifo(corpus + "/fifo.case", 0o644) == 0)
+        let pipe = try run(["replay", "d/a"])
+        #expect(pipe.status == 2 && pipe.stderr.contains("d/a/fifo.case: not a corpus case: a pipe, not a regular file"), "\(pipe.stderr)")
+    }
+
+    @Test("one-letter relative folders work: --corpus q, export-tests --out o")
+    func oneLetterFolders() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try graphFuzz(["--mutant", "queue-off-by-one", "--seed", "1", "--in-process", "--corpus", "q"], in: folder)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/q").contains { $0.hasSuffix(".case") })
+        let export = try graphFuzz(["export-tests", "--corpus", "q", "--out", "o"], in: folder)
+        #expect(export.status == 0, "\(export.stdout)\(export.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/o").count == 1)
+    }
+
+    @Test("runs started together on one new --corpus folder all succeed and all save: tried 50 times with 2 to 4 runs")
+    func concurrentNewCorpus() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Seed 2's case 0 fails on the mutant: each run probes the new folder qr/sub, finds the failure and saves it.
+        // The runs of a try wait for each other to be ready, then start at once.
+        let tries = 50
+        let script = """
+            cd "$FOLDER"
+            for try in $(seq 1 \(tries)); do
+              mkdir "try$try"
+              runs=$((2 + try % 3))
+              for run in $(seq 1 $runs); do
+                ( cd "try$try" && touch "ready$run" && while [ ! -e go ]; do :; done
+                  "$GRAPH_FUZZ" --mutant queue-off-by-one --seed 2 --runs 1 --in-process --json --corpus qr/sub > "out$run" 2> "err$run"
+                  echo $? > "status$run" ) &
+              done
+              while set -- "try$try"/ready*; [ $# -lt $runs ]; do :; done
+              touch "try$try/go"
+              wait
+            done
+            """
+        let result = try shell(script, environment: ["FOLDER": folder])
+        #expect(result.status == 0, "\(result.stderr)")
+        var runs = 0
+        for attempt in 1...tries {
+            let place = "\(folder)/try\(attempt)"
+            for run in 1...(2 + attempt % 3) {
+                runs += 1
+                let status = try String(contentsOfFile: "\(place)/status\(run)", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                let stderr = try String(contentsOfFile: "\(place)/err\(run)", encoding: .utf8)
+                #expect(status == "1", "try \(attempt), run \(run): exit \(status): \(stderr)")
+                // Nothing lost: the case each run reports saved is there.
+                let output = try String(contentsOfFile: "\(place)/out\(run)", encoding: .utf8)
+                let failure = try #require(output.split(separator: "\n").first { $0.contains(#""event":"failure""#) }, "try \(attempt), run \(run): \(stderr)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(failure.utf8)) as? [String: Any])
+                let saved = try #require(object["corpusFile"] as? String, "try \(attempt), run \(run): not saved: \(stderr)")
+                #expect((try? Corpus.read(place + "/" + saved)) != nil, "try \(attempt), run \(run): \(saved) is missing or unreadable")
+            }
+            #expect((try? CorpusIdentity.read(place + "/qr/sub")) != nil, "try \(attempt): the corpus has no identity")
+        }
+        #expect(runs == 151)
     }
 
     @Test("the same shrunk trace found by other seeds is saved once")

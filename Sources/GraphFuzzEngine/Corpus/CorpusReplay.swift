@@ -19,54 +19,6 @@ package struct ReplayResult: Sendable, Equatable {
 
 /// Reading, writing and replaying corpus cases.
 package enum Corpus {
-    /// The `.case` files under each path (a file, or a folder searched with its subfolders;
-    /// hidden files and folders are skipped), each folder's sorted by path. A path that does not
-    /// exist, cannot be read, or is a folder holding no case is an error: a mistyped path must
-    /// never pass as "nothing failed".
-    package static func files(in paths: [String]) throws(CorpusError) -> [String] {
-        var files: [String] = []
-        let manager = FileManager.default
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            guard !path.isEmpty, manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw CorpusError(file: path.isEmpty ? "''" : path, line: nil, message: "no such file or folder")
-            }
-            guard isDirectory.boolValue else {
-                if let kind = FileIO.specialKind(path) {
-                    throw CorpusError(file: path, line: nil, message: "not a corpus case: \(kind), not a regular file")
-                }
-                files.append(path)
-                continue
-            }
-            let found: [String]
-            do { found = try caseFiles(under: path) } catch {
-                throw CorpusError(file: path, line: nil, message: "cannot read the folder: \(FileIO.reason(of: error))")
-            }
-            guard !found.isEmpty else {
-                throw CorpusError(file: path, line: nil, message: "no .case file in this folder or its subfolders")
-            }
-            files += found
-        }
-        return files
-    }
-
-    /// The `.case` files under `folder`, recursively, sorted; hidden names skipped.
-    private static func caseFiles(under folder: String) throws -> [String] {
-        let manager = FileManager.default
-        var found: [String] = []
-        for name in try manager.contentsOfDirectory(atPath: folder).sorted() where !name.hasPrefix(".") {
-            let path = (folder as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                found += try caseFiles(under: path)
-            } else if name.hasSuffix(".case") {
-                found.append(path)
-            }
-        }
-        return found
-    }
-
     /// Reads and parses a corpus file.
     package static func read(_ file: String) throws(CorpusError) -> CorpusCase {
         let data: Data

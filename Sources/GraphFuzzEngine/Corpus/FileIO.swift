@@ -56,8 +56,7 @@ package enum FileIO {
             // Missing, or under a file (which the walk up then finds and names).
             guard code == ENOENT || code == ENOTDIR else { throw FileError(file: current, action: "use it as a folder", reason: reason(code)) }
             missing.append(current)
-            let parent = (current as NSString).deletingLastPathComponent
-            guard !parent.isEmpty, parent != current else { break }
+            guard let parent = parent(of: current) else { break }
             current = parent
         }
         var created: [String] = []
@@ -74,6 +73,17 @@ package enum FileIO {
         return created
     }
 
+    /// The folder holding `path` ("a/b" for "a/b/c", "/" for "/c"), nil for a path of one relative component
+    /// or the root. (Foundation's `deletingLastPathComponent` traps on a relative name of one character.)
+    package static func parent(of path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return nil }
+        var parent = trimmed[..<slash]
+        while parent.count > 1 && parent.hasSuffix("/") { parent.removeLast() }
+        return parent.isEmpty ? "/" : String(parent)
+    }
+
     /// Removes `folders` (empty ones, as `createFolder` made them), innermost first.
     package static func removeFolders(_ folders: [String]) {
         for folder in folders.reversed() { rmdir(folder) }
@@ -82,9 +92,8 @@ package enum FileIO {
     /// Writes `text` to `path` atomically. `temporary` names the hidden file used on the way
     /// (default: `.NAME.PID.tmp` beside it); it never survives a failed write.
     package static func writeAtomically(_ text: String, to path: String, temporary: String? = nil) throws(FileError) {
-        let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
-        let temporary = temporary ?? (folder as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
+        let temporary = temporary ?? ((parent(of: path) ?? ".") as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw FileError(file: temporary, action: "create the temporary file", reason: reason(errno)) }
         var bytes = Array(text.utf8)
@@ -110,14 +119,11 @@ package enum FileIO {
         }
     }
 
-    /// What `path` is when it is neither a regular file nor a folder ("a character device", "a
-    /// pipe", …), following symbolic links; nil for a regular file, a folder or a path that cannot be
-    /// examined (reading it then names the reason).
-    package static func specialKind(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG, S_IFDIR: return nil
+    /// What a file of `mode` (`stat`'s `st_mode`) is, in words: "a folder", "a pipe", ….
+    package static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a folder"
         case S_IFCHR: return "a character device"
         case S_IFBLK: return "a block device"
         case S_IFIFO: return "a pipe"
@@ -131,20 +137,20 @@ package enum FileIO {
         guard unlink(path) == 0 else { throw FileError(file: path, action: "remove it", reason: reason(errno)) }
     }
 
-    /// Checks, before any work, that cases can be saved in `folder`: the folders missing on the way
-    /// are created, a small probe file is written and removed where the cases will go, and the
-    /// folders the check created are removed again (a folder is created for real when a case is
-    /// saved). A file in the way, a read-only folder, a full disk or a path that is no real file
-    /// system (/proc) shows here, with the path and the system's reason, and nothing is left.
+    /// Checks, before any work, that cases can be saved in `folder`: the folders missing on the way are created
+    /// and kept (as `mkdir -p` does: another run started at the same time may be using them already), and a small
+    /// probe file is written and removed where the cases will go. A file in the way, a read-only folder, a full
+    /// disk or a path that is no real file system (/proc) shows here, with the path and the system's reason; then
+    /// the folders the check created are removed again while they are empty, and nothing is left.
     package static func checkWritableFolder(_ folder: String) throws(FileError) {
         let created = try createFolder(folder)
-        defer { removeFolders(created) }
         let probe = (folder as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")
         do {
             try writeAtomically(String(repeating: "graph-fuzz checks that this folder can be written\n", count: 80), to: probe,
                                 temporary: probe + ".tmp")
             try remove(probe)
         } catch {
+            removeFolders(created)
             throw FileError(file: folder, action: "write a file in it", reason: error.reason)
         }
     }
