@@ -78,7 +78,8 @@ enum Help {
           2 bad usage or bad input (a flag, a file and line, a corpus folder, too few open files)
           3 internal or infrastructure error (workers keep dying without a reproducing case), a
             harness fault (a machine's own I/O failed, e.g. a full /tmp: target, seed, case, step named),
-            or standard output or error that cannot be written (a full disk)
+            a found case that could not be saved (path and reason named), or standard output or
+            error that cannot be written (a full disk)
           130 / 143 interrupted by SIGINT / SIGTERM (workers stopped, temporary files removed, summary
             so far printed)
           141 standard output's reader went away (| head): stopped quietly, as SIGPIPE would

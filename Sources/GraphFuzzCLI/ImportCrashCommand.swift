@@ -3,7 +3,8 @@ import GraphFuzzEngine
 
 /// Turns a libFuzzer input into a corpus case: replays its bytes as choices, shrinks them as a
 /// search's failure is shrunk, and saves the shrunk case. Exit 0 when saved, 2 when the file
-/// cannot be read, the selection is wrong, or the input does not fail.
+/// cannot be read, the selection is wrong, the corpus cannot take a case or the input does not fail, 3 when the
+/// case could not be saved after all (the disk filled meanwhile).
 struct ImportCrashCommand: Command {
     static let name = "import-crash"
     static let usage = "import-crash FILE --target NAME [--mutant NAME] [--steps N] [--corpus DIR]"
@@ -33,14 +34,17 @@ struct ImportCrashCommand: Command {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw UsageError("import-crash: \(file): cannot read the file")
         }
+        do { try Corpus.checkSavable(corpus) } catch {
+            throw UsageError("import-crash: --corpus: \(error)")
+        }
         let imported: ImportedCrash
         do throws(ImportCrashError) { imported = try ImportedCrash(bytes: Array(data), harness: harness) } catch {
             throw UsageError("import-crash: \(file): \(error.message)")
         }
         let path: String
         do { path = try Corpus.write(imported.corpusCase, to: corpus) } catch {
-            console.err("graph-fuzz: could not save the case: \(error)\n")
-            return 2
+            console.err("graph-fuzz: infrastructure error: could not save the case: \(error)\n")
+            return 3
         }
         let failure = imported.failure
         var out = "IMPORTED \(harness.target.name)\(harness.mutant.map { " (mutant \($0))" } ?? "") — rule \(failure.rule), \(failure.kind.rawValue)\n"

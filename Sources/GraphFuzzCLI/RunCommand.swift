@@ -92,7 +92,7 @@ struct RunCommand: Command {
         let selected = try selection(context.registry)
         if save {
             // Found now, not after the whole search: a corpus that cannot take the cases.
-            do { try FileIO.checkWritableFolder(corpus) } catch {
+            do { try Corpus.checkSavable(corpus) } catch {
                 throw UsageError("--corpus: \(error) (use another --corpus, or --no-save)")
             }
         }
@@ -137,6 +137,12 @@ struct RunCommand: Command {
             guard let signal = Interruption.signal else { return 3 }
             console.err("graph-fuzz: interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): workers stopped, the summary above is the run so far\n")
             return Interruption.exitCode
+        }
+        if report.unsaved > 0 {
+            // The disk filled or the corpus changed under the run: the harness's fault, never the code's.
+            console.err("graph-fuzz: infrastructure error: \(report.unsaved) of the failures found could not be saved to \(corpus) "
+                + "(the path and reason are above; free the disk or fix the folder, then run the reproduce lines again)\n")
+            return 3
         }
         return searched.contains { !$0.found.isEmpty } ? 1 : 0
     }

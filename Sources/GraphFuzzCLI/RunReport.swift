@@ -15,6 +15,8 @@ struct RunReport {
     private var rows = [["target", "mutant", "cases", "steps", "result", "time"]]
     /// The rare and never-exercised rules and health warnings, printed after the table.
     private var coverageLines: [String] = []
+    /// Failures found whose case could not be saved (an infrastructure error: exit 3).
+    private(set) var unsaved = 0
 
     init(json: Bool, quiet: Bool, console: Console, progress: ProgressLine, caseIndex: Int?, runs: Int) {
         self.json = json
@@ -38,7 +40,8 @@ struct RunReport {
                 + "was run once more to shrink it: not reported as a failure of the code under test")
         case .saveFailed(let reason):
             progress.clear()
-            console.err("graph-fuzz: could not save the case: \(reason)\n")
+            unsaved += 1
+            console.err("graph-fuzz: infrastructure error: could not save the case of the failure reported next: \(reason)\n")
         case .failure(let found, let corpusFile):
             progress.clear()
             failure(FailureReport(result: found.result, corpusFile: corpusFile))

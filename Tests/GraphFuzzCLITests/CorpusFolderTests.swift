@@ -159,6 +159,40 @@ struct CorpusFolderTests {
         #expect(runs == 151)
     }
 
+    @Test("a corrupt corpus identity file is exit 2 before the search, naming it")
+    func corruptIdentityFirst() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "not an identity\n".write(toFile: folder + "/.graph-fuzz-corpus", atomically: true, encoding: .utf8)
+        let result = try graphFuzz(["--mutant", "queue-off-by-one", "--seed", "2", "--runs", "1", "--in-process", "--corpus", folder])
+        #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("--corpus: \(folder)/.graph-fuzz-corpus: cannot read the corpus identity: it does not hold one"),
+                "\(result.stderr)")
+        #expect(!result.stdout.contains("seed") && !result.stdout.contains("FAILURE"), "the search must not run: \(result.stdout)")
+    }
+
+    @Test("a case that cannot be saved after the check passed is exit 3 (infrastructure) naming the path and reason, not exit 1")
+    func saveFailsAfterCheck() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let arguments = ["--mutant", "queue-off-by-one", "--seed", "2", "--runs", "1", "--in-process", "--json"]
+        // Where the run saves its case: a folder of that name, holding a file, is in the way of the save alone.
+        let first = try graphFuzz(arguments + ["--corpus", folder + "/first"])
+        let event = try #require(first.stdout.split(separator: "\n").first { $0.contains(#""event":"failure""#) }, "\(first.stdout)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])
+        let name = try #require((object["corpusFile"] as? String).map { ($0 as NSString).lastPathComponent })
+        let corpus = folder + "/second"
+        try FileManager.default.createDirectory(atPath: corpus + "/" + name, withIntermediateDirectories: true)
+        try "x".write(toFile: corpus + "/" + name + "/in-the-way", atomically: true, encoding: .utf8)
+        let result = try graphFuzz(arguments + ["--corpus", corpus])
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("infrastructure error: could not save the case of the failure reported next: \(corpus)/\(name)"), "\(result.stderr)")
+        #expect(result.stderr.contains("Is a directory"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 of the failures found could not be saved to \(corpus)"), "\(result.stderr)")
+        // The failure itself is still reported, unsaved.
+        #expect(result.stdout.contains(#""event":"failure""#) && result.stdout.contains(#""corpusFile":null"#), "\(result.stdout)")
+    }
+
     @Test("the same shrunk trace found by other seeds is saved once")
     func dedupeByTrace() throws {
         let folder = temporaryFolder()

@@ -18,6 +18,7 @@ package enum CorpusIdentity {
 
     /// The identity recorded in `folder`, nil when it has none. An error names the identity file when
     /// it cannot be read or does not hold an identity.
+    @discardableResult
     package static func read(_ folder: String) throws(FileError) -> String? {
         let path = (folder as NSString).appendingPathComponent(fileName)
         guard access(path, F_OK) == 0 else { return nil }

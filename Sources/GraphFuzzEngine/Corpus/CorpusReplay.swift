@@ -31,6 +31,15 @@ package enum Corpus {
         return try CorpusCase(parsing: text, file: file)
     }
 
+    /// Checks, before any work, that cases can be saved in `folder`: it can be written (`FileIO.checkWritableFolder`)
+    /// and its identity file, if it has one, holds an identity (`CorpusIdentity.read`). An error names the folder
+    /// or the identity file and the reason, so a corrupt `.graph-fuzz-corpus` shows before the search, not at the
+    /// first save after it.
+    package static func checkSavable(_ folder: String) throws(FileError) {
+        try FileIO.checkWritableFolder(folder)
+        try CorpusIdentity.read(folder)
+    }
+
     /// Writes `corpusCase` into `folder` atomically (temporary file, then rename), never
     /// overwriting a different case, and gives the folder its identity (`CorpusIdentity`) if it has
     /// none; returns the path written, or of the file already holding the same trace (a case found
