@@ -61,7 +61,7 @@ enum Help {
     private static let sections = """
         JSON LINES (--json)
           failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts
-                   secondsToFailure counterexample swift corpusFile
+                   shrinkInterrupted secondsToFailure counterexample swift corpusFile
           coverage event target rule decided cases   (one per rule, before the summary: a target's last event)
           summary  event target mutant seed cases steps seconds stepsPerSecond failures
           replay   event file target outcome rule

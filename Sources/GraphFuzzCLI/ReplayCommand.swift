@@ -53,7 +53,8 @@ struct ReplayCommand: Command {
                         ("rule", .optional(result.rule)),
                     ]).rendered + "\n")
                 } else {
-                    let drift = result.drift ? " (generators changed since it was recorded; replayed from its trace)" : ""
+                    let drift = (result.drift ? " (generators changed since it was recorded; replayed from its trace)" : "")
+                        + (corpusCase.shrinkInterrupted ? " (its shrink was interrupted: not minimal)" : "")
                     let verdict = result.harnessFault != nil ? "HARNESS FAULT" : result.passed ? "pass" : "FAIL"
                     console.out("\(verdict)  \(file)  \(result.message)\(drift)\n")
                 }

@@ -62,14 +62,16 @@ struct RunReport {
             ("seed", .uint(report.result.options.seed)), ("case", .int(found.caseIndex)), ("rule", .string(found.failure.rule)),
             ("kind", .string(found.failure.kind.rawValue)), ("message", .string(found.failure.message)),
             ("steps", .int(report.result.counterexample?.steps.count ?? 0)), ("originalSteps", .int(report.result.originalSteps)),
-            ("shrinkAttempts", .int(found.shrink.attempts)), ("secondsToFailure", .double(found.seconds)),
+            ("shrinkAttempts", .int(found.shrink.attempts)), ("shrinkInterrupted", .bool(found.shrink.interrupted)),
+            ("secondsToFailure", .double(found.seconds)),
             ("counterexample", .array(report.stepLines.map(JSONValue.string))), ("swift", .string(report.swiftTest)),
             ("corpusFile", .optional(report.corpusFile)),
         ]).rendered + "\n")
     }
 
     private mutating func finished(_ run: TargetRun, _ coverage: CoverageReport) {
-        let rate = run.seconds > 0 ? Double(run.steps) / run.seconds : 0
+        // Wall time, shrinking and re-running slow cases included: what the run took.
+        let rate = run.wallSeconds > 0 ? Double(run.steps) / run.wallSeconds : 0
         if caseIndex == nil { coverageLines += coverage.summaryLines }
         if json {
             for row in coverage.rows {
@@ -82,7 +84,7 @@ struct RunReport {
             console.out(JSONValue.object([
                 ("event", .string("summary")), ("target", .string(run.target)), ("mutant", .optional(run.mutant)),
                 ("seed", .uint(run.options.seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
-                ("seconds", .double(run.seconds)), ("stepsPerSecond", .double(rate.rounded())),
+                ("seconds", .double(run.wallSeconds)), ("stepsPerSecond", .double(rate.rounded())),
                 ("failures", .int(run.found.count)),
             ]).rendered + "\n")
         }
@@ -95,7 +97,7 @@ struct RunReport {
         }.joined(separator: ", ")
         rows.append([run.target, run.mutant ?? "-", String(run.cases), String(run.steps),
                      (run.found.isEmpty ? "pass" : "FAIL \(rules)") + (run.interrupted ? " (interrupted)" : ""),
-                     "\(Format.seconds(run.seconds)) (\(Int(rate))/s)"])
+                     "\(Format.seconds(run.wallSeconds)) (\(Int(rate))/s)"])
     }
 
     /// The summary table (text), the note on ×N, and the coverage lines.

@@ -13,8 +13,8 @@ private final class Background {
     var stdoutPath: String { folder + "/stdout" }
     var stderrPath: String { folder + "/stderr" }
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: Package.executable)
+    init(_ arguments: [String], executable: String = Package.executable, environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: Package.root)
         process.environment = ProcessInfo.processInfo.environment.merging(
@@ -116,6 +116,71 @@ struct RunLifecycleTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!result.stdout.contains("hang"))
         #expect(result.stderr.contains("is slow, not stuck"), "stderr: \(result.stderr)")
+    }
+
+    @Test("the summary's time is wall time: the re-runs of slow cases count (steps that sleep give a lower bound)")
+    func summaryIsWallTime() throws {
+        // Each step sleeps 40 ms: cases of three steps or more outlast the 0.1 s timeout and run again alone.
+        let result = try graphFuzz(["--target", "planted-slow", "--seed", "1", "--runs", "4", "--case-timeout", "0.1", "--jobs", "1", "--no-save"],
+                                   executable: Package.plantedExecutable, environment: ["GRAPH_FUZZ_PLANTED_STEP_MS": "40"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("is slow, not stuck"), "no case was run again: \(result.stderr)")
+        let row = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("planted-slow ") }, "\(result.stdout)")
+        let columns = row.split(separator: " ")
+        let steps = try #require(Int(columns[3]), "\(row)")
+        let seconds = try #require(Double(columns[5].dropLast()), "\(row)")
+        // Every step counted slept 40 ms, one after another (one worker): the run took at least that long.
+        #expect(steps > 0 && seconds >= Double(steps) * 0.040, "\(row): \(steps) steps of 40 ms each")
+    }
+
+    @Test("SIGINT while shrinking: the report and JSON say so, the case is saved marked, and the next run replaces it (one file per failure)")
+    func interruptedShrink() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let corpus = folder + "/corpus", log = folder + "/cases"
+        let arguments = ["--mutant", "planted-slow-wraps", "--seed", "1", "--runs", "1", "--steps", "40", "--corpus", corpus]
+        func startedCases() -> Int { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        func saved() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: corpus)) ?? []).filter { $0.hasSuffix(".case") } }
+        func failureEvent(_ output: String) throws -> [String: Any] {
+            let line = try #require(output.split(separator: "\n").first { $0.contains(#""event":"failure""#) }, "\(output)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        /// Runs until the shrink has started (the run's one case failed; the cases after it are the shrink's), then SIGINT.
+        func interrupted(_ extra: [String]) throws -> ProcessResult {
+            try? FileManager.default.removeItem(atPath: log)
+            let run = try Background(arguments + extra, executable: Package.plantedExecutable,
+                                     environment: ["GRAPH_FUZZ_PLANTED_STEP_MS": "20", "GRAPH_FUZZ_PLANTED_LOG": log])
+            #expect(run.wait(upTo: 60) { startedCases() >= 3 })
+            kill(run.process.processIdentifier, SIGINT)
+            return run.finish()
+        }
+
+        let first = try interrupted([])
+        #expect(first.status == 130, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("case 0: shrink interrupted after "), "\(first.stdout)")
+        #expect(!first.stdout.contains("case 0: shrunk "), "\(first.stdout)")
+        let partial = try #require(saved().first, "nothing saved")
+        #expect(saved().count == 1)
+        #expect(try String(contentsOfFile: corpus + "/" + partial, encoding: .utf8).contains("\nshrink: interrupted"))
+
+        // A run that shrinks to the end (steps no longer sleep) replaces the marked case.
+        let full = try graphFuzz(arguments + ["--json", "--in-process"], executable: Package.plantedExecutable, environment: ["GRAPH_FUZZ_PLANTED_STEP_MS": "0"])
+        #expect(full.status == 1, "\(full.stdout)\(full.stderr)")
+        let complete = try failureEvent(full.stdout)
+        #expect(complete["shrinkInterrupted"] as? Bool == false)
+        let completeFile = try #require(complete["corpusFile"] as? String)
+        #expect(saved() == [(completeFile as NSString).lastPathComponent], "one file for one failure: \(saved())")
+        #expect(try !String(contentsOfFile: completeFile, encoding: .utf8).contains("shrink:"))
+
+        // Interrupted again (in process this time): said in JSON too, and nothing is saved beside the complete case.
+        let again = try interrupted(["--json", "--in-process"])
+        #expect(again.status == 130, "\(again.stdout)\(again.stderr)")
+        let event = try failureEvent(again.stdout)
+        #expect(event["shrinkInterrupted"] as? Bool == true, "\(again.stdout)")
+        #expect(event["corpusFile"] as? String == completeFile)
+        #expect(saved() == [(completeFile as NSString).lastPathComponent], "\(saved())")
+        let replay = try graphFuzz(["replay", corpus], executable: Package.plantedExecutable)
+        #expect(replay.status == 0 && replay.stdout.contains("1 passed"), "\(replay.stdout)\(replay.stderr)")
     }
 
     @Test("SIGINT stops the workers, leaves no temporary file, prints the summary so far and exits 130")

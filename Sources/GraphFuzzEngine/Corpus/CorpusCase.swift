@@ -18,12 +18,15 @@ package struct CorpusCase: Equatable, Sendable {
     package var choices: ChoiceSequence
     package var config: TraceStep
     package var steps: [TraceStep]
+    /// The shrink that made `steps` was interrupted (SIGINT, SIGTERM): the case fails, but is not minimal, and the
+    /// next case saved for the same failure replaces it (`Corpus.write`).
+    package var shrinkInterrupted: Bool
     /// 1-based file lines of the config and of each step (set when parsed; derived otherwise).
     var configLine = 0
     var stepLines: [Int] = []
 
     package init(target: String, mutant: String?, rule: String, kind: FailureKind, seed: UInt64, caseIndex: Int,
-                fingerprint: String, choices: ChoiceSequence, config: TraceStep, steps: [TraceStep]) {
+                fingerprint: String, choices: ChoiceSequence, config: TraceStep, steps: [TraceStep], shrinkInterrupted: Bool = false) {
         self.target = target
         self.mutant = mutant
         self.rule = rule
@@ -34,6 +37,7 @@ package struct CorpusCase: Equatable, Sendable {
         self.choices = choices
         self.config = config
         self.steps = steps
+        self.shrinkInterrupted = shrinkInterrupted
     }
 
     /// The 1-based line of step `index` (nil: the config line) in this case's file.
@@ -54,6 +58,13 @@ package struct CorpusCase: Equatable, Sendable {
             && config == other.config && steps == other.steps
     }
 
+    /// True when both record the same failure: the same target, mutant, rule and kind, found at the same case of
+    /// the same seed (shrunk as far, or not).
+    package func sameFailure(as other: CorpusCase) -> Bool {
+        target == other.target && mutant == other.mutant && rule == other.rule && kind == other.kind && seed == other.seed
+            && caseIndex == other.caseIndex
+    }
+
     /// Expected outcomes: production code passes; the mutant (if any) fails with `rule`.
     package var expectations: String {
         mutant == nil ? "pass" : "pass; mutant \(mutant!) fails \(rule)"
@@ -64,6 +75,9 @@ package struct CorpusCase: Equatable, Sendable {
         let hash = CaseHash.hex(CaseHash.fnv1a(([config] + steps).map(\.description).joined(separator: "\n") + (mutant ?? "")))
         return "\(target)-\(rule)-\(hash.prefix(10)).case"
     }
+
+    /// The `shrink:` line of a case whose shrink was interrupted.
+    static let interruptedMark = "interrupted (not minimal: the next case saved for this failure replaces this file)"
 
     /// The file's text.
     package var text: String {
@@ -80,6 +94,9 @@ package struct CorpusCase: Equatable, Sendable {
         lines += [
             "seed: \(seed)",
             "case: \(caseIndex)",
+        ]
+        if shrinkInterrupted { lines.append("shrink: \(CorpusCase.interruptedMark)") }
+        lines += [
             "fingerprint: \(fingerprint)",
             "choices: \(choices)",
             "config: \(config)",

@@ -37,7 +37,8 @@ extension CorpusCase {
         guard Int(version) == CorpusCase.formatVersion else {
             throw fail(versionLine, "unknown format version '\(version)' (this graph-fuzz reads version \(CorpusCase.formatVersion))")
         }
-        let known: Set<String> = ["graph-fuzz-case", "target", "mutant", "rule", "kind", "expect", "expect-mutant", "seed", "case", "fingerprint", "choices"]
+        let known: Set<String> = ["graph-fuzz-case", "target", "mutant", "rule", "kind", "expect", "expect-mutant", "seed", "case", "shrink",
+                                  "fingerprint", "choices"]
         if let unknown = fields.first(where: { !known.contains($0.key) }) {
             throw fail(unknown.line, "unknown field '\(unknown.key)'")
         }
@@ -60,6 +61,12 @@ extension CorpusCase {
         let (caseText, caseLine) = try field("case")
         guard let caseIndex = Int(caseText), caseIndex >= 0 else { throw fail(caseLine, "case '\(caseText)' is not a non-negative integer") }
         self.caseIndex = caseIndex
+        if let shrink = fields.first(where: { $0.key == "shrink" }) {
+            guard shrink.value.hasPrefix("interrupted") else { throw fail(shrink.line, "shrink must be 'interrupted' (or the line left out)") }
+            shrinkInterrupted = true
+        } else {
+            shrinkInterrupted = false
+        }
         fingerprint = String(try field("fingerprint").0)
         let (choicesText, choicesLine) = try field("choices")
         guard let choices = ChoiceSequence(parsing: choicesText) else { throw fail(choicesLine, "choices must be non-negative integers separated by spaces") }

@@ -31,48 +31,13 @@ package enum Corpus {
         return try CorpusCase(parsing: text, file: file)
     }
 
-    /// Checks, before any work, that cases can be saved in `folder`: it can be written (`FileIO.checkWritableFolder`)
-    /// and its identity file, if it has one, holds an identity (`CorpusIdentity.read`). An error names the folder
-    /// or the identity file and the reason, so a corrupt `.graph-fuzz-corpus` shows before the search, not at the
-    /// first save after it.
-    package static func checkSavable(_ folder: String) throws(FileError) {
-        try FileIO.checkWritableFolder(folder)
-        try CorpusIdentity.read(folder)
-    }
-
-    /// Writes `corpusCase` into `folder` atomically (temporary file, then rename), never
-    /// overwriting a different case, and gives the folder its identity (`CorpusIdentity`) if it has
-    /// none; returns the path written, or of the file already holding the same trace (a case found
-    /// again by another seed is not saved twice). An error names the file and the system's reason.
-    package static func write(_ corpusCase: CorpusCase, to folder: String) throws(FileError) -> String {
-        try FileIO.createFolder(folder)
-        try CorpusIdentity.ensure(folder)
-        let text = corpusCase.text
-        let base = (corpusCase.fileName as NSString).deletingPathExtension
-        var attempt = 1
-        while true {
-            let name = attempt == 1 ? "\(base).case" : "\(base)-\(attempt).case"
-            let path = (folder as NSString).appendingPathComponent(name)
-            if let existing = FileManager.default.contents(atPath: path) {
-                if let existingText = String(data: existing, encoding: .utf8),
-                   existingText == text || (try? CorpusCase(parsing: existingText, file: path))?.sameTrace(as: corpusCase) == true {
-                    return path
-                }
-                attempt += 1
-                continue
-            }
-            try FileIO.writeAtomically(text, to: path)
-            return path
-        }
-    }
-
     /// Makes a corpus case from a search's shrunk failure.
     package static func makeCase(_ result: TargetSearchResult, target: Target) -> CorpusCase? {
         guard let found = result.failure, let record = result.counterexample else { return nil }
         return CorpusCase(target: result.target, mutant: result.mutant, rule: found.failure.rule, kind: found.failure.kind,
                           seed: result.options.seed, caseIndex: found.caseIndex,
                           fingerprint: target.generatorFingerprint, choices: found.shrunk,
-                          config: record.config, steps: record.steps)
+                          config: record.config, steps: record.steps, shrinkInterrupted: found.shrink.interrupted)
     }
 
     /// Replays a case: production must pass; the mutant, if any, must fail with the recorded rule.

@@ -91,7 +91,12 @@ package struct FailureReport: Sendable {
         out += "\n"
         // A message of several lines (a concurrent step's, with its interleaving) keeps its lines under the first.
         out += "  \(failure.message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))\n"
-        out += "  seed \(result.options.seed), case \(found.caseIndex): shrunk \(result.originalSteps) → \(result.counterexample?.steps.count ?? 0) steps in \(found.shrink.attempts) attempts\n"
+        let steps = "\(result.originalSteps) → \(result.counterexample?.steps.count ?? 0) steps"
+        out += found.shrink.interrupted
+            ? "  seed \(result.options.seed), case \(found.caseIndex): shrink interrupted after \(found.shrink.attempts) "
+                + "\(found.shrink.attempts == 1 ? "attempt" : "attempts"): \(steps), "
+                + "not minimal (a run that shrinks it to the end replaces its saved case)\n"
+            : "  seed \(result.options.seed), case \(found.caseIndex): shrunk \(steps) in \(found.shrink.attempts) attempts\n"
         if let caseCount { out += "  \(caseCount) \(caseCount == 1 ? "case" : "cases") of the run failed this way\n" }
         out += "  time: \(Format.seconds(found.seconds)) to find and shrink\n"
         for line in stepLines { out += "    \(line)\n" }

@@ -19,6 +19,8 @@ package struct LoopResult: Sendable, Equatable {
     package var steps: Int
     /// Search time, not counting shrinking nor re-running suspected cases.
     package var seconds: Double
+    /// Wall time of the whole loop: the search, shrinking and re-running suspected cases.
+    package var wallSeconds: Double
     /// The failures, one per signature, in the order of their lowest failing case.
     package var found: [FoundGroup]
     /// What the cases exercised, added up.
@@ -170,8 +172,9 @@ package struct SearchEvents {
         }
         let counts = Dictionary(uniqueKeysWithValues: state.groups.sorted.map { ($0.signature, $0.count) })
         let found = state.found.map { FoundGroup(failure: $0.failure, caseCount: counts[$0.failure.failure.signature] ?? $0.caseCount) }
-        return LoopResult(cases: state.cases, rejected: state.rejected, steps: state.steps, seconds: state.searchSeconds, found: found,
-                          coverage: state.coverage, unconfirmed: state.unconfirmed, interrupted: state.interrupted)
+        return LoopResult(cases: state.cases, rejected: state.rejected, steps: state.steps, seconds: state.searchSeconds,
+                          wallSeconds: (state.clock.now - state.start).seconds, found: found, coverage: state.coverage,
+                          unconfirmed: state.unconfirmed, interrupted: state.interrupted)
     }
 
     /// Shrinks `group`, records it and reports it (`events.found`), or notes it unconfirmed; the
@@ -203,8 +206,8 @@ package struct SearchEvents {
         let (first, original) = try checked(executor.run(case: group.firstCase, seed: options.seed))
         guard first.failure?.signature == group.signature else { return nil }
         var thrown: (any Error)?
-        let shrinker = Shrinker(signature: group.signature, budget: options.shrinkBudget, candidates: { sequence in
-            guard thrown == nil, !events.stopRequested() else { return (.rejected, Draw(replaying: sequence)) }
+        let shrinker = Shrinker(signature: group.signature, budget: options.shrinkBudget, stopRequested: events.stopRequested, candidates: { sequence in
+            guard thrown == nil else { return (.rejected, Draw(replaying: sequence)) }
             do { return try checked(executor.replay(sequence)) } catch {
                 thrown = error
                 return (.rejected, Draw(replaying: sequence))
@@ -212,7 +215,8 @@ package struct SearchEvents {
         })
         let shrink = shrinker.shrink(original.sequence, run: (first, original))
         if let thrown { throw thrown }
-        let again = try checked(executor.replay(shrink.sequence)).outcome.failure
+        // An interrupted shrink's best is reported as it stands (the run is stopping): it failed this way when run.
+        let again = shrink.interrupted ? nil : try checked(executor.replay(shrink.sequence)).outcome.failure
         let final = again?.signature == group.signature ? again! : group.failure
         return FoundFailure(caseIndex: group.firstCase, original: original.sequence, shrunk: shrink.sequence, failure: final,
                             shrink: shrink, seconds: 0)

@@ -64,8 +64,10 @@ package struct TargetRun: Sendable, Equatable {
     package var cases: Int
     package var rejected: Int
     package var steps: Int
-    /// Search time (shrinking excluded).
+    /// Search time (shrinking and re-running suspected cases excluded): what `--time` limits.
     package var seconds: Double
+    /// Wall time of the whole search, shrinking and re-running suspected cases included: what the summary prints.
+    package var wallSeconds: Double
     package var coverage: Coverage
     /// One per signature, in the order of their lowest failing case.
     package var found: [TargetFailure]
@@ -129,7 +131,7 @@ extension Target {
         // The final counts of cases per signature.
         for (index, group) in loop.found.enumerated() where index < described.count { described[index].caseCount = group.caseCount }
         return TargetRun(target: name, mutant: mutant, options: options, maxSteps: maxSteps, cases: loop.cases, rejected: loop.rejected,
-                         steps: loop.steps, seconds: loop.seconds, coverage: loop.coverage, found: described, unconfirmed: loop.unconfirmed,
+                         steps: loop.steps, seconds: loop.seconds, wallSeconds: loop.wallSeconds, coverage: loop.coverage, found: described, unconfirmed: loop.unconfirmed,
                          interrupted: loop.interrupted)
     }
 

@@ -27,13 +27,17 @@ package struct ShrinkResult: Sendable, Equatable {
     package var budgetExhausted: Bool
     /// True when the stall budget ended the shrink (`maxStall` runs without an improvement).
     package var stalled: Bool
+    /// True when the shrink was stopped (SIGINT, SIGTERM) before it ended: `sequence` is the best so far, not a
+    /// fixed point.
+    package var interrupted: Bool
     /// What each pass did, in the order the passes were given.
     package var passes: [ShrinkPassStats]
     /// Candidates not run because an earlier run had consumed the same choices (`ChoiceTree`).
     package var skipped: Int
 
     package init(sequence: ChoiceSequence, attempts: Int, improvements: Int, budgetExhausted: Bool, stalled: Bool = false,
-                passes: [ShrinkPassStats], skipped: Int = 0) {
+                interrupted: Bool = false, passes: [ShrinkPassStats], skipped: Int = 0) {
+        self.interrupted = interrupted
         self.sequence = sequence
         self.attempts = attempts
         self.improvements = improvements

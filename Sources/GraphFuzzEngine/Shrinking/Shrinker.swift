@@ -12,7 +12,8 @@
 /// succeeded (passes that removed choices first, then those that improved, then the rest). When no
 /// cheap pass improves, the expensive passes are tried one at a time in the same adaptive order.
 /// The shrink ends at a fixed point, or when `maxStall` runs in a row brought no improvement, or
-/// when the budget runs out. Everything is deterministic.
+/// when the budget runs out, or when it is told to stop (`stopRequested`: SIGINT, SIGTERM), the best so far
+/// then marked `interrupted`. Everything is deterministic.
 package final class Shrinker {
     /// Runs a candidate sequence: its outcome, and the draw holding what it consumed.
     private let test: (ChoiceSequence) -> (outcome: Outcome, draw: Draw)
@@ -21,6 +22,8 @@ package final class Shrinker {
     private let clock = ContinuousClock()
     private let deadline: ContinuousClock.Instant?
     private let passes: [ShrinkPass]
+    /// True once the shrink must stop before its next candidate (the run was interrupted).
+    private let stopRequested: () -> Bool
 
     /// The best sequence as consumed (trailing zeros kept, so spans index into it).
     private(set) var raw: [UInt64] = []
@@ -55,6 +58,7 @@ package final class Shrinker {
     private(set) var outOfBudget = false
     private var budgetExhausted = false
     private var stalled = false
+    private var interrupted = false
     private var stats: [ShrinkPassStats]
     private var current = 0
 
@@ -74,9 +78,12 @@ package final class Shrinker {
     /// crash or hang: `candidates` runs a sequence and returns its outcome and a draw holding the
     /// choices and spans the case consumed. The draw is read only when the outcome fails with the
     /// signature or is rejected; for any other outcome it may be a fresh, unrun `Draw(replaying:)`.
+    /// `stopRequested` is asked before each candidate: once true, the shrink ends with the best so far,
+    /// `interrupted`.
     package init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(), passes: [ShrinkPass] = ShrinkPass.standard,
-                candidates: @escaping (ChoiceSequence) -> (outcome: Outcome, draw: Draw)) {
+                stopRequested: @escaping () -> Bool = { false }, candidates: @escaping (ChoiceSequence) -> (outcome: Outcome, draw: Draw)) {
         self.test = candidates
+        self.stopRequested = stopRequested
         self.signature = signature
         self.budget = budget
         self.passes = passes
@@ -108,7 +115,7 @@ package final class Shrinker {
             if !round(&expensive, untilFirstImprovement: true) { break }
         }
         return ShrinkResult(sequence: best, attempts: attempts, improvements: improvements, budgetExhausted: budgetExhausted,
-                            stalled: stalled, passes: stats, skipped: skipped)
+                            stalled: stalled, interrupted: interrupted, passes: stats, skipped: skipped)
     }
 
     /// Runs the passes in `order` (stopping at the first that improves, if asked), then reorders
@@ -208,6 +215,7 @@ package final class Shrinker {
             }
             return (false, nil)
         }
+        guard !stopped() else { return (false, nil) }
         attempts += 1
         stats[current].attempts += 1
         let (outcome, draw) = test(sequence)
@@ -231,6 +239,15 @@ package final class Shrinker {
         return (false, draw.choices.isEmpty ? nil : draw)
     }
 
+    /// Whether the shrink was told to stop: it then ends, `interrupted`, before running another candidate.
+    private func stopped() -> Bool {
+        guard !interrupted else { return true }
+        guard stopRequested() else { return false }
+        interrupted = true
+        outOfBudget = true
+        return true
+    }
+
     private func remember(_ outcome: Outcome, _ draw: Draw) {
         guard !draw.choices.isEmpty else { return }
         let end: ChoiceTree.End
@@ -248,7 +265,7 @@ package final class Shrinker {
     func probe(_ candidate: [UInt64]) -> Draw? {
         let sequence = ChoiceSequence(candidate)
         guard sequence.isSimpler(than: best), !outOfBudget, attempts < budget.maxAttempts,
-              attempts - lastImprovement < budget.maxStall else { return nil }
+              attempts - lastImprovement < budget.maxStall, !stopped() else { return nil }
         attempts += 1
         stats[current].attempts += 1
         let (outcome, draw) = test(sequence)
