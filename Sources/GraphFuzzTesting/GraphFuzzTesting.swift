@@ -51,13 +51,22 @@ public enum GraphFuzzTest {
         ProcessIsolation.serveIfWorker(check: isolated, maxSteps: steps) { target.machine(mutant: mutant, scratchFolder: $0) }
         var replayed = 0
         if let corpus { replayed = replay(corpus, target: target, mutant: mutant, sourceLocation: sourceLocation) }
+        // The files of the cases run in this process go in a scratch folder of the check's own, removed when it ends;
+        // a worker's go in the worker's own folder, removed when the worker ends, whether a case crashed it or not.
+        let scratchFolder: String
+        do { scratchFolder = try ScratchFolder.make(for: "check") } catch {
+            Issue.record("graph-fuzz: \(error)", sourceLocation: sourceLocation)
+            return CheckResult(run: nil, reports: [], replayed: replayed)
+        }
+        defer { ScratchFolder.remove(scratchFolder) }
+        let machine = target.machine(mutant: mutant, scratchFolder: scratchFolder)
         let run: TargetRun
         do {
             let executor: any CaseExecutor
             switch isolation {
-            case .none: executor = LocalExecutor(machine: target.machine(mutant: mutant), maxSteps: steps)
+            case .none: executor = LocalExecutor(machine: machine, maxSteps: steps)
             case .process:
-                executor = try CheckIsolation.executor(target: target, mutant: mutant, maxSteps: steps, check: isolated, test: Test.current)
+                executor = try CheckIsolation.executor(target: target, machine: machine, maxSteps: steps, check: isolated, test: Test.current)
             }
             run = try target.run(mutant: mutant, options: options, maxSteps: steps, executor: executor)
         } catch let fault as CaseHarnessFault {

@@ -25,7 +25,9 @@ public struct SchemaMachine: StateMachine, Sendable {
     let cloudKit: Bool
     let appActions: @Sendable () -> [Action<SchemaMachine>]
     let appInvariants: @Sendable () -> [Invariant<SchemaMachine>]
-    let stores: ScratchStores
+    /// Where the SQLite cases' store files go: the system's scratch location, or the folder the harness gives
+    /// (`usingScratchFolder`: a worker's own, removed when it dies).
+    private(set) var stores: ScratchStores
 
     /// - Parameters:
     ///   - schema: your schema (of model classes, `Schema(_:)`, or declared, `Schema(entities:)`).
@@ -74,6 +76,13 @@ public struct SchemaMachine: StateMachine, Sendable {
     }
 
     public func tearDown(_ system: inout SchemaSystem) { system.tearDown() }
+
+    /// The same machine with its SQLite cases' store files in `folder`.
+    public func usingScratchFolder(_ folder: String) -> SchemaMachine {
+        var machine = self
+        machine.stores = ScratchStores(folder: folder)
+        return machine
+    }
 }
 
 extension StoreParameters {

@@ -18,7 +18,8 @@ struct IsolationShrinkTests {
         let options = SearchOptions(seed: 1, runs: 2)
         let inProcess = try Target.queue.run(mutant: mutant, options: options, maxSteps: steps)
         let isolated = try Target.queue.run(mutant: mutant, options: options, maxSteps: steps,
-                                            executor: CheckIsolation.executor(target: .queue, mutant: mutant, maxSteps: steps, check: check,
+                                            executor: CheckIsolation.executor(target: .queue, machine: Target.queue.machine(mutant: mutant),
+                                                                              maxSteps: steps, check: check,
                                                                               test: Test.current))
         let found = inProcess.found.compactMap(\.result.failure)
         #expect(!found.isEmpty)

@@ -3,8 +3,8 @@
 /// `StateMachineTest`).
 ///
 /// Required: `actions`, `makeModel`, `makeSystem`. Everything else has a default: `makeConfig` (when
-/// `Config` is `NoConfig`), `invariants` (none), `concurrentSteps` (`ConcurrentSteps()`) and `tearDown` (nothing). Swift export is the optional
-/// `SwiftExportable`.
+/// `Config` is `NoConfig`), `invariants` (none), `concurrentSteps` (`ConcurrentSteps()`), `tearDown` (nothing) and
+/// `usingScratchFolder` (the machine itself). Swift export is the optional `SwiftExportable`.
 ///
 /// Each step, the engine chooses among the actions enabled for the case (swarm testing) whose precondition
 /// holds on the model — a failed precondition never rejects a case — draws the action's arguments from the
@@ -32,6 +32,11 @@ public protocol StateMachine {
     func makeSystem(_ config: Config) throws -> System
     /// Releases what the system holds (temporary folders, for example).
     func tearDown(_ system: inout System)
+    /// The same machine, keeping the files its cases make (store files, folders) in `folder`: a folder the harness
+    /// made for the process running the cases and removes however that process ends (a worker's is removed when the
+    /// worker dies, mid-case or not). A machine whose cases make files elsewhere leaves them behind when a case
+    /// takes its worker down. The default is the machine itself, for a machine that makes no files.
+    func usingScratchFolder(_ folder: String) -> Self
 }
 
 extension StateMachine where Config == NoConfig {
@@ -45,6 +50,9 @@ extension StateMachine {
 
     @inlinable
     public func tearDown(_ system: inout System) {}
+
+    @inlinable
+    public func usingScratchFolder(_ folder: String) -> Self { self }
 }
 
 /// A machine whose failing cases can be printed as Swift tests against the production API: the setup here,

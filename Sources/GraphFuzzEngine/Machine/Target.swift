@@ -13,13 +13,17 @@ public struct Target: Sendable {
     @usableFromInline
     let make: @Sendable (String?, String?) -> AnyMachine
 
-    /// A target whose machine is made for a mutant's name (nil: production code) and keeps no files of its own.
+    /// A target whose machine is made for a mutant's name (nil: production code); given a scratch folder, the
+    /// machine keeps its files there (`StateMachine.usingScratchFolder`).
     @inlinable
     public init<M: StateMachine & Sendable>(name: String, summary: String, rules: [Rule], mutants: [Mutant],
                                             defaultSteps: Int = 30, generatorVersion: String,
                                             machine: @escaping @Sendable (_ mutant: String?) -> M) {
         self.init(name: name, summary: summary, rules: rules, mutants: mutants, defaultSteps: defaultSteps,
-                  generatorVersion: generatorVersion) { mutant, _ in machine(mutant) }
+                  generatorVersion: generatorVersion) { mutant, scratchFolder in
+            let made = machine(mutant)
+            return scratchFolder.map(made.usingScratchFolder) ?? made
+        }
     }
 
     /// A target whose machine keeps scratch files (store files, cache folders) in the folder it is given
@@ -39,13 +43,16 @@ public struct Target: Sendable {
     }
 
     /// A target whose mutants are `table`'s: its machine is made for the selection of a mutant (the shipped
-    /// one for production code).
+    /// one for production code); given a scratch folder, the machine keeps its files there.
     @inlinable
     public init<M: StateMachine & Sendable, Selection>(name: String, summary: String, rules: [Rule], mutants table: MutantTable<Selection>,
                                                        defaultSteps: Int = 30, generatorVersion: String,
                                                        machine: @escaping @Sendable (Selection) -> M) {
         self.init(name: name, summary: summary, rules: rules, mutants: table.mutants, defaultSteps: defaultSteps,
-                  generatorVersion: generatorVersion) { mutant, _ in machine(table.selection(for: mutant)) }
+                  generatorVersion: generatorVersion) { mutant, scratchFolder in
+            let made = machine(table.selection(for: mutant))
+            return scratchFolder.map(made.usingScratchFolder) ?? made
+        }
     }
 
     /// A target whose mutants are `table`'s and whose machine keeps scratch files in the folder it is given (as
