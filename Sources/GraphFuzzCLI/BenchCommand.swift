@@ -26,10 +26,10 @@ struct BenchCommand: Command {
     init(_ flags: inout Flags) throws(UsageError) {
         target = try flags.string("--target") ?? "all"
         soak = try flags.seconds("--soak", in: FlagLimits.time) ?? 0
-        quick = flags.has("--quick")
-        json = flags.has("--json")
+        quick = try flags.has("--quick")
+        json = try flags.has("--json")
         let seeds = try flags.int("--seeds", in: 1...100)
-        reachSeeds = flags.has("--reach") ? seeds ?? 5 : nil
+        reachSeeds = try flags.has("--reach") ? seeds ?? 5 : nil
         if seeds != nil && reachSeeds == nil { throw UsageError("bench --seeds: only with --reach") }
     }
 

@@ -5,57 +5,72 @@ package struct UsageError: Error, Equatable, CustomStringConvertible {
     package var description: String { message }
 }
 
-/// A command's arguments, read flag by flag. Each accessor takes its flag (and the value after it) wherever it
-/// stands, checks it, and throws an error naming the flag, the value and what is allowed; a flag given twice
-/// keeps its last value. What no accessor took (an unknown flag, a stray word) is left for `leftover`, which the
-/// command line reports once the command has read its flags.
+/// A command's arguments, read flag by flag. Each accessor takes its flag (and its value: the argument after it, or
+/// the text after `=` in `--flag=value`, as swift-argument-parser reads it) wherever it stands, checks it, and throws
+/// an error naming the flag, the value and what is allowed; a flag given twice is an error naming it. What no
+/// accessor took (an unknown flag, a stray word) is left for `leftover`, which the command line reports once the
+/// command has read its flags.
 package struct Flags {
-    private let tokens: [String]
+    /// One argument: `--name=value` is the flag `--name` with its value attached.
+    private struct Token {
+        var text: String
+        var name: String
+        var attached: String?
+
+        init(_ text: String) {
+            self.text = text
+            if text.hasPrefix("--"), let equals = text.firstIndex(of: "=") {
+                name = String(text[..<equals])
+                attached = String(text[text.index(after: equals)...])
+            } else {
+                name = text
+            }
+        }
+    }
+
+    private let tokens: [Token]
     private var taken: [Bool]
     /// Put before a flag in its messages: "coverage " gives "coverage --seed: '…' is out of range (…)".
     let prefix: String
 
     package init(_ arguments: some Sequence<String>, prefix: String = "") {
-        tokens = Array(arguments)
+        tokens = arguments.map(Token.init)
         taken = Array(repeating: false, count: tokens.count)
         self.prefix = prefix
     }
 
-    /// Whether the switch `name` was given.
-    package mutating func has(_ name: String) -> Bool {
-        var found = false
-        for index in tokens.indices where !taken[index] && tokens[index] == name {
-            taken[index] = true
-            found = true
-        }
-        return found
+    /// Whether the switch `name` was given. Given twice, or with a value (`--json=yes`), it is an error.
+    package mutating func has(_ name: String) throws(UsageError) -> Bool {
+        let found = try occurrence(of: name)
+        guard let index = found else { return false }
+        if let value = tokens[index].attached { throw UsageError("\(prefix)\(name) takes no value (got '\(name)=\(value)')") }
+        taken[index] = true
+        return true
     }
 
-    /// Whether `name` was given as a flag at all (taken or not).
-    package func given(_ name: String) -> Bool { tokens.contains(name) }
-
-    /// The value of `name` (the argument after it), nil when the flag is not given.
+    /// The value of `name` (the argument after it, or attached with `=`), nil when the flag is not given.
     package mutating func string(_ name: String) throws(UsageError) -> String? {
-        var value: String?
-        for index in tokens.indices where !taken[index] && tokens[index] == name {
-            taken[index] = true
-            guard index + 1 < tokens.count, !taken[index + 1] else { throw UsageError("\(prefix)\(name) needs a value") }
-            taken[index + 1] = true
-            value = tokens[index + 1]
-        }
-        return value
+        try value(name) { (_, text) throws(UsageError) in text }
     }
 
     /// The value of `name` read by `parse`, which is given the flag as its messages name it ("coverage --seed").
     package mutating func value<T>(_ name: String, _ parse: (_ label: String, _ text: String) throws(UsageError) -> T) throws(UsageError) -> T? {
-        var value: T?
-        for index in tokens.indices where !taken[index] && tokens[index] == name {
-            taken[index] = true
-            guard index + 1 < tokens.count, !taken[index + 1] else { throw UsageError("\(prefix)\(name) needs a value") }
-            taken[index + 1] = true
-            value = try parse(prefix + name, tokens[index + 1])
+        guard let index = try occurrence(of: name) else { return nil }
+        taken[index] = true
+        if let attached = tokens[index].attached { return try parse(prefix + name, attached) }
+        guard index + 1 < tokens.count, !taken[index + 1] else { throw UsageError("\(prefix)\(name) needs a value") }
+        taken[index + 1] = true
+        return try parse(prefix + name, tokens[index + 1].text)
+    }
+
+    /// Where the flag `name` stands among the arguments not taken yet, nil when it is not given; an error when it is
+    /// given twice.
+    private func occurrence(of name: String) throws(UsageError) -> Int? {
+        let indices = tokens.indices.filter { !taken[$0] && tokens[$0].name == name }
+        guard indices.count < 2 else {
+            throw UsageError("\(prefix)\(name) is given \(indices.count == 2 ? "twice" : "\(indices.count) times"); give it once")
         }
-        return value
+        return indices.first
     }
 
     /// A positive integer within `range`.
@@ -76,15 +91,15 @@ package struct Flags {
     /// The arguments no accessor took that are not flags (files, folders), in order; they are taken.
     package mutating func operands() -> [String] {
         var found: [String] = []
-        for index in tokens.indices where !taken[index] && !tokens[index].hasPrefix("-") {
+        for index in tokens.indices where !taken[index] && !tokens[index].text.hasPrefix("-") {
             taken[index] = true
-            found.append(tokens[index])
+            found.append(tokens[index].text)
         }
         return found
     }
 
     /// The first argument no accessor took, nil when every one was.
-    package var leftover: String? { tokens.indices.first { !taken[$0] }.map { tokens[$0] } }
+    package var leftover: String? { tokens.indices.first { !taken[$0] }.map { tokens[$0].text } }
 
     // MARK: Values
 
@@ -114,21 +129,36 @@ package struct Flags {
 
     /// A positive, finite number of seconds within `limits`.
     package static func seconds(_ label: String, _ text: String, within limits: ClosedRange<Double>) throws(UsageError) -> Double {
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("\(label): '\(text)' is not a positive number of seconds") }
-        guard limits.contains(seconds) else {
-            throw UsageError("\(label): '\(text)' is out of range (\(FlagLimits.text(limits.lowerBound))–\(FlagLimits.text(limits.upperBound)) seconds)")
-        }
+        let seconds = try positiveSeconds(label, text, within: limits)
+        guard limits.contains(seconds) else { throw secondsOutOfRange(label, text, limits) }
         return seconds
     }
 
     /// `--case-timeout`: below `FlagLimits.caseTimeout` a worker cannot even start a case, and every case would be a hang.
     package static func caseTimeout(_ label: String, _ text: String) throws(UsageError) -> Double {
         let limits = FlagLimits.caseTimeout
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw UsageError("\(label): '\(text)' is not a positive number of seconds") }
+        let seconds = try positiveSeconds(label, text, within: limits)
         guard seconds >= limits.lowerBound else {
             throw UsageError("\(label): '\(text)' is too short: a case needs at least \(FlagLimits.text(limits.lowerBound)) s to start and run a step (every case would be reported as a hang)")
         }
         return try Flags.seconds(label, text, within: limits)
+    }
+
+    /// `text` as a positive, finite number of seconds. A positive number beyond what a `Double` holds (`1e400`, read
+    /// as infinity; `1e-400`, read as 0) is out of `limits`, not "not a number".
+    private static func positiveSeconds(_ label: String, _ text: String, within limits: ClosedRange<Double>) throws(UsageError) -> Double {
+        let notPositive = UsageError("\(label): '\(text)' is not a positive number of seconds")
+        guard let seconds = Double(text), !seconds.isNaN else { throw notPositive }
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        if (seconds == .infinity) || (seconds == 0 && !text.hasPrefix("-") && mantissa.contains(where: { ("1"..."9").contains($0) })) {
+            throw secondsOutOfRange(label, text, limits)
+        }
+        guard seconds > 0, seconds.isFinite else { throw notPositive }
+        return seconds
+    }
+
+    private static func secondsOutOfRange(_ label: String, _ text: String, _ limits: ClosedRange<Double>) -> UsageError {
+        UsageError("\(label): '\(text)' is out of range (\(FlagLimits.text(limits.lowerBound))–\(FlagLimits.text(limits.upperBound)) seconds)")
     }
 
     /// An optional sign followed by at least one digit and nothing else: a number, however large.

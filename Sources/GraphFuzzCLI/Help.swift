@@ -1,12 +1,12 @@
 /// `graph-fuzz --help`, assembled from the commands' own usage and help, and the messages for arguments no
 /// command takes.
 enum Help {
-    /// The text `--help` (also `COMMAND --help`, alone after the command) or `--version` asks for; nil when the
-    /// arguments ask for neither. `--help` and `--version` take nothing else.
+    /// The text `--help` (the whole help), `COMMAND --help` (alone after the command: that command's help) or
+    /// `--version` asks for; nil when the arguments ask for neither. `--help` and `--version` take nothing else.
     static func requested(_ arguments: [String], commands: [any Command.Type], version: String) throws(UsageError) -> String? {
-        if arguments.count == 2, let first = arguments.first, commands.contains(where: { $0.listed && !$0.name.isEmpty && $0.name == first }),
-           ["--help", "-h"].contains(arguments[1]) {
-            return text(commands)
+        if arguments.count == 2, let first = arguments.first, ["--help", "-h"].contains(arguments[1]),
+           let command = commands.first(where: { $0.listed && !$0.name.isEmpty && $0.name == first }) {
+            return text(of: command)
         }
         guard let first = arguments.first, ["--help", "-h", "--version"].contains(first) else { return nil }
         guard arguments.count == 1 else {
@@ -26,6 +26,13 @@ enum Help {
         if argument.hasPrefix("-") { return UsageError("unknown flag '\(argument)' (see graph-fuzz --help)") }
         let names = commands.filter { $0.listed && !$0.name.isEmpty }.map { $0.name }.joined(separator: ", ")
         return UsageError("unknown command '\(argument)' (commands: \(names); see graph-fuzz --help)")
+    }
+
+    /// One command's help: what it does and its usage, and where the rest is.
+    static func text(of command: any Command.Type) -> String {
+        let usage = command.usage.split(separator: "\n").joined(separator: "\n             ")
+        return "graph-fuzz \(command.name): \(command.help)\n\nUSAGE\n  graph-fuzz \(usage)\n\n"
+            + "graph-fuzz --help: every command, the run's options, the JSON events, what a failure is, the exit codes\n"
     }
 
     /// The whole help: what graph-fuzz is, every listed command's usage and help, the run command's options, the

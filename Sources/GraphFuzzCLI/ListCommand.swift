@@ -11,8 +11,8 @@ struct ListCommand: Command {
     var markdown: Bool
 
     init(_ flags: inout Flags) throws(UsageError) {
-        json = flags.has("--json")
-        markdown = flags.has("--markdown")
+        json = try flags.has("--json")
+        markdown = try flags.has("--markdown")
         if json && markdown { throw UsageError("list: --json and --markdown cannot be combined (choose one)") }
     }
 

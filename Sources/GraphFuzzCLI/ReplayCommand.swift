@@ -19,7 +19,7 @@ struct ReplayCommand: Command {
     var caseTimeout: Double
 
     init(_ flags: inout Flags) throws(UsageError) {
-        json = flags.has("--json")
+        json = try flags.has("--json")
         caseTimeout = try flags.value("--case-timeout", Flags.caseTimeout) ?? 10
         let paths = flags.operands()
         self.paths = paths.isEmpty ? ["Corpus"] : paths

@@ -73,11 +73,11 @@ struct RunCommand: Command {
         self.shard = shard ?? self.shard
         caseTimeout = try flags.value("--case-timeout", Flags.caseTimeout) ?? caseTimeout
         caseIndex = try flags.value("--case", Self.caseNumber)
-        json = flags.has("--json")
-        save = !flags.has("--no-save")
-        quiet = flags.has("--quiet")
-        inProcess = flags.has("--in-process")
-        progress = flags.has("--progress")
+        json = try flags.has("--json")
+        save = try !flags.has("--no-save")
+        quiet = try flags.has("--quiet")
+        inProcess = try flags.has("--in-process")
+        progress = try flags.has("--progress")
         // `--case N` runs one case of one seed's run: it needs the seed, and takes no budget or slice of cases.
         if caseIndex != nil {
             guard seed != nil else { throw UsageError("--case: needs --seed (a case number names a case of one seed's run)") }
@@ -96,6 +96,7 @@ struct RunCommand: Command {
                 throw UsageError("--corpus: \(error) (use another --corpus, or --no-save)")
             }
         }
+        if inProcess, let jobs { console.err("graph-fuzz: note: --in-process runs every case in this process: --jobs \(jobs) is ignored\n") }
         let seed = self.seed ?? context.freshSeed()
         if !json { console.out("graph-fuzz: seed \(seed)\n") }
         let progress = ProgressLine(console: console, enabled: !quiet && (console.isTerminal || self.progress), rewrite: console.isTerminal)

@@ -37,7 +37,9 @@ struct CommandLineTests {
         #expect(all.last?.hasPrefix(#"{"event":"summary""#) == true, "\(all)")
         let failure = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(Set(failure.keys) == ["event", "target", "mutant", "seed", "case", "rule", "kind", "message", "steps",
-                                      "originalSteps", "shrinkAttempts", "secondsToFailure", "counterexample", "swift", "corpusFile"])
+                                      "originalSteps", "shrinkAttempts", "shrinkInterrupted", "secondsToFailure", "counterexample", "swift",
+                                      "corpusFile"])
+        #expect(failure["shrinkInterrupted"] as? Bool == false)
         #expect(failure["event"] as? String == "failure")
         #expect(failure["rule"] as? String == "Q1")
         #expect(failure["steps"] as? Int == 2)
@@ -105,13 +107,39 @@ struct CommandLineTests {
         #expect(try graphFuzz(["--version"]).stdout == "graph-fuzz \(GraphFuzzCommand.version)\n")
     }
 
-    @Test("COMMAND --help prints the help and exits 0; --help among a command's other arguments is still bad usage")
+    @Test("COMMAND --help prints that command's help alone and exits 0; --help among a command's other arguments is still bad usage")
     func commandHelp() throws {
-        for command in ["replay", "list", "export-tests", "import-crash", "export-seeds", "bench", "coverage"] {
+        let commands = ["replay", "list", "export-tests", "import-crash", "export-seeds", "bench", "coverage"]
+        for command in commands {
             let result = try graphFuzz([command, "--help"])
             #expect(result.status == 0, "\(command) --help exited \(result.status)")
-            #expect(result.stdout.contains("graph-fuzz replay [FILE|DIR ...]"), "\(command) --help")
+            #expect(result.stdout.hasPrefix("graph-fuzz \(command): "), "\(command) --help: \(result.stdout)")
+            #expect(result.stdout.contains("USAGE\n  graph-fuzz \(command) "), "\(command) --help: \(result.stdout)")
+            for other in commands where other != command {
+                #expect(!result.stdout.contains("graph-fuzz \(other) "), "\(command) --help shows \(other): \(result.stdout)")
+            }
+            #expect(!result.stdout.contains("--no-save") && !result.stdout.contains("EXIT CODES"), "\(command) --help: \(result.stdout)")
         }
         #expect(try graphFuzz(["coverage", "--runs", "5", "--help"]).status == 2)
+    }
+
+    @Test("--flag=value is read as --flag value, for every flag of every command")
+    func attachedValues() throws {
+        let spaced = try graphFuzz(["--target", "queue", "--seed", "3", "--runs", "40", "--steps", "12", "--in-process", "--no-save"])
+        let attached = try graphFuzz(["--target=queue", "--seed=3", "--runs=40", "--steps=12", "--in-process", "--no-save"])
+        #expect(attached.status == 0, "\(attached.stderr)")
+        #expect(maskingTimings(attached.stdout) == maskingTimings(spaced.stdout))
+        let file = Package.corpus + "/" + (corpusFiles.first { $0.hasPrefix("queue-") } ?? "")
+        let replay = try graphFuzz(["replay", "--case-timeout=5", file])
+        #expect(replay.status == 0 && replay.stdout.contains("1 passed"), "\(replay.stdout)\(replay.stderr)")
+        let coverage = try graphFuzz(["coverage", "--target=queue", "--runs=50", "--seed=1"])
+        #expect(coverage.stdout == (try graphFuzz(["coverage", "--target", "queue", "--runs", "50", "--seed", "1"])).stdout)
+    }
+
+    @Test("--in-process with --jobs says it ignores --jobs")
+    func inProcessIgnoresJobs() throws {
+        let result = try graphFuzz(["--target", "queue", "--seed", "1", "--runs", "5", "--in-process", "--jobs", "2", "--no-save"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("note: --in-process runs every case in this process: --jobs 2 is ignored"), "\(result.stderr)")
     }
 }

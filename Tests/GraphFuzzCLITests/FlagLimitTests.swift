@@ -6,6 +6,9 @@ struct FlagLimitTests {
     @Test("values that cannot work are refused with exit 2 naming the flag, before anything runs", arguments: [
         (["--case-timeout", "2200000"], "--case-timeout: '2200000' is out of range"),
         (["--time", "1e300"], "--time: '1e300' is out of range"),
+        (["--time", "1e400"], "--time: '1e400' is out of range (0.001–31536000 seconds)"),
+        (["--time=1e-400"], "--time: '1e-400' is out of range (0.001–31536000 seconds)"),
+        (["--case-timeout", "1e400"], "--case-timeout: '1e400' is out of range (0.1–86400 seconds)"),
         (["--jobs", "99999999999"], "--jobs: '99999999999' is out of range"),
         (["--steps", "9223372036854775807"], "--steps: '9223372036854775807' is out of range"),
         (["--runs", "99999999999999999999999"], "--runs: '99999999999999999999999' is out of range"),
@@ -46,6 +49,12 @@ struct FlagLimitTests {
         (["--help", "--bogus"], "--help takes no other arguments"),
         (["--seed", "1", "--version"], "--version takes no other arguments"),
         (["list", "--json", "--markdown"], "--json and --markdown cannot be combined"),
+        (["--seed", "1", "--seed", "2"], "--seed is given twice; give it once"),
+        (["--seed=1", "--seed", "1"], "--seed is given twice; give it once"),
+        (["--json", "--quiet", "--json"], "--json is given twice; give it once"),
+        (["--json=yes"], "--json takes no value (got '--json=yes')"),
+        (["replay", "--case-timeout", "1", "--case-timeout=2"], "replay --case-timeout is given twice; give it once"),
+        (["coverage", "--runs=5", "--runs=6"], "coverage --runs is given twice; give it once"),
         (["frobnicate"], "commands: replay, list, export-tests, import-crash, export-seeds, bench"),
     ])
     func refused(_ arguments: [String], _ message: String) throws {

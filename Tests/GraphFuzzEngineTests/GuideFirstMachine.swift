@@ -84,4 +84,19 @@ struct GuideFirstMachine {
             #expect(guide.contains(line), "docs/guide.md's report lacks: \(line)")
         }
     }
+
+    /// Its name and rule are sentences: the saved case's file name keeps their letters and digits, a dash for the rest.
+    @Test func savedCaseFileName() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("graph-fuzz-guide-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var result: CheckResult?
+        withKnownIssue("expected: the guide's planted eviction bug is found") {
+            result = GraphFuzzTest.check(RecentDocumentsMachine(), name: "recent documents", runs: 300, corpus: folder)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".case") }
+        #expect(names.count == 1, "\(names)")
+        let name = try #require(names.first)
+        #expect(name.range(of: "^recent-documents-most-recent-first-each-once-[0-9a-f]{10}[.]case$", options: .regularExpression) != nil, "\(name)")
+        #expect(result?.reports.first?.corpusFile == folder + "/" + name)
+    }
 }

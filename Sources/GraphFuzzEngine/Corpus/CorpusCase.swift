@@ -70,10 +70,30 @@ package struct CorpusCase: Equatable, Sendable {
         mutant == nil ? "pass" : "pass; mutant \(mutant!) fails \(rule)"
     }
 
-    /// The file name: target, rule and a content hash of the trace.
+    /// The file name: target, rule (each as `slug` writes it) and a content hash of the trace.
     package var fileName: String {
         let hash = CaseHash.hex(CaseHash.fnv1a(([config] + steps).map(\.description).joined(separator: "\n") + (mutant ?? "")))
-        return "\(target)-\(rule)-\(hash.prefix(10)).case"
+        return "\(Self.slug(target))-\(Self.slug(rule))-\(hash.prefix(10)).case"
+    }
+
+    /// `text` as a safe part of a file name: ASCII letters, digits and `_` kept, every other run of characters one
+    /// `-`, at most 48 characters ("most recent first, each once" gives "most-recent-first-each-once"; an id such as
+    /// `G25` or a target's name is itself).
+    static func slug(_ text: String) -> String {
+        var slug = ""
+        for scalar in text.unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty && !slug.hasSuffix("-") {
+                slug += "-"
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        if slug.count > 48 {
+            slug = String(slug.prefix(48))
+            while slug.hasSuffix("-") { slug.removeLast() }
+        }
+        return slug.isEmpty ? "case" : slug
     }
 
     /// The `shrink:` line of a case whose shrink was interrupted.
