@@ -21,7 +21,8 @@ struct RunCommand: Command {
           --mutant NAME   run against a named faulty variant of the production code
           --json          JSON Lines on standard output, one object per event (keys below)
           --corpus DIR    where failures are saved (default Corpus/); checked before the search by
-                          writing a probe file there (exit 2 naming the path and the reason)
+                          writing a probe file there and reading its identity file (exit 2 naming
+                          the path and the reason); a case that cannot be saved later is exit 3
           --no-save       do not save failures
           --quiet         only failures and the summary (no progress line)
           --progress      a progress line on standard error every 2 s even when it is not a terminal
