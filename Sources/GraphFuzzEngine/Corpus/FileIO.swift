@@ -37,30 +37,15 @@ package enum FileIO {
         return error.localizedDescription
     }
 
-    /// Creates `path` and its missing parents (`mkdir -p`); returns the folders it created, outermost
-    /// first. An error names the path in the way and the system's reason: a file where a folder must
-    /// be is "Not a directory"; a folder it cannot create (read-only, full, not a real file system
-    /// such as /proc) has `mkdir`'s reason. Folders it created before an error are removed again.
+    /// Creates `path` and its missing parents (`mkdir -p`; a folder another process made meanwhile is taken as
+    /// made); returns the folders it created, outermost first. An error names the path in the way and the system's
+    /// reason: a file where a folder must be is "Not a directory"; a folder it cannot create (read-only, full, not a
+    /// real file system such as /proc) has `mkdir`'s reason. Folders it created before an error are removed again
+    /// while they are empty.
     @discardableResult
     package static func createFolder(_ path: String) throws(FileError) -> [String] {
-        guard !path.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: reason(ENOENT)) }
-        var missing: [String] = []
-        var current = path
-        while true {
-            var info = stat()
-            if stat(current, &info) == 0 {
-                guard info.st_mode & S_IFMT == S_IFDIR else { throw FileError(file: current, action: "use it as a folder", reason: reason(ENOTDIR)) }
-                break
-            }
-            let code = errno
-            // Missing, or under a file (which the walk up then finds and names).
-            guard code == ENOENT || code == ENOTDIR else { throw FileError(file: current, action: "use it as a folder", reason: reason(code)) }
-            missing.append(current)
-            guard let parent = parent(of: current) else { break }
-            current = parent
-        }
         var created: [String] = []
-        for folder in missing.reversed() {
+        for folder in try missingFolders(path).reversed() {
             if mkdir(folder, 0o777) == 0 {
                 created.append(folder)
                 continue
@@ -71,6 +56,27 @@ package enum FileIO {
             throw FileError(file: folder, action: "create the folder", reason: reason(code))
         }
         return created
+    }
+
+    /// The folders of `path` that do not exist yet, innermost first (empty when `path` is a folder). An error names
+    /// a file where a folder must be ("Not a directory") or a path that cannot be examined.
+    private static func missingFolders(_ path: String) throws(FileError) -> [String] {
+        guard !path.isEmpty else { throw FileError(file: "''", action: "use an empty path as a folder", reason: reason(ENOENT)) }
+        var missing: [String] = []
+        var current = path
+        while true {
+            var info = stat()
+            if stat(current, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else { throw FileError(file: current, action: "use it as a folder", reason: reason(ENOTDIR)) }
+                return missing
+            }
+            let code = errno
+            // Missing, or under a file (which the walk up then finds and names).
+            guard code == ENOENT || code == ENOTDIR else { throw FileError(file: current, action: "use it as a folder", reason: reason(code)) }
+            missing.append(current)
+            guard let parent = parent(of: current) else { return missing }
+            current = parent
+        }
     }
 
     /// The folder holding `path` ("a/b" for "a/b/c", "/" for "/c"), nil for a path of one relative component
@@ -137,21 +143,29 @@ package enum FileIO {
         guard unlink(path) == 0 else { throw FileError(file: path, action: "remove it", reason: reason(errno)) }
     }
 
-    /// Checks, before any work, that cases can be saved in `folder`: the folders missing on the way are created
-    /// and kept (as `mkdir -p` does: another run started at the same time may be using them already), and a small
-    /// probe file is written and removed where the cases will go. A file in the way, a read-only folder, a full
-    /// disk or a path that is no real file system (/proc) shows here, with the path and the system's reason; then
-    /// the folders the check created are removed again while they are empty, and nothing is left.
+    /// Checks, before any work, that cases can be saved in `folder`, and leaves nothing: a small probe file is
+    /// written and removed where the cases will go — in `folder` when it exists, else in a folder of this check's
+    /// own made (and removed) where the first missing folder would go, so the check never creates nor removes a
+    /// folder another run may be using (the folders are made, `mkdir -p`, when a case is saved). A file in the way,
+    /// a read-only folder, a full disk or a path that is no real file system (/proc) shows here, with the path
+    /// (the folder, or the first one missing) and the system's reason.
     package static func checkWritableFolder(_ folder: String) throws(FileError) {
-        let created = try createFolder(folder)
-        let probe = (folder as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")
+        let missing = try missingFolders(folder)
+        var place = folder
+        if let first = missing.last {
+            let stand = ((parent(of: first) ?? ".") as NSString).appendingPathComponent(
+                ".graph-fuzz-probe-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
+            guard mkdir(stand, 0o700) == 0 else { throw FileError(file: first, action: "create the folder", reason: reason(errno)) }
+            place = stand
+        }
+        defer { if place != folder { rmdir(place) } }
+        let probe = (place as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")
         do {
             try writeAtomically(String(repeating: "graph-fuzz checks that this folder can be written\n", count: 80), to: probe,
                                 temporary: probe + ".tmp")
             try remove(probe)
         } catch {
-            removeFolders(created)
-            throw FileError(file: folder, action: "write a file in it", reason: error.reason)
+            throw FileError(file: missing.last ?? folder, action: "write a file in it", reason: error.reason)
         }
     }
 }
