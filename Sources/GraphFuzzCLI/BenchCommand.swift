@@ -91,7 +91,7 @@ struct BenchCommand: Command {
                     workerRows.append([target.name, Self.count(rows[0].stepsPerSecond), Self.count(rows[1].stepsPerSecond),
                                        format2(rows[1].stepsPerSecond / Swift.max(rows[0].stepsPerSecond, 1)) + "×"])
                 } catch {
-                    console.err("graph-fuzz bench: workers: \(error.message)\n")
+                    console.err("graph-fuzz bench: workers: \(error)\n")
                 }
             }
             for mutant in target.mutants {

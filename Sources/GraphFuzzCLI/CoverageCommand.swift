@@ -1,6 +1,6 @@
 import GraphFuzzEngine
 
-/// `graph-fuzz coverage`: runs each target's cases in this process through the search loop and
+/// `graph-fuzz coverage`: runs each target's cases in this process through the one pipeline (`Campaign`) and
 /// prints how often each rule was exercised, the rare and never-exercised rules and the health
 /// warnings. Exit 1 when there is a warning, so CI can hold the line.
 struct CoverageCommand: Command {
@@ -37,9 +37,9 @@ struct CoverageCommand: Command {
         var warnings = 0
         for target in targets {
             let report: CoverageReport
-            do { report = try target.coverage(options: SearchOptions(seed: seed, runs: runs), maxSteps: steps) } catch {
-                console.err("graph-fuzz: internal error: \(error)\n")
-                return 3
+            do { report = try target.coverage(options: SearchOptions(seed: seed, runs: runs, steps: steps)) } catch {
+                console.err("graph-fuzz: \(error)\n")
+                return error.exitCode
             }
             table += table.isEmpty ? report.table : Array(report.table.dropFirst())
             closing += report.summaryLines

@@ -85,7 +85,8 @@ package struct ImportedCrash {
     /// and described. Throws when the input passes or is rejected.
     package init(bytes: [UInt8], harness: FuzzHarness, budget: ShrinkBudget = ShrinkBudget()) throws(ImportCrashError) {
         let draw = Draw(.bytes(bytes))
-        let (outcome, steps) = harness.run(draw)
+        let first = harness.run(draw)
+        let outcome = first.outcome
         if let fault = outcome.harnessFault {
             throw ImportCrashError(message: "the harness could not run the input on target \(harness.target.name): \(fault) "
                 + "(a harness fault, not a failure of the code under test): nothing to import")
@@ -99,7 +100,7 @@ package struct ImportedCrash {
         let machine = harness.target.machine(mutant: harness.mutant)
         let record = machine.record(shrink.sequence, harness.maxSteps)
         failure = record.outcome.failure ?? found
-        originalSteps = steps
+        originalSteps = first.steps
         self.shrink = shrink
         self.record = record
         // An imported case has no seed: seed and case number are 0; its choices and trace replay it.

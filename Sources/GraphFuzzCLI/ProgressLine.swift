@@ -19,9 +19,9 @@ final class ProgressLine {
     /// Seconds between progress reports.
     var interval: Double { rewrite ? 1 : 2 }
 
-    func show(target: String, mutant: String?, runs: Int, _ progress: SearchProgress) {
+    func show(runs: Int, _ soFar: SearchRun) {
         guard enabled else { return }
-        let line = Self.text(target: target, mutant: mutant, runs: runs, progress)
+        let line = Self.text(runs: runs, soFar)
         if rewrite {
             console.err("\r\u{1B}[K" + line)
             showing = true
@@ -43,11 +43,14 @@ final class ProgressLine {
         showing = false
     }
 
-    static func text(target: String, mutant: String?, runs: Int, _ progress: SearchProgress) -> String {
-        let rate = progress.seconds > 0 ? Int(Double(progress.cases) / progress.seconds) : 0
-        var line = "graph-fuzz: progress: \(target)\(mutant.map { " (\($0))" } ?? ""): \(progress.cases) of \(runs) cases, \(rate) cases/s, "
-        line += "\(progress.failures) \(progress.failures == 1 ? "failure" : "failures") so far"
-        if let left = progress.secondsLeft { line += ", \(Int(left.rounded(.up))) s left" }
+    /// The line for the search `soFar` of `runs` cases: cases done, their rate, the failures found so far (shrunk and
+    /// reported), and the time left of `--time`.
+    static func text(runs: Int, _ soFar: SearchRun) -> String {
+        let rate = soFar.seconds > 0 ? Int(Double(soFar.cases) / soFar.seconds) : 0
+        let failures = soFar.failures.count
+        var line = "graph-fuzz: progress: \(soFar.plan.target)\(soFar.plan.mutant.map { " (\($0))" } ?? ""): \(soFar.cases) of \(runs) cases, "
+        line += "\(rate) cases/s, \(failures) \(failures == 1 ? "failure" : "failures") so far"
+        if let left = soFar.secondsLeft { line += ", \(Int(left.rounded(.up))) s left" }
         return line
     }
 }

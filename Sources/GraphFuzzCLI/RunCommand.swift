@@ -4,7 +4,7 @@ import GraphFuzzIsolation
 
 /// `graph-fuzz [flags]`: searches each selected target, shrinks, reports and saves its failures. The searching is
 /// the engine's (`Campaign`), in worker processes (`ProcessExecutor`) unless `--in-process`; this command reads the
-/// flags and prints the campaign's events, as text or JSON Lines.
+/// flags into the run's options and prints the campaign's events, as text or JSON Lines.
 struct RunCommand: Command {
     static let name = ""
     static let usage = """
@@ -106,32 +106,25 @@ struct RunCommand: Command {
         if context.workerExecutable != nil { Interruption.install() }
         // `--case N`: case N alone, generated as in any run of the seed.
         let options = SearchOptions(seed: seed, runs: caseIndex.map { $0 + 1 } ?? runs, timeLimit: time, shardIndex: shard.index - 1,
-                                    shardCount: shard.count, firstCase: caseIndex ?? 0)
-        var campaign = Campaign(selection: selected, options: options, maxSteps: steps, corpus: save ? corpus : nil,
+                                    shardCount: shard.count, firstCase: caseIndex ?? 0, steps: steps)
+        var campaign = Campaign(selection: selected, options: options, corpus: save ? corpus : nil,
                                 stopRequested: { Interruption.signal != nil || console.writeFailure() != nil },
                                 progressInterval: progress.interval)
         if let executable = context.workerExecutable, !inProcess {
-            campaign.executor = { target, mutant, maxSteps in
-                let budget = try WorkerBudget.current(requested: jobs)
+            campaign.executor = { [jobs, caseTimeout] target, plan throws(RunError) in
+                let budget: WorkerBudget
+                do throws(WorkerError) { budget = try WorkerBudget.current(requested: jobs) } catch { throw error.runError }
                 if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
-                return ProcessExecutor(name: target.name, machine: target.machine(mutant: mutant), maxSteps: maxSteps, workers: budget.jobs,
-                                       caseTimeout: caseTimeout, launch: WorkerCommand.launch(executable, target: target.name, mutant: mutant,
-                                                                                               steps: maxSteps),
-                                       note: { progress.note($0) })
+                return ProcessExecutor(name: target.name, workers: budget.jobs, caseTimeout: caseTimeout,
+                                       launch: WorkerCommand.launch(executable, plan: plan), note: { progress.note($0) })
             }
         }
         var report = RunReport(json: json, quiet: quiet, console: console, progress: progress, caseIndex: caseIndex, runs: self.runs)
-        let searched: [TargetRun]
+        let searched: [SearchRun]
         do { searched = try campaign.run { report.print($0) } } catch {
             progress.clear()
-            let error = WorkerError.from(error)
-            if error.usage {
-                console.err("graph-fuzz: \(error.message)\n")
-                return 2
-            }
-            let named = error.message.hasPrefix("infrastructure error") || error.message.hasPrefix("harness fault")
-            console.err("graph-fuzz: \(named ? "" : "internal error: ")\(error.message)\n")
-            return 3
+            console.err("graph-fuzz: \(error)\n")
+            return error.exitCode
         }
         report.printSummary()
         if searched.last?.interrupted == true {
@@ -146,7 +139,7 @@ struct RunCommand: Command {
                 + "(the path and reason are above; free the disk or fix the folder, then run the reproduce lines again)\n")
             return 3
         }
-        return searched.contains { !$0.found.isEmpty } ? 1 : 0
+        return searched.contains { !$0.failures.isEmpty } ? 1 : 0
     }
 
     /// The (target, mutant) pairs to run.

@@ -29,14 +29,14 @@ struct RunReport {
 
     mutating func print(_ event: CampaignEvent) {
         switch event {
-        case .searching(let target, let mutant):
+        case .searching(let plan):
             if console.isTerminal && !quiet && !json {
-                console.err("… \(target.name)\(mutant.map { " (\($0))" } ?? ""): \(caseIndex.map { "case \($0)" } ?? "\(runs) cases")\n")
+                console.err("… \(plan.target)\(plan.mutant.map { " (\($0))" } ?? ""): \(caseIndex.map { "case \($0)" } ?? "\(runs) cases")\n")
             }
-        case .progress(let target, let mutant, let snapshot):
-            progress.show(target: target.name, mutant: mutant, runs: caseIndex == nil ? runs : 1, snapshot)
-        case .unconfirmed(let target, let group):
-            progress.note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(target.name) did not happen again when the case "
+        case .progress(let soFar):
+            progress.show(runs: caseIndex == nil ? runs : 1, soFar)
+        case .unconfirmed(let plan, let group):
+            progress.note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(plan.target) did not happen again when the case "
                 + "was run once more to shrink it: not reported as a failure of the code under test")
         case .saveFailed(let reason):
             progress.clear()
@@ -44,7 +44,7 @@ struct RunReport {
             console.err("graph-fuzz: infrastructure error: could not save the case of the failure reported next: \(reason)\n")
         case .failure(let found, let corpusFile):
             progress.clear()
-            failure(FailureReport(result: found.result, corpusFile: corpusFile))
+            failure(FailureReport(found, corpusFile: corpusFile))
         case .finished(let run, let coverage):
             progress.clear()
             finished(run, coverage)
@@ -52,16 +52,16 @@ struct RunReport {
     }
 
     private func failure(_ report: FailureReport) {
-        guard let found = report.result.failure else { return }
         guard json else {
             console.out("\n" + report.text)
             return
         }
+        let found = report.found
         console.out(JSONValue.object([
-            ("event", .string("failure")), ("target", .string(report.result.target)), ("mutant", .optional(report.result.mutant)),
-            ("seed", .uint(report.result.options.seed)), ("case", .int(found.caseIndex)), ("rule", .string(found.failure.rule)),
+            ("event", .string("failure")), ("target", .string(found.plan.target)), ("mutant", .optional(found.plan.mutant)),
+            ("seed", .uint(found.plan.seed)), ("case", .int(found.caseIndex)), ("rule", .string(found.failure.rule)),
             ("kind", .string(found.failure.kind.rawValue)), ("message", .string(found.failure.message)),
-            ("steps", .int(report.result.counterexample?.steps.count ?? 0)), ("originalSteps", .int(report.result.originalSteps)),
+            ("steps", .int(found.counterexample?.steps.count ?? 0)), ("originalSteps", .int(found.originalSteps)),
             ("shrinkAttempts", .int(found.shrink.attempts)), ("shrinkInterrupted", .bool(found.shrink.interrupted)),
             ("secondsToFailure", .double(found.seconds)),
             ("counterexample", .array(report.stepLines.map(JSONValue.string))), ("swift", .string(report.swiftTest)),
@@ -69,34 +69,34 @@ struct RunReport {
         ]).rendered + "\n")
     }
 
-    private mutating func finished(_ run: TargetRun, _ coverage: CoverageReport) {
+    private mutating func finished(_ run: SearchRun, _ coverage: CoverageReport) {
         // Wall time, shrinking and re-running slow cases included: what the run took.
         let rate = run.wallSeconds > 0 ? Double(run.steps) / run.wallSeconds : 0
         if caseIndex == nil { coverageLines += coverage.summaryLines }
         if json {
             for row in coverage.rows {
                 console.out(JSONValue.object([
-                    ("event", .string("coverage")), ("target", .string(run.target)), ("rule", .string(row.rule)),
+                    ("event", .string("coverage")), ("target", .string(run.plan.target)), ("rule", .string(row.rule)),
                     ("decided", .int(row.decided)), ("cases", .int(run.cases)),
                 ]).rendered + "\n")
             }
             // The target's last event is its summary: a consumer has every coverage event of the target when it reads it.
             console.out(JSONValue.object([
-                ("event", .string("summary")), ("target", .string(run.target)), ("mutant", .optional(run.mutant)),
-                ("seed", .uint(run.options.seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
+                ("event", .string("summary")), ("target", .string(run.plan.target)), ("mutant", .optional(run.plan.mutant)),
+                ("seed", .uint(run.plan.seed)), ("cases", .int(run.cases)), ("steps", .int(run.steps)),
                 ("seconds", .double(run.wallSeconds)), ("stepsPerSecond", .double(rate.rounded())),
-                ("failures", .int(run.found.count)),
+                ("failures", .int(run.failures.count)),
             ]).rendered + "\n")
         }
         // Signatures that share a rule and kind differ in their detail (a trap's code): name it, or they read as one.
-        let failures = run.found.compactMap { found in found.result.failure.map { (failure: $0.failure, cases: found.caseCount) } }
+        let failures = run.failures.map { (failure: $0.failure, cases: $0.caseCount) }
         let rules = failures.map { item in
             let shared = failures.filter { $0.failure.rule == item.failure.rule && $0.failure.kind == item.failure.kind }.count > 1
             let detail = shared && !item.failure.detail.isEmpty ? " [\(item.failure.detail)]" : ""
             return "\(item.failure.rule) \(item.failure.kind.rawValue)\(detail) ×\(item.cases)"
         }.joined(separator: ", ")
-        rows.append([run.target, run.mutant ?? "-", String(run.cases), String(run.steps),
-                     (run.found.isEmpty ? "pass" : "FAIL \(rules)") + (run.interrupted ? " (interrupted)" : ""),
+        rows.append([run.plan.target, run.plan.mutant ?? "-", String(run.cases), String(run.steps),
+                     (run.failures.isEmpty ? "pass" : "FAIL \(rules)") + (run.interrupted ? " (interrupted)" : ""),
                      "\(Format.seconds(run.wallSeconds)) (\(Int(rate))/s)"])
     }
 

@@ -2,18 +2,18 @@ import Foundation
 import GraphFuzzEngine
 import GraphFuzzIsolation
 
-/// `graph-fuzz worker --target NAME [--mutant NAME] [--steps N] [--scratch DIR]` (hidden): a worker process of a
+/// `graph-fuzz worker --target NAME [--mutant NAME] --steps N [--scratch DIR]` (hidden): a worker process of a
 /// run, serving the worker protocol (`WorkerServer`) for one target's machine until its input ends. The run's seed
-/// comes with each request.
+/// comes with each request, its steps per case with the launch (`launch`).
 struct WorkerCommand: Command {
     static let name = "worker"
-    static let usage = "worker --target NAME [--mutant NAME] [--steps N] [--scratch DIR]"
+    static let usage = "worker --target NAME [--mutant NAME] --steps N [--scratch DIR]"
     static let help = "a worker process of a run (graph-fuzz starts it)"
     static let listed = false
 
     var target: String
     var mutant: String?
-    var steps: Int?
+    var steps: Int
     /// The folder its cases keep their files in (its parent made it for this worker and removes it).
     var scratchFolder: String?
 
@@ -21,7 +21,8 @@ struct WorkerCommand: Command {
         guard let target = try flags.string("--target") else { throw UsageError("worker: --target is required") }
         self.target = target
         mutant = try flags.string("--mutant")
-        steps = try flags.int("--steps", in: FlagLimits.steps)
+        guard let steps = try flags.int("--steps", in: FlagLimits.steps) else { throw UsageError("worker: --steps is required") }
+        self.steps = steps
         scratchFolder = try flags.string("--scratch")
     }
 
@@ -34,18 +35,22 @@ struct WorkerCommand: Command {
             writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: target '\(target.name)' has no mutant '\(mutant)'\n")
             return 2
         }
-        return WorkerServer(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: steps ?? target.defaultSteps,
+        return WorkerServer(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: steps,
                             scratchFolder: scratchFolder).serve()
     }
 
-    /// How a run starts `executable` as a worker serving `target` (production code, or `mutant`) with `steps`
-    /// per case (nil: the target's own), in the scratch folder its parent made for it.
-    static func launch(_ executable: String, target: String, mutant: String?, steps: Int?) -> WorkerLaunch {
+    /// How a search starts `executable` as a worker serving the plan's target (production code, or its mutant) with its
+    /// steps per case, in the scratch folder its parent made for it.
+    static func launch(_ executable: String, plan: SearchPlan) -> WorkerLaunch {
+        launch(executable, target: plan.target, mutant: plan.mutant, steps: plan.maxSteps)
+    }
+
+    /// How `executable` is started as a worker serving `target` (production code, or `mutant`) with `steps` per case.
+    static func launch(_ executable: String, target: String, mutant: String?, steps: Int) -> WorkerLaunch {
         WorkerLaunch(executable: executable) { scratchFolder in
             var line = [name, "--target", target]
             if let mutant { line += ["--mutant", mutant] }
-            if let steps { line += ["--steps", String(steps)] }
-            return line + ["--scratch", scratchFolder]
+            return line + ["--steps", String(steps), "--scratch", scratchFolder]
         }
     }
 }

@@ -23,9 +23,9 @@ enum Suspicion: Equatable, CustomStringConvertible {
 enum Verdict: Equatable {
     /// It crashed again with the same signature, or a step of it hung: a failure of the code under test.
     case reproduced(Failure)
-    /// It ran to the end (`steps` steps): the worker's death or the timeout was not the case's
-    /// doing. `note` says what happened, for standard error.
-    case ran(Outcome, steps: Int, note: String)
+    /// It ran to the end: the worker's death or the timeout was not the case's doing. The result holds its outcome,
+    /// steps and coverage; `note` says what happened, for standard error.
+    case ran(CaseResult, note: String)
 }
 
 extension ProcessExecutor {
@@ -60,8 +60,9 @@ extension ProcessExecutor {
             client.stop()
             let started = clock.now
             let answer = try client.run(.runCase(seed: seed, index: index), timeout: confirmStepTimeout, perStep: true)
+            requests.confirms += 1
             switch answer.run {
-            case .finished(let outcome):
+            case .finished(let result):
                 let seconds = Format.seconds((clock.now - started).seconds)
                 let what: String
                 switch suspicion {
@@ -73,9 +74,9 @@ extension ProcessExecutor {
                     what = "a worker died of \(deaths.joined(separator: ", then ")) running case \(index) of \(name); "
                         + "run again in a fresh worker the case ran to the end: not a failure of the code under test"
                 }
-                return .ran(outcome, steps: (answer.lastStep ?? -1) + 1, note: what)
+                return .ran(result, note: what)
             case .unreadable(let error):
-                throw WorkerError(message: "a worker could not run case \(index) of \(name): \(error.message)")
+                throw WorkerError(.internalError, "a worker could not run case \(index) of \(name): \(error.message)")
             case .timedOut:
                 // One step ran longer than the timeout by itself: stuck, whatever the case's length.
                 return .reproduced(WorkerFailure.hang(seconds: caseTimeout))  // the signature names the case timeout
@@ -87,7 +88,7 @@ extension ProcessExecutor {
                 }
                 deaths.append(Self.describe(termination, trap))
                 if deaths.count >= Self.maxConfirmAttempts + (suspicion == .timedOut ? 0 : 1) {
-                    throw WorkerError(message: "infrastructure error: workers keep dying without a reproducing case "
+                    throw WorkerError(.infrastructure, "workers keep dying without a reproducing case "
                         + "(case \(index) of \(name): \(deaths.joined(separator: ", "))); "
                         + "a worker killed from outside (the OOM killer, a CI runner's limits) is not a failure of the code under test")
                 }

@@ -7,9 +7,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs a machine's cases for the one search loop (`SearchLoop`) in `workers` worker processes started as a
+/// Runs a machine's cases for the search loop (`SearchLoop`) in `workers` worker processes started as a
 /// `WorkerLaunch` says (`graph-fuzz worker`, or a test binary run again for one check), surviving crashes and
-/// hangs: the process-backed `CaseExecutor`. It holds no seed: every request carries the run's.
+/// hangs: the process-backed `CaseExecutor`. It holds no seed and no machine: every request carries the run's seed,
+/// and every case runs in a worker, which answers with what the case consumed, so this process never runs one.
 ///
 /// Chunks are sent to workers as the loop submits them, two per worker (the second waits in its
 /// pipe so the worker never idles); failures arrive in any order and the loop orders them.
@@ -18,13 +19,11 @@ import Darwin
 /// when one of its steps runs longer than the timeout; the rest of the worker's chunks run again.
 /// Shrink candidates run in a worker too (`ProcessExecutor+Shrink`), so a candidate that crashes
 /// or hangs costs a worker, never the run.
-package final class ProcessExecutor: ConcurrentCaseExecutor {
+package final class ProcessExecutor: CaseExecutor {
     /// What the workers run, for messages: a target's name.
     let name: String
-    /// The same machine in this process: it describes shrunk cases and runs again what finished in a worker.
-    let machine: AnyMachine
-    let maxSteps: Int
     package let workers: Int
+    package var chunkSize: Int? { nil }
     /// A case still running after this many seconds is suspected of hanging (see `confirm`).
     let caseTimeout: Double
     /// Something the harness did that is not a failure of the code under test: a worker killed
@@ -42,8 +41,10 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
     /// Workers lost since a batch last finished or a suspected case got its verdict: too many
     /// (workers dying before they run any case) is an infrastructure error.
     private var deathsInARow = 0
-    /// How each failing case failed, to know which must be shrunk in a worker.
+    /// How each failing case failed (a case reported once, however often it runs), to know which died in a worker.
     var caseFailures: [Int: Failure] = [:]
+    /// Requests sent, by kind: what the cases cost (a case runs once; tests count).
+    package internal(set) var requests = RequestCounts()
     /// What the shrink of the current group learned (see `ProcessExecutor+Shrink`).
     var shrinking = ShrinkState()
 
@@ -56,13 +57,10 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
     /// holds thousands of them, so workers never block on it).
     static let announcementPause: UInt32 = 3_000
 
-    /// `machine` (named `name` in messages) in `workers` worker processes started by `launch`, each serving the
-    /// same machine with at most `maxSteps` steps per case; `note` hears what the harness did that is no failure.
-    package init(name: String, machine: AnyMachine, maxSteps: Int, workers: Int, caseTimeout: Double, launch: WorkerLaunch,
-                 note: @escaping (String) -> Void = { _ in }) {
+    /// The cases of the machine `launch` starts workers for (named `name` in messages), in `workers` worker processes;
+    /// `note` hears what the harness did that is no failure.
+    package init(name: String, workers: Int, caseTimeout: Double, launch: WorkerLaunch, note: @escaping (String) -> Void = { _ in }) {
         self.name = name
-        self.machine = machine
-        self.maxSteps = maxSteps
         self.workers = Swift.max(1, workers)
         self.caseTimeout = caseTimeout
         self.launch = launch
@@ -88,7 +86,6 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
         var chunks: [SeededChunk] = []
         var current: Int?
         var started: ContinuousClock.Instant
-        var steps = 0, rejected = 0
         init(now: ContinuousClock.Instant) { started = now }
 
         /// The lowest case of this slot's chunks that has not finished (a re-queued chunk waiting
@@ -99,7 +96,7 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
         }
     }
 
-    // MARK: ConcurrentCaseExecutor
+    // MARK: Chunks
 
     package var wantsChunk: Bool { queue.isEmpty && requeued.isEmpty && slots.contains { $0.chunks.count < 2 } }
     package var isIdle: Bool { queue.isEmpty && requeued.isEmpty && slots.allSatisfy { $0.chunks.isEmpty } }
@@ -109,9 +106,9 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
         return starts.min()
     }
 
-    package func submit(_ chunk: CaseChunk, seed: UInt64) throws {
+    package func submit(_ chunk: CaseChunk, seed: UInt64) throws(RunError) {
         queue.append(SeededChunk(chunk: chunk, seed: seed))
-        try dispatchQueued()
+        do { try dispatchQueued() } catch { throw error.runError }
     }
 
     package func stop() {
@@ -138,13 +135,14 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
                 slot.started = clock.now
             }
             slot.chunks.append(chunk)
+            requests.cases += chunk.chunk.count
             // A worker that is already dead fails the write; the next poll then sees its output end.
             _ = slot.process!.send(WorkerRequest.batch(seed: chunk.seed, chunk.chunk).line)
         }
     }
 
-    package func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport {
-        try collectTyped(timeout: timeout, dispatch: dispatch)
+    package func collect(timeout: Double, dispatch: Bool) throws(RunError) -> ChunkReport {
+        do { return try collectTyped(timeout: timeout, dispatch: dispatch) } catch { throw error.runError }
     }
 
     private func collectTyped(timeout: Double, dispatch: Bool) throws(WorkerError) -> ChunkReport {
@@ -196,13 +194,9 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
         var scanner = LineScanner(line)
         switch line.first {
         case UInt8(ascii: "s"):
-            guard let index = scanner.int(), let steps = scanner.int(), let rejected = scanner.int(), scanner.atEnd else {
-                throw malformed(line)
-            }
+            guard let index = scanner.int(), scanner.atEnd else { throw malformed(line) }
             slot.current = index
             slot.started = clock.now
-            slot.steps = steps
-            slot.rejected = rejected
         case UInt8(ascii: "f"):
             guard let index = scanner.int(), let outcome = OutcomeLine.decodeOutcome(scanner.rest), let seed = slot.chunks.first?.seed else {
                 throw malformed(line)
@@ -224,8 +218,6 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
             report.rejected += rejected
             slot.chunks.removeFirst()
             slot.current = nil
-            slot.steps = 0
-            slot.rejected = 0
             deathsInARow = 0
             return true
         default:
@@ -240,18 +232,22 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
         report.harnessFault = CaseHarnessFault(seed: seed, caseIndex: index, fault: fault)
     }
 
+    /// Reports case `index`'s failure, unless it was reported before (a case of a chunk that ran again after its
+    /// worker died).
     private func add(_ failure: Failure, case index: Int, to report: inout ChunkReport) {
+        guard caseFailures[index] == nil else { return }
         caseFailures[index] = failure
         report.failures.append(CaseFailure(index: index, failure: failure))
     }
 
-    /// A worker died or ran out of time on its announced case: the cases before it count as run,
-    /// the rest of its chunks go back in the queue, and the case itself runs again in a fresh
-    /// worker to learn whether it really crashes or hangs.
+    /// A worker died or ran out of time on its announced case: the case itself runs again in a fresh worker to learn
+    /// whether it really crashes or hangs, and the worker's chunks go back in the queue without it — the cases it had
+    /// finished too, since their coverage was to come at the chunk's end (they run again; a failure among them is
+    /// reported once).
     private func lost(_ slot: Slot, _ suspicion: Suspicion, into report: inout ChunkReport) throws(WorkerError) {
         deathsInARow += 1
         if deathsInARow > ProcessExecutor.maxDeathsInARow(jobs: slots.count) {
-            throw WorkerError(message: "infrastructure error: \(deathsInARow) workers for \(name) died in a row without finishing "
+            throw WorkerError(.infrastructure, "\(deathsInARow) workers for \(name) died in a row without finishing "
                 + "a batch of cases and without a reproducing case (last: \(suspicion.description)); a worker killed from outside "
                 + "(the OOM killer, a CI runner's limits) is not a failure of the code under test")
         }
@@ -260,7 +256,7 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
             // chunks run again; ended by itself (bad arguments, a harness fault), it is an error.
             let message = slot.process?.standardError().split(separator: "\n").first.map(String.init) ?? ""
             if case .died(let termination, _) = suspicion, case .exited = termination {
-                throw WorkerError(message: "a worker for \(name) ended (\(termination.name)) before running a case"
+                throw WorkerError(.internalError, "a worker for \(name) ended (\(termination.name)) before running a case"
                     + (message.isEmpty ? "" : ": \(message)"))
             }
             requeued.append(contentsOf: slot.chunks.reversed())
@@ -271,11 +267,12 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
             return
         }
         let chunk = seeded.chunk
-        report.cases += (current - chunk.start) / chunk.stride
-        report.steps += slot.steps
-        report.rejected += slot.rejected
         requeued.append(contentsOf: slot.chunks.dropFirst().reversed())
         if let rest = chunk.remaining(after: current) { requeued.append(SeededChunk(chunk: rest, seed: seeded.seed)) }
+        if current > chunk.start {
+            requeued.append(SeededChunk(chunk: CaseChunk(start: chunk.start, stride: chunk.stride, count: (current - chunk.start) / chunk.stride),
+                                        seed: seeded.seed))
+        }
         slot.process = nil
         slot.chunks = []
         slot.current = nil
@@ -288,10 +285,11 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
         switch verdict {
         case .reproduced(let failure):
             add(failure, case: current, to: &report)
-        case .ran(let outcome, let steps, let what):
+        case .ran(let result, let what):
             note(what)
-            report.steps += steps
-            switch outcome {
+            report.steps += result.steps
+            report.coverage.merge(result.coverage)
+            switch result.outcome {
             case .pass: break
             case .rejected: report.rejected += 1
             case .fail(let failure): add(failure, case: current, to: &report)
@@ -305,35 +303,7 @@ package final class ProcessExecutor: ConcurrentCaseExecutor {
 
     private func malformed(_ line: ArraySlice<UInt8>) -> WorkerError {
         let text = String(decoding: line.prefix(80), as: UTF8.self)
-        return WorkerError(message: "a worker for \(name) wrote '\(text)', which is not in the worker protocol")
-    }
-
-    // MARK: CaseExecutor
-
-    /// Runs one chunk to its end in the workers (the loop submits and collects instead).
-    package func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) throws -> ChunkReport {
-        var total = ChunkReport()
-        try submit(chunk, seed: seed)
-        while !isIdle {
-            let report = try collect(timeout: 1, dispatch: true)
-            total.cases += report.cases
-            total.rejected += report.rejected
-            total.steps += report.steps
-            total.failures += report.failures
-            total.coverage.merge(report.coverage)
-            total.pausedSeconds += report.pausedSeconds
-            if total.harnessFault == nil { total.harnessFault = report.harnessFault }
-            if report.harnessFault != nil {
-                stop()
-                break
-            }
-            if stopAtFirstFailure && !report.failures.isEmpty {
-                stop()
-                break
-            }
-        }
-        total.failures.sort { $0.index < $1.index }
-        return total
+        return WorkerError(.internalError, "a worker for \(name) wrote '\(text)', which is not in the worker protocol")
     }
 }
 #endif

@@ -26,17 +26,17 @@ package enum ProcessIsolation {
     /// The descriptor a test binary started as a worker answers on.
     package static let testAnswers: Int32 = 3
 
-    /// An executor running `machine`'s cases (at most `maxSteps` steps each) in one worker at a time: the test
-    /// binary `executable` started again with `arguments` (which filter it to the running test), serving the
-    /// check named `check`. `note` hears what the harness did that is no failure of the code under test.
-    package static func testExecutor(name: String, machine: AnyMachine, maxSteps: Int, executable: String, arguments: [String],
+    /// An executor running the cases of the target named `name` in one worker at a time: the test binary
+    /// `executable` started again with `arguments` (which filter it to the running test), serving the check named
+    /// `check`. `note` hears what the harness did that is no failure of the code under test.
+    package static func testExecutor(name: String, executable: String, arguments: [String],
                                      check: String, note: @escaping (String) -> Void) throws(WorkerError) -> any CaseExecutor {
         #if GRAPHFUZZ_NO_PROCESSES
         throw WorkerError.unavailable
         #else
         let launch = WorkerLaunch(executable: executable, answers: testAnswers, arguments: { _ in arguments },
                                   environment: { scratchFolder in [checkVariable: check, scratchVariable: scratchFolder] })
-        return ProcessExecutor(name: name, machine: machine, maxSteps: maxSteps, workers: 1, caseTimeout: 10, launch: launch, note: note)
+        return ProcessExecutor(name: name, workers: 1, caseTimeout: 10, launch: launch, note: note)
         #endif
     }
 

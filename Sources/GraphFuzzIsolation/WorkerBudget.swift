@@ -38,7 +38,7 @@ package struct WorkerBudget: Equatable {
         // may be starting; a start briefly needs more descriptors, and reading files a few.
         let fit = (openFileLimit - openFiles - descriptorsToStart - 2) / descriptorsPerWorker
         guard fit >= 1 else {
-            throw WorkerError(usage: "too many open files: the limit is \(openFileLimit) open files and \(openFiles) are in use, "
+            throw WorkerError(.usage, "too many open files: the limit is \(openFileLimit) open files and \(openFiles) are in use, "
                 + "too few for even one worker process; raise the limit (for example `ulimit -n 1024`) or run with --in-process")
         }
         if jobs > fit {

@@ -4,14 +4,23 @@ import GraphFuzzEngine
 
 /// How one request to a worker ended.
 enum WorkerRun: Equatable {
-    /// The worker finished the case (`o …`).
-    case finished(Outcome)
+    /// The worker finished the case (`o …`): its outcome, and what it told of the case — the steps it ran, what it
+    /// consumed and exercised, its record — as far as the request asks for them.
+    case finished(CaseResult)
     /// The trace could not be applied (`e …`; corpus replay only).
     case unreadable(TraceReplayError)
     /// The worker died while running it.
     case died(WorkerTermination, trapMessage: String)
     /// It did not finish within the timeout; the worker was killed.
     case timedOut(seconds: Double)
+
+    /// The worker died or was killed before it finished.
+    var ended: Bool {
+        switch self {
+        case .died, .timedOut: return true
+        case .finished, .unreadable: return false
+        }
+    }
 }
 
 /// The failure a dead or killed worker stands for. Its signature is the signal (or exit) plus the
@@ -27,6 +36,14 @@ enum WorkerFailure {
     }
 }
 
+/// What a worker answered to one request: how it ended, the last step it announced (nil if none) and what the case
+/// consumed (all of it when it finished; up to its last step when it did not).
+struct WorkerAnswer {
+    var run: WorkerRun
+    var lastStep: Int?
+    var consumed = Consumed()
+}
+
 /// One worker process, started on first use and again after it dies, that runs one request at a
 /// time with a timeout: shrink candidates, the step at which a case crashes, corpus replays.
 final class WorkerClient {
@@ -37,12 +54,12 @@ final class WorkerClient {
         self.launch = launch
     }
 
-    /// Sends `request` and waits for its answer or the worker's end, at most `timeout` seconds —
-    /// or, with `perStep`, at most `timeout` seconds for each step the worker announces (`k STEP`),
-    /// so a long case that keeps finishing steps is slow, never a hang, and only a step that
-    /// itself runs longer than `timeout` times out. `lastStep` is the last step the worker
-    /// announced, nil if none.
-    func run(_ request: WorkerRequest, timeout: Double, perStep: Bool = false) throws(WorkerError) -> (run: WorkerRun, lastStep: Int?) {
+    /// Sends `request` and waits for its answer or the worker's end, at most `timeout` seconds — or, with `perStep`,
+    /// at most `timeout` seconds for each step the worker announces (`k STEP`), so a long case that keeps finishing
+    /// steps is slow, never a hang, and only a step that itself runs longer than `timeout` times out. The answer says
+    /// the last step the worker announced (nil if none) and what the case consumed up to it, its open spans closed
+    /// there: for a case that took the worker down, what a run stopping before that step's system call consumes.
+    func run(_ request: WorkerRequest, timeout: Double, perStep: Bool = false) throws(WorkerError) -> WorkerAnswer {
         let worker: WorkerProcess
         if let process { worker = process } else {
             worker = try WorkerProcess(launch)
@@ -50,30 +67,69 @@ final class WorkerClient {
         }
         let clock = ContinuousClock()
         var deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
-        var lastStep: Int?
-        guard worker.send(request.line) else { return (try end(worker), lastStep) }
+        var answer = WorkerAnswer(run: .timedOut(seconds: timeout))
+        var told = CaseResult(outcome: .pass)
+        var open: [Int] = []
+        func malformed(_ line: String) -> WorkerError {
+            WorkerError(.internalError, "the worker answered '\(line.prefix(80))' to '\(request.line.prefix(40))'")
+        }
+        /// Adds the consumed fields of a `k` or `u` line after its first field.
+        func consumed(_ line: String) throws(WorkerError) -> Int {
+            let fields = line.dropFirst(2).split(separator: "\t", omittingEmptySubsequences: false)
+            guard let first = fields.first, let number = Int(first) else { throw malformed(line) }
+            guard fields.count > 1 else { return number }
+            guard let delta = ConsumedLine.decode(fields.dropFirst()) else { throw malformed(line) }
+            told.consumed.apply(delta)
+            open = delta.openSpans
+            return number
+        }
+        /// The answer of a case that did not finish: what it consumed up to its last step.
+        func unfinished(_ run: WorkerRun) -> WorkerAnswer {
+            told.consumed.close(open)
+            answer.run = run
+            answer.consumed = told.consumed
+            return answer
+        }
+        guard worker.send(request.line) else { return unfinished(try end(worker)) }
         while true {
             while let line = worker.nextLine() {
-                if line.hasPrefix("k "), let step = Int(line.dropFirst(2)) {
-                    lastStep = step
+                switch line.first {
+                case "k":
+                    answer.lastStep = try consumed(line)
                     if perStep { deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000))) }
-                } else if line.hasPrefix("o "), let outcome = OutcomeLine.decodeOutcome(line.dropFirst(2)) {
-                    return (.finished(outcome), lastStep)
-                } else if line.hasPrefix("e ") {
+                case "u":
+                    told.steps = try consumed(line)
+                    open = []
+                case "c":
+                    guard let coverage = Coverage(line: line.dropFirst(2)) else { throw malformed(line) }
+                    told.coverage = coverage
+                case "y":
+                    var record = told.record ?? CaseRecord(config: TraceStep("config"), steps: [], expectations: [], outcome: .pass, swiftLines: [])
+                    guard RecordLines.read(line.dropFirst(2), into: &record) else { throw malformed(line) }
+                    told.record = record
+                case "o":
+                    guard let outcome = OutcomeLine.decodeOutcome(line.dropFirst(2)) else { throw malformed(line) }
+                    told.outcome = outcome
+                    told.record?.outcome = outcome
+                    answer.run = .finished(told)
+                    answer.consumed = told.consumed
+                    return answer
+                case "e":
                     let fields = line.dropFirst(2).split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
                     let message = fields.count == 2 ? OutcomeLine.unescape(fields[1]) : String(line)
-                    return (.unreadable(TraceReplayError(step: Int(fields[0]), message: message)), lastStep)
-                } else {
-                    throw WorkerError(message: "the worker answered '\(line)' to '\(request.line.prefix(40))'")
+                    answer.run = .unreadable(TraceReplayError(step: Int(fields[0]), message: message))
+                    return answer
+                default:
+                    throw malformed(line)
                 }
             }
             let left = (deadline - clock.now).seconds
             guard left > 0, worker.waitReadable(timeout: left) else {
                 _ = worker.kill()
                 process = nil
-                return (.timedOut(seconds: timeout), lastStep)
+                return unfinished(.timedOut(seconds: timeout))
             }
-            if !worker.fill() { return (try end(worker), lastStep) }
+            if !worker.fill() { return unfinished(try end(worker)) }
         }
     }
 

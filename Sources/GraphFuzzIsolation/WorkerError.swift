@@ -1,33 +1,48 @@
+import GraphFuzzEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A worker process could not be started or misbehaved: a fault of the harness or of the machine, never of the
-/// code under test. Exit code 3, or 2 when the user can fix it (`usage`: too many open files).
+/// A worker process could not be started or misbehaved, or workers keep dying: a fault of the harness, of the machine
+/// it runs on or of graph-fuzz, never of the code under test. Its `kind` says which (`runError`: how a run reports it).
 package struct WorkerError: Error, CustomStringConvertible {
+    /// Whose fault it is.
+    package enum Kind: Equatable, Sendable {
+        /// graph-fuzz's own: a worker that broke the protocol or trapped in the harness, isolation unavailable.
+        case internalError
+        /// The machine's: workers keep dying without a reproducing case (the OOM killer, a CI runner's limits).
+        case infrastructure
+        /// The user's, who can fix it as the message says (too many open files): exit 2.
+        case usage
+        /// No scratch folder could be made for a worker (a full or unwritable temporary folder).
+        case scratchFolder
+    }
+
+    package var kind: Kind
     package var message: String
-    /// The user can fix it (the message says how): exit 2 rather than 3.
-    package var usage = false
-    package var description: String { message }
 
-    package init(message: String, usage: Bool = false) {
+    package init(_ kind: Kind = .internalError, _ message: String) {
+        self.kind = kind
         self.message = message
-        self.usage = usage
     }
 
-    /// An error the user can fix, as the message says.
-    init(usage message: String) { self.init(message: message, usage: true) }
-
-    /// `error` as a worker error: itself when it is one, else an internal error naming it.
-    package static func from(_ error: any Error) -> WorkerError {
-        error as? WorkerError ?? WorkerError(message: "\(error)")
+    /// The error as a run reports it.
+    package var runError: RunError {
+        switch kind {
+        case .internalError: return .internalError(message)
+        case .infrastructure: return .infrastructure(message)
+        case .usage: return .usage(message)
+        case .scratchFolder: return .scratchFolder(ScratchFolderError(message: message))
+        }
     }
+
+    package var description: String { runError.description }
 
     /// A worker trapped in the harness's own code: an internal error, not a crash of the code under test.
     static func harness(_ trapLine: String) -> WorkerError {
-        WorkerError(message: "the harness itself trapped in a worker (not a failure of the code under test): \(trapLine)")
+        WorkerError(.internalError, "the harness itself trapped in a worker (not a failure of the code under test): \(trapLine)")
     }
 
     /// The system's reason for `code` (`strerror`), for example "Too many open files".
@@ -36,15 +51,15 @@ package struct WorkerError: Error, CustomStringConvertible {
     /// A system call failed with `code`: out of descriptors is the user's to fix (exit 2).
     static func system(_ what: String, _ code: Int32) -> WorkerError {
         if code == EMFILE || code == ENFILE {
-            return WorkerError(usage: "\(what): \(reason(code)); raise the open-file limit (for example `ulimit -n 1024`) or use fewer --jobs")
+            return WorkerError(.usage, "\(what): \(reason(code)); raise the open-file limit (for example `ulimit -n 1024`) or use fewer --jobs")
         }
-        return WorkerError(message: "\(what): \(reason(code))")
+        return WorkerError(.internalError, "\(what): \(reason(code))")
     }
 
     /// Process isolation where this build has no child processes (iOS, tvOS, watchOS, visionOS, or a build with
     /// `GRAPHFUZZ_NO_PROCESSES`).
     package static var unavailable: WorkerError {
-        WorkerError(message: "process isolation is unavailable on this platform: it cannot start child processes "
+        WorkerError(.internalError, "process isolation is unavailable on this platform: it cannot start child processes "
             + "(iOS, tvOS, watchOS, visionOS, or a build with GRAPHFUZZ_NO_PROCESSES); run the cases in this process (isolation: .none)")
     }
 }

@@ -45,7 +45,7 @@ final class WorkerProcess {
     /// added to this process's environment.
     init(_ launch: WorkerLaunch) throws(WorkerError) {
         let scratchFolder: String
-        do { scratchFolder = try ScratchFolder.make(for: "worker") } catch { throw WorkerError(message: error.message) }
+        do { scratchFolder = try ScratchFolder.make(for: "worker") } catch { throw WorkerError(.scratchFolder, error.message) }
         let executable = launch.executable
         // Requests go over a socket: writing to a worker that just died then fails (EPIPE) instead
         // of raising SIGPIPE, and this process keeps the usual SIGPIPE behaviour for its own output.

@@ -6,16 +6,22 @@ import Darwin
 #endif
 
 /// A request of the line protocol between a search and its worker processes (`graph-fuzz worker`, or a test binary
-/// started again for one `GraphFuzzTest.check`), one per line. Every request that generates a case carries the
-/// run's seed: a worker holds none of its own.
+/// started again for one `GraphFuzzTest.check`), one per line. Every request that generates a case carries the run's
+/// seed: a worker holds none of its own.
 ///
 /// - `b SEED START STRIDE COUNT`: run cases START, START+STRIDE, … (COUNT of them) of the run SEED. Before each case
-///   the worker writes `s INDEX STEPS REJECTED` (steps and rejected cases so far in the batch) with one unbuffered
-///   write, so when it dies the parent knows which case was running; a failing case (or one whose harness faulted,
+///   the worker writes `s INDEX` with one unbuffered write, so when it dies the parent knows which case was running
+///   (the cases of the batch before it run again: their coverage comes at the batch's end); a failing case (or one whose harness faulted,
 ///   `HarnessFault`) adds `f INDEX OUTCOME`; the batch ends with `c COVERAGE` (what its cases exercised) and
 ///   `d STEPS REJECTED`.
-/// - `w SEED INDEX`: run case INDEX of the run SEED; `r CHOICES…`: replay a choice sequence (a shrink candidate).
-///   Both write `k STEP` just before the system runs each step and end with `o OUTCOME`.
+/// - `w SEED INDEX`: run case INDEX of the run SEED; `r CHOICES…`: replay a choice sequence (a shrink candidate). Both
+///   write `k STEP<TAB>CONSUMED` just before the system runs each step — what the case consumed since the last `k`
+///   (`ConsumedLine`), so a case that takes the worker down has told what it consumed up to that step — and end with
+///   `u STEPS<TAB>CONSUMED` (the rest), `c COVERAGE` (`w` only: what the case exercised) and `o OUTCOME`. The parent
+///   learns what every case consumed without running it again.
+/// - `p STOP CHOICES…`: replay a choice sequence recorded, to describe it (STOP `-`: the whole case; a step number: the
+///   steps before it, and that step generated and predicted but not run on the system — a case that crashed or hung
+///   there). Writes `k STEP` before each step, the record (`RecordLines`) and `o OUTCOME`.
 /// - `x FILE`: replay a corpus file's trace against the worker's machine: `o OUTCOME`, or `e STEP<TAB>MESSAGE` when
 ///   the trace cannot be applied.
 ///
@@ -24,6 +30,8 @@ package enum WorkerRequest: Equatable, Sendable {
     case batch(seed: UInt64, CaseChunk)
     case runCase(seed: UInt64, index: Int)
     case replay(ChoiceSequence)
+    /// Describe a sequence: recorded, up to step `stop` when given (not run on the system).
+    case describe(ChoiceSequence, stoppingAt: Int?)
     case corpusFile(String)
 
     /// The request as the line the parent sends (without its newline).
@@ -32,6 +40,7 @@ package enum WorkerRequest: Equatable, Sendable {
         case .batch(let seed, let chunk): return "b \(seed) \(chunk.start) \(chunk.stride) \(chunk.count)"
         case .runCase(let seed, let index): return "w \(seed) \(index)"
         case .replay(let sequence): return "r \(sequence)"
+        case .describe(let sequence, let stop): return "p \(stop.map(String.init) ?? "-") \(sequence)"
         case .corpusFile(let file): return "x \(file)"
         }
     }
@@ -50,6 +59,10 @@ package enum WorkerRequest: Equatable, Sendable {
         case "r":
             guard let sequence = ChoiceSequence(parsing: line.dropFirst()) else { return nil }
             self = .replay(sequence)
+        case "p":
+            guard fields.count >= 2, fields[1] == "-" || Int(fields[1]) != nil,
+                  let sequence = ChoiceSequence(parsing: line.dropFirst(2).drop { $0 != " " }) else { return nil }
+            self = .describe(sequence, stoppingAt: Int(fields[1]))
         case "x":
             guard line.count > 2 else { return nil }
             self = .corpusFile(String(line.dropFirst(2)))
@@ -163,6 +176,74 @@ extension Coverage {
     }
 }
 
+/// What a case consumed since the last delta (`ConsumedDelta`) as the fields of a `k` or `u` answer:
+/// `CHOICES<TAB>BOUNDS<TAB>SPANSFROM<TAB>SPANS<TAB>OPEN`, numbers space-separated, each span `LABEL,START,END,DEPTH,DISCARDED`
+/// and spans `;`-separated.
+package enum ConsumedLine {
+    package static func encode(_ delta: ConsumedDelta) -> String {
+        let spans = delta.spans.map { "\($0.label.rawValue),\($0.start),\($0.end),\($0.depth),\($0.isDiscarded ? 1 : 0)" }
+        return [numbers(delta.choices), numbers(delta.bounds), String(delta.spansFrom), spans.joined(separator: ";"),
+                numbers(delta.openSpans.map(UInt64.init))].joined(separator: "\t")
+    }
+
+    /// Reads the fields `encode` wrote; nil when they are not.
+    package static func decode<Fields: RandomAccessCollection>(_ fields: Fields) -> ConsumedDelta? where Fields.Element == Substring {
+        guard fields.count == 5 else { return nil }
+        let field = Array(fields)
+        guard let choices = numbers(field[0]), let bounds = numbers(field[1]), choices.count == bounds.count, let spansFrom = Int(field[2]),
+              let open = numbers(field[4]) else { return nil }
+        var spans: [Span] = []
+        for entry in field[3].split(separator: ";") {
+            let parts = entry.split(separator: ",").compactMap { Int($0) }
+            guard parts.count == 5, parts[0] >= 0 else { return nil }
+            spans.append(Span(label: Span.Label(rawValue: UInt32(parts[0])), start: parts[1], end: parts[2], depth: parts[3], isDiscarded: parts[4] == 1))
+        }
+        return ConsumedDelta(choices: choices, bounds: bounds, spansFrom: spansFrom, spans: spans, openSpans: open.map { Int($0) })
+    }
+
+    private static func numbers(_ values: [UInt64]) -> String { values.map(String.init).joined(separator: " ") }
+
+    private static func numbers(_ text: Substring) -> [UInt64]? {
+        var values: [UInt64] = []
+        for part in text.split(separator: " ") {
+            guard let value = UInt64(part) else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+}
+
+/// A case's record (`CaseRecord`) as the `y` lines of a `p` answer, its outcome on the `o` line that follows:
+/// `y c CONFIG`, `y l CONFIGLINE`, `y s STEP<TAB>EXPECTATION`, `y w SWIFTLINE`, each text escaped (`OutcomeLine`).
+package enum RecordLines {
+    package static func encode(_ record: CaseRecord) -> [String] {
+        let escape = OutcomeLine.escape
+        return ["y c \(escape(record.config.description))"] + record.configLines.map { "y l \(escape($0))" }
+            + zip(record.steps, record.expectations).map { "y s \(escape($0.description))\t\(escape($1))" }
+            + record.swiftLines.map { "y w \(escape($0))" }
+    }
+
+    /// Adds the `y` line `line` (its letter and space dropped) to `record`; false when it is not one.
+    package static func read(_ line: Substring, into record: inout CaseRecord) -> Bool {
+        guard line.count >= 2 else { return false }
+        let text = line.dropFirst(2)
+        switch line.first {
+        case "c":
+            guard let config = try? TraceStep(parsing: Substring(OutcomeLine.unescape(text))) else { return false }
+            record.config = config
+        case "l": record.configLines.append(OutcomeLine.unescape(text))
+        case "s":
+            let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count == 2, let step = try? TraceStep(parsing: Substring(OutcomeLine.unescape(fields[0]))) else { return false }
+            record.steps.append(step)
+            record.expectations.append(OutcomeLine.unescape(fields[1]))
+        case "w": record.swiftLines.append(OutcomeLine.unescape(text))
+        default: return false
+        }
+        return true
+    }
+}
+
 /// Reads space-separated non-negative integers from a protocol line's bytes.
 struct LineScanner {
     private let bytes: ArraySlice<UInt8>
@@ -199,7 +280,7 @@ struct LineScanner {
 }
 
 /// Writes a worker's answer lines to its answer descriptor, each in one unbuffered write (a line written just
-/// before a trap is never lost); announcements (`s INDEX STEPS REJECTED`) from one reused buffer, since a worker
+/// before a trap is never lost); announcements (`s INDEX`) from one reused buffer, since a worker
 /// writes one per case and formatting them must cost next to nothing.
 struct AnswerWriter {
     let descriptor: Int32

@@ -19,7 +19,7 @@ package struct WorkerReplay {
             let client = WorkerClient(launch(target, mutant))
             do throws(WorkerError) {
                 switch try client.run(.corpusFile(file), timeout: timeout).run {
-                case .finished(let outcome): return .success(outcome)
+                case .finished(let result): return .success(result.outcome)
                 case .unreadable(let error): return .failure(error)
                 case .died(let termination, let trapMessage): return .success(.fail(WorkerFailure.crash(termination, trapMessage: trapMessage)))
                 case .timedOut(let seconds): return .success(.fail(WorkerFailure.hang(seconds: seconds)))

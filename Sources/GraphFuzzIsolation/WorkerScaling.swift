@@ -23,16 +23,17 @@ package struct WorkerScaling {
         self.launch = launch
     }
 
-    package func measure(_ target: Target, jobs: [Int]) throws(WorkerError) -> [Row] {
+    /// Searches `target` (`Campaign`) for `seconds` with each count of `jobs`.
+    package func measure(_ target: Target, jobs: [Int]) throws(RunError) -> [Row] {
         var rows: [Row] = []
         for count in jobs {
             // Enough cases that the time limit, not the case count, ends the search.
             let options = SearchOptions(seed: 1, runs: 20_000_000, timeLimit: seconds)
-            let executor = ProcessExecutor(name: target.name, machine: target.machine(), maxSteps: target.defaultSteps, workers: count,
-                                           caseTimeout: 10, launch: launch)
-            let result: LoopResult
-            do { result = try SearchLoop(options: options).run(executor) } catch { throw WorkerError.from(error) }
-            rows.append(Row(jobs: count, cases: result.cases, steps: result.steps, seconds: result.seconds))
+            let campaign = Campaign(selection: [(target, nil)], options: options, executor: { target, _ in
+                ProcessExecutor(name: target.name, workers: count, caseTimeout: 10, launch: launch)
+            })
+            guard let run = try campaign.run({ _ in }).first else { continue }
+            rows.append(Row(jobs: count, cases: run.cases, steps: run.steps, seconds: run.seconds))
         }
         return rows
     }

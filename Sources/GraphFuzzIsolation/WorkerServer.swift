@@ -57,9 +57,11 @@ package struct WorkerServer {
             case .batch(let seed, let chunk):
                 runBatch(chunk, seed: seed, &writer, shutdown)
             case .runCase(let seed, let index):
-                run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), writer)
+                run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), covers: true, writer)
             case .replay(let sequence):
-                run(Draw(replaying: sequence), writer)
+                run(Draw(replaying: sequence), covers: false, writer)
+            case .describe(let sequence, let stop):
+                describe(sequence, stoppingAt: stop, writer)
             case .corpusFile(let file):
                 do {
                     let corpusCase = try Corpus.read(file)
@@ -77,10 +79,26 @@ package struct WorkerServer {
         return 0
     }
 
-    /// Runs one case, announcing each step just before the system runs it.
-    private func run(_ draw: Draw, _ writer: AnswerWriter) {
-        let outcome = machine.run(draw, maxSteps, RunOptions(willRunStep: { step in writer.line("k \(step)") })).outcome
-        writer.line("o \(OutcomeLine.encode(outcome))")
+    /// Runs one case, announcing each step just before the system runs it with what the case consumed since the last
+    /// announcement, then the rest of what it consumed, its coverage (when it `covers`) and its outcome.
+    private func run(_ draw: Draw, covers: Bool, _ writer: AnswerWriter) {
+        var sent = ConsumedMark()
+        let result = machine.run(draw, maxSteps, RunOptions(covers: covers, willRunStep: { step in
+            writer.line("k \(step)\t" + ConsumedLine.encode(draw.consumedDelta(since: &sent)))
+        }))
+        writer.line("u \(result.steps)\t" + ConsumedLine.encode(draw.consumedDelta(since: &sent)))
+        if covers { writer.line("c \(result.coverage.line)") }
+        writer.line("o \(OutcomeLine.encode(result.outcome))")
+    }
+
+    /// Runs a sequence recorded (up to step `stop`, which is predicted but not run on the system), announcing each step
+    /// before the system runs it, then writes its record and outcome.
+    private func describe(_ sequence: ChoiceSequence, stoppingAt stop: Int?, _ writer: AnswerWriter) {
+        var options = stop.map { RunOptions.prefix(stoppingAt: $0) } ?? .record
+        options.willRunStep = { step in writer.line("k \(step)") }
+        let result = machine.run(Draw(replaying: sequence), maxSteps, options)
+        for line in result.record.map(RecordLines.encode) ?? [] { writer.line(line) }
+        writer.line("o \(OutcomeLine.encode(result.outcome))")
     }
 
     /// Runs a batch through the chunk runner (what an in-process search runs), announcing each case before it
@@ -98,7 +116,7 @@ package struct WorkerServer {
                     written += 1
                 }
                 shutdown.endIfRequested()
-                writer.announce("s", index, steps + soFar.steps, rejected + soFar.rejected)
+                writer.announce("s", index)
             }
             for failure in report.failures[written...] { writeFailure(failure, writer) }
             steps += report.steps

@@ -14,14 +14,12 @@ enum CheckIsolation {
         "\(target) \(mutant ?? "-") \(maxSteps) \(sourceLocation.fileID):\(sourceLocation.line):\(sourceLocation.column)"
     }
 
-    /// The executor running the check's cases in a worker (the test binary started again for `test`), with `machine`
-    /// (the target's, for this process) describing what the workers ran; throws where processes cannot be started
-    /// or there is no test to start again.
-    static func executor(target: Target, machine: AnyMachine, maxSteps: Int, check: String, test: Test?) throws(WorkerError) -> any CaseExecutor {
-        guard let test else { throw WorkerError(message: "isolation: .process needs a running Swift Testing test") }
-        guard let executable = Bundle.main.executablePath else { throw WorkerError(message: "isolation: .process cannot find the test binary") }
-        return try ProcessIsolation.testExecutor(name: target.name, machine: machine, maxSteps: maxSteps,
-                                                 executable: executable, arguments: arguments(for: test), check: check) { note in
+    /// The executor running the check's cases in a worker (the test binary started again for `test`); throws where
+    /// processes cannot be started or there is no test to start again.
+    static func executor(target: Target, check: String, test: Test?) throws(WorkerError) -> any CaseExecutor {
+        guard let test else { throw WorkerError(.internalError, "isolation: .process needs a running Swift Testing test") }
+        guard let executable = Bundle.main.executablePath else { throw WorkerError(.internalError, "isolation: .process cannot find the test binary") }
+        return try ProcessIsolation.testExecutor(name: target.name, executable: executable, arguments: arguments(for: test), check: check) { note in
             FileHandle.standardError.write(Data("graph-fuzz: note: \(note)\n".utf8))
         }
     }

@@ -3,10 +3,10 @@ import GraphFuzzEngine
 import GraphFuzzIsolation
 import Testing
 
-/// Runs state machines and targets inside Swift Testing through the engine's one search loop
-/// (`SearchLoop`): every case of the budget runs, failures are grouped by signature, and each is
-/// recorded as a test issue carrying its shrunk report (readable steps, the reproducing test and
-/// a `reproduce:` line naming the test and its seed).
+/// Runs state machines and targets inside Swift Testing through the engine's one pipeline (`Campaign`, which the
+/// command line runs too): every case of the budget runs, failures are grouped by signature, and each is shrunk,
+/// saved (with a corpus) and recorded as a test issue carrying its shrunk report (readable steps, the reproducing
+/// test and a `reproduce:` line naming the test and its seed).
 public enum GraphFuzzTest {
     /// Where a check runs its cases.
     public enum Isolation: Sendable, Equatable {
@@ -44,55 +44,50 @@ public enum GraphFuzzTest {
                          sourceLocation: sourceLocation)
             return CheckResult(run: nil, reports: [], replayed: 0)
         }
-        let options = SearchOptions(seed: seed, runs: runs)
-        let steps = maxSteps ?? target.defaultSteps
+        let options = SearchOptions(seed: seed, runs: runs, steps: maxSteps)
+        let plan = SearchPlan(target, mutant: mutant, options: options)
         // In a test binary started again as this check's worker: serve its cases, never search.
-        let isolated = CheckIsolation.name(target: target.name, mutant: mutant, maxSteps: steps, sourceLocation: sourceLocation)
-        ProcessIsolation.serveIfWorker(check: isolated, maxSteps: steps) { target.machine(mutant: mutant, scratchFolder: $0) }
+        let isolated = CheckIsolation.name(target: target.name, mutant: mutant, maxSteps: plan.maxSteps, sourceLocation: sourceLocation)
+        ProcessIsolation.serveIfWorker(check: isolated, maxSteps: plan.maxSteps) { target.machine(mutant: mutant, scratchFolder: $0) }
         var replayed = 0
         if let corpus { replayed = replay(corpus, target: target, mutant: mutant, sourceLocation: sourceLocation) }
-        // The files of the cases run in this process go in a scratch folder of the check's own, removed when it ends;
-        // a worker's go in the worker's own folder, removed when the worker ends, whether a case crashed it or not.
-        let scratchFolder: String
-        do { scratchFolder = try ScratchFolder.make(for: "check") } catch {
-            Issue.record("graph-fuzz: \(error)", sourceLocation: sourceLocation)
-            return CheckResult(run: nil, reports: [], replayed: replayed)
-        }
-        defer { ScratchFolder.remove(scratchFolder) }
-        let machine = target.machine(mutant: mutant, scratchFolder: scratchFolder)
-        let run: TargetRun
-        do {
-            let executor: any CaseExecutor
-            switch isolation {
-            case .none: executor = LocalExecutor(machine: machine, maxSteps: steps)
-            case .process:
-                executor = try CheckIsolation.executor(target: target, machine: machine, maxSteps: steps, check: isolated, test: Test.current)
+        // The pipeline the command line runs: in this process its cases' files go in a scratch folder of the check's
+        // own, removed when it ends; a worker's in the worker's own folder, removed when the worker ends, whether a case
+        // crashed it or not.
+        var campaign = Campaign(selection: [(target, mutant)], options: options, corpus: corpus, scratchName: "check")
+        if isolation == .process {
+            campaign.executor = { target, _ throws(RunError) in
+                do throws(WorkerError) { return try CheckIsolation.executor(target: target, check: isolated, test: Test.current) } catch {
+                    throw error.runError
+                }
             }
-            run = try target.run(mutant: mutant, options: options, maxSteps: steps, executor: executor)
-        } catch let fault as CaseHarnessFault {
+        }
+        var saved: [String?] = []
+        let run: SearchRun
+        do {
+            guard let searched = try campaign.run({ event in
+                switch event {
+                case .failure(_, let corpusFile): saved.append(corpusFile)
+                case .saveFailed(let reason): Issue.record("graph-fuzz could not save the case: \(reason)", sourceLocation: sourceLocation)
+                default: break
+                }
+            }).first else { return CheckResult(run: nil, reports: [], replayed: replayed) }
+            run = searched
+        } catch .harnessFault(let fault) {
             // The harness could not do its work: the test fails, but with no counterexample.
             Issue.record("graph-fuzz: \(fault)", sourceLocation: sourceLocation)
             return CheckResult(run: nil, reports: [], replayed: replayed, harnessFault: fault)
-        } catch let error as WorkerError {
-            // Isolation could not run (unavailable on this platform, no test to start again, workers that keep dying).
-            Issue.record("graph-fuzz: \(error.message)", sourceLocation: sourceLocation)
-            return CheckResult(run: nil, reports: [], replayed: replayed)
         } catch {
-            Issue.record("graph-fuzz could not run the cases of \(target.name): \(error)", sourceLocation: sourceLocation)
+            // No scratch folder, or isolation could not run (unavailable on this platform, no test to start again,
+            // workers that keep dying).
+            Issue.record("graph-fuzz: \(error)", sourceLocation: sourceLocation)
             return CheckResult(run: nil, reports: [], replayed: replayed)
         }
-        var reports: [FailureReport] = []
-        for found in run.found {
-            var file: String?
-            if let corpus, let corpusCase = Corpus.makeCase(found.result, target: target) {
-                do { file = try Corpus.write(corpusCase, to: corpus) } catch {
-                    Issue.record("graph-fuzz could not save the case: \(error)", sourceLocation: sourceLocation)
-                }
-            }
-            let report = FailureReport(result: found.result, corpusFile: file, caseCount: found.caseCount, reproduce: reproduce)
-            reports.append(report)
-            Issue.record(Comment(rawValue: report.text), sourceLocation: sourceLocation)
+        // Each failure's report with the final count of its cases, recorded as an issue.
+        let reports = zip(run.failures, saved).map { found, file in
+            FailureReport(found, corpusFile: file, caseCount: found.caseCount, reproduce: reproduce)
         }
+        for report in reports { Issue.record(Comment(rawValue: report.text), sourceLocation: sourceLocation) }
         return CheckResult(run: run, reports: reports, replayed: replayed)
     }
 
@@ -143,7 +138,7 @@ public enum GraphFuzzTest {
 /// What `GraphFuzzTest.check` did, printed readably: cases, steps, and each failure's report.
 public struct CheckResult: Sendable, CustomStringConvertible {
     /// The search (nil when it could not run).
-    package var run: TargetRun?
+    package var run: SearchRun?
     /// One report per failure signature.
     package var reports: [FailureReport]
     /// Corpus cases replayed before the search.
@@ -152,13 +147,13 @@ public struct CheckResult: Sendable, CustomStringConvertible {
     package var harnessFault: CaseHarnessFault?
 
     /// Whether the search ran and found no failure.
-    public var passed: Bool { run.map { $0.found.isEmpty } ?? false }
+    public var passed: Bool { run.map { $0.failures.isEmpty } ?? false }
     /// The rules the failures broke, one per failure signature, in the order found.
-    public var failedRules: [String] { failures.compactMap { $0.result.failure?.failure.rule } }
+    public var failedRules: [String] { failures.map(\.failure.rule) }
     /// The first failure found (nil when the run passed).
-    package var failure: FoundFailure? { run?.found.first?.result.failure }
-    /// Every failure signature found, shrunk.
-    package var failures: [TargetFailure] { run?.found ?? [] }
+    package var failure: FoundFailure? { failures.first }
+    /// Every failure signature found, shrunk and described.
+    package var failures: [FoundFailure] { run?.failures ?? [] }
     public var cases: Int { run?.cases ?? 0 }
     /// Steps run by the search (not counting shrinking).
     public var steps: Int { run?.steps ?? 0 }
@@ -166,10 +161,10 @@ public struct CheckResult: Sendable, CustomStringConvertible {
     public var description: String {
         if let harnessFault { return "graph-fuzz: \(harnessFault)" }
         guard let run else { return "graph-fuzz: the search did not run" }
-        var out = "graph-fuzz \(run.target)\(run.mutant.map { " (mutant \($0))" } ?? ""), seed \(run.options.seed): "
+        var out = "graph-fuzz \(run.plan.target)\(run.plan.mutant.map { " (mutant \($0))" } ?? ""), seed \(run.plan.seed): "
         out += "\(run.cases) cases, \(run.steps) steps"
         if replayed > 0 { out += ", \(replayed) corpus \(replayed == 1 ? "case" : "cases") replayed" }
-        out += run.found.isEmpty ? ": passed\n" : ": \(run.found.count) \(run.found.count == 1 ? "failure" : "failures")\n"
+        out += run.failures.isEmpty ? ": passed\n" : ": \(run.failures.count) \(run.failures.count == 1 ? "failure" : "failures")\n"
         for report in reports { out += "\n" + report.text }
         return out
     }

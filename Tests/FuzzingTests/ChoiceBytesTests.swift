@@ -40,8 +40,8 @@ struct ChoiceBytesTests {
     @Test("a failing case converted to bytes fails the same way when run from them")
     func failingCaseRoundTrip() throws {
         let target = try #require(Registry.standard.target(named: "queue"))
-        let search = target.search(mutant: "queue-off-by-one", options: SearchOptions(seed: 1, runs: 2000))
-        let found = try #require(search.failure)
+        let search = try Campaign.firstFailure(target, mutant: "queue-off-by-one", options: SearchOptions(seed: 1, runs: 2000))
+        let found = try #require(search.failures.first)
         let harness = FuzzHarness(target: target, mutant: "queue-off-by-one")
         let outcome = harness.run(harness.bytes(replaying: found.shrunk)).outcome
         #expect(outcome.failure?.signature == found.failure.signature)

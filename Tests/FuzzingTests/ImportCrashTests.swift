@@ -8,8 +8,8 @@ import Testing
 struct ImportCrashTests {
     /// A fuzzer input that fails on the mutant: a long random case's choices as bytes.
     private func crashInput(target: Target, mutant: String) throws -> [UInt8] {
-        let search = target.search(mutant: mutant, options: SearchOptions(seed: 3, runs: 5000))
-        let found = try #require(search.failure, "the search found no failure of \(mutant)")
+        let search = try Campaign.firstFailure(target, mutant: mutant, options: SearchOptions(seed: 3, runs: 5000))
+        let found = try #require(search.failures.first, "the search found no failure of \(mutant)")
         return FuzzHarness(target: target, mutant: mutant).bytes(replaying: found.original)
     }
 
@@ -99,8 +99,9 @@ struct ImportCrashTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A corpus of one case, made by a search.
         let target = try #require(Registry.standard.target(named: "queue"))
-        let search = target.search(mutant: "queue-off-by-one", options: SearchOptions(seed: 1, runs: 2000))
-        let corpusCase = try #require(Corpus.makeCase(search, target: target))
+        let search = try Campaign.firstFailure(target, mutant: "queue-off-by-one", options: SearchOptions(seed: 1, runs: 2000))
+        let found = try #require(search.failures.first)
+        let corpusCase = try #require(Corpus.makeCase(found, fingerprint: target.generatorFingerprint))
         let path = try Corpus.write(corpusCase, to: folder + "/corpus")
 
         let result = run(["export-seeds", "--corpus", folder + "/corpus", "--out", folder + "/seeds"])

@@ -133,6 +133,53 @@ struct RunLifecycleTests {
         #expect(steps > 0 && seconds >= Double(steps) * 0.040, "\(row): \(steps) steps of 40 ms each")
     }
 
+    @Test("a case runs once: the search's cases, each failure's lowest case, its shrink candidates and its shrunk case described, in workers as in process")
+    func eachCaseRunsOnce() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (index, mode) in [["--in-process"], ["--jobs", "1"], ["--jobs", "2"]].enumerated() {
+            // Every case the planted machine makes appends a line to the log, in whichever process it runs.
+            let log = folder + "/cases-\(index)"
+            let result = try graphFuzz(["--mutant", "planted-slow-wraps", "--seed", "1", "--runs", "6", "--no-save", "--json"] + mode,
+                                       executable: Package.plantedExecutable,
+                                       environment: ["GRAPH_FUZZ_PLANTED_STEP_MS": "0", "GRAPH_FUZZ_PLANTED_LOG": log])
+            #expect(result.status == 1, "\(mode): \(result.stdout)\(result.stderr)")
+            let events = try result.stdout.split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
+            let attempts = events.filter { $0["event"] as? String == "failure" }.compactMap { $0["shrinkAttempts"] as? Int }
+            let cases = try #require(events.first { $0["event"] as? String == "summary" }?["cases"] as? Int)
+            let runs = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
+            #expect(!attempts.isEmpty && cases == 6)
+            // Each search case once, and per failure: its lowest case, each candidate, the shrunk case recorded.
+            #expect(runs == cases + attempts.reduce(0) { $0 + $1 + 2 }, "\(mode): \(runs) runs for \(cases) cases and shrinks of \(attempts) attempts")
+        }
+    }
+
+    @Test("a case run again after a timeout keeps its coverage, and so do the cases its worker had finished: counts as in process")
+    func coverageSurvivesTimeouts() throws {
+        // Each step sleeps 40 ms: cases of three steps or more outlast the 0.1 s timeout, their worker is killed and
+        // they run again alone.
+        func run(_ mode: [String]) throws -> (stdout: String, coverage: [String], summary: [String: Int]) {
+            let result = try graphFuzz(["--target", "planted-slow", "--seed", "1", "--runs", "4", "--no-save", "--json"] + mode,
+                                       executable: Package.plantedExecutable, environment: ["GRAPH_FUZZ_PLANTED_STEP_MS": "40"])
+            #expect(result.status == 0, "\(mode): \(result.stdout)\(result.stderr)")
+            let events = try result.stdout.split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
+            let coverage = events.filter { $0["event"] as? String == "coverage" }.map { "\($0["rule"] ?? "") \($0["decided"] ?? "")" }
+            let summary = events.first { $0["event"] as? String == "summary" } ?? [:]
+            return (result.stdout + result.stderr, coverage, ["cases": summary["cases"] as? Int ?? -1, "steps": summary["steps"] as? Int ?? -1])
+        }
+        let inProcess = try run(["--in-process"])
+        let timedOut = try run(["--case-timeout", "0.1", "--jobs", "1"])
+        #expect(timedOut.stdout.contains("is slow, not stuck"), "no case was run again: \(timedOut.stdout)")
+        #expect(!timedOut.stdout.contains("never exercised"), "\(timedOut.stdout)")
+        #expect(timedOut.coverage == inProcess.coverage)
+        #expect(timedOut.summary == inProcess.summary)
+        #expect(inProcess.coverage.count == 1 && inProcess.coverage[0] != "W1 0", "\(inProcess.coverage)")
+    }
+
     @Test("SIGINT while shrinking: the report and JSON say so, the case is saved marked, and the next run replaces it (one file per failure)")
     func interruptedShrink() throws {
         let folder = temporaryFolder()

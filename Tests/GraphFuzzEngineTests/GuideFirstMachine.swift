@@ -75,7 +75,7 @@ struct GuideFirstMachine {
         }
         let check = try #require(result)
         #expect(check.failedRules == ["most recent first, each once"])
-        let record = try #require(check.failures.first?.result.counterexample)
+        let record = try #require(check.failures.first?.counterexample)
         #expect(record.steps.map(\.description) == ["v1 = make()", "v2 = make()", "open(document: v1)", "open(document: v2)", "open(document: v2)"])
         // The guide prints this report; every line but the timing is as the check recorded it.
         let guide = try String(contentsOfFile: GuideTests.root + "/docs/guide.md", encoding: .utf8)

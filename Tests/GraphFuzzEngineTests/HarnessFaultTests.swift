@@ -50,47 +50,64 @@ struct HarnessFaultTests {
     func searchStops() throws {
         let first = casesUpToFirstFault().count - 1
         let target = Target.plantedHarnessFault
-        var found: [TargetFailure] = []
-        do {
-            _ = try target.run(options: SearchOptions(seed: 1, runs: 200)) { found.append($0) }
+        var found: [FoundFailure] = []
+        do throws(RunError) {
+            _ = try Campaign(selection: [(target, nil)], options: SearchOptions(seed: 1, runs: 200)).run { event in
+                if case .failure(let failure, _) = event { found.append(failure) }
+            }
             Issue.record("the search did not stop at the harness fault")
-        } catch let fault as CaseHarnessFault {
-            #expect(fault.target == "planted-harness")
-            #expect(fault.mutant == nil)
-            #expect(fault.seed == 1)
-            #expect(fault.caseIndex == first)
-            #expect(fault.fault.stepTrace == "scratch()")
-            #expect(fault.description.hasPrefix(
-                "harness fault (not a failure of the code under test): target planted-harness, seed 1, case \(first), step "))
-            #expect(fault.description.hasSuffix("the search stopped, nothing was shrunk or saved"))
+        } catch {
+            if case .harnessFault(let fault) = error {
+                #expect(fault.target == "planted-harness")
+                #expect(fault.mutant == nil)
+                #expect(fault.seed == 1)
+                #expect(fault.caseIndex == first)
+                #expect(fault.fault.stepTrace == "scratch()")
+                #expect(fault.description.hasPrefix(
+                    "harness fault (not a failure of the code under test): target planted-harness, seed 1, case \(first), step "))
+                #expect(fault.description.hasSuffix("the search stopped, nothing was shrunk or saved"))
+            } else {
+                Issue.record("the search stopped with \(error), not a harness fault")
+            }
         }
         #expect(found.isEmpty, "a harness fault was reported as a failure")
-        // The first-failure search reports it too, with no failure and no counterexample.
-        let search = target.search(options: SearchOptions(seed: 1, runs: 200))
-        #expect(search.failure == nil)
-        #expect(search.counterexample == nil)
-        #expect(search.harnessFault?.caseIndex == first)
-        #expect(search.harnessFault?.target == "planted-harness")
+        // The first-failure search stops there too: it reports the fault, never a failure or a counterexample.
+        do throws(RunError) {
+            let search = try Campaign.firstFailure(target, options: SearchOptions(seed: 1, runs: 200))
+            let counterexample = String(describing: search.failures.first?.counterexample)
+            Issue.record("the first-failure search did not stop at the harness fault: \(search.failures.count) failures, counterexample \(counterexample)")
+        } catch {
+            if case .harnessFault(let fault) = error {
+                #expect(fault.caseIndex == first)
+                #expect(fault.target == "planted-harness")
+            } else {
+                Issue.record("the search stopped with \(error), not a harness fault")
+            }
+        }
     }
 
     @Test("a harness fault met while shrinking a real failure stops the search at that failure's case")
     func faultWhileShrinking() throws {
         // The ten cases fail for real; every later run (the shrink of the first) cannot do its work.
-        let loop = SearchLoop(options: SearchOptions(seed: 1, runs: 10))
+        let options = SearchOptions(seed: 1, runs: 10)
         var calls = 0
         let test = LocalExecutor { draw in
             calls += 1
             _ = draw.choose(upTo: 1000)
             return calls <= 10 ? .fail(Failure(rule: "R", kind: .mismatch, message: "fails")) : .harnessFault(HarnessFault("disk full"))
         }
-        do {
-            _ = try loop.run(test)
+        do throws(RunError) {
+            _ = try Campaign(selection: [], options: options).search(SearchPlan(subject: "test", options: options), executor: test, target: nil) { _ in }
             Issue.record("the search did not stop at the harness fault")
-        } catch let fault as CaseHarnessFault {
-            #expect(fault.fault.message == "disk full")
-            #expect(fault.seed == 1)
-            #expect(fault.caseIndex == 0)
-            #expect(calls == 11, "the search went on after the harness fault")
+        } catch {
+            if case .harnessFault(let fault) = error {
+                #expect(fault.fault.message == "disk full")
+                #expect(fault.seed == 1)
+                #expect(fault.caseIndex == 0)
+                #expect(calls == 11, "the search went on after the harness fault")
+            } else {
+                Issue.record("the search stopped with \(error), not a harness fault")
+            }
         }
     }
 

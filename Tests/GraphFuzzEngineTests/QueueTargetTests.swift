@@ -14,22 +14,22 @@ struct QueueTargetTests {
 
     @Test("the off-by-one mutant is caught and shrunk to its two-step minimum")
     func mutantCaught() throws {
-        let result = Target.queue.search(mutant: "queue-off-by-one", options: SearchOptions(seed: 1, runs: 200))
-        let found = try #require(result.failure)
+        let result = try Campaign.firstFailure(.queue, mutant: "queue-off-by-one", options: SearchOptions(seed: 1, runs: 200))
+        let found = try #require(result.failures.first)
         #expect(found.failure.rule == "Q1")
         #expect(found.failure.kind == .mismatch)
-        let record = try #require(result.counterexample)
+        let record = try #require(found.counterexample)
         #expect(record.config.description == "config(capacity: 1)")
         #expect(record.steps.map(\.description) == ["push(value: 0)", "push(value: 0)"])
         #expect(record.swiftLines.last == "#expect(queue.push(0) == false)  // Q1")
     }
 
     @Test("the mutant is caught for every one of 20 seeds, never with more than 2 steps")
-    func mutantCaughtForManySeeds() {
+    func mutantCaughtForManySeeds() throws {
         for seed in UInt64(1)...20 {
-            let result = Target.queue.search(mutant: "queue-off-by-one", options: SearchOptions(seed: seed, runs: 200))
-            #expect(result.failure?.failure.rule == "Q1", "seed \(seed)")
-            #expect(result.counterexample?.steps.count == 2, "seed \(seed)")
+            let result = try Campaign.firstFailure(.queue, mutant: "queue-off-by-one", options: SearchOptions(seed: seed, runs: 200))
+            #expect(result.failures.first?.failure.rule == "Q1", "seed \(seed)")
+            #expect(result.failures.first?.counterexample?.steps.count == 2, "seed \(seed)")
         }
     }
 

@@ -22,7 +22,7 @@ struct ReentrancyGuideExample {
         #expect(failure.failure.kind == .linearizability)
         #expect(failure.failure.message.hasPrefix("concurrently(A: withdraw(amount: 1), B: withdraw(amount: 1)): no order of A and B explains what they observed"))
         #expect(failure.failure.message.contains("observed: A → true, B → true"))
-        let record = try #require(check.failures.first?.result.counterexample)
+        let record = try #require(check.failures.first?.counterexample)
         #expect(record.steps.map(\.description) == ["deposit(amount: 1)", "concurrently(A: withdraw(amount: 1), B: withdraw(amount: 1))"])
     }
 }

@@ -4,19 +4,26 @@ import GraphFuzzEngine
 import GraphFuzzTesting
 import Testing
 
+/// Searches the queue's off-by-one mutant with `executor` through the one pipeline (`Campaign`).
+private func search(_ options: SearchOptions, _ executor: some CaseExecutor, stopRequested: @escaping () -> Bool = { false },
+                    events: (CampaignEvent) -> Void = { _ in }) throws -> SearchRun {
+    try Campaign(selection: [], options: options, stopRequested: stopRequested)
+        .search(SearchPlan(.queue, mutant: "queue-off-by-one", options: options), executor: executor, target: nil, events)
+}
+
 @Suite("the one search loop")
 struct SearchLoopTests {
     @Test("the groups, their counts and shrunk cases do not depend on the chunk size")
     func chunkSizeDoesNotMatter() throws {
         let machine = Target.queue.machine(mutant: "queue-off-by-one")
         let options = SearchOptions(seed: 3, runs: 500)
-        let small = try SearchLoop(options: options, chunkSize: 7).run(LocalExecutor(machine: machine, maxSteps: 30))
-        let large = try SearchLoop(options: options, chunkSize: 500).run(LocalExecutor(machine: machine, maxSteps: 30))
+        let small = try search(options, LocalExecutor(machine: machine, maxSteps: 30, chunkSize: 7))
+        let large = try search(options, LocalExecutor(machine: machine, maxSteps: 30, chunkSize: 500))
         #expect(small.cases == 500 && large.cases == 500)
-        #expect(!small.found.isEmpty)
-        #expect(small.found.map(\.caseCount) == large.found.map(\.caseCount))
-        #expect(small.found.map(\.failure.shrunk) == large.found.map(\.failure.shrunk))
-        #expect(small.found.map(\.failure.caseIndex) == large.found.map(\.failure.caseIndex))
+        #expect(!small.failures.isEmpty)
+        #expect(small.failures.map(\.caseCount) == large.failures.map(\.caseCount))
+        #expect(small.failures.map(\.shrunk) == large.failures.map(\.shrunk))
+        #expect(small.failures.map(\.caseIndex) == large.failures.map(\.caseIndex))
         #expect(small.coverage.predictions == large.coverage.predictions)
         #expect(small.coverage.cases == 500)
     }
@@ -24,15 +31,14 @@ struct SearchLoopTests {
     @Test("a run from one case (firstCase n, runs n + 1) runs that case alone and finds what the whole run found there")
     func oneCase() throws {
         let machine = Target.queue.machine(mutant: "queue-off-by-one")
-        let whole = try SearchLoop(options: SearchOptions(seed: 3, runs: 500)).run(LocalExecutor(machine: machine, maxSteps: 30))
-        let first = try #require(whole.found.first?.failure)
-        let alone = try SearchLoop(options: SearchOptions(seed: 3, runs: first.caseIndex + 1, firstCase: first.caseIndex))
-            .run(LocalExecutor(machine: machine, maxSteps: 30))
+        let whole = try search(SearchOptions(seed: 3, runs: 500), LocalExecutor(machine: machine, maxSteps: 30))
+        let first = try #require(whole.failures.first)
+        let alone = try search(SearchOptions(seed: 3, runs: first.caseIndex + 1, firstCase: first.caseIndex), LocalExecutor(machine: machine, maxSteps: 30))
         #expect(first.caseIndex > 0)
         #expect(alone.cases == 1)
-        #expect(alone.found.map(\.failure.caseIndex) == [first.caseIndex])
-        #expect(alone.found.first?.failure.shrunk == first.shrunk)
-        #expect(alone.found.first?.failure.shrink.attempts == first.shrink.attempts)
+        #expect(alone.failures.map(\.caseIndex) == [first.caseIndex])
+        #expect(alone.failures.first?.shrunk == first.shrunk)
+        #expect(alone.failures.first?.shrink.attempts == first.shrink.attempts)
         // In a shard: the first case of the slice at or above firstCase.
         var cursor = CaseCursor(runs: 20, shardIndex: 1, shardCount: 4, from: 6)
         #expect(cursor.take(10)?.indices.map { $0 } == [9, 13, 17])
@@ -72,16 +78,19 @@ struct SearchLoopTests {
 
 /// Runs chunks in this process, but as a concurrent executor would hand them back: up to three
 /// at once, finishing out of order (the newest and the oldest in turn).
-private final class OutOfOrderExecutor: CaseExecutor, ChunkScheduler {
+private final class OutOfOrderExecutor: CaseExecutor {
     let inner: LocalExecutor
     private var running: [(chunk: CaseChunk, seed: UInt64)] = []
     private(set) var collects = 0
+    /// Cases the chunks collected so far held.
+    private(set) var casesCollected = 0
 
     init(_ inner: LocalExecutor) {
         self.inner = inner
     }
 
     var workers: Int { 3 }
+    var chunkSize: Int? { nil }
     var wantsChunk: Bool { running.count < 3 }
     var isIdle: Bool { running.isEmpty }
     var lowestUnfinished: Int? { running.map(\.chunk.start).min() }
@@ -90,15 +99,15 @@ private final class OutOfOrderExecutor: CaseExecutor, ChunkScheduler {
         collects += 1
         guard !running.isEmpty else { return ChunkReport() }
         let (chunk, seed) = collects % 2 == 1 ? running.removeLast() : running.removeFirst()
-        return inner.run(chunk, seed: seed, stopAtFirstFailure: false)
+        let report = inner.run(chunk, seed: seed)
+        casesCollected += report.cases
+        return report
     }
     func stop() { running = [] }
 
-    func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
-        inner.run(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure)
-    }
-    func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) { inner.run(case: index, seed: seed) }
-    func replay(_ sequence: ChoiceSequence) -> (outcome: Outcome, draw: Draw) { inner.replay(sequence) }
+    func run(case index: Int, seed: UInt64) -> CaseResult { inner.run(case: index, seed: seed) }
+    func replay(_ sequence: ChoiceSequence) -> CaseResult { inner.replay(sequence) }
+    func describe(_ sequence: ChoiceSequence) -> CaseResult { inner.describe(sequence) }
 }
 
 @Suite("the one search loop with a concurrent executor")
@@ -107,18 +116,19 @@ struct ConcurrentSearchLoopTests {
     func outOfOrderChunks() throws {
         let machine = Target.queue.machine(mutant: "queue-off-by-one")
         let options = SearchOptions(seed: 3, runs: 600)
-        let serial = try SearchLoop(options: options).run(LocalExecutor(machine: machine, maxSteps: 30))
+        let serial = try search(options, LocalExecutor(machine: machine, maxSteps: 30))
         var reported: [(index: Int, casesSoFar: Int)] = []
-        let events = SearchEvents(found: { group, progress in reported.append((group.failure.caseIndex, progress.cases)) })
-        let concurrent = try SearchLoop(options: options, events: events)
-            .run(OutOfOrderExecutor(LocalExecutor(machine: machine, maxSteps: 30)))
+        let executor = OutOfOrderExecutor(LocalExecutor(machine: machine, maxSteps: 30))
+        let concurrent = try search(options, executor, events: { event in
+            if case .failure(let found, _) = event { reported.append((found.caseIndex, executor.casesCollected)) }
+        })
         #expect(concurrent.cases == 600)
-        #expect(!serial.found.isEmpty)
-        #expect(concurrent.found.map(\.caseCount) == serial.found.map(\.caseCount))
-        #expect(concurrent.found.map(\.failure.shrunk) == serial.found.map(\.failure.shrunk))
-        #expect(concurrent.found.map(\.failure.caseIndex) == serial.found.map(\.failure.caseIndex))
+        #expect(!serial.failures.isEmpty)
+        #expect(concurrent.failures.map(\.caseCount) == serial.failures.map(\.caseCount))
+        #expect(concurrent.failures.map(\.shrunk) == serial.failures.map(\.shrunk))
+        #expect(concurrent.failures.map(\.caseIndex) == serial.failures.map(\.caseIndex))
         #expect(concurrent.coverage.predictions == serial.coverage.predictions)
-        #expect(reported.map(\.index) == serial.found.map(\.failure.caseIndex), "reported in case order")
+        #expect(reported.map(\.index) == serial.failures.map(\.caseIndex), "reported in case order")
         // The first failure is reported while the search goes on, not after it.
         #expect((reported.first?.casesSoFar ?? 600) < 600)
     }
@@ -126,8 +136,7 @@ struct ConcurrentSearchLoopTests {
     @Test("a stop request ends the search early: interrupted, nothing more run or shrunk")
     func stopRequest() throws {
         let executor = OutOfOrderExecutor(LocalExecutor(machine: Target.queue.machine(), maxSteps: 30))
-        let events = SearchEvents(stopRequested: { executor.collects >= 3 })
-        let result = try SearchLoop(options: SearchOptions(seed: 1, runs: 100_000), events: events).run(executor)
+        let result = try search(SearchOptions(seed: 1, runs: 100_000), executor, stopRequested: { executor.collects >= 3 })
         #expect(result.interrupted)
         #expect(result.cases < 100_000)
         #expect(executor.isIdle)

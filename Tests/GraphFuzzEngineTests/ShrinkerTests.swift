@@ -26,14 +26,14 @@ struct ShrinkerTests {
     }
 
     @Test("shrinking is deterministic and counts its attempts")
-    func deterministic() {
+    func deterministic() throws {
         let gen = Gen<Int>.int(in: 0...10_000).list()
         let test: (Draw) -> Outcome = { draw in
             gen.generate(draw).reduce(0, +) > 1000 ? .fail(Failure(rule: "S", kind: .mismatch, message: "sum")) : .pass
         }
         let options = SearchOptions(seed: 3, runs: 100)
-        let a = Search.run(options, test: test).failure
-        let b = Search.run(options, test: test).failure
+        let a = try Property.search(options, order: .seeded, test: test).failures.first
+        let b = try Property.search(options, order: .seeded, test: test).failures.first
         #expect(a?.shrunk == b?.shrunk)
         #expect(a?.shrink.attempts == b?.shrink.attempts)
         #expect((a?.shrink.attempts ?? 0) > 0)
@@ -55,7 +55,7 @@ struct ShrinkerTests {
         let start = Draw(replaying: ChoiceSequence([90]))
         let outcome = test(start)
         counter.runs = 0
-        let given = Shrinker(signature: signature, test: test).shrink(ChoiceSequence([90]), run: (outcome, start))
+        let given = Shrinker(signature: signature, test: test).shrink(ChoiceSequence([90]), run: CaseResult(outcome: outcome, consumed: start.consumed))
         #expect(given.sequence == ChoiceSequence([7]))
         #expect(counter.runs == given.attempts)
         counter.runs = 0

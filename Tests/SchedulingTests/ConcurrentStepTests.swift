@@ -127,9 +127,9 @@ actor Gate {
 }
 
 /// Runs `machine`'s search of seed `seed` in this process.
-private func search<M: StateMachine & Sendable>(_ machine: M, seed: UInt64 = 1, runs: Int = 300, maxSteps: Int = 10) throws -> TargetRun {
+private func search<M: StateMachine & Sendable>(_ machine: M, seed: UInt64 = 1, runs: Int = 300, maxSteps: Int = 10) throws(RunError) -> SearchRun {
     let target = Target(name: "machine", summary: "", rules: [], mutants: [], defaultSteps: maxSteps, generatorVersion: "0") { _ in machine }
-    return try target.run(mutant: nil, options: SearchOptions(seed: seed, runs: runs), maxSteps: maxSteps)
+    return try Campaign(selection: [(target, nil)], options: SearchOptions(seed: seed, runs: runs)).run { _ in }[0]
 }
 
 @Suite("concurrent steps")
@@ -137,16 +137,16 @@ struct ConcurrentStepTests {
     @Test("a lost update is found and shrunk to two increments in FIFO order and the read that sees it")
     func lostUpdateShrinks() throws {
         let run = try search(CounterMachine(), runs: 500)
-        let found = try #require(run.found.first?.result)
+        let found = try #require(run.failures.first)
         let record = try #require(found.counterexample)
-        let failure = try #require(found.failure?.failure)
+        let failure = found.failure
         #expect(failure.rule == "C2" && failure.kind == .mismatch)
         #expect(record.steps.map(\.description) == ["concurrently(A: increment(), B: increment())", "value()"])
         #expect(record.expectations == ["A → done [C1], B → done [C1] (in the order A, B)", "2 [C2]"])
         // The same seed again: the same case found, the same shrink, the same report.
-        let again = try #require(try search(CounterMachine(), runs: 500).found.first?.result)
-        #expect(again.counterexample == record && again.failure?.failure == failure)
-        #expect(again.failure?.caseIndex == found.failure?.caseIndex && again.failure?.shrunk == found.failure?.shrunk)
+        let again = try #require(try search(CounterMachine(), runs: 500).failures.first)
+        #expect(again.counterexample == record && again.failure == failure)
+        #expect(again.caseIndex == found.caseIndex && again.shrunk == found.shrunk)
     }
 
     @Test("a lost update only another interleaving shows: its trace keeps the schedule, and replays it")
@@ -191,9 +191,9 @@ struct ConcurrentStepTests {
     @Test("writes that leave either value: every state they may leave is followed, and a stale read is caught")
     func ambiguousStates() throws {
         let correct = try search(RegisterMachine(stale: false), runs: 300)
-        #expect(correct.found.isEmpty, "\(correct.found.first?.result.failure?.failure.message ?? "")")
+        #expect(correct.failures.isEmpty, "\(correct.failures.first?.failure.message ?? "")")
         let stale = try search(RegisterMachine(stale: true), runs: 300)
-        let failure = try #require(stale.found.first?.result.failure?.failure)
+        let failure = try #require(stale.failures.first?.failure)
         #expect(failure.rule == "R2")
     }
 
@@ -218,27 +218,31 @@ struct ConcurrentStepTests {
 
     @Test("a deadlock, a livelock, a thrown error and work from another thread are each reported as what they are")
     func stuckSteps() throws {
-        let deadlock = try #require(try search(StuckMachine(kind: .deadlock), runs: 20).found.first?.result.failure?.failure)
+        let deadlock = try #require(try search(StuckMachine(kind: .deadlock), runs: 20).failures.first?.failure)
         #expect(deadlock.kind == .deadlock && deadlock.rule == "deadlock")
         #expect(deadlock.message.contains("poke(): deadlock: nothing can run, and root (task 1) has not returned; A started at #2 and has not returned"),
                 "\(deadlock.message)")
-        let livelock = try #require(try search(StuckMachine(kind: .livelock), runs: 20).found.first?.result.failure?.failure)
+        let livelock = try #require(try search(StuckMachine(kind: .livelock), runs: 20).failures.first?.failure)
         #expect(livelock.kind == .livelock && livelock.message.contains("ran 500 jobs without finishing"))
         #expect(livelock.message.contains("interleaving (the last 40 of 500 jobs):"))
-        let thrown = try #require(try search(StuckMachine(kind: .throwing), runs: 20).found.first?.result.failure?.failure)
+        let thrown = try #require(try search(StuckMachine(kind: .throwing), runs: 20).failures.first?.failure)
         #expect(thrown.kind == .thrown && thrown.rule == "G1" && thrown.message.hasPrefix("poke(): A poke() threw boom"), "\(thrown.message)")
-        do {
+        do throws(RunError) {
             _ = try search(StuckMachine(kind: .outside), runs: 20)
             Issue.record("work from another thread was not a harness fault")
-        } catch let fault as CaseHarnessFault {
-            #expect(fault.fault.message.contains("work from other threads reached the concurrent step"), "\(fault)")
+        } catch {
+            if case .harnessFault(let fault) = error {
+                #expect(fault.fault.message.contains("work from other threads reached the concurrent step"), "\(fault)")
+            } else {
+                Issue.record("the search stopped with \(error), not a harness fault")
+            }
         }
     }
 
     @Test("a concurrent action without arguments that fit falls back to another, whose reference is counted")
     func fallbackCountsReferences() throws {
         let run = try search(FallbackMachine(), runs: 200)
-        #expect(run.found.isEmpty, "\(String(describing: run.found.first?.result.failure?.failure))")
+        #expect(run.failures.isEmpty, "\(String(describing: run.failures.first?.failure))")
     }
 
     @Test("a concurrent step's trace names what cannot be replayed")

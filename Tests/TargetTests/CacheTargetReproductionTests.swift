@@ -17,7 +17,7 @@ struct CacheTargetReproductionTests {
         await withKnownIssue("expected: mutant seed-separate-memory must fail this reproduction (not a bug)") { await seedSeparateMemory(CacheStrategy(.perInstanceMemory)) }
     }
 
-    // Printed by `Target.cache.search(mutant: "keep-corrupt-file", options: SearchOptions(seed: 1, runs: 200))`.
+    // Printed by `Campaign.firstFailure(.cache, mutant: "keep-corrupt-file", options: SearchOptions(seed: 1, runs: 200))`.
     private func keepCorruptFile(_ strategy: CacheStrategy) async {
         // config(realFileSystem: false, cleanupInterval: 100)
         let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: strategy)
@@ -40,7 +40,7 @@ struct CacheTargetReproductionTests {
         #expect(CacheObservation.flag(app.faults.fileExists(at: app.path("main", 1))) == CacheObservation.flag(false))
     }
 
-    // Printed by `Target.cache.search(mutant: "seed-separate-memory", options: SearchOptions(seed: 1, runs: 200))`.
+    // Printed by `Campaign.firstFailure(.cache, mutant: "seed-separate-memory", options: SearchOptions(seed: 1, runs: 200))`.
     private func seedSeparateMemory(_ strategy: CacheStrategy) async {
         // config(realFileSystem: false, cleanupInterval: 100)
         let app = CacheExportFixture(realFileSystem: false, cleanupInterval: 100, strategy: strategy)

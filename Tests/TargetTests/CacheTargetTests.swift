@@ -9,10 +9,10 @@ import Testing
 @Suite(.serialized)
 struct CacheTargetTests {
     @Test(arguments: [UInt64(1), 2])
-    func productionPasses(seed: UInt64) {
-        let result = Target.cache.search(options: SearchOptions(seed: seed, runs: 300))
-        #expect(result.failure == nil, "\(result.failure?.failure.description ?? "")")
-        #expect(result.search.cases == 300)
+    func productionPasses(seed: UInt64) throws {
+        let result = try Campaign.firstFailure(.cache, options: SearchOptions(seed: seed, runs: 300))
+        #expect(result.failures.isEmpty, "\(result.failures.first?.failure.description ?? "")")
+        #expect(result.cases == 300)
         #expect(result.steps > 300 * 10)
     }
 

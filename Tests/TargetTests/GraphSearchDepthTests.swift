@@ -139,7 +139,7 @@ struct GraphSearchDepthTests {
     /// prints, for seeds 1–20 at the default budget, how many seeds and cases exercised each state, and how many
     /// seeds' searches fail.
     @Test("depth table (printed on request)", .enabled(if: ProcessInfo.processInfo.environment["GRAPHFUZZ_DEPTH_TABLE"] != nil))
-    func depthTable() {
+    func depthTable() throws {
         let runs = 2000
         let table = ProcessInfo.processInfo.environment["GRAPHFUZZ_DEPTH_TABLE"] == "faults" ? [] : Self.measure(seeds: 1...20, runs: runs)
         for row in table {
@@ -149,8 +149,8 @@ struct GraphSearchDepthTests {
         guard ProcessInfo.processInfo.environment["GRAPHFUZZ_DEPTH_TABLE"] != "rules" else { return }
         var failing: [String] = []
         for seed in UInt64(1)...20 {
-            let result = Target.graph.search(options: SearchOptions(seed: seed, runs: runs))
-            if let failure = result.failure { failing.append("\(seed):\(failure.failure.rule)@\(failure.caseIndex)") }
+            let result = try Campaign.firstFailure(.graph, options: SearchOptions(seed: seed, runs: runs))
+            if let failure = result.failures.first { failing.append("\(seed):\(failure.failure.rule)@\(failure.caseIndex)") }
         }
         print("depth: searches failing: \(failing.count)/20 \(failing)")
     }

@@ -7,17 +7,17 @@ import Testing
 @Suite("graph target")
 struct GraphTargetTests {
     @Test("Production code passes", arguments: [UInt64(1), 2])
-    func production(seed: UInt64) {
-        let result = Target.graph.search(options: SearchOptions(seed: seed, runs: 300))
-        #expect(result.failure == nil, "\(String(describing: result.failure?.failure))")
-        #expect(result.search.cases == 300)
+    func production(seed: UInt64) throws {
+        let result = try Campaign.firstFailure(.graph, options: SearchOptions(seed: seed, runs: 300))
+        #expect(result.failures.isEmpty, "\(String(describing: result.failures.first?.failure))")
+        #expect(result.cases == 300)
         #expect(result.steps > 300 * 5)
     }
 
     @Test("A shrunk counterexample replays from its trace to the same failure")
     func replay() throws {
-        let result = Target.graph.search(mutant: "edition-nullify", options: SearchOptions(seed: 3, runs: 2000))
-        let record = try #require(result.counterexample)
+        let result = try Campaign.firstFailure(.graph, mutant: "edition-nullify", options: SearchOptions(seed: 3, runs: 2000))
+        let record = try #require(result.failures.first?.counterexample)
         let replayed = try Target.graph.machine(mutant: "edition-nullify").replay(record.config, record.steps).get()
         #expect(replayed.outcome.failure?.rule == "B4")
         #expect(replayed.steps == record.steps)

@@ -61,12 +61,11 @@ struct MachineAPITests {
         let target = Target(name: "bank", summary: "", rules: [], mutants: [], defaultSteps: 20, generatorVersion: "1") { _ in
             BankMachine(planted: true)
         }
-        let result = target.search(options: SearchOptions(seed: 1, runs: 200))
-        let found = try #require(result.failure)
+        let found = try #require(try Campaign.firstFailure(target, options: SearchOptions(seed: 1, runs: 200)).failures.first)
         #expect(found.failure.rule == "K2")
-        let steps = try #require(result.counterexample?.steps).map(\.description)
+        let steps = try #require(found.counterexample?.steps).map(\.description)
         #expect(steps == ["v1 = open()", "v2 = open()", "deposit(account: v2, amount: 1)"])
-        let replayed = try AnyMachine(BankMachine(planted: false)).replay(TraceStep("config"), result.counterexample!.steps).get()
+        let replayed = try AnyMachine(BankMachine(planted: false)).replay(TraceStep("config"), found.counterexample!.steps).get()
         #expect(replayed.outcome == .pass)
     }
 

@@ -6,16 +6,16 @@ import Testing
 @Suite("mapper target")
 struct MapperTargetTests {
     @Test("Production passes", arguments: [1, 2] as [UInt64])
-    func production(seed: UInt64) {
-        let result = Target.mapper.search(options: SearchOptions(seed: seed, runs: 300))
-        #expect(result.failure == nil, "\(result.failure.map { "\($0.failure)" } ?? "")")
-        #expect(result.search.cases == 300)
+    func production(seed: UInt64) throws {
+        let result = try Campaign.firstFailure(.mapper, options: SearchOptions(seed: seed, runs: 300))
+        #expect(result.failures.isEmpty, "\(result.failures.first.map { "\($0.failure)" } ?? "")")
+        #expect(result.cases == 300)
     }
 
     @Test("A shrunk counterexample replays from its trace: it fails on the mutant and passes on production")
     func replay() throws {
-        let result = Target.mapper.search(mutant: "forgot-cache-eviction", options: SearchOptions(seed: 1, runs: 200))
-        let record = try #require(result.counterexample)
+        let result = try Campaign.firstFailure(.mapper, mutant: "forgot-cache-eviction", options: SearchOptions(seed: 1, runs: 200))
+        let record = try #require(result.failures.first?.counterexample)
         let text = record.steps.map(\.description)
         #expect(text.contains("deleteElsewhere(work: v1)"))
         let onMutant = Target.mapper.machine(mutant: "forgot-cache-eviction").replay(record.config, record.steps)

@@ -27,18 +27,18 @@ struct MutantAttributionTests {
     static let cases: [Case] = targets.flatMap { target in target.mutants.map { Case(target: target, mutant: $0) } }
 
     @Test("Seeds 1–20: found, under a rule the mutant declares", arguments: cases)
-    func attribution(_ item: Case) {
+    func attribution(_ item: Case) throws {
         var misattributed: [String] = [], missed: [UInt64] = []
         for seed in UInt64(1)...20 {
             // Not shrunk: a shrink keeps the failure's signature, so the first failing case already names the
             // rule its shrunk form would (how far each shrinks is graph-fuzz bench's figure).
-            let result = item.target.search(mutant: item.mutant.name,
-                                            options: SearchOptions(seed: seed, runs: 2000, shrinkBudget: ShrinkBudget(maxAttempts: 0)))
-            guard let found = result.failure else {
+            let result = try Campaign.firstFailure(item.target, mutant: item.mutant.name,
+                                                   options: SearchOptions(seed: seed, runs: 2000, shrinkBudget: ShrinkBudget(maxAttempts: 0)))
+            guard let found = result.failures.first else {
                 missed.append(seed)
                 continue
             }
-            if result.isMisattributed { misattributed.append("seed \(seed): \(found.failure.rule)") }
+            if found.isMisattributed { misattributed.append("seed \(seed): \(found.failure.rule)") }
         }
         #expect(missed.isEmpty, "\(item.mutant.name) not found with seeds \(missed)")
         #expect(misattributed.isEmpty,
@@ -48,13 +48,13 @@ struct MutantAttributionTests {
     @Test("A misattributed run says so in its report's headline")
     func headline() throws {
         let target = Target.queue
-        var result = target.search(mutant: "queue-off-by-one", options: SearchOptions(seed: 1, runs: 2000))
-        let rule = try #require(result.failure?.failure.rule)
+        var result = try #require(try Campaign.firstFailure(target, mutant: "queue-off-by-one", options: SearchOptions(seed: 1, runs: 2000)).failures.first)
+        let rule = result.failure.rule
         #expect(!result.isMisattributed)
-        #expect(!FailureReport(result: result).text.contains("this run found"))
-        result.declaredRules = ["Q9"]
+        #expect(!FailureReport(result).text.contains("this run found"))
+        result.plan.declaredRules = ["Q9"]
         #expect(result.isMisattributed)
-        let headline = FailureReport(result: result).text.split(separator: "\n").first.map(String.init) ?? ""
+        let headline = FailureReport(result).text.split(separator: "\n").first.map(String.init) ?? ""
         #expect(headline.hasSuffix("(mutant queue-off-by-one breaks Q9; this run found \(rule))"), "\(headline)")
     }
 }

@@ -9,10 +9,10 @@ import Testing
 @Suite("schemas target")
 struct SchemasTargetTests {
     @Test("Production code passes on drawn schemas")
-    func production() {
-        let result = Target.schemas.search(options: SearchOptions(seed: 2, runs: 300))
-        #expect(result.failure == nil, "\(String(describing: result.failure?.failure))")
-        #expect(result.search.cases == 300)
+    func production() throws {
+        let result = try Campaign.firstFailure(.schemas, options: SearchOptions(seed: 2, runs: 300))
+        #expect(result.failures.isEmpty, "\(String(describing: result.failures.first?.failure))")
+        #expect(result.cases == 300)
     }
 
     /// The schemas of the first `count` cases of seed 1.
@@ -66,10 +66,11 @@ struct SchemasTargetTests {
 
     @Test("A failure's report declares its shrunk schema, as the shrunk configuration draws it")
     func reportDeclaresSchema() throws {
-        let result = Target.schemas.search(mutant: "store-self-link-skips-inverse", options: SearchOptions(seed: 1, runs: 2000))
+        let result = try #require(try Campaign.firstFailure(.schemas, mutant: "store-self-link-skips-inverse",
+                                                            options: SearchOptions(seed: 1, runs: 2000)).failures.first)
         let record = try #require(result.counterexample)
         let schema = try MachineRunner(SchemasMachine(), maxSteps: 1).replay(config: record.config, steps: []).get().config.schema
-        let lines = FailureReport(result: result).text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = FailureReport(result).text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let config = try #require(lines.firstIndex { $0.hasPrefix("config(") })
         #expect(Array(lines[(config + 1)...].prefix(schema.entities.count)) == schema.declaration)
         // The fault needs a relationship of an entity to itself with an inverse: the shrunk schema keeps one.
@@ -95,8 +96,8 @@ struct SchemasTargetTests {
     /// Seeds 1–20 of each mutant are `graph-fuzz bench`'s figure (docs/performance.md); a test holds seed 1, unshrunk.
     @Test("Each schemas mutant is found at seed 1 under a rule it declares", arguments: SchemasMachine.mutants.mutants.map(\.name))
     func mutantFound(_ name: String) throws {
-        let result = Target.schemas.search(mutant: name, options: SearchOptions(seed: 1, runs: 2000, shrinkBudget: ShrinkBudget(maxAttempts: 0)))
-        let found = try #require(result.failure, "\(name) not found at seed 1")
-        #expect(!result.isMisattributed, "\(name) found under \(found.failure.rule)")
+        let result = try Campaign.firstFailure(.schemas, mutant: name, options: SearchOptions(seed: 1, runs: 2000, shrinkBudget: ShrinkBudget(maxAttempts: 0)))
+        let found = try #require(result.failures.first, "\(name) not found at seed 1")
+        #expect(!found.isMisattributed, "\(name) found under \(found.failure.rule)")
     }
 }

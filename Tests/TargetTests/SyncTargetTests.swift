@@ -8,11 +8,11 @@ import Testing
 /// budget (200 runs) and shrunk to its minimal story, asserted step by step below.
 @Suite struct SyncTargetTests {
     @Test(arguments: [UInt64(1), 2])
-    func productionPasses(seed: UInt64) {
-        let result = Target.sync.search(options: SearchOptions(seed: seed, runs: 300))
-        #expect(result.failure == nil, "\(result.failure?.failure.description ?? "")")
-        #expect(result.search.cases == 300)
-        #expect(result.search.rejected == 0)
+    func productionPasses(seed: UInt64) throws {
+        let result = try Campaign.firstFailure(.sync, options: SearchOptions(seed: seed, runs: 300))
+        #expect(result.failures.isEmpty, "\(result.failures.first?.failure.description ?? "")")
+        #expect(result.cases == 300)
+        #expect(result.rejected == 0)
     }
 
     struct Minimum: Sendable, CustomStringConvertible {
@@ -55,12 +55,12 @@ import Testing
 
     @Test(arguments: minima)
     func mutantIsCaughtAndShrunk(_ minimum: Minimum) throws {
-        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200))
-        let found = try #require(result.failure)
+        let result = try Campaign.firstFailure(.sync, mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200))
+        let found = try #require(result.failures.first)
         #expect(found.failure.rule == minimum.rule)
         #expect(found.failure.kind == .mismatch)
         #expect(Target.sync.mutant(named: minimum.mutant)?.rule == minimum.rule)
-        let story = try #require(result.counterexample)
+        let story = try #require(found.counterexample)
         #expect(story.steps.count == minimum.steps.count)
         #expect(story.steps.count <= 8)
         #expect(Self.normalized(story.steps.map(\.description)) == minimum.steps)
@@ -83,7 +83,8 @@ import Testing
     /// mutant, and passes on production code.
     @Test(arguments: minima)
     func shrunkTraceReplays(_ minimum: Minimum) throws {
-        let story = try #require(Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200)).counterexample)
+        let story = try #require(try Campaign.firstFailure(.sync, mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200))
+            .failures.first?.counterexample)
         let parsed = try story.steps.map { step throws in try SyncCommand(trace: step).trace }
         #expect(parsed == story.steps)
         let onMutant = Target.sync.machine(mutant: minimum.mutant).replay(story.config, story.steps)
@@ -97,8 +98,9 @@ import Testing
     /// passes, the mutant fails its rule), ready for `Corpus/` once `graph-fuzz` registers the target.
     @Test(arguments: minima)
     func corpusCaseRoundTrips(_ minimum: Minimum) throws {
-        let result = Target.sync.search(mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200))
-        let made = try #require(Corpus.makeCase(result, target: .sync))
+        let result = try Campaign.firstFailure(.sync, mutant: minimum.mutant, options: SearchOptions(seed: minimum.seed, runs: 200))
+        let found = try #require(result.failures.first)
+        let made = try #require(Corpus.makeCase(found, fingerprint: Target.sync.generatorFingerprint))
         let parsed = try CorpusCase(parsing: made.text, file: made.fileName)
         #expect(parsed.steps == made.steps)
         let replay = try Corpus.replay(parsed, file: made.fileName, targets: [.sync])

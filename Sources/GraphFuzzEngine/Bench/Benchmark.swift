@@ -22,19 +22,20 @@ package struct MutantBenchmark: Sendable {
 
 /// Benchmarks: throughput per target, time to a shrunk failure per mutant, peak memory.
 package enum Benchmark {
-    /// Searches `mutant` with each seed and summarises time to a shrunk failure and its size.
+    /// Searches `mutant` with each seed to its first failure (`Campaign`, in this process) and summarises time to a
+    /// shrunk failure and its size. A seed whose search can give no verdict (a harness fault) counts as not found.
     package static func mutant(_ target: Target, _ mutant: String, seeds: ClosedRange<UInt64>, runs: Int) -> MutantBenchmark {
         var seconds: [Double] = [], steps: [Int] = [], attempts: [Int] = []
         var misattributed: [(seed: UInt64, rule: String)] = []
         for seed in seeds {
-            let result = target.search(mutant: mutant, options: SearchOptions(seed: seed, runs: runs))
-            guard let found = result.failure else { continue }
-            if result.isMisattributed {
+            guard let found = try? Campaign.firstFailure(target, mutant: mutant, options: SearchOptions(seed: seed, runs: runs)).failures.first
+            else { continue }
+            if found.isMisattributed {
                 misattributed.append((seed, found.failure.rule))
                 continue
             }
             seconds.append(found.seconds)
-            steps.append(result.counterexample?.steps.count ?? 0)
+            steps.append(found.counterexample?.steps.count ?? 0)
             attempts.append(found.shrink.attempts)
         }
         return MutantBenchmark(mutant: mutant, seeds: seeds.count, found: seconds.count, misattributed: misattributed,

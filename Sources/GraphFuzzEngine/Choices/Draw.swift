@@ -33,7 +33,8 @@ public final class Draw {
     @exclusivity(unchecked) private var cursor = 0
     /// Choices drawn so far (`choices.count` when they are kept).
     @exclusivity(unchecked) private var drawn = 0
-    @exclusivity(unchecked) private var openSpans: [Int] = []
+    /// The indices in `spans` of the spans begun and not ended yet, outermost first.
+    @exclusivity(unchecked) package private(set) var openSpans: [Int] = []
     /// Whether `choices`, `bounds` and `spans` are kept. A search's cases that only need an outcome
     /// draw the same values from an unrecorded draw (`init(unrecordedSeed:)`); a failing case is run
     /// again from its seed, recorded, to shrink it.

@@ -33,6 +33,14 @@
     /// span leaves the value as it was.
     package internal(set) var isDiscarded = false
 
+    package init(label: Label, start: Int, end: Int, depth: Int, isDiscarded: Bool = false) {
+        self.label = label
+        self.start = start
+        self.end = end
+        self.depth = depth
+        self.isDiscarded = isDiscarded
+    }
+
     @usableFromInline package var count: Int { end - start }
     @usableFromInline package var range: Range<Int> { start..<end }
 }

@@ -31,12 +31,12 @@ package enum Corpus {
         return try CorpusCase(parsing: text, file: file)
     }
 
-    /// Makes a corpus case from a search's shrunk failure.
-    package static func makeCase(_ result: TargetSearchResult, target: Target) -> CorpusCase? {
-        guard let found = result.failure, let record = result.counterexample else { return nil }
-        return CorpusCase(target: result.target, mutant: result.mutant, rule: found.failure.rule, kind: found.failure.kind,
-                          seed: result.options.seed, caseIndex: found.caseIndex,
-                          fingerprint: target.generatorFingerprint, choices: found.shrunk,
+    /// Makes a corpus case from a search's shrunk failure (nil when it has no record), its target's generators
+    /// fingerprinted `fingerprint`.
+    package static func makeCase(_ found: FoundFailure, fingerprint: String) -> CorpusCase? {
+        guard let record = found.counterexample else { return nil }
+        return CorpusCase(target: found.plan.target, mutant: found.plan.mutant, rule: found.failure.rule, kind: found.failure.kind,
+                          seed: found.plan.seed, caseIndex: found.caseIndex, fingerprint: fingerprint, choices: found.shrunk,
                           config: record.config, steps: record.steps, shrinkInterrupted: found.shrink.interrupted)
     }
 

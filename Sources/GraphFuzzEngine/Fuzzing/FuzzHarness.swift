@@ -15,13 +15,13 @@ package struct FuzzHarness {
         machine = target.machine(mutant: mutant)
     }
 
-    /// Runs the case that `bytes` make; returns its outcome and the steps it ran.
-    package func run(_ bytes: [UInt8]) -> (outcome: Outcome, steps: Int) {
+    /// Runs the case that `bytes` make: its outcome and the steps it ran.
+    package func run(_ bytes: [UInt8]) -> CaseResult {
         machine.run(Draw(.bytes(bytes)), maxSteps)
     }
 
-    /// Runs one case from `draw`; returns its outcome and the steps it ran.
-    package func run(_ draw: Draw) -> (outcome: Outcome, steps: Int) {
+    /// Runs one case from `draw`: its outcome, the steps it ran and what it consumed.
+    package func run(_ draw: Draw) -> CaseResult {
         machine.run(draw, maxSteps)
     }
 

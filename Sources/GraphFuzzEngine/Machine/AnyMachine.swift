@@ -1,59 +1,14 @@
-/// A case of a target as readable records: the configuration, the steps, the failure if any.
-@usableFromInline package struct CaseRecord: Sendable, Equatable {
-    @usableFromInline package var config: TraceStep
-    @usableFromInline package var steps: [TraceStep]
-    /// What the specification predicted at each step, in the same order.
-    @usableFromInline package var expectations: [String]
-    @usableFromInline package var outcome: Outcome
-    /// A Swift Testing test body reproducing the case against the production API (empty unless asked for).
-    @usableFromInline package var swiftLines: [String]
-    /// The configuration as the machine declares it (`ConfigDescribing`), printed under its trace; empty otherwise.
-    @usableFromInline package var configLines: [String]
-
-    @usableFromInline package init(config: TraceStep, steps: [TraceStep], expectations: [String], outcome: Outcome, swiftLines: [String],
-                                   configLines: [String] = []) {
-        self.config = config
-        self.configLines = configLines
-        self.steps = steps
-        self.expectations = expectations
-        self.outcome = outcome
-        self.swiftLines = swiftLines
-    }
-}
-
-/// What running one case did, whatever the machine.
-@usableFromInline package struct CaseRun: Sendable {
-    @usableFromInline package var outcome: Outcome
-    /// Steps run, up to and including a failing one.
-    @usableFromInline package var steps: Int
-    /// What the case exercised (empty unless the run covered).
-    @usableFromInline package var coverage: Coverage
-    /// The case's records (nil unless the run recorded).
-    @usableFromInline package var record: CaseRecord?
-    /// Whether throughput benchmarks measure the case's configuration.
-    @usableFromInline package var benchmarked: Bool
-
-    @inlinable
-    package init<M>(_ run: MachineRun<M>, _ runner: MachineRunner<M>, _ options: RunOptions) {
-        outcome = run.outcome
-        steps = run.steps
-        coverage = run.coverage
-        record = options.records ? runner.describe(run, exports: options.exports) : nil
-        benchmarked = runner.isBenchmarked(run.config)
-    }
-}
-
 /// A machine behind a type-erased interface, so the search, the corpus, the command line and benchmarks can
 /// drive any target without knowing its types: run a case from a draw, run a chunk of a search's cases,
 /// replay a trace — each as `RunOptions` say — and the modules its Swift export imports.
 @usableFromInline package struct AnyMachine {
     /// Runs one case from a draw, with at most the given number of steps.
-    @usableFromInline package let run: (Draw, Int, RunOptions) -> CaseRun
+    @usableFromInline package let run: (Draw, Int, RunOptions) -> CaseResult
     /// Runs a search's chunk of cases (chunk, seed of the run, maxSteps, stop at the first failure), calling
     /// the last argument with each case's index and what the chunk did so far just before the case runs.
     @usableFromInline package let runChunk: (CaseChunk, UInt64, Int, Bool, (Int, ChunkReport) -> Void) -> ChunkReport
     /// Replays a trace (configuration, steps); errors name the step that cannot be read or applied.
-    @usableFromInline package let replay: (TraceStep, [TraceStep], RunOptions) -> Result<CaseRun, TraceReplayError>
+    @usableFromInline package let replay: (TraceStep, [TraceStep], RunOptions) -> Result<CaseResult, TraceReplayError>
     /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`).
     @usableFromInline package let swiftImports: [String]
 
@@ -63,21 +18,20 @@
         let runner = MachineRunner(machine, maxSteps: 1)
         run = { draw, maxSteps, options in
             let sized = runner.with(maxSteps: maxSteps)
-            return CaseRun(sized.run(draw, options), sized, options)
+            return CaseResult(sized.run(draw, options), sized, options, consumed: draw.consumed)
         }
         runChunk = { chunk, seed, maxSteps, stopAtFirstFailure, willRunCase in
             runner.with(maxSteps: maxSteps).runChunk(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure, willRunCase: willRunCase)
         }
         replay = { config, steps, options in
-            runner.replay(config: config, steps: steps, options).map { CaseRun($0, runner, options) }
+            runner.replay(config: config, steps: steps, options).map { CaseResult($0, runner, options, consumed: Consumed()) }
         }
         swiftImports = AnyMachine.swiftImports(machine)
     }
 
-    /// Runs one case from `draw` in a search (the outcome and the steps alone).
-    @usableFromInline package func run(_ draw: Draw, _ maxSteps: Int) -> (outcome: Outcome, steps: Int) {
-        let result = run(draw, maxSteps, .search)
-        return (result.outcome, result.steps)
+    /// Runs one case from `draw` in a search: its outcome, steps and what it consumed.
+    @usableFromInline package func run(_ draw: Draw, _ maxSteps: Int) -> CaseResult {
+        run(draw, maxSteps, .search)
     }
 
     /// Re-runs a recorded choice sequence and describes it.

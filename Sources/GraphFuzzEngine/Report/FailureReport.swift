@@ -2,7 +2,7 @@
 /// it and the same steps as a Swift test. Deterministic for a seed; timings appear only on the
 /// line that starts with "time:".
 package struct FailureReport: Sendable {
-    package var result: TargetSearchResult
+    package var found: FoundFailure
     /// Where the case was saved, if it was.
     package var corpusFile: String?
     /// How many cases of a search that went on after the first failure failed with this
@@ -12,8 +12,8 @@ package struct FailureReport: Sendable {
     /// failing case alone, right for the registered targets; a machine checked inside a test names its test instead).
     package var reproduce: String?
 
-    package init(result: TargetSearchResult, corpusFile: String? = nil, caseCount: Int? = nil, reproduce: String? = nil) {
-        self.result = result
+    package init(_ found: FoundFailure, corpusFile: String? = nil, caseCount: Int? = nil, reproduce: String? = nil) {
+        self.found = found
         self.corpusFile = corpusFile
         self.caseCount = caseCount
         self.reproduce = reproduce
@@ -22,11 +22,10 @@ package struct FailureReport: Sendable {
     /// The Swift Testing source reproducing the shrunk case: a test that fails on the code that
     /// failed. Empty when none exists (`noSwiftTestReason` says why): never a test that passes.
     package var swiftTest: String {
-        guard let found = result.failure, let record = result.counterexample,
-              SwiftTestRenderer.canFail(record.swiftLines, kind: found.failure.kind) else { return "" }
+        guard let record = found.counterexample, SwiftTestRenderer.canFail(record.swiftLines, kind: found.failure.kind) else { return "" }
         let hash = CaseHash.hex(of: record)
-        let name = SwiftTestRenderer.functionName(target: result.target, mutant: result.mutant, rule: found.failure.rule, hash: hash)
-        let display = "\(result.target) \(found.failure.rule) \(found.failure.kind.rawValue): seed \(result.options.seed) case \(found.caseIndex)"
+        let name = SwiftTestRenderer.functionName(target: found.plan.target, mutant: found.plan.mutant, rule: found.failure.rule, hash: hash)
+        let display = "\(found.plan.target) \(found.failure.rule) \(found.failure.kind.rawValue): seed \(found.plan.seed) case \(found.caseIndex)"
         var lines = record.swiftLines
         switch found.failure.kind {
         case .crash: lines.insert("// Its last step traps on the code that failed, taking the test process down with it.", at: 0)
@@ -44,21 +43,21 @@ package struct FailureReport: Sendable {
 
     /// Why there is no Swift test, when `swiftTest` is empty.
     package var noSwiftTestReason: String {
-        guard let record = result.counterexample else {
+        guard let record = found.counterexample else {
             return "none: the failure did not happen again when its case was re-run, so there are no steps to turn into a test"
         }
-        if Self.needsScheduler(steps: record.steps, kind: result.failure?.failure.kind) {
+        if Self.needsScheduler(steps: record.steps, kind: found.failure.kind) {
             return "none: a concurrent step's interleaving is the case's scheduler's, which a plain Swift test does not have; "
                 + "reproduce it with the command above"
         }
-        return "none: target \(result.target) renders no Swift code that can fail for these steps "
+        return "none: target \(found.plan.target) renders no Swift code that can fail for these steps "
             + "(its machine's swiftLines gives no #expect); reproduce it with the command above"
     }
 
     /// Numbered, readable steps: the configuration (when the machine draws one), then each step with what the
     /// specification expected.
     package var stepLines: [String] {
-        guard let record = result.counterexample else { return [] }
+        guard let record = found.counterexample else { return [] }
         var lines = record.config.arguments.isEmpty ? [] : [record.config.description]
         lines += record.configLines.map { "   " + $0 }
         for (index, step) in record.steps.enumerated() {
@@ -73,30 +72,30 @@ package struct FailureReport: Sendable {
     /// `graph-fuzz` run of case `index` alone: the target, seed, case, the steps per case when not the target's
     /// own, and the mutant.
     func commandLine(case index: Int) -> String {
-        var line = "graph-fuzz --target \(result.target) --seed \(result.options.seed) --case \(index)"
-        if result.defaultSteps != result.maxSteps { line += " --steps \(result.maxSteps)" }
-        if let mutant = result.mutant { line += " --mutant \(mutant)" }
+        let plan = found.plan
+        var line = "graph-fuzz --target \(plan.target) --seed \(plan.seed) --case \(index)"
+        if plan.defaultSteps != plan.maxSteps { line += " --steps \(plan.maxSteps)" }
+        if let mutant = plan.mutant { line += " --mutant \(mutant)" }
         return line
     }
 
     package var text: String {
-        guard let found = result.failure else { return "" }
-        let failure = found.failure
-        var out = "FAILURE \(result.target)"
-        if let mutant = result.mutant { out += " (mutant \(mutant))" }
+        let failure = found.failure, plan = found.plan
+        var out = "FAILURE \(plan.target)"
+        if let mutant = plan.mutant { out += " (mutant \(mutant))" }
         out += " — rule \(failure.rule), \(failure.kind.rawValue)"
-        if result.isMisattributed, let mutant = result.mutant {
-            out += " (mutant \(mutant) breaks \(result.declaredRules.joined(separator: "/")); this run found \(failure.rule))"
+        if found.isMisattributed, let mutant = plan.mutant {
+            out += " (mutant \(mutant) breaks \(plan.declaredRules.joined(separator: "/")); this run found \(failure.rule))"
         }
         out += "\n"
         // A message of several lines (a concurrent step's, with its interleaving) keeps its lines under the first.
         out += "  \(failure.message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  "))\n"
-        let steps = "\(result.originalSteps) → \(result.counterexample?.steps.count ?? 0) steps"
+        let steps = "\(found.originalSteps) → \(found.counterexample?.steps.count ?? 0) steps"
         out += found.shrink.interrupted
-            ? "  seed \(result.options.seed), case \(found.caseIndex): shrink interrupted after \(found.shrink.attempts) "
+            ? "  seed \(plan.seed), case \(found.caseIndex): shrink interrupted after \(found.shrink.attempts) "
                 + "\(found.shrink.attempts == 1 ? "attempt" : "attempts"): \(steps), "
                 + "not minimal (a run that shrinks it to the end replaces its saved case)\n"
-            : "  seed \(result.options.seed), case \(found.caseIndex): shrunk \(steps) in \(found.shrink.attempts) attempts\n"
+            : "  seed \(plan.seed), case \(found.caseIndex): shrunk \(steps) in \(found.shrink.attempts) attempts\n"
         if let caseCount { out += "  \(caseCount) \(caseCount == 1 ? "case" : "cases") of the run failed this way\n" }
         out += "  time: \(Format.seconds(found.seconds)) to find and shrink\n"
         for line in stepLines { out += "    \(line)\n" }
@@ -105,7 +104,7 @@ package struct FailureReport: Sendable {
         let test = swiftTest
         guard !test.isEmpty else {
             // A machine that renders no Swift code (not `SwiftExportable`: its lines are comments) was never asked for a test.
-            if result.counterexample.map({ $0.swiftLines.contains { !$0.hasPrefix("//") } }) ?? true {
+            if found.counterexample.map({ $0.swiftLines.contains { !$0.hasPrefix("//") } }) ?? true {
                 out += "  as a Swift test: \(noSwiftTestReason)\n"
             }
             return out

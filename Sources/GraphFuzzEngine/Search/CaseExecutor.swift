@@ -65,35 +65,23 @@ extension ChunkReport {
     }
 }
 
-/// Where the cases of a search run: the seam between the one search loop (`SearchLoop`) and
-/// how a case is executed — in this process (`LocalExecutor`), or in a worker process that a
-/// trap may take down without taking the search with it (GraphFuzzIsolation's `ProcessExecutor`, for the
-/// command line and `GraphFuzzTest`). Case `i` is generated from `SplitMix64.caseSeed(run: seed, case: i)` alone,
-/// so where it runs never changes what it does. An executor holds no seed: every request carries the run's.
+/// Where the cases of a search run: the seam between the search loop (`SearchLoop`) and how a case is executed — in
+/// this process (`LocalExecutor`), or in worker processes that a trap may take down without taking the search with
+/// them (GraphFuzzIsolation's `ProcessExecutor`, for the command line and `GraphFuzzTest`). Case `i` is generated from
+/// `SplitMix64.caseSeed(run: seed, case: i)` alone, so where it runs never changes what it does. An executor holds no
+/// seed: every request carries the run's.
+///
+/// The loop submits chunks of cases while the executor `wantsChunk` and collects what finished: one chunk at a time
+/// in this process, several at once in workers. Failures may arrive out of case order; the loop orders them, and
+/// hands a group to be shrunk only once every case below its lowest failing case has run (`lowestUnfinished`). To
+/// shrink and describe a failure it runs single cases (`run(case:seed:)`, `replay`, `describe`), each of which
+/// returns what the case consumed, so no case runs again to learn it.
 package protocol CaseExecutor: AnyObject {
-    /// Runs the chunk's cases of the run `seed`; with `stopAtFirstFailure`, stops after the first
-    /// failing case. A case that takes a child process down is reported as a `crash` failure of
-    /// that case, only once a fresh process died of it again. A case whose harness faulted is
-    /// reported in `harnessFault`, never as a failure.
-    func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) throws -> ChunkReport
-    /// Runs case `index` of the run `seed` alone: its outcome and the draw holding what it consumed.
-    func run(case index: Int, seed: UInt64) throws -> (outcome: Outcome, draw: Draw)
-    /// Runs a shrink candidate: its outcome and the draw holding what it consumed (read only when
-    /// the outcome is a failure; see `Shrinker.init(signature:budget:candidates:)`).
-    func replay(_ sequence: ChoiceSequence) throws -> (outcome: Outcome, draw: Draw)
-    /// The shrunk case as readable records, nil when it cannot be described.
-    func record(_ sequence: ChoiceSequence) -> CaseRecord?
-    /// Steps the case from `sequence` ran (for "shrunk N → M steps").
-    func steps(_ sequence: ChoiceSequence) -> Int
-}
-
-/// Runs several chunks at once (worker processes): the search loop submits chunks
-/// while it `wantsChunk` and collects what finished. Failures may arrive out of case order; the
-/// loop orders them, and shrinks a group only once every case below its lowest failing case has
-/// run (`lowestUnfinished`).
-package protocol ChunkScheduler: AnyObject {
     /// Chunks that can run at once.
     var workers: Int { get }
+    /// The size of the chunks of an executor that runs one chunk at a time in this process; nil: the loop sizes them
+    /// from the cases per second, so each lasts about `SearchLoop.chunkSeconds`.
+    var chunkSize: Int? { get }
     /// True while it can take another chunk without it waiting long.
     var wantsChunk: Bool { get }
     /// True when no chunk is queued or running.
@@ -101,43 +89,18 @@ package protocol ChunkScheduler: AnyObject {
     /// The lowest case submitted that has not finished, nil when none.
     var lowestUnfinished: Int? { get }
     /// Queues `chunk` of the run `seed`.
-    func submit(_ chunk: CaseChunk, seed: UInt64) throws
-    /// Waits at most `timeout` seconds for cases to finish and reports the cases that finished
-    /// since the last call (a case that took a child down counts once its verdict is known).
-    /// With `dispatch` false, queued chunks that have not started are dropped (time is up).
-    func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport
-    /// Abandons every queued and running chunk (the search was interrupted).
+    func submit(_ chunk: CaseChunk, seed: UInt64) throws(RunError)
+    /// Waits at most `timeout` seconds for cases to finish and reports the cases that finished since the last call
+    /// (a case that took a worker down counts once its verdict is known: a `crash` only once a fresh worker died of it
+    /// again). A case whose harness faulted is reported in `harnessFault`, never as a failure. With `dispatch` false,
+    /// queued chunks that have not started are dropped (time is up).
+    func collect(timeout: Double, dispatch: Bool) throws(RunError) -> ChunkReport
+    /// Abandons every queued and running chunk (the search stopped).
     func stop()
-}
-
-/// An executor that runs several chunks at once; the search loop schedules its chunks itself.
-package typealias ConcurrentCaseExecutor = CaseExecutor & ChunkScheduler
-
-/// An executor that runs one chunk at a time: each collect runs the chunk submitted.
-final class SerialDispatch: ChunkScheduler {
-    let executor: any CaseExecutor
-    let stopAtFirstFailure: Bool
-    private var queued: (chunk: CaseChunk, seed: UInt64)?
-
-    init(executor: any CaseExecutor, stopAtFirstFailure: Bool) {
-        self.executor = executor
-        self.stopAtFirstFailure = stopAtFirstFailure
-    }
-
-    var workers: Int { 1 }
-    var wantsChunk: Bool { queued == nil }
-    var isIdle: Bool { queued == nil }
-    var lowestUnfinished: Int? { queued?.chunk.start }
-    func submit(_ chunk: CaseChunk, seed: UInt64) { queued = (chunk, seed) }
-    func collect(timeout: Double, dispatch: Bool) throws -> ChunkReport {
-        guard let (chunk, seed) = queued else { return ChunkReport() }
-        queued = nil
-        return try executor.run(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure)
-    }
-    func stop() { queued = nil }
-}
-
-extension CaseExecutor {
-    @usableFromInline package func record(_ sequence: ChoiceSequence) -> CaseRecord? { nil }
-    @usableFromInline package func steps(_ sequence: ChoiceSequence) -> Int { 0 }
+    /// Runs case `index` of the run `seed` alone (a group's lowest failing case, to shrink it): what it did and consumed.
+    func run(case index: Int, seed: UInt64) throws(RunError) -> CaseResult
+    /// Runs a shrink candidate: what it did and consumed (see `Shrinker.init(signature:budget:passes:stopRequested:candidates:)`).
+    func replay(_ sequence: ChoiceSequence) throws(RunError) -> CaseResult
+    /// Runs the shrunk case recorded, to describe it: its outcome and record (nil for a subject that has none).
+    func describe(_ sequence: ChoiceSequence) throws(RunError) -> CaseResult
 }

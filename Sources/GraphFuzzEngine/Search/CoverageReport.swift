@@ -88,10 +88,13 @@ package struct CoverageReport: Sendable, Equatable {
 }
 
 extension Target {
-    /// Runs the cases of `options` in this process and reads what they exercised against this
-    /// target's rules (failures are found and shrunk as in any run, and not reported here).
-    package func coverage(mutant: String? = nil, options: SearchOptions, maxSteps: Int? = nil) throws -> CoverageReport {
-        let run = try self.run(mutant: mutant, options: options, maxSteps: maxSteps)
-        return CoverageReport(target: name, rules: rules, coverage: run.coverage, cases: run.cases, rejected: run.rejected)
+    /// Runs the cases of `options` in this process (`Campaign`) and reads what they exercised against this target's
+    /// rules (failures are found and shrunk as in any run, and not reported here).
+    package func coverage(mutant: String? = nil, options: SearchOptions) throws(RunError) -> CoverageReport {
+        var report = CoverageReport(target: name, rules: rules, coverage: Coverage(), cases: 0, rejected: 0)
+        _ = try Campaign(selection: [(self, mutant)], options: options).run { event in
+            if case .finished(_, let coverage) = event { report = coverage }
+        }
+        return report
     }
 }

@@ -1,5 +1,5 @@
-/// Runs cases in this process: a machine's (chunks share one scratch, coverage counted) or a test function's
-/// (properties, shrinking tests). Which draw case `i` starts from is its `CaseOrder`.
+/// Runs cases in this process, one chunk at a time: a machine's (chunks share one scratch, coverage counted) or a test
+/// function's (properties, shrinking tests). Which draw case `i` starts from is its `CaseOrder`.
 package final class LocalExecutor: CaseExecutor {
     /// What runs a case.
     package enum Subject {
@@ -11,67 +11,83 @@ package final class LocalExecutor: CaseExecutor {
 
     package let subject: Subject
     package let order: CaseOrder
+    /// A chunk ends at its first failing case (the search stops there).
+    package let stopAtFirstFailure: Bool
+    package let chunkSize: Int?
+    private var queued: (chunk: CaseChunk, seed: UInt64)?
 
-    package init(_ subject: Subject, order: CaseOrder = .seeded) {
+    /// `chunkSize`: cases per chunk (a time limit and a stop request are checked between chunks; default 256).
+    package init(_ subject: Subject, order: CaseOrder = .seeded, stopAtFirstFailure: Bool = false, chunkSize: Int? = nil) {
         self.subject = subject
         self.order = order
+        self.stopAtFirstFailure = stopAtFirstFailure
+        self.chunkSize = chunkSize ?? 256
     }
 
     /// A machine's cases in the search's order.
-    package convenience init(machine: AnyMachine, maxSteps: Int) {
-        self.init(.machine(machine, maxSteps: maxSteps))
+    package convenience init(machine: AnyMachine, maxSteps: Int, stopAtFirstFailure: Bool = false, chunkSize: Int? = nil) {
+        self.init(.machine(machine, maxSteps: maxSteps), stopAtFirstFailure: stopAtFirstFailure, chunkSize: chunkSize)
     }
 
     /// A test function's cases in `order`.
-    package convenience init(order: CaseOrder = .seeded, test: @escaping (Draw) -> Outcome) {
-        self.init(.test(test), order: order)
+    package convenience init(order: CaseOrder = .seeded, stopAtFirstFailure: Bool = false, test: @escaping (Draw) -> Outcome) {
+        self.init(.test(test), order: order, stopAtFirstFailure: stopAtFirstFailure)
     }
 
-    private func outcome(_ draw: Draw) -> (outcome: Outcome, steps: Int) {
-        switch subject {
-        case .machine(let machine, let maxSteps): return machine.run(draw, maxSteps)
-        case .test(let test): return (test(draw), 0)
-        }
+    // MARK: Chunks, one at a time: each collect runs the chunk submitted.
+
+    package var workers: Int { 1 }
+    package var wantsChunk: Bool { queued == nil }
+    package var isIdle: Bool { queued == nil }
+    package var lowestUnfinished: Int? { queued?.chunk.start }
+    package func submit(_ chunk: CaseChunk, seed: UInt64) { queued = (chunk, seed) }
+    package func stop() { queued = nil }
+
+    package func collect(timeout: Double, dispatch: Bool) -> ChunkReport {
+        guard let (chunk, seed) = queued else { return ChunkReport() }
+        queued = nil
+        return run(chunk, seed: seed)
     }
 
-    package func run(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool) -> ChunkReport {
+    /// Runs the chunk's cases of the run `seed` (to its first failing case with `stopAtFirstFailure`).
+    package func run(_ chunk: CaseChunk, seed: UInt64) -> ChunkReport {
         if case .machine(let machine, let maxSteps) = subject, order.isSeeded {
             return machine.runChunk(chunk, seed, maxSteps, stopAtFirstFailure) { _, _ in }
         }
         return ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure) { index in
-            let (outcome, steps) = run(case: index, seed: seed, keepingDraw: false)
-            return (outcome.outcome, steps, nil)
+            let result = run(order.draw(case: index, seed: seed, simplest: { self.simplestLength() }), options: .search, index: index)
+            return (result.outcome, result.steps, nil)
         }
     }
 
-    package func run(case index: Int, seed: UInt64) -> (outcome: Outcome, draw: Draw) {
-        run(case: index, seed: seed, keepingDraw: true).0
+    // MARK: Single cases
+
+    package func run(case index: Int, seed: UInt64) -> CaseResult {
+        run(order.draw(case: index, seed: seed, simplest: { self.simplestLength() }), options: .search, index: index)
     }
 
-    private func run(case index: Int, seed: UInt64, keepingDraw: Bool) -> ((outcome: Outcome, draw: Draw), Int) {
-        let draw = order.draw(case: index, seed: seed, simplest: { self.simplestLength() })
-        let (outcome, steps) = self.outcome(draw)
-        order.ran(case: index, draw)
-        return ((outcome, draw), steps)
+    package func replay(_ sequence: ChoiceSequence) -> CaseResult {
+        run(Draw(replaying: sequence), options: .search)
     }
 
-    package func replay(_ sequence: ChoiceSequence) -> (outcome: Outcome, draw: Draw) {
-        let draw = Draw(replaying: sequence)
-        return (outcome(draw).outcome, draw)
+    package func describe(_ sequence: ChoiceSequence) -> CaseResult {
+        run(Draw(replaying: sequence), options: .record)
     }
 
-    package func record(_ sequence: ChoiceSequence) -> CaseRecord? {
-        guard case .machine(let machine, let maxSteps) = subject else { return nil }
-        return machine.record(sequence, maxSteps)
+    /// Runs one case from `draw` (case `index` of the run, when it is one).
+    private func run(_ draw: Draw, options: RunOptions, index: Int? = nil) -> CaseResult {
+        let result: CaseResult
+        switch subject {
+        case .machine(let machine, let maxSteps): result = machine.run(draw, maxSteps, options)
+        case .test(let test): result = CaseResult(outcome: test(draw), consumed: draw.consumed)
+        }
+        if let index { order.ran(case: index, draw) }
+        return result
     }
-
-    package func steps(_ sequence: ChoiceSequence) -> Int { outcome(Draw(replaying: sequence)).steps }
 
     /// The choices the simplest case (every choice 0) takes, at least 1.
     private func simplestLength() -> Int {
-        let draw = Draw(replaying: ChoiceSequence([]))
-        _ = outcome(draw)
-        return Swift.max(1, draw.choices.count)
+        Swift.max(1, run(Draw(replaying: ChoiceSequence([])), options: .search).consumed.choices.count)
     }
 }
 

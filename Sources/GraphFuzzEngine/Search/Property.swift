@@ -8,11 +8,16 @@ package enum Property {
         package var message: String
     }
 
-    /// The search of a property's test function, small cases first (`CaseOrder.smallFirst`): case 0 is
-    /// the simplest value, and the first `min(runs / 10, 50)` cases grow in size. Stops at the first
-    /// failure and shrinks it, as `Search.run` does.
-    package static func search(_ options: SearchOptions, test: @escaping (Draw) -> Outcome) -> SearchResult {
-        Search.run(options, executor: LocalExecutor(order: .smallFirst(runs: options.runs), test: test))
+    /// The search of a property's test function through the one pipeline (`Campaign`), stopping at the first failure
+    /// and shrinking it. Its cases come in `order`: by default small cases first (`CaseOrder.smallFirst`), case 0 the
+    /// simplest value and the first `min(runs / 10, 50)` growing in size; `.seeded` runs a search's cases. A test
+    /// function that returns a harness fault stops the search with no verdict (`RunError.harnessFault`).
+    package static func search(_ options: SearchOptions, order: CaseOrder? = nil, test: @escaping (Draw) -> Outcome) throws(RunError) -> SearchRun {
+        var options = options
+        options.stopAtFirstFailure = true
+        let executor = LocalExecutor(order: order ?? .smallFirst(runs: options.runs), stopAtFirstFailure: true, test: test)
+        return try Campaign(selection: [], options: options).search(SearchPlan(subject: "property", options: options), executor: executor,
+                                                                   target: nil) { _ in }
     }
 
     /// Searches for a value of `gen` for which `holds` is false (or throws), and shrinks it.
@@ -31,8 +36,9 @@ package enum Property {
             case false?: return .fail(Failure(rule: "property", kind: .mismatch, message: "falsified"))
             }
         }
-        let result = search(SearchOptions(seed: seed, runs: runs, shrinkBudget: shrinkBudget), test: test)
-        guard let found = result.failure else { return nil }
+        // The test never returns a harness fault, so the search cannot throw.
+        guard let run = try? search(SearchOptions(seed: seed, runs: runs, shrinkBudget: shrinkBudget), test: test),
+              let found = run.failures.first else { return nil }
         let value = gen.generate(Draw(replaying: found.shrunk))
         return Counterexample(value: value, caseIndex: found.caseIndex, shrinkAttempts: found.shrink.attempts,
                               message: found.failure.message)

@@ -41,7 +41,10 @@ package enum ScratchFolder {
 
 /// A scratch folder could not be made: a fault of the harness (a full or unwritable temporary folder), never of
 /// the code under test.
-package struct ScratchFolderError: Error, CustomStringConvertible {
+package struct ScratchFolderError: Error, Equatable, CustomStringConvertible {
     package var message: String
+
+    package init(message: String) { self.message = message }
+
     package var description: String { message }
 }

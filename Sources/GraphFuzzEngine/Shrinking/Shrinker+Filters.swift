@@ -37,7 +37,7 @@ extension Shrinker {
     /// changed choice, if it lies in the try, else from the try's first value. The change either
     /// lowered the try's own value to one the filter rejects, or lowered a value the filter depends
     /// on (`flatMap`'s first value), so that the try it kept no longer passes.
-    func refitRejectedTry(_ candidate: [UInt64], changed i: Int, run: Draw?) -> Refit {
+    func refitRejectedTry(_ candidate: [UInt64], changed i: Int, run: Consumed?) -> Refit {
         guard lastDiscarded, let run, candidate.count == raw.count,
               let kept = spans.first(where: { kept in
                   kept.label == .attempt && !kept.isDiscarded && kept.count > 0 && kept.end <= raw.count && kept.end > i

@@ -266,7 +266,7 @@ extension Shrinker {
     }
 
     /// Runs `candidate` only to see what it consumes (never adopted; counts as an attempt).
-    private func rerun(_ candidate: [UInt64]) -> Draw? {
+    private func rerun(_ candidate: [UInt64]) -> Consumed? {
         probe(candidate)
     }
 

@@ -40,7 +40,7 @@ extension Shrinker {
                 lowered += raw[step.end...]
                 let (accepted, draw) = evaluate(lowered)
                 if accepted { return true }
-                var candidate = lowered, consumed: Draw?
+                var candidate = lowered, consumed: Consumed?
                 if let run = draw ?? probe(lowered),
                    let now = run.spans.first(where: { $0.label == .step && $0.start == step.start && $0.depth == step.depth }),
                    now.end <= run.choices.count {

@@ -15,8 +15,8 @@
 /// when the budget runs out, or when it is told to stop (`stopRequested`: SIGINT, SIGTERM), the best so far
 /// then marked `interrupted`. Everything is deterministic.
 package final class Shrinker {
-    /// Runs a candidate sequence: its outcome, and the draw holding what it consumed.
-    private let test: (ChoiceSequence) -> (outcome: Outcome, draw: Draw)
+    /// Runs a candidate sequence: its outcome, and what it consumed.
+    private let test: (ChoiceSequence) -> CaseResult
     private let signature: FailureSignature
     private let budget: ShrinkBudget
     private let clock = ContinuousClock()
@@ -70,18 +70,16 @@ package final class Shrinker {
                             passes: [ShrinkPass] = ShrinkPass.standard, test: @escaping (Draw) -> Outcome) {
         self.init(signature: signature, budget: budget, passes: passes, candidates: { sequence in
             let draw = Draw(replaying: sequence)
-            return (test(draw), draw)
+            return CaseResult(outcome: test(draw), consumed: draw.consumed)
         })
     }
 
-    /// A shrinker whose candidates run somewhere else, for example in a worker process that may
-    /// crash or hang: `candidates` runs a sequence and returns its outcome and a draw holding the
-    /// choices and spans the case consumed. The draw is read only when the outcome fails with the
-    /// signature or is rejected; for any other outcome it may be a fresh, unrun `Draw(replaying:)`.
-    /// `stopRequested` is asked before each candidate: once true, the shrink ends with the best so far,
-    /// `interrupted`.
+    /// A shrinker whose candidates run somewhere else, for example in a worker process that may crash or hang:
+    /// `candidates` runs a sequence and returns its outcome and what the case consumed (its choices, their bounds and
+    /// the spans), whatever the outcome (passes read what a passing candidate consumed too). `stopRequested` is asked
+    /// before each candidate: once true, the shrink ends with the best so far, `interrupted`.
     package init(signature: FailureSignature, budget: ShrinkBudget = ShrinkBudget(), passes: [ShrinkPass] = ShrinkPass.standard,
-                stopRequested: @escaping () -> Bool = { false }, candidates: @escaping (ChoiceSequence) -> (outcome: Outcome, draw: Draw)) {
+                stopRequested: @escaping () -> Bool = { false }, candidates: @escaping (ChoiceSequence) -> CaseResult) {
         self.test = candidates
         self.stopRequested = stopRequested
         self.signature = signature
@@ -94,20 +92,20 @@ package final class Shrinker {
     }
 
     /// Shrinks `start`, which must fail with the signature (otherwise it is returned unchanged).
-    /// `run` is the outcome and draw of a run of `start` the caller already made (the search's
-    /// own run of the failing case): given, the shrink does not run `start` again, and counts only
-    /// the candidates it runs, as Hypothesis counts its shrink's calls.
-    package func shrink(_ start: ChoiceSequence, run: (outcome: Outcome, draw: Draw)? = nil) -> ShrinkResult {
-        let known = run.flatMap { $0.draw.sequence == start && !$0.draw.choices.isEmpty ? $0 : nil }
-        let (outcome, draw) = known ?? test(start)
+    /// `run` is a run of `start` the caller already made (the search's own run of the failing case): given, the
+    /// shrink does not run `start` again, and counts only the candidates it runs, as Hypothesis counts its shrink's
+    /// calls.
+    package func shrink(_ start: ChoiceSequence, run: CaseResult? = nil) -> ShrinkResult {
+        let known = run.flatMap { $0.consumed.sequence == start && !$0.consumed.choices.isEmpty ? $0 : nil }
+        let first = known ?? test(start)
         let replays = known == nil ? 1 : 0
-        guard case .fail(let failure) = outcome, failure.signature == signature else {
+        guard case .fail(let failure) = first.outcome, failure.signature == signature else {
             return ShrinkResult(sequence: start, attempts: replays, improvements: 0, budgetExhausted: false, passes: [])
         }
         attempts = replays
         lastImprovement = replays
-        remember(outcome, draw)
-        adopt(draw)
+        remember(first.outcome, first.consumed)
+        adopt(first.consumed)
         var cheap = passes.indices.filter { passes[$0].tier == .cheap }
         var expensive = passes.indices.filter { passes[$0].tier == .expensive }
         while !outOfBudget {
@@ -144,7 +142,7 @@ package final class Shrinker {
 
     // MARK: Candidates
 
-    private func adopt(_ draw: Draw) {
+    private func adopt(_ draw: Consumed) {
         if draw.choices.count != raw.count { exhausted = Self.carried(exhausted, from: raw, to: draw.choices) }
         raw = draw.choices
         bounds = draw.bounds.count == draw.choices.count ? draw.bounds : Array(repeating: .max, count: draw.choices.count)
@@ -185,11 +183,11 @@ package final class Shrinker {
         evaluate(candidate).accepted
     }
 
-    /// Like `consider`, also returning the draw of a candidate that was run and not accepted
-    /// (nil when it was not run, or when its runner gives back no consumed choices). `anyLength`
+    /// Like `consider`, also returning what a candidate that was run and not accepted consumed
+    /// (nil when it was not run, or when it consumed no choices). `anyLength`
     /// runs a candidate that is not simpler than the best (a filter offered several tries): it is
     /// adopted only if what it consumed is.
-    func evaluate(_ candidate: [UInt64], anyLength: Bool = false) -> (accepted: Bool, draw: Draw?) {
+    func evaluate(_ candidate: [UInt64], anyLength: Bool = false) -> (accepted: Bool, draw: Consumed?) {
         let sequence = ChoiceSequence(candidate)
         lastDiscarded = false
         guard anyLength || sequence.isSimpler(than: best), !outOfBudget else { return (false, nil) }
@@ -218,9 +216,10 @@ package final class Shrinker {
         guard !stopped() else { return (false, nil) }
         attempts += 1
         stats[current].attempts += 1
-        let (outcome, draw) = test(sequence)
-        remember(outcome, draw)
-        switch outcome {
+        let result = test(sequence)
+        let draw = result.consumed
+        remember(result.outcome, draw)
+        switch result.outcome {
         case .fail(let failure) where failure.signature == signature && draw.sequence.isSimpler(than: best):
             adopt(draw)
             improvements += 1
@@ -248,7 +247,7 @@ package final class Shrinker {
         return true
     }
 
-    private func remember(_ outcome: Outcome, _ draw: Draw) {
+    private func remember(_ outcome: Outcome, _ draw: Consumed) {
         guard !draw.choices.isEmpty else { return }
         let end: ChoiceTree.End
         switch outcome {
@@ -262,15 +261,15 @@ package final class Shrinker {
 
     /// Runs a candidate that was already tried, only to see what it consumes: never adopted, but
     /// counted as an attempt and bound by the budget. Nil when it is not simpler than the best.
-    func probe(_ candidate: [UInt64]) -> Draw? {
+    func probe(_ candidate: [UInt64]) -> Consumed? {
         let sequence = ChoiceSequence(candidate)
         guard sequence.isSimpler(than: best), !outOfBudget, attempts < budget.maxAttempts,
               attempts - lastImprovement < budget.maxStall, !stopped() else { return nil }
         attempts += 1
         stats[current].attempts += 1
-        let (outcome, draw) = test(sequence)
-        remember(outcome, draw)
-        return draw.choices.isEmpty ? nil : draw
+        let result = test(sequence)
+        remember(result.outcome, result.consumed)
+        return result.consumed.choices.isEmpty ? nil : result.consumed
     }
 
     func removing(_ range: Range<Int>) -> [UInt64] {
