@@ -117,6 +117,8 @@ public struct SchemaSystem {
         case let .create(_, entity, variant, context, unique):
             let value = schema.createPools[entity].map { ($0.attribute, $0.values[variant]) }
             let model = makeModel?(entity, value?.1) ?? container.schema.newModel(container.schema.entities[entity].name)!
+            // An app's initializer leaves the values in the model's properties: the model takes the container's schema.
+            container.schema.adopt(model)
             if makeModel == nil, let (attribute, value) = value { model.setValue(Self.store(value), at: attribute) }
             for pool in schema.uniquePools[entity] { model.setValue(Self.store(pool.values[unique]), at: pool.attribute) }
             if context >= 0 { contexts[context].insert(model) }
@@ -157,7 +159,7 @@ public struct SchemaSystem {
             switch method {
             case .model: found = contexts[c].model(for: id)
             case .registered: found = contexts[c].registeredModel(for: id)
-            case .fetch: found = contexts[c].fetch(FetchDescriptor(.identifier(id))).first
+            case .fetch: found = contexts[c].fetch(.identifier(id)).first
             }
             guard let found else {
                 refs.append(nil)
@@ -176,8 +178,8 @@ public struct SchemaSystem {
             return .state(context: contextIndex(model), lifecycle: model.lifecycle.rawValue, deleted: model.isDeleted, changes: model.hasChanges)
         case let .fetch(c, entity, attribute, value):
             let entitySchema = container.schema.entities[entity]
-            let found = contexts[c].fetch(FetchDescriptor(.attribute(entity: entitySchema.name, attribute: entitySchema.attributes[attribute].name,
-                                                                     equals: Self.store(value))))
+            let found = contexts[c].fetch(.attribute(entity: entitySchema.name, attribute: entitySchema.attributes[attribute].name,
+                                                     equals: Self.store(value)))
             return .objects(found.map { name($0) }.sorted())
         case .relaunch:
             if let failure = try relaunch() { return failure }
