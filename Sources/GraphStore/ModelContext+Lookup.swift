@@ -96,7 +96,7 @@ extension ModelContext {
     }
 
     /// The models the pending deletes remove once delete rules have run (cascade closure), without running them.
-    public func pendingDeletionClosure() -> [PersistentModel] {
+    package func pendingDeletionClosure() -> [PersistentModel] {
         var result = deleted
         var seen = Set(result.map(ObjectIdentifier.init))
         var index = 0
