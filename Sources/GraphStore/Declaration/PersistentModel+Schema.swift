@@ -16,8 +16,10 @@ extension PersistentModel {
         gathered.reserveCapacity(layout.attributeOffsets.count)
         for (slot, offset) in layout.attributeOffsets.enumerated() {
             field(at: offset, as: AttributeField.self) { field in
-                gathered.append(field.pointee.value)
-                field.pointee.value = .null
+                // Moved out, leaving `.null`: the property no longer holds the value.
+                var value = AttributeValue.null
+                swap(&value, &field.pointee.value)
+                gathered.append(value)
                 field.pointee.slot = slot
             }
         }
@@ -25,8 +27,11 @@ extension PersistentModel {
         var initial: [(slot: Int, models: [PersistentModel])] = []
         for (slot, offset) in layout.relationshipOffsets.enumerated() {
             field(at: offset, as: RelationshipField.self) { field in
-                if !field.pointee.pending.isEmpty { initial.append((slot, field.pointee.pending)) }
-                field.pointee.pending = []
+                if !field.pointee.pending.isEmpty {
+                    var pending: [PersistentModel] = []
+                    swap(&pending, &field.pointee.pending)
+                    initial.append((slot, pending))
+                }
                 field.pointee.declaration = nil
                 field.pointee.slot = slot
             }
