@@ -67,7 +67,9 @@ public struct AppArguments {
             guard let o = state.object(r), state.objects[o].entity == entity, !state.isEarlierLaunch(Ref(r)) else { return false }
             return Self.accepts(filter, state.objects[o])
         }
-        try arguments.require(state.object(ref.index).map { state.objects[$0].entity == entity } == true && !state.isEarlierLaunch(ref))
+        // Read back from a trace, the reference must name such a model in this state too.
+        try arguments.require(state.object(ref.index).map { state.objects[$0].entity == entity && Self.accepts(filter, state.objects[$0]) } == true
+                              && !state.isEarlierLaunch(ref))
         return ModelRef(ref)
     }
 
