@@ -17,11 +17,14 @@ public enum ModelLifecycle: String, Sendable {
 /// an initializer of its own:
 ///
 ///     final class Edition: PersistentModel {
-///         @Attribute var isbn: String?
-///         @Relationship var work: Work?
+///         @Attribute var isbn: String? = nil
+///         @Relationship var work: Work? = nil
 ///         init(isbn: String?) { self.isbn = isbn }
 ///         required init() {}
 ///     }
+///
+/// (A property of optional type, or one whose wrapper has arguments, needs an initial value: Swift initializes such
+/// a wrapper at its declaration.)
 ///
 /// A container's `Schema` derives the entity from the class. A new model keeps its values in its properties; a
 /// context that takes it (or a relationship to a model that has a schema) gives it its entity, and from then on
