@@ -19,12 +19,15 @@ import GraphStore
 /// description that names no model, a key path that is no declared property, code that returns no model where the
 /// description creates one, or one it did not make — stops the check with a report naming the action and what to
 /// change; the test process goes on.
-public struct AppAction: Sendable {
+public struct AppAction: Sendable, CustomStringConvertible {
     public let name: String
     /// The rule the action's observations are judged under (a trap its description runs into, under the rule that
     /// predicts the trap).
     public let rule: String
     let build: @Sendable (Schema) -> Action<SchemaMachine>
+
+    /// `addTask (T1)`.
+    public var description: String { "\(name) (\(rule))" }
 
     /// An action that makes no model: `perform` returns nothing.
     public init<Arguments>(_ name: String, rule: String, weight: UInt32 = 1,
