@@ -101,7 +101,7 @@ extension GraphSystem {
     /// The actor that owns context 1: one per context, so a relaunch's new context gets a new actor.
     private func backgroundActor() -> CatalogRefresh {
         if let background, background.context === store.contexts[1] { return background.actor }
-        let made = CatalogRefresh(context: store.contexts[1], policy: policy)
+        let made = CatalogRefresh(modelContext: store.contexts[1], policy: policy)
         background = (made, store.contexts[1])
         return made
     }
