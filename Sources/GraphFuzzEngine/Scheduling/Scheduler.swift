@@ -125,7 +125,7 @@ public struct Scheduler {
         if core.externalJobs > 0 {
             notes.append("\(core.externalJobs) job(s) came from other threads; each was admitted when nothing in the case could run")
         }
-        if !core.unpreferredTasks.isEmpty {
+        if !core.unpreferredTasks.isEmpty && !RuntimeHooks.installed.routesDefaultExecutor {
             let tasks = core.unpreferredTasks.map(renderer.task).joined(separator: ", ")
             notes.append("\(tasks) started without the case's executor preference (an unstructured Task or Task.detached): "
                 + "Task.yield or Task.sleep inside them while isolated to an actor leaves the scheduler")
