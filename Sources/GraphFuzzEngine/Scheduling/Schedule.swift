@@ -53,15 +53,17 @@ public struct ScheduledRun<Value> {
     public let outcome: ScheduleOutcome<Value>
     /// What ran, as plain values; rendered into `steps` on demand (a search reads only the outcome).
     let record: ScheduleRecord
-    /// What the scheduler could not control, in plain words (empty when it controlled everything it saw):
-    /// jobs that came from other threads, tasks created without the case's executor preference.
+    /// What the scheduler could not control, in plain words (empty when it controlled everything it saw): each
+    /// hand-off of work to Dispatch (who, which call, in which function, at which job) and the way out; else
+    /// jobs that came from other threads of the code under test.
     public let uncontrolled: [String]
     /// Virtual time (nanoseconds) when the run ended.
     public let virtualTime: UInt64
     /// Timers that had not fired when the body returned (a cancelled `Task.sleep` leaves its timer behind;
     /// a sleeper no task waited for never wakes). They are never run.
     public let pendingTimers: Int
-    /// Jobs that came from other threads (work the scheduler does not control).
+    /// What the scheduler does not control: jobs that came from other threads, and work the case handed to
+    /// Dispatch (counted at the hand-off, so a run that used Dispatch says so whichever thread won the race).
     let externalJobs: Int
     /// A replayed pick (`Scheduler.Options.replaying`) outside the jobs that could run at its step.
     let invalidPick: (step: Int, pick: Int, choices: Int)?
@@ -144,6 +146,7 @@ struct ScheduleRenderer {
     var steps: [ScheduleStep] {
         var queued = record.queued[...]
         var notes = record.notes[...]
+        var handoffs = record.handoffs[...]
         return record.steps.enumerated().map { offset, step in
             let index = offset + 1
             var enqueued: [String] = []
@@ -155,6 +158,10 @@ struct ScheduleRenderer {
             while let next = notes.first, next.step == index {
                 marks.append(next.text)
                 notes = notes.dropFirst()
+            }
+            while let next = handoffs.first, next.step == index {
+                marks.append(handoff(next))
+                handoffs = handoffs.dropFirst()
             }
             return ScheduleStep(index: index, job: name(step.job), place: place(step.job), queuedAt: step.job.queuedAt,
                                 pick: step.pick, choices: step.choices, queued: enqueued, notes: marks,
@@ -168,6 +175,13 @@ struct ScheduleRenderer {
     private func queued(_ job: JobRecord) -> String {
         let held = place(job)
         return name(job) + (held == Self.caseExecutor ? "" : " on \(held)")
+    }
+
+    /// `B (task 3) handed work to DispatchQueue.async in FakeNetwork.load(_:completion:) at job #6`.
+    func handoff(_ handoff: Handoff) -> String {
+        let who = handoff.task > 0 ? task(handoff.task) : handoff.task < 0 ? "actor \(record.actorNames[-handoff.task - 1])" : "the case"
+        let place = DispatchHandoffs.handingFunction(handoff.callers).map { " in \($0.name)" } ?? ""
+        return "\(who) handed work to \(handoff.kind)\(place) at job #\(handoff.step)"
     }
 
     /// `root (task 1)`, `A (task 2)`, `task 3`.

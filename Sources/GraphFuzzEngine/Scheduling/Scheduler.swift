@@ -100,9 +100,11 @@ public struct Scheduler {
         let outcome: ScheduleOutcome<Value>
         while true {
             if core.runnable.isEmpty {
-                if core.admitArrivals() || (result.value == nil && core.advanceClock()) { continue }
+                // Outside work lands only when nothing in the case can go on, sleepers included: a point that
+                // depends on the case's own jobs, never on when the other thread got there.
+                if result.value == nil && core.advanceClock() { continue }
                 if let value = result.value { outcome = .completed(value); break }
-                if core.awaitArrival(timeout: options.outsideWait) { continue }
+                if core.admitArrival(waitingUpTo: options.outsideWait) { continue }
                 let renderer = ScheduleRenderer(core.record)
                 outcome = .deadlock(waiting: ["\(renderer.task(1)) has not returned"] + unfinished(renderer))
                 break
@@ -115,15 +117,20 @@ public struct Scheduler {
         DriverBinding.restore(previous)
         core.close()
         return ScheduledRun(outcome: outcome, record: core.record, uncontrolled: uncontrolled(core),
-                            virtualTime: core.now, pendingTimers: core.sleepers, externalJobs: core.externalJobs,
+                            virtualTime: core.now, pendingTimers: core.sleepers, externalJobs: core.externalJobs + core.record.handoffs.count,
                             invalidPick: picker.invalidPick)
     }
 
     private func uncontrolled(_ core: SchedulerCore) -> [String] {
         let renderer = ScheduleRenderer(core.record)
-        var notes: [String] = []
-        if core.externalJobs > 0 {
-            notes.append("\(core.externalJobs) job(s) came from other threads; each was admitted when nothing in the case could run")
+        var notes = core.record.handoffs.map(renderer.handoff)
+        if !notes.isEmpty {
+            notes.append("a completion handler that Dispatch runs on another thread races the task awaiting it (whether that task "
+                + "suspends first depends on timing), so no interleaving of it repeats: give the test an async fake of the API "
+                + "(one that awaits instead of calling back on a queue), or keep the call out of concurrent steps")
+        } else if core.externalJobs > 0 {
+            notes.append("\(core.externalJobs) job(s) came from other threads (a thread of the code under test): each was admitted, "
+                + "in the order they arrived, when nothing in the case could go on")
         }
         if !core.unpreferredTasks.isEmpty && !RuntimeHooks.installed.routesDefaultExecutor {
             let tasks = core.unpreferredTasks.map(renderer.task).joined(separator: ", ")

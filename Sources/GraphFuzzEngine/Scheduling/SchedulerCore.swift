@@ -36,6 +36,8 @@ struct JobRecord: Sendable {
     let external: Bool
     /// Virtual nanoseconds a timer job was asked to wait.
     let delay: UInt64
+    /// The code address a task's job resumes at (`JobInspection.resumeFunction`); 0 for other jobs.
+    let resume: UInt
 }
 
 /// A job that arrived from another thread, kept raw until the driver admits it.
@@ -126,7 +128,7 @@ final class SchedulerCore: @unchecked Sendable {
             owner = currentTaskNumber() ?? runningOwner
         }
         let about = JobRecord(task: task, kind: JobInspection.kind(job), place: place, queuedAt: step, owner: owner,
-                              external: external, delay: delay)
+                              external: external, delay: delay, resume: task == 0 ? 0 : JobInspection.resumeFunction(job))
         let held = HeldJob(job: job, about: about)
         if external { externalJobs += 1 }
         if step > 0 { record.queued.append((step, about)) }
@@ -166,25 +168,19 @@ final class SchedulerCore: @unchecked Sendable {
 
     // MARK: Driving
 
-    /// Moves jobs that other threads handed over into the case. Returns whether there were any.
-    func admitArrivals() -> Bool {
-        inbox.lock()
-        let admitted = arrivals
-        arrivals.removeAll()
-        inbox.unlock()
-        for arrival in admitted { hold(arrival.job, place: arrival.place, delay: arrival.delay, external: true) }
-        return !admitted.isEmpty
-    }
-
-    /// Waits up to `timeout` for a job from another thread; returns whether one came.
-    func awaitArrival(timeout: Duration) -> Bool {
+    /// Admits the oldest job that another thread handed over, waiting up to `timeout` for one; returns
+    /// whether one came. One at a time: the case runs as far as it can with it before the next is admitted.
+    func admitArrival(waitingUpTo timeout: Duration) -> Bool {
         let (seconds, attoseconds) = timeout.components
         let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18)
         inbox.lock()
-        defer { inbox.unlock() }
         while arrivals.isEmpty {
-            if !inbox.wait(until: deadline) { return !arrivals.isEmpty }
+            if !inbox.wait(until: deadline) { break }
         }
+        let arrival = arrivals.isEmpty ? nil : arrivals.removeFirst()
+        inbox.unlock()
+        guard let arrival else { return false }
+        hold(arrival.job, place: arrival.place, delay: arrival.delay, external: true)
         return true
     }
 
@@ -226,6 +222,11 @@ final class SchedulerCore: @unchecked Sendable {
         inbox.unlock()
     }
 
+    /// Notes that the running job handed work to Dispatch (`DispatchHandoffs`).
+    func noteHandoff(_ kind: String, callers: [UInt]) {
+        record.handoffs.append(Handoff(step: step, task: currentTaskNumber() ?? runningOwner, kind: kind, callers: callers))
+    }
+
     // MARK: Marks from the case's own code
 
     /// Attaches `note` to the running step and, when `label` is given, names the task running it.
@@ -236,13 +237,14 @@ final class SchedulerCore: @unchecked Sendable {
         if let label, let task = currentTaskNumber() { record.labels[task] = label }
     }
 
-    /// The case-local number of the task running the current job, if it is one of the case's tasks.
+    /// The case-local number of the task running the current code, numbering it if the case has not seen a
+    /// job of its own yet (a task whose first job went straight to an actor's queue); nil outside a task.
     private func currentTaskNumber() -> Int? {
         let id = withUnsafeCurrentTask { task in
             task.map { JobInspection.taskID(unsafeBitCast($0, to: UnownedJob.self)) } ?? 0
         }
         if id == 0 { return nil }
-        return lastTask.id == id ? lastTask.number : taskNumbers[id]
+        return number(id, seenFirstAt: .caseExecutor)
     }
 }
 
@@ -257,6 +259,17 @@ struct ScheduleRecord: Sendable {
     var labels: [Int: String] = [:]
     /// `TypeName#n` for actor number n (index n − 1), numbered in order of first appearance.
     var actorNames: [String] = []
+    /// Work the case's jobs handed to Dispatch, in order.
+    var handoffs: [Handoff] = []
+}
+
+/// Work a job handed to Dispatch: the step, the task (or owner) that ran it, the call (`DispatchQueue.async`)
+/// and the return addresses leading to it (named only when a report asks).
+struct Handoff: Sendable {
+    let step: Int
+    let task: Int
+    let kind: String
+    let callers: [UInt]
 }
 
 /// What one step ran.
