@@ -110,11 +110,15 @@ extension ScheduledRun: Sendable where Value: Sendable {}
 public struct ScheduledBranch<Value: Sendable>: Sendable {
     /// Names the branch's task in the schedule (`A (task 2)`) and in its start and finish marks.
     public let label: String
+    /// Whether the run may cancel the branch at one of its suspension points, a drawn choice
+    /// (`Scheduler.Options.cancelWithin`; the point is in `BranchRecord.cancelPoint`).
+    public let cancellable: Bool
     /// The branch's work: ordinary async code, run as a child task that prefers the case's executor.
     public let body: @Sendable () async -> Value
 
-    public init(_ label: String, _ body: @escaping @Sendable () async -> Value) {
+    public init(_ label: String, cancellable: Bool = false, _ body: @escaping @Sendable () async -> Value) {
         self.label = label
+        self.cancellable = cancellable
         self.body = body
     }
 }
@@ -131,6 +135,11 @@ public struct BranchRecord<Value: Sendable>: Sendable {
     public let started: Int?
     /// The step during which the branch's body returned (nil if it did not).
     public let finished: Int?
+    /// The cancellation point drawn (or replayed) for the branch: `n > 0` cancels it before the `n`-th job
+    /// after the one it started in; 0 (and every branch that is not cancellable) never.
+    public let cancelPoint: Int
+    /// The step before which the branch was cancelled; nil when it was not (no point, or it had finished).
+    public let cancelled: Int?
 }
 
 extension BranchRecord: Equatable where Value: Equatable {}

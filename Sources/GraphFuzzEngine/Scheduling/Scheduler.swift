@@ -40,15 +40,24 @@ public struct Scheduler {
         /// is called a deadlock. Only a deadlock pays it; code that uses no threads of its own (no Dispatch,
         /// no callbacks from other threads) can set it to zero.
         public var outsideWait: Duration
+        /// How late a cancellable branch (`ScheduledBranch.cancellable`) may be cancelled: each draws a point
+        /// `n` in `0...cancelWithin` (0, never, with probability ½; shrinking moves towards it), and a point
+        /// `n > 0` cancels the branch's task before the `n`-th job after the one it started in, if it is still
+        /// running: at one of its suspension points, as `Task.cancel()` from another task would.
+        public var cancelWithin: Int
         /// The picks of a recorded schedule (`ScheduledRun.picks`), replayed instead of drawing: a step with
-        /// a choice takes the next one; past the last, the oldest job runs. Nothing is drawn.
-        var replaying: [Int]?
+        /// a choice takes the next one; past the last, the oldest job runs. Nothing is drawn for the schedule.
+        public var replaying: [Int]?
+        /// The cancellation points of a recorded run (`BranchRecord.cancelPoint`, one per branch in order, 0 for
+        /// a branch never cancelled), replayed instead of drawing. Used with `replaying`.
+        public var replayingCancellations: [Int]?
 
         public init(strategy: ScheduleStrategy = .pct(depth: 2, expectedSteps: 64), maxJobs: Int = 100_000,
-                    outsideWait: Duration = .seconds(1)) {
+                    outsideWait: Duration = .seconds(1), cancelWithin: Int = 16) {
             self.strategy = strategy
             self.maxJobs = maxJobs
             self.outsideWait = outsideWait
+            self.cancelWithin = cancelWithin
         }
     }
 
@@ -63,14 +72,19 @@ public struct Scheduler {
 
     /// Runs `body` and everything it starts to completion under the scheduler, on the calling thread.
     public func run<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> ScheduledRun<Value> {
-        execute(body) { _ in [] }
+        execute(body, unfinished: { _ in [] })
     }
 
     /// Runs the branches concurrently (child tasks of one task group) under the scheduler and records, for
-    /// each, its result and the steps at which it started and finished — what a linearizability check needs.
+    /// each, its result, the steps at which it started and finished — what a linearizability check needs —
+    /// and where it was cancelled, if it was (`ScheduledBranch.cancellable`).
+    ///
+    /// The schedule's span holds, in order: PCT's change points (PCT only), the cancellation point of each
+    /// cancellable branch, then one pick per step that had a choice.
     public func runConcurrently<Value: Sendable>(_ branches: [ScheduledBranch<Value>]) -> (run: ScheduledRun<Void>, branches: [BranchRecord<Value>]) {
         let log = BranchLog<Value>(labels: branches.map(\.label))
-        let run = execute({
+        let cancellable = branches.indices.filter { branches[$0].cancellable }
+        let body: @Sendable () async -> Void = {
             await withTaskGroup(of: Void.self) { group in
                 for (index, branch) in branches.enumerated() {
                     group.addTask {
@@ -80,14 +94,24 @@ public struct Scheduler {
                     }
                 }
             }
-        }, unfinished: log.unfinished)
+        }
+        guard !cancellable.isEmpty && options.cancelWithin > 0 else {
+            return (execute(body, unfinished: log.unfinished), log.records)
+        }
+        let within = options.cancelWithin
+        let replaying = options.replaying == nil ? nil : options.replayingCancellations ?? []
+        let plan: (Draw) -> Void = { draw in log.planCancellations(cancellable, within: within, draw: draw, replaying: replaying) }
+        let run = execute(body, unfinished: log.unfinished, drawPlan: plan, beforeStep: log.cancelDue)
         return (run, log.records)
     }
 
     /// The loop: holds the root task's first job, then picks and runs one job at a time until the body has
     /// returned and nothing can run, a deadlock, or the job limit.
-    private func execute<Value: Sendable>(_ body: @escaping @Sendable () async -> Value,
-                                          unfinished: @escaping (ScheduleRenderer) -> [String]) -> ScheduledRun<Value> {
+    ///
+    /// `drawPlan` draws what the run decides before its first job (inside the schedule's span, after the
+    /// strategy's own draws); `beforeStep` is called with the core before each step runs.
+    private func execute<Value: Sendable>(_ body: @escaping @Sendable () async -> Value, unfinished: @escaping (ScheduleRenderer) -> [String],
+                                          drawPlan: ((Draw) -> Void)? = nil, beforeStep: ((SchedulerCore) -> Void)? = nil) -> ScheduledRun<Value> {
         _ = RuntimeHooks.installed
         let core = SchedulerCore()
         let executor = CaseTaskExecutor(core: core)
@@ -96,6 +120,7 @@ public struct Scheduler {
         let previous = DriverBinding.bind(core)
         draw.beginSpan(.schedule)
         var picker = SchedulePicker(strategy: options.strategy, draw: draw, replaying: options.replaying)
+        drawPlan?(draw)
         _ = Task(executorPreference: executor) { result.value = await body() }
         let outcome: ScheduleOutcome<Value>
         while true {
@@ -110,6 +135,10 @@ public struct Scheduler {
                 break
             }
             if core.step >= options.maxJobs { outcome = .jobLimit(core.step); break }
+            if let beforeStep {
+                beforeStep(core)
+                if core.runnable.isEmpty { continue }
+            }
             let index = picker.pick(from: core.runnable, step: core.step + 1, draw: draw)
             core.runJob(at: index, pick: index)
         }
@@ -146,23 +175,33 @@ private final class ResultSlot<Value>: @unchecked Sendable {
     var value: Value?
 }
 
-/// Start and finish steps of the branches of a concurrent run, written by their jobs on the driving thread.
+/// Start and finish steps of the branches of a concurrent run, their tasks and cancellations, written by their jobs
+/// and the scheduler's loop on the driving thread.
 private final class BranchLog<Value: Sendable>: @unchecked Sendable {
     let labels: [String]
     private var started: [Int?]
     private var finished: [Int?]
     private var results: [Value?]
+    /// Each branch's task, while it runs (valid until it finishes: the group keeps it alive until then).
+    private var tasks: [UnsafeCurrentTask?]
+    /// Each branch's cancellation point (0: never) and the step before which it was cancelled.
+    private var cancelPoints: [Int]
+    private var cancelledAt: [Int?]
 
     init(labels: [String]) {
         self.labels = labels
         started = Array(repeating: nil, count: labels.count)
         finished = started
+        cancelledAt = started
         results = Array(repeating: nil, count: labels.count)
+        tasks = Array(repeating: nil, count: labels.count)
+        cancelPoints = Array(repeating: 0, count: labels.count)
     }
 
     func begin(_ index: Int) {
         guard let core = DriverBinding.current else { return }
         started[index] = core.step
+        tasks[index] = withUnsafeCurrentTask { $0 }
         core.mark("\(labels[index]) started", label: labels[index])
     }
 
@@ -170,11 +209,39 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         guard let core = DriverBinding.current else { return }
         finished[index] = core.step
         results[index] = value
+        tasks[index] = nil
         core.mark("\(labels[index]) finished")
     }
 
+    /// Draws (or reads from `replaying`, one point per branch) the cancellation point of each cancellable
+    /// branch: 0 with weight `within`, each of `1...within` with weight 1.
+    func planCancellations(_ cancellable: [Int], within: Int, draw: Draw, replaying: [Int]?) {
+        let weights = [UInt32(within)] + Array(repeating: UInt32(1), count: within)
+        for index in cancellable {
+            if let replaying {
+                cancelPoints[index] = index < replaying.count ? max(0, replaying[index]) : 0
+            } else {
+                cancelPoints[index] = draw.chooseWeighted(weights)
+            }
+        }
+    }
+
+    /// Cancels every branch whose cancellation point is the step about to run.
+    func cancelDue(_ core: SchedulerCore) {
+        let next = core.step + 1
+        for index in labels.indices where cancelPoints[index] > 0 && cancelledAt[index] == nil && finished[index] == nil {
+            guard let start = started[index], start + cancelPoints[index] == next, let task = tasks[index] else { continue }
+            cancelledAt[index] = next
+            core.note("\(labels[index]) cancelled", atStep: next)
+            task.cancel()
+        }
+    }
+
     var records: [BranchRecord<Value>] {
-        labels.indices.map { BranchRecord(label: labels[$0], result: results[$0], started: started[$0], finished: finished[$0]) }
+        labels.indices.map {
+            BranchRecord(label: labels[$0], result: results[$0], started: started[$0], finished: finished[$0],
+                         cancelPoint: cancelPoints[$0], cancelled: cancelledAt[$0])
+        }
     }
 
     func unfinished(_ renderer: ScheduleRenderer) -> [String] {

@@ -229,6 +229,11 @@ final class SchedulerCore: @unchecked Sendable {
 
     // MARK: Marks from the case's own code
 
+    /// Attaches `note` to step `step` (the one about to run, when the scheduler's loop notes something between steps).
+    func note(_ note: String, atStep step: Int) {
+        record.notes.append((step, note))
+    }
+
     /// Attaches `note` to the running step and, when `label` is given, names the task running it.
     /// Called from a job the scheduler runs (the driving thread).
     func mark(_ note: String, label: String? = nil) {
