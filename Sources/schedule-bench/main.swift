@@ -4,7 +4,7 @@
 //   schedule-bench find [seeds] [max-cases] [head-start]
 //                                                 cases until the lost-update sample fails, per strategy
 //   schedule-bench threads [runs] [head-start]    how often the same sample fails on real threads
-//   schedule-bench show [seed] [head-start]       one random-walk run of the sample: its schedule and events
+//   schedule-bench show [seed] [head-start]       one random-walk run of the sample: its lanes, its schedule and events
 //   schedule-bench step-cost [cases] [yields] [concurrent|sequential]
 //                                                 cost of a machine's step run as a concurrent step (10 a case)
 //   schedule-bench account [seeds] [max-cases]    cases and time until the guide's account example fails
@@ -124,6 +124,8 @@ case "show":
     let draw = Draw(seed: UInt64(integer(1, 1)))
     let outcome = LostUpdate.run(draw, headStart: integer(2, 1))
     print("value \(outcome.value)\(outcome.isLost ? " (an increment was lost)" : ""); choices \(draw.choices)")
+    for line in outcome.run.lanes { print("  " + line) }
+    print("one line per job:")
     for line in outcome.run.lines { print("  " + line) }
     for event in outcome.events { print("  counter: " + event.replacingOccurrences(of: #" on thread \d+"#, with: "", options: .regularExpression)) }
 

@@ -62,8 +62,9 @@ enum DispatchHandoffs {
         ]
         let slots = LoadedImages.importSlots(base: library.base, dynamic: library.dynamic, named: Set(replacements.keys))
         guard slots["dispatch_async"] != nil else { return false }
+        let mappings = LoadedImages.mappings()
         for (name, places) in slots {
-            for slot in places { LoadedImages.write(replacements[name]!, into: slot) }
+            for slot in places { LoadedImages.write(replacements[name]!, into: slot, mappings: mappings) }
         }
         return true
     }

@@ -95,17 +95,18 @@ enum LoadedImages {
 
     /// Writes `value` into an import slot, making its page writable for the write when the loader left it
     /// read-only (full RELRO) and read-only again after. A page whose protection cannot be read stays writable.
-    static func write(_ value: UInt, into slot: UnsafeMutablePointer<UInt>) {
+    static func write(_ value: UInt, into slot: UnsafeMutablePointer<UInt>, mappings: [(low: UInt, high: UInt, writable: Bool)]?) {
         let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
         let start = UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: slot) & ~(page - 1))
-        let writable = isWritable(UInt(bitPattern: slot))
+        let address = UInt(bitPattern: slot)
+        let writable = mappings?.first { address >= $0.low && address < $0.high }?.writable
         if writable != true { mprotect(start, Int(page), PROT_READ | PROT_WRITE) }
         UnsafeMutableRawPointer(slot).storeBytes(of: value, as: UInt.self)
         if writable == false { mprotect(start, Int(page), PROT_READ) }
     }
 
-    /// Whether `address` is in a writable mapping (`/proc/self/maps`); nil when the maps cannot be read.
-    private static func isWritable(_ address: UInt) -> Bool? {
+    /// The process's mappings and whether each is writable (`/proc/self/maps`); nil when they cannot be read.
+    static func mappings() -> [(low: UInt, high: UInt, writable: Bool)]? {
         let descriptor = open("/proc/self/maps", O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -116,14 +117,13 @@ enum LoadedImages {
             if count <= 0 { break }
             bytes += buffer.prefix(count)
         }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 2)
-            guard fields.count >= 2 else { continue }
+            guard fields.count >= 2 else { return nil }
             let range = fields[0].split(separator: "-")
-            guard range.count == 2, let low = UInt(range[0], radix: 16), let high = UInt(range[1], radix: 16) else { continue }
-            if address >= low && address < high { return fields[1].dropFirst().first == "w" }
+            guard range.count == 2, let low = UInt(range[0], radix: 16), let high = UInt(range[1], radix: 16) else { return nil }
+            return (low, high, fields[1].dropFirst().first == "w")
         }
-        return nil
     }
 
     // MARK: Function symbols of a file

@@ -155,8 +155,8 @@ enum JobInspection {
     /// The function a task's job resumes at (the job header's `ResumeTask` word, after the heap-object
     /// header, the two scheduler-private words, the flags and id, the voucher and a reserved word): the
     /// task's entry, or the resumption of an `await`. Only for jobs that are tasks.
-    static func resumeFunction(_ job: UnownedJob) -> UInt {
-        unsafeBitCast(job, to: UnsafeRawPointer.self).load(fromByteOffset: 7 * MemoryLayout<UnsafeRawPointer>.size, as: UInt.self)
+    static func resumeFunction(_ task: UnsafeRawPointer) -> UInt {
+        task.load(fromByteOffset: 7 * MemoryLayout<UnsafeRawPointer>.size, as: UInt.self)
     }
 
     /// Kinds the runtime gives its own jobs (`JobKind` in the runtime's ABI).

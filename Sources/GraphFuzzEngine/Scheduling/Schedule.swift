@@ -97,6 +97,11 @@ public struct ScheduledRun<Value> {
     /// The schedule as readable lines, one per step.
     public var lines: [String] { steps.map(\.line) }
 
+    /// The schedule as lanes: a header, then one row per step with a column per task, each cell naming the
+    /// code the task ran in that step (function, the await it resumed after, where it suspended) and the
+    /// actor it ran on; marks (`started`, `finished`, `cancelled`) in the lane they concern.
+    public var lanes: [String] { ScheduleRenderer(record).lanes }
+
     /// The value the body returned, if it completed.
     public var value: Value? {
         if case .completed(let value) = outcome { return value }
@@ -201,7 +206,7 @@ struct ScheduleRenderer {
     }
 
     /// A task by name, an actor's processing job as `actor Name#n`, other runtime jobs by what they do.
-    private func name(_ job: JobRecord) -> String {
+    func name(_ job: JobRecord) -> String {
         if job.task != 0 { return task(job.task) }
         if job.owner < 0 { return "actor \(record.actorNames[-job.owner - 1])" }
         let whose = job.owner == 0 ? "outside work" : task(job.owner)

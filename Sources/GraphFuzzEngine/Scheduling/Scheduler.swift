@@ -72,7 +72,7 @@ public struct Scheduler {
 
     /// Runs `body` and everything it starts to completion under the scheduler, on the calling thread.
     public func run<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> ScheduledRun<Value> {
-        execute(body, unfinished: { _ in [] })
+        execute(body, branches: false, unfinished: { _ in [] })
     }
 
     /// Runs the branches concurrently (child tasks of one task group) under the scheduler and records, for
@@ -96,12 +96,12 @@ public struct Scheduler {
             }
         }
         guard !cancellable.isEmpty && options.cancelWithin > 0 else {
-            return (execute(body, unfinished: log.unfinished), log.records)
+            return (execute(body, branches: true, unfinished: log.unfinished), log.records)
         }
         let within = options.cancelWithin
         let replaying = options.replaying == nil ? nil : options.replayingCancellations ?? []
         let plan: (Draw) -> Void = { draw in log.planCancellations(cancellable, within: within, draw: draw, replaying: replaying) }
-        let run = execute(body, unfinished: log.unfinished, drawPlan: plan, beforeStep: log.cancelDue)
+        let run = execute(body, branches: true, unfinished: log.unfinished, drawPlan: plan, beforeStep: log.cancelDue)
         return (run, log.records)
     }
 
@@ -110,10 +110,11 @@ public struct Scheduler {
     ///
     /// `drawPlan` draws what the run decides before its first job (inside the schedule's span, after the
     /// strategy's own draws); `beforeStep` is called with the core before each step runs.
-    private func execute<Value: Sendable>(_ body: @escaping @Sendable () async -> Value, unfinished: @escaping (ScheduleRenderer) -> [String],
+    private func execute<Value: Sendable>(_ body: @escaping @Sendable () async -> Value, branches: Bool, unfinished: @escaping (ScheduleRenderer) -> [String],
                                           drawPlan: ((Draw) -> Void)? = nil, beforeStep: ((SchedulerCore) -> Void)? = nil) -> ScheduledRun<Value> {
         _ = RuntimeHooks.installed
         let core = SchedulerCore()
+        if branches { core.drawsBranchesOnly() }
         let executor = CaseTaskExecutor(core: core)
         core.attach(executor)
         let result = ResultSlot<Value>()

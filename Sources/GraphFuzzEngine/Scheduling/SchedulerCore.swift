@@ -36,8 +36,14 @@ struct JobRecord: Sendable {
     let external: Bool
     /// Virtual nanoseconds a timer job was asked to wait.
     let delay: UInt64
-    /// The code address a task's job resumes at (`JobInspection.resumeFunction`); 0 for other jobs.
-    let resume: UInt
+}
+
+/// A task of the case the core has seen, kept alive until the case ends so its header can be read between
+/// steps: where it will resume, as last read.
+private struct TrackedTask {
+    let number: Int
+    let task: UnsafeRawPointer
+    var resume: UInt
 }
 
 /// A job that arrived from another thread, kept raw until the driver admits it.
@@ -81,6 +87,8 @@ final class SchedulerCore: @unchecked Sendable {
     /// What ran, what it enqueued, the harness's marks, and the names of tasks and actors.
     @exclusivity(unchecked) private(set) var record = ScheduleRecord()
     @exclusivity(unchecked) private(set) var externalJobs = 0
+    /// Every task seen, retained (`close` releases them), in order of first sight.
+    @exclusivity(unchecked) private var tracked: [TrackedTask] = []
 
     private let inbox = NSCondition()
     private var arrivals: [Arrival] = []
@@ -118,7 +126,7 @@ final class SchedulerCore: @unchecked Sendable {
 
     private func hold(_ job: UnownedJob, place: JobPlace, delay: UInt64, external: Bool) {
         let id = JobInspection.taskID(job)
-        let task = id == 0 ? 0 : number(id, seenFirstAt: place)
+        let task = id == 0 ? 0 : number(id, task: unsafeBitCast(job, to: UnsafeRawPointer.self), seenFirstAt: place)
         let owner: Int
         if task != 0 {
             owner = task
@@ -128,7 +136,7 @@ final class SchedulerCore: @unchecked Sendable {
             owner = currentTaskNumber() ?? runningOwner
         }
         let about = JobRecord(task: task, kind: JobInspection.kind(job), place: place, queuedAt: step, owner: owner,
-                              external: external, delay: delay, resume: task == 0 ? 0 : JobInspection.resumeFunction(job))
+                              external: external, delay: delay)
         let held = HeldJob(job: job, about: about)
         if external { externalJobs += 1 }
         if step > 0 { record.queued.append((step, about)) }
@@ -141,7 +149,8 @@ final class SchedulerCore: @unchecked Sendable {
         }
     }
 
-    private func number(_ id: UInt64, seenFirstAt place: JobPlace) -> Int {
+    /// The case-local number of the task with `id` at `task`, numbering (and tracking) it at first sight.
+    private func number(_ id: UInt64, task: UnsafeRawPointer, seenFirstAt place: JobPlace) -> Int {
         if lastTask.id == id { return lastTask.number }
         let number: Int
         if let known = taskNumbers[id] {
@@ -151,6 +160,10 @@ final class SchedulerCore: @unchecked Sendable {
             number = taskCount
             taskNumbers[id] = number
             if place == .global { unpreferredTasks.append(number) }
+            _ = Unmanaged<AnyObject>.fromOpaque(task).retain()
+            let resume = JobInspection.resumeFunction(task)
+            tracked.append(TrackedTask(number: number, task: task, resume: resume))
+            record.firstResume.append(resume)
         }
         lastTask = (id, number)
         return number
@@ -211,6 +224,20 @@ final class SchedulerCore: @unchecked Sendable {
             held.job.runSynchronously(on: taskExecutor)
         }
         runningOwner = 0
+        noteProgress()
+    }
+
+    /// Records the tasks whose resume address moved in the step just run: each ran there, then suspended
+    /// elsewhere. (The task whose own job ran is known from the step; `ScheduleRenderer.lanes` adds it when its
+    /// address did not move: it returned, or suspended where it had resumed.)
+    private func noteProgress() {
+        for index in tracked.indices {
+            let now = JobInspection.resumeFunction(tracked[index].task)
+            if now != tracked[index].resume {
+                record.ran.append(Ran(step: step, task: tracked[index].number, from: tracked[index].resume, to: now))
+                tracked[index].resume = now
+            }
+        }
     }
 
     /// Stops taking jobs: anything handed over after the case is dropped (never run), so no job of the
@@ -220,6 +247,8 @@ final class SchedulerCore: @unchecked Sendable {
         closed = true
         arrivals.removeAll()
         inbox.unlock()
+        for task in tracked { Unmanaged<AnyObject>.fromOpaque(task.task).release() }
+        tracked.removeAll()
     }
 
     /// Notes that the running job handed work to Dispatch (`DispatchHandoffs`).
@@ -228,6 +257,11 @@ final class SchedulerCore: @unchecked Sendable {
     }
 
     // MARK: Marks from the case's own code
+
+    /// Marks the run as the harness's group of labelled branches (`ScheduleRecord.branchesOnly`).
+    func drawsBranchesOnly() {
+        record.branchesOnly = true
+    }
 
     /// Attaches `note` to step `step` (the one about to run, when the scheduler's loop notes something between steps).
     func note(_ note: String, atStep step: Int) {
@@ -245,11 +279,10 @@ final class SchedulerCore: @unchecked Sendable {
     /// The case-local number of the task running the current code, numbering it if the case has not seen a
     /// job of its own yet (a task whose first job went straight to an actor's queue); nil outside a task.
     private func currentTaskNumber() -> Int? {
-        let id = withUnsafeCurrentTask { task in
-            task.map { JobInspection.taskID(unsafeBitCast($0, to: UnownedJob.self)) } ?? 0
-        }
-        if id == 0 { return nil }
-        return number(id, seenFirstAt: .caseExecutor)
+        let current: UnsafeRawPointer? = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UnsafeRawPointer.self) } }
+        guard let task = current else { return nil }
+        let id = JobInspection.taskID(unsafeBitCast(task, to: UnownedJob.self))
+        return id == 0 ? nil : number(id, task: task, seenFirstAt: .caseExecutor)
     }
 }
 
@@ -266,6 +299,21 @@ struct ScheduleRecord: Sendable {
     var actorNames: [String] = []
     /// Work the case's jobs handed to Dispatch, in order.
     var handoffs: [Handoff] = []
+    /// Tasks whose resume address moved in a step, in step order (`SchedulerCore.noteProgress`).
+    var ran: [Ran] = []
+    /// Each task's resume address when first seen (index n − 1 for task n).
+    var firstResume: [UInt] = []
+    /// The run's body is the harness's group of labelled branches: its root task is not drawn as a lane.
+    var branchesOnly = false
+}
+
+/// A task that ran in a step: the address it resumed at and the one it will resume at next (0: it returned, or
+/// suspended at the address it resumed at).
+struct Ran: Sendable {
+    let step: Int
+    let task: Int
+    let from: UInt
+    let to: UInt
 }
 
 /// Work a job handed to Dispatch: the step, the task (or owner) that ran it, the call (`DispatchQueue.async`)

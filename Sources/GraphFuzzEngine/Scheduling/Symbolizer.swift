@@ -13,10 +13,20 @@ import Foundation
 enum Symbolizer {
     /// A function as a report names it.
     struct Function: Equatable, Sendable {
-        /// `ReentrantCounter.increment(_:)`: the innermost named function, qualified by its type.
+        /// `ReentrantCounter.increment(_:)`, `closure in LostUpdate.branches(_:headStart:)`: the function's
+        /// type and name with its argument labels, without its module, generic parameters or types.
         let name: String
-        /// 1 for the code after the function's first await, …; 0 for its start (or code that is not async).
+        /// The resumption point the code starts at: 0 for the function's start; `n` for the code after its
+        /// `n`-th suspension point (in source order: an actor method called from outside starts with a hop
+        /// onto its actor, so its first `await` is its second suspension point).
         let resumePoint: Int
+        /// The module the function belongs to (of the outermost function, for a closure).
+        let module: String
+
+        /// Code of the scheduler itself (the wrapper that runs a branch's body), not of the code under test.
+        var isHarness: Bool { module == "GraphFuzzEngine" && name.contains("Scheduler.") }
+        /// Code of the standard library or the concurrency runtime (`Task.sleep`'s own tasks, for one).
+        var isRuntime: Bool { module == "Swift" || module == "_Concurrency" }
     }
 
     private static let lock = NSLock()
@@ -30,13 +40,15 @@ enum Symbolizer {
         lock.lock()
         defer { lock.unlock() }
         if let known = names[address] { return known }
-        let found = mangledName(at: address).flatMap { Self.demangle($0) }.map(Self.readable)
+        let found = mangledName(at: address).flatMap { mangled in
+            Self.demangle(mangled).map(Self.readable) ?? Self.runtimeAdapters.first { mangled.contains($0.key) }?.value
+        }
         names[address] = found
         return found
     }
 
     #if os(Linux)
-    private static func mangledName(at address: UInt) -> String? {
+    static func mangledName(at address: UInt) -> String? {
         guard let info = LoadedImages.info(address), let path = info.file.map({ String(cString: $0) }) else { return nil }
         if let symbol = info.symbol, let start = info.symbolAddress, UInt(bitPattern: start) <= address {
             return String(cString: symbol)
@@ -51,8 +63,15 @@ enum Symbolizer {
         return file.table?.name(covering: address &- file.bias)
     }
     #else
-    private static func mangledName(at address: UInt) -> String? { nil }
+    static func mangledName(at address: UInt) -> String? { nil }
     #endif
+
+    /// The concurrency runtime's C++ resumption adapters a suspended task may wait in, by a part of their symbol.
+    private static let runtimeAdapters: KeyValuePairs<String, Function> = [
+        "task_group_wait_resume_adapter": Function(name: "TaskGroup.next", resumePoint: 0, module: "_Concurrency"),
+        "task_future_wait_resume_adapter": Function(name: "Task.value", resumePoint: 0, module: "_Concurrency"),
+        "future_adapter": Function(name: "Task.value", resumePoint: 0, module: "_Concurrency"),
+    ]
 
     @_silgen_name("swift_demangle")
     private static func swiftDemangle(_ mangled: UnsafePointer<CChar>, _ length: Int, _ output: UnsafeMutablePointer<CChar>?,
@@ -68,7 +87,7 @@ enum Symbolizer {
     }
 
     /// `(2) await resume partial function for ScheduleSamples.Ledger.write(Swift.Int) async -> ()` as
-    /// `Ledger.write(_:)` after await 2.
+    /// `Ledger.write(_:)` at resumption point 2.
     static func readable(_ demangled: String) -> Function {
         var text = Substring(demangled)
         var resumePoint = 0
@@ -79,31 +98,94 @@ enum Symbolizer {
                 text = rest.dropFirst(marker.count)
             }
         }
-        for prefix in ["partial apply for ", "merged ", "implicit closure #1 : @Sendable () async -> () in "] where text.hasPrefix(prefix) {
-            text = text.dropFirst(prefix.count)
-        }
-        return Function(name: shortName(text), resumePoint: resumePoint)
+        let (name, module) = shortName(String(text))
+        return Function(name: name, resumePoint: resumePoint, module: module)
     }
 
-    /// `ScheduleSamples.ReentrantCounter.increment(Swift.String) async -> ()` as `ReentrantCounter.increment(_:)`;
-    /// `closure #1 () async -> () in Foo.bar()` as `closure in Foo.bar()`.
-    private static func shortName(_ text: Substring) -> String {
-        if text.hasPrefix("closure #"), let range = text.range(of: " in ") {
-            return "closure in " + shortName(text[range.upperBound...])
+    /// `static (extension in Swift):Swift.Task<…>._sleep<A>(until: A1.Instant, …) async throws -> ()` as
+    /// (`Task._sleep(until:tolerance:clock:)`, `Swift`); a closure as `closure in` its outermost function.
+    static func shortName(_ demangled: String) -> (name: String, module: String) {
+        var text = demangled
+        for prefix in ["partial apply for ", "merged ", "generic specialization "] {
+            while text.hasPrefix(prefix) {
+                text.removeFirst(prefix.count)
+                // A specialization's `<…> of `.
+                if text.hasPrefix("<"), let end = closing(text, from: text.startIndex), text[text.index(after: end)...].hasPrefix(" of ") {
+                    text = String(text[text.index(end, offsetBy: 5)...])
+                }
+            }
         }
-        // The function path up to its parameter list, and the parameter list (types dropped, labels kept).
-        guard let open = text.firstIndex(of: "(") else { return dropModule(String(text.prefix { $0 != " " })) }
-        var depth = 0, close = open
-        for index in text[open...].indices {
-            if text[index] == "(" { depth += 1 } else if text[index] == ")" { depth -= 1; if depth == 0 { close = index; break } }
+        // A closure is named after the function it is in, the last ` in ` outside brackets.
+        var closure = false
+        if text.hasPrefix("closure #") || text.hasPrefix("implicit closure #") {
+            var depth = 0
+            var outermost: String.Index?
+            var index = text.startIndex
+            while index < text.endIndex {
+                switch text[index] {
+                case "(", "<", "[": depth += 1
+                case ")", "]": depth -= 1
+                case ">" where index > text.startIndex && text[text.index(before: index)] != "-": depth -= 1
+                case " " where depth == 0 && text[index...].hasPrefix(" in "): outermost = text.index(index, offsetBy: 4)
+                default: break
+                }
+                index = text.index(after: index)
+            }
+            if let outermost {
+                closure = true
+                text = String(text[outermost...])
+            }
         }
-        let parameters = splitTopLevel(text[text.index(after: open)..<close]).map { parameter -> String in
-            if let colon = parameter.firstIndex(of: ":"), !parameter[..<colon].contains(" "), !parameter[..<colon].contains(".") {
+        for prefix in ["static ", "merged "] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+        // A private declaration's name carries its file's discriminator: `(download in _0A1B…)`.
+        while let start = text.range(of: "("), let inside = text[start.upperBound...].range(of: " in _"),
+              let end = text[inside.upperBound...].firstIndex(of: ")"),
+              !text[start.upperBound..<inside.lowerBound].contains(where: { " ().,<>".contains($0) }) {
+            text.replaceSubrange(start.lowerBound...end, with: text[start.upperBound..<inside.lowerBound])
+        }
+        while let start = text.range(of: "(extension in "), let end = text[start.upperBound...].firstIndex(of: ":") {
+            text.removeSubrange(start.lowerBound...end)
+        }
+        // The path (generic parameters dropped) up to the parameter list.
+        var path = "", parameters: Substring?, depth = 0, index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 {
+                if character == "(" {
+                    let end = closing(text, from: index) ?? text.index(before: text.endIndex)
+                    parameters = text[text.index(after: index)..<end]
+                    break
+                }
+                if character == " " { break }
+                path.append(character)
+            }
+            index = text.index(after: index)
+        }
+        let parts = path.split(separator: ".")
+        let module = parts.count > 1 ? String(parts[0]) : ""
+        let labels = splitTopLevel(parameters ?? "").map { parameter -> String in
+            if let colon = parameter.firstIndex(of: ":"), !parameter[..<colon].contains(where: { $0 == " " || $0 == "." || $0 == "<" }) {
                 return String(parameter[..<colon]) + ":"
             }
             return "_:"
         }
-        return dropModule(String(text[..<open])) + "(" + (parameters == ["_:"] && text[text.index(after: open)..<close].isEmpty ? "" : parameters.joined()) + ")"
+        let name = parts.dropFirst(parts.count > 1 ? 1 : 0).suffix(2).joined(separator: ".") + (parameters == nil ? "" : "(" + labels.joined() + ")")
+        return ((closure ? "closure in " : "") + name, module)
+    }
+
+    /// The index of the bracket closing the one at `open`.
+    private static func closing(_ text: String, from open: String.Index) -> String.Index? {
+        var depth = 0
+        for index in text[open...].indices {
+            switch text[index] {
+            case "(", "<", "[": depth += 1
+            case ")", ">", "]":
+                depth -= 1
+                if depth == 0 { return index }
+            default: break
+            }
+        }
+        return nil
     }
 
     /// Parameters separated by top-level commas.
@@ -122,11 +204,5 @@ enum Symbolizer {
         }
         parts.append(text[start...])
         return parts.map { $0.drop { $0 == " " } }
-    }
-
-    /// `ScheduleSamples.ReentrantCounter.increment` as `ReentrantCounter.increment` (keeps the last two parts).
-    private static func dropModule(_ path: String) -> String {
-        let parts = path.split(separator: ".")
-        return parts.suffix(2).joined(separator: ".")
     }
 }
