@@ -26,6 +26,7 @@ public struct ScheduleStep: Sendable, Equatable {
     public let queuedAt: Int
     /// The index picked among the runnable jobs in enqueue order (0 = the oldest), and how many there were.
     public let pick: Int
+    /// How many jobs could run at the step.
     public let choices: Int
     /// The jobs this step enqueued, named like `job`, with where each waits: every task that suspended
     /// during the step and is waiting to be scheduled again.
@@ -121,6 +122,7 @@ public struct ScheduledBranch<Value: Sendable>: Sendable {
     /// The branch's work: ordinary async code, run as a child task that prefers the case's executor.
     public let body: @Sendable () async -> Value
 
+    /// A branch labelled `label` that runs `body`, cancellable at a drawn point when `cancellable`.
     public init(_ label: String, cancellable: Bool = false, _ body: @escaping @Sendable () async -> Value) {
         self.label = label
         self.cancellable = cancellable

@@ -1,7 +1,9 @@
 /// The interleaving drawn as lanes: one column per task, one row per job, each cell the code the task ran in
-/// that job — the function, the await it resumed after, and where it suspended next — with the actor it ran
-/// on. A check-then-act across an await reads down a column: `increment(_:) → Ledger.write(_:)` in A's lane,
-/// then B's lane running `increment(_:)` before A's `increment(_:) after await 1`.
+/// that job — the function, the resumption point it resumed at (`#2`: after the function's second
+/// suspension), and where it suspended next — with the actor the job ran on heading the row. A
+/// check-then-act across an await reads down the columns: A's `increment(_:) #1 → #2` (read, then await),
+/// B's `increment(_:) #1 → #2` before A's `increment(_:) #3` (the write). When several tasks ran in one
+/// actor job, `(1)`, `(2)` give the order they left the actor in.
 ///
 /// Which tasks ran in a job comes from the tasks' resume addresses (`SchedulerCore.noteProgress`): a task job
 /// names its own task; an actor's job (which runs every task queued on the actor, back to back) names each
@@ -55,9 +57,10 @@ extension ScheduleRenderer {
             let number = offset + 1
             let actor = step.job.task == 0 && step.job.owner < 0 ? record.actorNames[-step.job.owner - 1] : nil
             var cells = Array(repeating: "", count: lanes.count)
-            for ran in ranBySteps[number] {
-                guard let index = column[ran.task] else { continue }
-                cells[index] = cell(ran, onActor: actor)
+            let shown = ranBySteps[number].filter { column[$0.task] != nil }
+            let order = shown.count > 1 ? self.order(shown.map(\.task), leaving: number) : [:]
+            for ran in shown {
+                cells[column[ran.task]!] = (order[ran.task].map { "(\($0)) " } ?? "") + cell(ran, onActor: actor)
             }
             var rest: [String] = []
             for note in notesBySteps[number] {
@@ -84,6 +87,29 @@ extension ScheduleRenderer {
             let line = pad(row.prefix, prefixWidth) + " │ " + lanes.indices.map { pad(row.cells[$0], widths[$0]) }.joined(separator: " │ ")
             return (row.rest.isEmpty ? line : line + " │ " + row.rest).trimmingTrailingSpaces
         }
+    }
+
+    /// The order (1, 2, …) in which `tasks`, which all ran in the actor job of step `step`, ran there: the
+    /// order they left it, read from what the step enqueued — a task's own job names its task; a job that
+    /// names none (an idle actor scheduled by a task hopping onto it) goes to the tasks not named otherwise, in
+    /// task order. What a task did without leaving (it returned inside the job) comes last.
+    private func order(_ tasks: [Int], leaving step: Int) -> [Int: Int] {
+        var order: [Int: Int] = [:]
+        var unnamed: [Int] = []
+        var position = 0
+        for event in record.queued where event.step == step {
+            position += 1
+            if tasks.contains(event.job.task) && order[event.job.task] == nil {
+                order[event.job.task] = position
+            } else {
+                unnamed.append(position)
+            }
+        }
+        for task in tasks.sorted() where order[task] == nil {
+            order[task] = unnamed.isEmpty ? { position += 1; return position }() : unnamed.removeFirst()
+        }
+        let ranks = order.sorted { $0.value < $1.value }.enumerated().map { ($1.key, $0 + 1) }
+        return Dictionary(uniqueKeysWithValues: ranks)
     }
 
     /// A lane's title: the branch label (`A`), `root`, or `task 5`.

@@ -7,6 +7,16 @@ extension Span.Label {
 /// calling thread, one job at a time, choosing every next job from a `Draw`. The same choices give the same
 /// interleaving; recorded choices replay it; all-zero choices run jobs in the order they were enqueued.
 ///
+/// ```swift
+/// let draw = Draw(seed: 7)
+/// let (run, branches) = Scheduler(draw: draw).runConcurrently([
+///     ScheduledBranch("A") { await counter.increment() },
+///     ScheduledBranch("B", cancellable: true) { await counter.increment() },
+/// ])
+/// run.lanes            // the interleaving, a lane per task
+/// Scheduler(draw: Draw(replaying: draw.sequence)).runConcurrently(…)   // the same again
+/// ```
+///
 /// The code under test keeps its ordinary `actor`, `async` and `@MainActor` annotations. What the scheduler
 /// holds (Swift 6.3):
 /// - every job of a task that prefers the case's task executor: the root task and, by inheritance, its
@@ -14,16 +24,18 @@ extension Span.Label {
 ///   jobs of default actors they hop to;
 /// - main-actor work of the case: `MainActor.shared.unownedExecutor` answers with a stand-in executor on
 ///   the driving thread (a runtime hook), so hops to `@MainActor` land in the scheduler;
-/// - `Task.sleep` wake-ups, on a virtual clock that advances only when nothing can run;
 /// - jobs of unstructured tasks created inside the case (`Task {}`, `Task.detached`), caught by the global
-///   enqueue hook on the driving thread.
+///   enqueue hook and the process's default executor (`RoutingDefaultExecutor`) on the driving thread;
+/// - every sleep (`Task.sleep` in all its forms, `Clock.sleep` on `ContinuousClock` and `SuspendingClock`,
+///   timeouts built from them), whatever executor or isolation the sleeping task has, on a virtual clock
+///   that advances only when nothing can run.
 ///
-/// What it does not control, and reports in `ScheduledRun.uncontrolled`: jobs handed over from other
-/// threads (a continuation resumed by a Dispatch queue, a thread of the code under test) — admitted only
-/// when nothing else can run; `Task.yield`/`Task.sleep` inside an unstructured task while it is isolated to
-/// an actor (the runtime hands those to the default executor directly); work sent to Dispatch queues.
-/// Jobs queued on one default actor run in the actor's own order, back to back, once its processing job is
-/// picked: which task reaches the actor first is a choice, a switch inside the actor's queue is not.
+/// What it does not control, and reports in `ScheduledRun.uncontrolled`: work handed to Dispatch — noted
+/// when it is handed over (`DispatchHandoffs`), so a case that does is reported the same way on every run —
+/// and jobs that come back from threads of the code under test, admitted one at a time when nothing in the
+/// case can go on. Jobs queued on one default actor run in the actor's own order, back to back, once its
+/// processing job is picked: which task reaches the actor first is a choice, a switch inside the actor's
+/// queue is not.
 ///
 /// A job that never returns hangs the run (leave that to the caller's timeout); when nothing can run, the
 /// scheduler waits at most `Options.outsideWait` for outside work before it reports a deadlock.
@@ -31,8 +43,8 @@ extension Span.Label {
 public struct Scheduler {
     /// Settings of a scheduled run.
     public struct Options: Sendable {
-        /// PCT by default: on the lost-update sample it needs as few cases as a random walk when the bug is
-        /// shallow and far fewer when it is not (docs/scheduling.md has the figures).
+        /// How the next job is chosen; PCT (depth 2, 64 steps) by default. docs/scheduling.md compares the
+        /// strategies on the sample bugs and the shipped concurrency mutants.
         public var strategy: ScheduleStrategy
         /// The run stops with `.jobLimit` after this many jobs.
         public var maxJobs: Int
@@ -52,6 +64,7 @@ public struct Scheduler {
         /// a branch never cancelled), replayed instead of drawing. Used with `replaying`.
         public var replayingCancellations: [Int]?
 
+        /// The settings, each defaulted as its property says.
         public init(strategy: ScheduleStrategy = .pct(depth: 2, expectedSteps: 64), maxJobs: Int = 100_000,
                     outsideWait: Duration = .seconds(1), cancelWithin: Int = 16) {
             self.strategy = strategy
@@ -63,8 +76,10 @@ public struct Scheduler {
 
     /// Where every scheduling decision comes from.
     public let draw: Draw
+    /// The strategy, limits, cancellation reach and replayed schedule of the run.
     public let options: Options
 
+    /// A scheduler that draws its decisions from `draw` (inside one span of its own, `Span.Label.schedule`).
     public init(draw: Draw, options: Options = Options()) {
         self.draw = draw
         self.options = options

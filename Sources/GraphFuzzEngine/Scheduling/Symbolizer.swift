@@ -66,11 +66,11 @@ enum Symbolizer {
     static func mangledName(at address: UInt) -> String? { nil }
     #endif
 
-    /// The concurrency runtime's C++ resumption adapters a suspended task may wait in, by a part of their symbol.
+    /// The concurrency runtime's C++ resumption adapters a suspended task may wait in, by a part of their symbol
+    /// (a task's own entry, `future_adapter`, stays unnamed: the start of the task).
     private static let runtimeAdapters: KeyValuePairs<String, Function> = [
         "task_group_wait_resume_adapter": Function(name: "TaskGroup.next", resumePoint: 0, module: "_Concurrency"),
         "task_future_wait_resume_adapter": Function(name: "Task.value", resumePoint: 0, module: "_Concurrency"),
-        "future_adapter": Function(name: "Task.value", resumePoint: 0, module: "_Concurrency"),
     ]
 
     @_silgen_name("swift_demangle")
