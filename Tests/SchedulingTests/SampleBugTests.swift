@@ -4,14 +4,14 @@ import Testing
 
 @Suite("sample bugs")
 struct SampleBugTests {
-    @Test("each sample bug: FIFO never shows it, a random walk does within 200 seeds, its fix never shows (random walk and PCT)",
+    @Test("each sample bug: FIFO never shows it, a random walk or PCT does within 200 seeds, its fix never shows",
           arguments: SampleBug.all.map(\.name))
     func sampleBug(_ name: String) throws {
         let bug = try #require(SampleBug.all.first { $0.name == name })
         let walk = Scheduler.Options(strategy: .randomWalk, outsideWait: .zero)
         let pct = Scheduler.Options(strategy: .pct(depth: 3, expectedSteps: 16), outsideWait: .zero)
         #expect(!bug.shows(Draw(replaying: ChoiceSequence([])), walk))
-        #expect((UInt64(1)...200).contains { bug.shows(Draw(seed: $0), walk) })
+        #expect((UInt64(1)...200).contains { bug.shows(Draw(seed: $0), walk) || bug.shows(Draw(seed: $0), pct) })
         #expect(!(UInt64(1)...200).contains { bug.fixedShows(Draw(seed: $0), walk) || bug.fixedShows(Draw(seed: $0), pct) })
     }
 

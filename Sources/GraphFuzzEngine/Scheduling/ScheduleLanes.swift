@@ -12,7 +12,7 @@
 /// without them (a stripped binary) a cell says where the task ran and nothing more.
 extension ScheduleRenderer {
     /// Widest a column grows before its cells are cut (with `…`).
-    static let laneWidth = 56
+    static let laneWidth = 72
 
     /// What ran in each step (index: step number): the tasks whose resume address moved, and the task whose
     /// own job ran, from where it last stood, when its address did not move.

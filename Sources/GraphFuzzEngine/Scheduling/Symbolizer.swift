@@ -103,7 +103,7 @@ enum Symbolizer {
     }
 
     /// `static (extension in Swift):Swift.Task<…>._sleep<A>(until: A1.Instant, …) async throws -> ()` as
-    /// (`Task._sleep(until:tolerance:clock:)`, `Swift`); a closure as `closure in` its outermost function.
+    /// (`Task._sleep(until:tolerance:clock:)`, `Swift`); a closure as `closure in` its outermost function's path.
     static func shortName(_ demangled: String) -> (name: String, module: String) {
         var text = demangled
         for prefix in ["partial apply for ", "merged ", "generic specialization "] {
@@ -169,8 +169,10 @@ enum Symbolizer {
             }
             return "_:"
         }
-        let name = parts.dropFirst(parts.count > 1 ? 1 : 0).suffix(2).joined(separator: ".") + (parameters == nil ? "" : "(" + labels.joined() + ")")
-        return ((closure ? "closure in " : "") + name, module)
+        let qualified = parts.dropFirst(parts.count > 1 ? 1 : 0).suffix(2).joined(separator: ".")
+        // A closure names the function it is in without that function's labels: `closure in LostUpdate.branches`.
+        if closure { return ("closure in " + qualified, module) }
+        return (qualified + (parameters == nil ? "" : "(" + labels.joined() + ")"), module)
     }
 
     /// The index of the bracket closing the one at `open`.
