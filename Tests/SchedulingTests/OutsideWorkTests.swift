@@ -43,10 +43,11 @@ struct OutsideWorkTests {
 
     @Test("a scheduled run notes the hand-off itself, whichever way the race between handler and await went")
     func handoffNotedEveryRun() {
+        // No wait for the handler: whether it comes back in time is the race the note makes irrelevant (and a test
+        // driving from a busy cooperative pool may starve the Dispatch thread it needs).
         var notes = Set<[String]>()
         for _ in 0..<50 {
-            let outcome = DuplicateDownload.run(Draw(seed: 4), .callbackInFlightTask, options: .init(outsideWait: .seconds(30)))
-            #expect(outcome.results == ["thumbnail 1", "thumbnail 1"])
+            let outcome = DuplicateDownload.run(Draw(seed: 4), .callbackInFlightTask, options: .init(outsideWait: .zero))
             notes.insert(outcome.run.uncontrolled)
         }
         #expect(notes.count == 1, "\(notes)")
