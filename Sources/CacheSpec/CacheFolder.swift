@@ -9,8 +9,8 @@ public struct CacheFolder: Hashable, Sendable, CustomStringConvertible {
     public var files: UInt8
     public var strays: Int
     /// A prediction only (never observed, not compared): the provenance of the folder's parts, by key the rule that
-    /// last decided whether its file is there, and the rule that last decided there is no stray file.
-    public var fileRules: [String]?, strayRule: String?
+    /// last decided whether its file is there, then the rule that last decided there is no stray file.
+    public var provenance: [String]?
 
     public init(identifier: Int, files: UInt8, strays: Int = 0) {
         self.identifier = identifier
@@ -54,9 +54,10 @@ public struct CacheFolder: Hashable, Sendable, CustomStringConvertible {
 
     /// The rule that last decided part `label` of this folder, when it carries its provenance.
     func rule(ofPart label: String) -> String? {
-        if label == CacheFolder.strayLabel(identifier) { return strayRule }
-        guard let fileRules, let key = CacheFolder.fileLabels[identifier].firstIndex(of: label), key < fileRules.count else { return nil }
-        return fileRules[key]
+        guard let provenance else { return nil }
+        if label == CacheFolder.strayLabel(identifier) { return provenance.last }
+        guard let key = CacheFolder.fileLabels[identifier].firstIndex(of: label), key < provenance.count - 1 else { return nil }
+        return provenance[key]
     }
 }
 

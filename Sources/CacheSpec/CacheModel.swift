@@ -42,11 +42,10 @@ public struct CacheModel: Sendable {
     /// Provenance, `fileRules[identifier][key]`: the rule that last decided whether the key's file is there: a set
     /// writing it (C3), a failed write removing it or a vanished folder (C8), a crash leaving it as it was (C5), a
     /// cleanup examining it (C9), a read deleting it (C4, C6). A key no step has written has no file but by another
-    /// key's write (C2).
+    /// key's write (C2). Last, at `[identifier][keyCount]`, the rule that last decided the folder holds no stray
+    /// file: a set committing with one rename (C5), a failed write cleaning up after itself or a vanished folder
+    /// (C8), a cleanup (C9).
     private var fileRules: [[String]]
-    /// Provenance, by identifier: the rule that last decided its folder holds no stray file: a set committing with one
-    /// rename (C5), a failed write cleaning up after itself or a vanished folder (C8), a cleanup (C9).
-    private var strayRules: [String]
     /// The tag the next generated value takes (1...255, wrapping).
     public private(set) var nextTag = 1
     /// The identifier and key the last set, get or flip touched (generation checks it more often).
@@ -58,8 +57,7 @@ public struct CacheModel: Sendable {
         self.cleanupInterval = cleanupInterval
         memory = Array(repeating: Array(repeating: nil, count: keyCount), count: identifierCount)
         disk = Array(repeating: Array(repeating: nil, count: keyCount), count: identifierCount)
-        fileRules = Array(repeating: Array(repeating: CacheRules.keyIdentity, count: keyCount), count: identifierCount)
-        strayRules = Array(repeating: CacheRules.cleanupExact, count: identifierCount)
+        fileRules = Array(repeating: Array(repeating: CacheRules.keyIdentity, count: keyCount) + [CacheRules.cleanupExact], count: identifierCount)
     }
 
     /// Takes `count` fresh tags.
@@ -96,7 +94,7 @@ public struct CacheModel: Sendable {
         let identifier = instances[instance]
         memory[identifier][key] = Held(value: value, writtenAt: now)
         setFile(identifier, key, File(value: value, writtenAt: now, corrupt: false), by: CacheRules.diskReadBack)
-        strayRules[identifier] = CacheRules.atomicWrites
+        fileRules[identifier][keyCount] = CacheRules.atomicWrites
         touched = (identifier, key)
         countWrite(instance)
         return Prediction(CacheObservation.folders([folder(identifier)]), rule: CacheRules.diskReadBack)
@@ -109,7 +107,7 @@ public struct CacheModel: Sendable {
         let identifier = instances[instance]
         memory[identifier][key] = Held(value: value, writtenAt: now)
         setFile(identifier, key, nil, by: CacheRules.diskFaultsHidden)
-        strayRules[identifier] = CacheRules.diskFaultsHidden
+        fileRules[identifier][keyCount] = CacheRules.diskFaultsHidden
         touched = (identifier, key)
         countWrite(instance)
         let prediction = Prediction(CacheObservation.failedWrite(renameReached: failsAtRename ? true : nil, folder(identifier)),
@@ -213,7 +211,7 @@ public struct CacheModel: Sendable {
     /// The identifier's folder vanishes with every file in it; memory stays (C8).
     public mutating func removeFolder(identifier: Int) -> Prediction<CacheObservation> {
         for key in 0..<keyCount { setFile(identifier, key, nil, by: CacheRules.diskFaultsHidden) }
-        strayRules[identifier] = CacheRules.diskFaultsHidden
+        fileRules[identifier][keyCount] = CacheRules.diskFaultsHidden
         return Prediction(.done, rule: CacheRules.diskFaultsHidden)
     }
 
@@ -260,7 +258,7 @@ public struct CacheModel: Sendable {
         for key in 0..<keyCount {
             if let file = disk[identifier][key] { setFile(identifier, key, cleanupKeeps(file) ? file : nil, by: CacheRules.cleanupExact) }
         }
-        strayRules[identifier] = CacheRules.cleanupExact
+        fileRules[identifier][keyCount] = CacheRules.cleanupExact
     }
 
     /// Whether the key's entry file exists: while its value is on disk (C3), under the rule that last decided it.
@@ -271,7 +269,7 @@ public struct CacheModel: Sendable {
     /// Files in the folder that name no key: none, under the rule that last decided it (a set's rename, a failed
     /// write, a cleanup).
     public func strayFiles(identifier: Int) -> Prediction<CacheObservation> {
-        Prediction(.count(0), rule: strayRules[identifier])
+        Prediction(.count(0), rule: fileRules[identifier][keyCount])
     }
 
     // MARK: Folders
@@ -281,7 +279,7 @@ public struct CacheModel: Sendable {
         var files: UInt8 = 0
         for key in 0..<keyCount where disk[identifier][key] != nil { files |= 1 << UInt8(key) }
         var folder = CacheFolder(identifier: identifier, files: files)
-        (folder.fileRules, folder.strayRule) = (fileRules[identifier], strayRules[identifier])
+        folder.provenance = fileRules[identifier]
         return folder
     }
 
