@@ -349,15 +349,19 @@ extension GraphModel {
 
     /// G12, G10, G11: a save that failed with `issues`: nothing changes in the container (G12, credited), and the save
     /// fails under the rule of the part its observation lists first: a deny relationship's (G11, or the app rule that
-    /// chose the deny, credited beside G11), else validation's (G10), whose are its other issues and its code.
+    /// chose the deny), else validation's (G10), whose are its other issues and its code.
     func saveFailure(_ issues: [IssueName]) -> Prediction<GraphObservation> {
         var failed = savedState(rule: GraphRules.failedSaveKeepsAll) { .saveFailed(code: issues.count == 1 ? issues[0].code : 1560, issues: issues, $0) }
             .part("", rule: GraphRules.failedSaveKeepsAll)
         if let deny = issues.first(where: \.isDeny) {
             failed.rule = schema.denyRules[GraphObservation.denyLabel(deny.entity, deny.key)] ?? GraphRules.denyDelete
-            failed = failed.part("", rule: GraphRules.denyDelete)
         } else {
             failed.rule = GraphRules.validation
+        }
+        // Every deny relationship's issues, listed or not, were decided by G11 and the app rule that chose the deny
+        // (credited).
+        if !schema.denyRules.isEmpty {
+            for rule in Set(schema.denyRules.values).union([GraphRules.denyDelete]).sorted() { failed = failed.part("", rule: rule) }
         }
         return failed.part(GraphObservation.validationLabel, rule: GraphRules.validation).part(GraphObservation.codeLabel, rule: GraphRules.validation)
     }
