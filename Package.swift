@@ -101,6 +101,11 @@ let package = Package(
         .testTarget(name: "GraphFuzzCLITests", dependencies: ["GraphFuzzCLI", "GraphFuzzEngine", "GraphFuzzIsolation", "ExampleTargets", "FaultPoints", "TestTargets",
                                                            "graph-fuzz", "graph-fuzz-planted"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
+        // The new-user trial: a public SwiftData app's model files brought over with the guide's changes, and two of its
+        // flows checked (its own module: the app's `Task` model shadows Swift's `Task` there).
+        .testTarget(name: "AppTrialTests", dependencies: [
+            "GraphFuzzEngine", "GraphFuzzTesting", "GraphStore", "GraphStoreRules",
+        ], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
         .testTarget(name: "CorpusRegressionTests", dependencies: [
             "ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync", "CacheSpec", "CacheTarget", "GraphTarget", "MapperTarget",

@@ -3,7 +3,7 @@
 # against the build before it.
 #
 # Usage: scripts/throughput-compare.sh OLD_BINARY NEW_BINARY [TARGET...]
-#   TARGET: queue, graph, mapper, cache or sync (default: all five).
+#   TARGET: queue, graph, schemas, mapper, cache or sync (default: all six).
 #
 # For each target and build: valgrind --tool=callgrind runs `--seed 1 --runs R --no-save --in-process
 # --quiet` and the same with `--runs 1` (start-up); (instructions of R runs − instructions of 1 run) /
@@ -20,7 +20,7 @@ fi
 old=$1 new=$2
 shift 2
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(queue graph mapper cache sync)
+[[ ${#targets[@]} -gt 0 ]] || targets=(queue graph schemas mapper cache sync)
 for binary in "$old" "$new"; do
     [[ -x $binary ]] || { echo "$0: $binary: not an executable" >&2; exit 2; }
 done
@@ -33,9 +33,9 @@ runs_for() {
     case $1 in
         queue) echo 2000 ;;
         graph) echo 300 ;;
-        mapper | cache) echo 200 ;;
+        schemas | mapper | cache) echo 200 ;;
         sync) echo 150 ;;
-        *) echo "$0: unknown target $1 (queue, graph, mapper, cache, sync)" >&2; exit 2 ;;
+        *) echo "$0: unknown target $1 (queue, graph, schemas, mapper, cache, sync)" >&2; exit 2 ;;
     esac
 }
 

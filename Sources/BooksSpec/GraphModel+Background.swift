@@ -6,8 +6,8 @@ import GraphSpec
 extension GraphModel {
     /// B8: the refresh as it runs after its await, in one job of context 1: the work is fetched by identifier
     /// (G16); gone, nothing changes; else its title is set (G20) and `Library.save()` saves context 1 (B8 credited
-    /// beside the save's rules), observed with the work's row alone and without the reused numbers (G27): the caller
-    /// does not see the state just before the actor's save.
+    /// beside the save's rules), observed without the reused numbers (G27): the caller does not see the state just
+    /// before the actor's save.
     public mutating func refreshTitle(_ id: SpecID?, title: SpecValue) -> Prediction<GraphObservation> {
         guard let id, let o = fetchByID(id, 1) else { return Prediction(.notFound, rule: BooksRules.backgroundByIdentifier) }
         if let trap = setValue(o, BooksEntities.workTitle, title) {
@@ -15,30 +15,28 @@ extension GraphModel {
             return Prediction(.trap(trap.name.rawValue), rule: BooksRules.backgroundByIdentifier)
         }
         var saved = predict(.save(context: 1)) { $0.librarySave($1) }
-        saved.value = saved.value.keepingRow(rowName(id), numbers: false)
+        saved.value = saved.value.withoutReusedNumbers
         return saved.part("", rule: BooksRules.backgroundByIdentifier)
     }
 
-    /// Store steps of the main actor run in one job (a delete or an edit of `work`, then a save), each save
-    /// `Library.save()`: the last step's observation with the work's row alone, or the first trap.
-    public mutating func inOneGo(_ commands: [GraphCommand], observing work: Ref) -> Prediction<GraphObservation> {
+    /// Store steps of the main actor run in one job (a delete or an edit of a work, then a save), each save
+    /// `Library.save()`: the last step's observation, or the first trap.
+    public mutating func inOneGo(_ commands: [GraphCommand]) -> Prediction<GraphObservation> {
         var last = Prediction(GraphObservation.none, rule: GraphRules.savedSnapshot)
         for command in commands {
             last = predict(command) { $0.librarySave($1) }
             if last.value.isTrap { return last }
         }
-        if let id = objects[refs[work.index]].id { last.value = last.value.keepingRow(rowName(id)) }
         return last
     }
 }
 
 extension GraphObservation {
-    /// A concurrent branch's observation: its saved state holds the row of the work it is about, nothing else, so that
-    /// another branch's writes (a fault there) are not charged to it; without the reused numbers (G27) when `numbers`
-    /// is false.
-    public func keepingRow(_ name: ObjectName, numbers: Bool = true) -> GraphObservation {
-        guard let state = savedState else { return self }
-        return with(SavedState(rows: state.rows.filter { $0.name == name }, damagedCopies: state.damagedCopies,
-                               reusedNumbers: numbers ? state.reusedNumbers : nil))
+    /// The observation without the rows a save numbered at or below a number saved before (G27), which an actor's
+    /// caller cannot tell: it does not see the state just before the actor's save.
+    public var withoutReusedNumbers: GraphObservation {
+        guard var state = savedState else { return self }
+        state.reusedNumbers = nil
+        return with(state)
     }
 }

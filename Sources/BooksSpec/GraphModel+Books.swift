@@ -29,7 +29,7 @@ extension GraphModel {
     }
 
     /// B1 (seed 004 Task 1.2): the factories insert the entry, then relate it to its work (and edition). The new
-    /// entry's identifier is G2's, the inverses that hold it G7's.
+    /// entry's identifier is G2's, each inverse that holds it the rule that last changed it (G7: relating it).
     public mutating func createEntry(result: Int, work: Int, edition: Int?, context c: Int) -> Prediction<BooksObservation> {
         let e = newObject(BooksEntities.entry)
         if edition == nil { _ = setValue(e, BooksEntities.entryStatus, Self.wishlist) }
@@ -43,21 +43,21 @@ extension GraphModel {
                                  inEdition: edition.map { objects[$0].links[BooksEntities.editionEntries].contains(e) } ?? false),
                           rule: BooksRules.insertBeforeRelate)
             .part(BooksObservation.identifierLabel, rule: GraphRules.temporaryID)
-            .part(BooksObservation.inWorkLabel, rule: GraphRules.inverses)
-            .part(BooksObservation.inEditionLabel, rule: GraphRules.inverses)
+            .part(BooksObservation.inWorkLabel, rule: linkRule(work, BooksEntities.workEntries))
+            .part(BooksObservation.inEditionLabel, rule: edition.map { linkRule($0, BooksEntities.editionEntries) } ?? GraphRules.inverses)
     }
 
     /// B2 (seed 004 Task 5.3): acquiring an edition sets it, and a wishlist entry becomes to-read. Whether the
-    /// edition's inverse holds the entry is decided by the rule that left the pair as it was (`pairRule`).
+    /// edition's inverse holds the entry is decided by the rule that last changed that inverse (G7: relating it, or a
+    /// failed save's nullify left it pending).
     public mutating func acquire(_ e: Int, _ edition: Int) -> Prediction<BooksObservation> {
-        let pair = pairRule(e, BooksEntities.entryEdition, edition)
         if let trap = relate(e, BooksEntities.entryEdition, edition) ?? readTrap(e) { return Prediction(.trap(trap.name.rawValue), rule: BooksRules.acquire) }
         if isWishlist(e), let trap = setValue(e, BooksEntities.entryStatus, .string("toRead")) {
             return Prediction(.trap(trap.name.rawValue), rule: BooksRules.acquire)
         }
         return Prediction(.acquired(status: objects[e].values[BooksEntities.entryStatus],
                                     inEdition: objects[edition].links[BooksEntities.editionEntries].contains(e)), rule: BooksRules.acquire)
-            .part(BooksObservation.inEditionLabel, rule: pair)
+            .part(BooksObservation.inEditionLabel, rule: linkRule(edition, BooksEntities.editionEntries))
     }
 
     /// B3 (seed 004 Phase 3): `Work.userEntry` is the first owned entry (not wishlist, with an edition), else the
@@ -118,7 +118,7 @@ extension GraphModel {
         if trapped { return SpecTrap(.invalidatedBackingData, GraphRules.foreignDeleteInvalidates).prediction }
         guard !reasons.isEmpty else { return storeSave(c) }
         let sorted = reasons.sorted()
-        var refused = savedState(rule: GraphRules.failedSaveKeepsAll) { .refused(sorted, $0) }
+        var refused = savedState(rule: GraphRules.failedSaveKeepsAll) { .refused(sorted, $0) }.part("", rule: GraphRules.failedSaveKeepsAll)
         refused.rule = Self.reasonRules.first { $0.0 == sorted[0] }!.1
         for (reason, rule) in Self.reasonRules { refused = refused.part(reason, rule: rule) }
         return refused

@@ -8,11 +8,25 @@ public struct CacheFolder: Hashable, Sendable, CustomStringConvertible {
     /// Bit `k`: key `k` has an entry file.
     public var files: UInt8
     public var strays: Int
+    /// A prediction only (never observed, not compared): the provenance of the folder's parts, by key the rule that
+    /// last decided whether its file is there, then the rule that last decided there is no stray file.
+    public var provenance: [String]?
 
     public init(identifier: Int, files: UInt8, strays: Int = 0) {
         self.identifier = identifier
         self.files = files
         self.strays = strays
+    }
+
+    /// The folder as observed: its provenance is no part of it.
+    public static func == (lhs: CacheFolder, rhs: CacheFolder) -> Bool {
+        lhs.identifier == rhs.identifier && lhs.files == rhs.files && lhs.strays == rhs.strays
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(files)
+        hasher.combine(strays)
     }
 
     public func hasFile(_ key: Int) -> Bool { files & (1 << UInt8(key)) != 0 }
@@ -36,6 +50,14 @@ public struct CacheFolder: Hashable, Sendable, CustomStringConvertible {
     var parts: [(label: String, value: String)] {
         (0..<8).map { (CacheFolder.fileLabel(identifier, $0), hasFile($0) ? "yes" : "no") }
             + [(CacheFolder.strayLabel(identifier), String(strays))]
+    }
+
+    /// The rule that last decided part `label` of this folder, when it carries its provenance.
+    func rule(ofPart label: String) -> String? {
+        guard let provenance else { return nil }
+        if label == CacheFolder.strayLabel(identifier) { return provenance.last }
+        guard let key = CacheFolder.fileLabels[identifier].firstIndex(of: label), key < provenance.count - 1 else { return nil }
+        return provenance[key]
     }
 }
 

@@ -4,9 +4,10 @@ import GraphFuzzEngine
 /// identifier (shared by its instances) and the files of each identifier's folder.
 ///
 /// Keys are small integers; key `k` and key `k ^ 1` have equal descriptions but are different keys.
-/// Every step predicts what the cache must observe, each part under the rule that decides it (the step's own
-/// rule, unless a part is declared otherwise where the step decides it); none has alternatives. Concurrent gets and
-/// sets through the actor are judged by stepping this model in every order that respects real time (C10).
+/// Every step predicts what the cache must observe under the rule that decides it; a folder it observes carries, for
+/// each part, the rule that last decided it (provenance: each change to a file records its rule). None has
+/// alternatives. Concurrent gets and sets through the actor are judged by stepping this model in every order that
+/// respects real time (C10).
 public struct CacheModel: Sendable {
     /// A value in memory with its write time.
     public struct Held: Sendable, Equatable {
@@ -38,6 +39,13 @@ public struct CacheModel: Sendable {
     public private(set) var memory: [[Held?]]
     /// disk[identifier][key]
     public private(set) var disk: [[File?]]
+    /// Provenance, `fileRules[identifier][key]`: the rule that last decided whether the key's file is there: a set
+    /// writing it (C3), a failed write removing it or a vanished folder (C8), a crash leaving it as it was (C5), a
+    /// cleanup examining it (C9), a read deleting it (C4, C6). A key no step has written has no file but by another
+    /// key's write (C2). Last, at `[identifier][keyCount]`, the rule that last decided the folder holds no stray
+    /// file: a set committing with one rename (C5), a failed write cleaning up after itself or a vanished folder
+    /// (C8), a cleanup (C9).
+    private var fileRules: [[String]]
     /// The tag the next generated value takes (1...255, wrapping).
     public private(set) var nextTag = 1
     /// The identifier and key the last set, get or flip touched (generation checks it more often).
@@ -49,6 +57,7 @@ public struct CacheModel: Sendable {
         self.cleanupInterval = cleanupInterval
         memory = Array(repeating: Array(repeating: nil, count: keyCount), count: identifierCount)
         disk = Array(repeating: Array(repeating: nil, count: keyCount), count: identifierCount)
+        fileRules = Array(repeating: Array(repeating: CacheRules.keyIdentity, count: keyCount) + [CacheRules.cleanupExact], count: identifierCount)
     }
 
     /// Takes `count` fresh tags.
@@ -59,9 +68,6 @@ public struct CacheModel: Sendable {
     }
 
     // MARK: The rules, one function each
-
-    /// C2: the key whose description equals `key`'s; a different key (seed "File Naming").
-    public static func twin(of key: Int) -> Int { key ^ 1 }
 
     /// C4: a value written an hour or more ago has expired (seed "Directory Management": files older than
     /// 1 hour are removed).
@@ -79,27 +85,19 @@ public struct CacheModel: Sendable {
         return !isExpired(held.writtenAt)
     }
 
-    /// C2: whether the key's equal-description twin has an entry (in memory, expired or not, or on disk) that only a
-    /// key-identity fault could return for the key.
-    func twinHasEntry(_ identifier: Int, _ key: Int) -> Bool {
-        let twin = CacheModel.twin(of: key)
-        return twin < keyCount && (memory[identifier][twin] != nil || disk[identifier][twin] != nil)
-    }
-
     // MARK: Steps
 
-    /// A set (C1: memory holds it for every instance of the identifier; C3: written through to disk), and the periodic
-    /// cleanup it may trigger (C9). Observes the folder afterwards.
+    /// A set (C1: memory holds it for every instance of the identifier; C3: written through to disk, C5: apart, then
+    /// committed with one rename, so no temporary file stays), and the periodic cleanup it may trigger (C9). Observes the
+    /// folder afterwards.
     public mutating func set(instance: Int, key: Int, value: CacheValueSpec) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         memory[identifier][key] = Held(value: value, writtenAt: now)
-        disk[identifier][key] = File(value: value, writtenAt: now, corrupt: false)
+        setFile(identifier, key, File(value: value, writtenAt: now, corrupt: false), by: CacheRules.diskReadBack)
+        fileRules[identifier][keyCount] = CacheRules.atomicWrites
         touched = (identifier, key)
-        let examined = countWrite(instance)
-        let prediction = Prediction(CacheObservation.folders([folder(identifier)]), rule: CacheRules.diskReadBack)
-        // C5: a set writes apart and commits with one rename, so no temporary file stays.
-        return declareFolder(prediction, identifier, examined: examined, strays: examined != 0 ? CacheRules.cleanupExact : CacheRules.atomicWrites,
-                             step: (key, CacheRules.diskReadBack))
+        countWrite(instance)
+        return Prediction(CacheObservation.folders([folder(identifier)]), rule: CacheRules.diskReadBack)
     }
 
     /// A set whose write fails without a crash (failed write, full disk before or during the file, a partial write, a
@@ -108,73 +106,74 @@ public struct CacheModel: Sendable {
     public mutating func failedSet(instance: Int, key: Int, value: CacheValueSpec, failsAtRename: Bool) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         memory[identifier][key] = Held(value: value, writtenAt: now)
-        disk[identifier][key] = nil
+        setFile(identifier, key, nil, by: CacheRules.diskFaultsHidden)
+        fileRules[identifier][keyCount] = CacheRules.diskFaultsHidden
         touched = (identifier, key)
-        let examined = countWrite(instance)
-        var prediction = Prediction(CacheObservation.failedWrite(renameReached: failsAtRename ? true : nil, folder(identifier)),
+        countWrite(instance)
+        let prediction = Prediction(CacheObservation.failedWrite(renameReached: failsAtRename ? true : nil, folder(identifier)),
                                     rule: CacheRules.diskFaultsHidden)
-        if failsAtRename { prediction = prediction.part(CacheObservation.renameLabel, rule: CacheRules.atomicWrites) }
-        return declareFolder(prediction, identifier, examined: examined, strays: examined != 0 ? CacheRules.cleanupExact : CacheRules.diskFaultsHidden,
-                             step: (key, CacheRules.diskFaultsHidden))
+        return failsAtRename ? prediction.part(CacheObservation.renameLabel, rule: CacheRules.atomicWrites) : prediction
     }
 
     /// A set during which the process crashes (torn write, crash between write and rename), then the restart: the crash
     /// interrupts the set (a write has a separate commit point, the rename) and the key's file holds what it held before,
-    /// never a prefix (C5), which the restart's cleanup keeps unless it expired (C9).
+    /// never a prefix (C5), which the restart's cleanup keeps unless it expired (C9). The file's key is its own (C2), and
+    /// whether the key has a file the rule that last decided it.
     public mutating func crashingSet(instance: Int, key: Int) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         touched = (identifier, key)
-        let (folders, examined) = restartCleaning()
+        fileRules[identifier][key] = CacheRules.atomicWrites
+        let folders = restartCleaning()
         var file = CacheFile.none
         if let kept = disk[identifier][key] { file = kept.corrupt ? .damaged : .value(kept.value) }
-        var prediction = Prediction(CacheObservation.crashed(interrupted: true, file: file, folders: folders), rule: CacheRules.atomicWrites)
+        return Prediction(CacheObservation.crashed(interrupted: true, file: file, folders: folders), rule: CacheRules.atomicWrites)
             .part(CacheObservation.fileKeyLabel, rule: CacheRules.keyIdentity)
-        // An older fresh file is the restart's cleanup's to keep (C9), and so is its damage if a bit flipped in it.
-        // Otherwise the key has no file after the crash (C5): a file there, damaged or whole, is what the interrupted
-        // set wrote, and so is a prefix in place of an older intact file.
-        if file == .damaged { prediction = prediction.part(CacheObservation.fileDamagedLabel, rule: CacheRules.cleanupExact) }
-        if file != .none { prediction = prediction.part(CacheObservation.fileKeptLabel, rule: CacheRules.cleanupExact) }
-        return declareCleaned(prediction, folders.map(\.identifier), examined: examined)
+            .part(CacheObservation.fileKeptLabel, rule: fileRules[identifier][key])
     }
 
-    /// C9: the write count of an instance, and the cleanup it triggers; returns the files that cleanup examined (none
-    /// when no cleanup ran).
-    private mutating func countWrite(_ instance: Int) -> UInt8 {
+    /// The key's file becomes `file`, decided by `rule`.
+    private mutating func setFile(_ identifier: Int, _ key: Int, _ file: File?, by rule: String) {
+        disk[identifier][key] = file
+        fileRules[identifier][key] = rule
+    }
+
+    /// C9: the write count of an instance, and the cleanup it triggers.
+    private mutating func countWrite(_ instance: Int) {
         writes[instance] += 1
-        guard cleanupDue(afterWrites: writes[instance]) else { return 0 }
-        return cleanUp(identifier: instances[instance])
+        if cleanupDue(afterWrites: writes[instance]) { cleanUp(identifier: instances[instance]) }
     }
 
-    /// A read: memory (C1), else disk (C3, promoted to memory), never expired (C4) or corrupt (C6) values; a miss while
-    /// the equal-description twin holds a value is key identity's (C2). A read never returns another key's value (C2).
+    /// A read: memory (C1), else disk (C3, promoted to memory), never expired (C4) or corrupt (C6) values, and never
+    /// another key's value (C2); else nothing.
     public mutating func get(instance: Int, key: Int) -> Prediction<CacheObservation> {
         let identifier = instances[instance]
         touched = (identifier, key)
         if let held = memory[identifier][key] {
             if !isExpired(held.writtenAt) { return read(held.value, CacheRules.lastValueRead) }
             memory[identifier][key] = nil
-            if let file = disk[identifier][key] {
-                // The read goes on to the file and deletes it: corrupt, for failing its checksum (C6: its write time
-                // cannot be read), else for being expired (C4).
-                disk[identifier][key] = nil
-                if file.corrupt { return read(nil, CacheRules.corruptFileDeleted) }
+            // The read goes on to the file and deletes it: corrupt, for failing its checksum (C6: its write time cannot
+            // be read), else for being expired (C4).
+            if let file = disk[identifier][key], file.corrupt {
+                setFile(identifier, key, nil, by: CacheRules.corruptFileDeleted)
+                return read(nil, CacheRules.corruptFileDeleted)
             }
+            if disk[identifier][key] != nil { setFile(identifier, key, nil, by: CacheRules.expiredNeverReturned) }
             return read(nil, CacheRules.expiredNeverReturned)
         }
         if let file = disk[identifier][key] {
             if file.corrupt {
-                disk[identifier][key] = nil
+                setFile(identifier, key, nil, by: CacheRules.corruptFileDeleted)
                 return read(nil, CacheRules.corruptFileDeleted)
             }
             if isExpired(file.writtenAt) {
-                disk[identifier][key] = nil
+                setFile(identifier, key, nil, by: CacheRules.expiredNeverReturned)
                 return read(nil, CacheRules.expiredNeverReturned)
             }
             memory[identifier][key] = Held(value: file.value, writtenAt: file.writtenAt)
             return read(file.value, CacheRules.diskReadBack)
         }
-        if twinHasEntry(identifier, key) { return read(nil, CacheRules.keyIdentity) }
-        return read(nil, CacheRules.lastValueRead)
+        // Nothing, as whatever left the key without a file decided (C2 for a key no step has written).
+        return read(nil, fileRules[identifier][key])
     }
 
     /// A read's prediction: the value under `rule`, and never another key's value (C2).
@@ -183,15 +182,9 @@ public struct CacheModel: Sendable {
     }
 
     /// contains: true from a memory hit, which another instance of the identifier may have put there (C1); false
-    /// without reading the disk (C7). A miss while the twin key (equal description) has a value in memory and the key
-    /// has no file is key identity's (C2): only the twin's value could make it true.
+    /// without reading the disk (C7).
     public func contains(instance: Int, key: Int) -> Prediction<CacheObservation> {
-        let identifier = instances[instance]
-        if memoryHolds(identifier, key) { return Prediction(.flag(true), rule: CacheRules.lastValueRead) }
-        let twin = CacheModel.twin(of: key)
-        if disk[identifier][key] == nil, twin < keyCount, memoryHolds(identifier, twin) {
-            return Prediction(.flag(false), rule: CacheRules.keyIdentity)
-        }
+        if memoryHolds(instances[instance], key) { return Prediction(.flag(true), rule: CacheRules.lastValueRead) }
         return Prediction(.flag(false), rule: CacheRules.containsMemoryOnly)
     }
 
@@ -217,7 +210,8 @@ public struct CacheModel: Sendable {
 
     /// The identifier's folder vanishes with every file in it; memory stays (C8).
     public mutating func removeFolder(identifier: Int) -> Prediction<CacheObservation> {
-        for key in 0..<keyCount { disk[identifier][key] = nil }
+        for key in 0..<keyCount { setFile(identifier, key, nil, by: CacheRules.diskFaultsHidden) }
+        fileRules[identifier][keyCount] = CacheRules.diskFaultsHidden
         return Prediction(.done, rule: CacheRules.diskFaultsHidden)
     }
 
@@ -236,85 +230,57 @@ public struct CacheModel: Sendable {
     /// The process restarts: memory is gone, every instance reopens and cleans its folder (C9). A clean restart also
     /// runs each instance's shutdown cleanup first (same time, same effect).
     public mutating func restart(clean: Bool) -> Prediction<CacheObservation> {
-        let (folders, examined) = restartCleaning()
-        let prediction = Prediction(CacheObservation.folders(folders), rule: CacheRules.cleanupExact)
-        return declareCleaned(prediction, folders.map(\.identifier), examined: examined)
+        Prediction(CacheObservation.folders(restartCleaning()), rule: CacheRules.cleanupExact)
     }
 
-    /// Memory gone, write counts reset, every instance's folder cleaned: the folders afterwards, and the files each
-    /// cleanup examined.
-    private mutating func restartCleaning() -> (folders: [CacheFolder], examined: [UInt8]) {
+    /// Memory gone, write counts reset, every instance's folder cleaned: the folders afterwards.
+    private mutating func restartCleaning() -> [CacheFolder] {
         for identifier in 0..<identifierCount {
             for key in 0..<keyCount { memory[identifier][key] = nil }
         }
         writes = Array(repeating: 0, count: instances.count)
         let identifiers = Set(instances).sorted()
-        let examined = identifiers.map { cleanUp(identifier: $0) }
-        return (identifiers.map(folder), examined)
+        for identifier in identifiers { cleanUp(identifier: identifier) }
+        return identifiers.map(folder)
     }
 
     public mutating func cleanUp(instance: Int) -> Prediction<CacheObservation> { cleaning([instances[instance]]) }
 
     /// Cleans the folders of `identifiers` and observes them.
     private mutating func cleaning(_ identifiers: [Int]) -> Prediction<CacheObservation> {
-        let examined = identifiers.map { cleanUp(identifier: $0) }
-        let prediction = Prediction(CacheObservation.folders(identifiers.map(folder)), rule: CacheRules.cleanupExact)
-        return declareCleaned(prediction, identifiers, examined: examined)
+        for identifier in identifiers { cleanUp(identifier: identifier) }
+        return Prediction(CacheObservation.folders(identifiers.map(folder)), rule: CacheRules.cleanupExact)
     }
 
-    /// C9: deletes the expired files and keeps the fresh ones; returns the files it examined.
-    @discardableResult
-    public mutating func cleanUp(identifier: Int) -> UInt8 {
-        let examined = folder(identifier).files
+    /// C9: deletes the expired files and keeps the fresh ones, and the files no key names; it decides every file it
+    /// examines.
+    public mutating func cleanUp(identifier: Int) {
         for key in 0..<keyCount {
-            if let file = disk[identifier][key], !cleanupKeeps(file) { disk[identifier][key] = nil }
+            if let file = disk[identifier][key] { setFile(identifier, key, cleanupKeeps(file) ? file : nil, by: CacheRules.cleanupExact) }
         }
-        return examined
+        fileRules[identifier][keyCount] = CacheRules.cleanupExact
     }
 
-    /// Whether the key's entry file exists: while its value is on disk (C3). No file while the twin key (equal
-    /// description) has one is key identity's (C2): only the twin's file could be there.
+    /// Whether the key's entry file exists: while its value is on disk (C3), under the rule that last decided it.
     public func hasFile(identifier: Int, key: Int) -> Prediction<CacheObservation> {
-        let has = disk[identifier][key] != nil
-        let twin = CacheModel.twin(of: key)
-        if !has, twin < keyCount, disk[identifier][twin] != nil { return Prediction(.flag(false), rule: CacheRules.keyIdentity) }
-        return Prediction(.flag(has), rule: CacheRules.diskReadBack)
+        Prediction(.flag(disk[identifier][key] != nil), rule: fileRules[identifier][key])
     }
 
-    /// Files in the folder that name no key: every cleanup leaves none (C9); the steps that write or clean a folder
-    /// check their own.
+    /// Files in the folder that name no key: none, under the rule that last decided it (a set's rename, a failed
+    /// write, a cleanup).
     public func strayFiles(identifier: Int) -> Prediction<CacheObservation> {
-        Prediction(.count(0), rule: CacheRules.cleanupExact)
+        Prediction(.count(0), rule: fileRules[identifier][keyCount])
     }
 
     // MARK: Folders
 
-    /// The folder of `identifier` as the model holds it (no stray files: no step leaves one).
+    /// The folder of `identifier` as the model holds it (no stray files: no step leaves one), with its provenance.
     public func folder(_ identifier: Int) -> CacheFolder {
         var files: UInt8 = 0
         for key in 0..<keyCount where disk[identifier][key] != nil { files |= 1 << UInt8(key) }
-        return CacheFolder(identifier: identifier, files: files)
-    }
-
-    /// Declares the parts of the folders of `identifiers`, each cleaned after examining `examined`'s files (C9).
-    private func declareCleaned(_ prediction: Prediction<CacheObservation>, _ identifiers: [Int], examined: [UInt8]) -> Prediction<CacheObservation> {
-        zip(identifiers, examined).reduce(prediction) { declareFolder($0, $1.0, examined: $1.1, strays: CacheRules.cleanupExact, step: nil) }
-    }
-
-    /// Declares the rule of each part of `identifier`'s folder in `prediction`: a file a cleanup examined is the
-    /// cleanup's (C9: kept while fresh, deleted once expired); the key the step wrote is `step`'s rule; any other key's
-    /// file is key identity's (C2: a step on one key never touches another key's file); stray files are `strays`'.
-    /// Parts under the prediction's own rule are left undeclared.
-    private func declareFolder(_ prediction: Prediction<CacheObservation>, _ identifier: Int, examined: UInt8, strays: String,
-                               step: (key: Int, rule: String)?) -> Prediction<CacheObservation> {
-        var declared = prediction
-        for key in 0..<keyCount {
-            let rule = examined & (1 << UInt8(key)) != 0 ? CacheRules.cleanupExact
-                : key == step?.key ? step!.rule : CacheRules.keyIdentity
-            if rule != prediction.rule { declared = declared.part(CacheFolder.fileLabel(identifier, key), rule: rule) }
-        }
-        if strays != prediction.rule { declared = declared.part(CacheFolder.strayLabel(identifier), rule: strays) }
-        return declared
+        var folder = CacheFolder(identifier: identifier, files: files)
+        folder.provenance = fileRules[identifier]
+        return folder
     }
 
     /// The intact entry files (flipBit needs one).

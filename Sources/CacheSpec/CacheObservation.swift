@@ -49,8 +49,8 @@ extension CacheObservation {
     public static let keyLabel = "key"
     /// A failed write's part: whether its failing rename was reached.
     public static let renameLabel = "rename"
-    /// A crash's parts: whether it interrupted the set, whose value the key's file holds, whether the file is damaged
-    /// (a prefix, a flipped bit), whether the key has a file, and the file.
+    /// A crash's parts: whether it interrupted the set, whose value the key's file holds, whether the key has a file,
+    /// whether the file is damaged (a prefix, a flipped bit), and the file.
     public static let interruptedLabel = "interrupted"
     public static let fileKeyLabel = "file's key"
     public static let fileDamagedLabel = "file damaged"
@@ -72,9 +72,17 @@ extension CacheObservation: ObservationParts {
             var key = "its own"
             if case .otherKeys(_, let other) = file { key = other.map { "key \($0)" } ?? "another key" }
             let kept = file == .none ? "no" : "yes"
-            return [(Self.interruptedLabel, String(interrupted)), (Self.fileKeyLabel, key),
-                    (Self.fileDamagedLabel, file == .damaged ? "yes" : "no"), (Self.fileKeptLabel, kept),
-                    (Self.fileLabel, file.description)] + folders.flatMap(\.parts)
+            return [(Self.interruptedLabel, String(interrupted)), (Self.fileKeyLabel, key), (Self.fileKeptLabel, kept),
+                    (Self.fileDamagedLabel, file == .damaged ? "yes" : "no"), (Self.fileLabel, file.description)] + folders.flatMap(\.parts)
+        }
+    }
+
+    /// Provenance of a predicted folder's parts (`CacheFolder.rule(ofPart:)`).
+    public func rule(ofPart label: String, observed: CacheObservation) -> String? {
+        switch self {
+        case .folders(let folders), .crashed(_, _, let folders): return folders.lazy.compactMap { $0.rule(ofPart: label) }.first
+        case .failedWrite(_, let folder): return folder.rule(ofPart: label)
+        default: return nil
         }
     }
 }

@@ -156,7 +156,7 @@ final class DevicePersistence: @unchecked Sendable {
     /// The rows a fresh context reads from the container, and the persistence over them.
     func reopen() throws(SyncError) -> (DevicePersistence, SavedRows) {
         let context = ModelContext(owner.container)
-        guard let state = context.fetch(FetchDescriptor(.all(entity: DeviceEntity.deviceState.name))).first else {
+        guard let state = context.fetch(.all(entity: DeviceEntity.deviceState.name)).first else {
             throw SyncError.corruptStore("no device state row")
         }
         let reopened = DevicePersistence(reopening: self, state: state, context: context)
@@ -165,7 +165,7 @@ final class DevicePersistence: @unchecked Sendable {
         var projects: [(order: Int, model: PersistentModel, project: LocalProject)] = []
         for entity in DeviceEntity.projects {
             let kind = ProjectKind.allCases[entity.rawValue]
-            for model in context.fetch(FetchDescriptor(.all(entity: entity.name))) {
+            for model in context.fetch(.all(entity: entity.name)) {
                 var blobs: [[BlobEntry]] = []
                 for (slot, collection) in kind.collections.enumerated() {
                     guard let text = model.value(at: ProjectColumn.firstBlob + slot).stringValue else { break }
@@ -179,7 +179,7 @@ final class DevicePersistence: @unchecked Sendable {
         projects.sort { $0.order < $1.order }
         rows.projects = projects.map(\.project)
         // Change tags: those of records without a row, then each row's own (the latest).
-        for model in context.fetch(FetchDescriptor(.all(entity: DeviceEntity.recordTag.name))) {
+        for model in context.fetch(.all(entity: DeviceEntity.recordTag.name)) {
             let id = try Self.id(model, 0)
             rows.known.append((id, try Self.int(model, 1)))
             reopened.tagModels[id] = model
@@ -193,7 +193,7 @@ final class DevicePersistence: @unchecked Sendable {
         var items: [(order: Int, model: PersistentModel, item: LocalItem)] = []
         for entity in DeviceEntity.items {
             let c = entity.itemCollection
-            for model in context.fetch(FetchDescriptor(.all(entity: entity.name))) {
+            for model in context.fetch(.all(entity: entity.name)) {
                 let kindIndex = try Self.int(model, ItemColumn.ownerKind)
                 guard ProjectKind.allCases.indices.contains(kindIndex),
                       let state = ItemState(rawValue: UInt8(truncatingIfNeeded: try Self.int(model, ItemColumn.state))) else {

@@ -53,22 +53,8 @@ enum DeviceEntity: Int, CaseIterable, Sendable {
         }
     }
 
-    /// A new, unregistered model of this entity.
-    func make() -> PersistentModel {
-        switch self {
-        case .log: return ProjectLogModel()
-        case .plan: return ProjectPlanModel()
-        case .step: return ProjectStepModel()
-        case .logGlassItem: return ProjectLogGlassItemModel()
-        case .planGlassItem: return ProjectPlanGlassItemModel()
-        case .stepGlassItem: return ProjectStepGlassItemModel()
-        case .tag: return ProjectTagModel()
-        case .technique: return ProjectTechniqueModel()
-        case .referenceUrl: return ProjectReferenceUrlModel()
-        case .recordTag: return SyncRecordTagModel()
-        case .deviceState: return SyncDeviceStateModel()
-        }
-    }
+    /// A new, unregistered model of this entity, every attribute at its default.
+    func make() -> PersistentModel { Self.deviceSchema.newModel(name)! }
 
     /// The declared shape.
     var schema: EntitySchema {
@@ -127,19 +113,11 @@ enum DeviceEntity: Int, CaseIterable, Sendable {
         collection == .tags ? (kind == .log ? "log" : "plan") : "project"
     }
 
-    /// Each entity's declared shape, by raw value (built once: a new model reads its class's shape).
-    static let shapes: [EntitySchema] = allCases.map(\.schema)
-
-    /// The schema of a device's container.
+    /// The schema of a device's container: the entities declared without model classes (the sync layer reads and
+    /// writes rows by slot).
     static let deviceSchema: Schema = {
-        let types: [PersistentModel.Type] = [
-            ProjectLogModel.self, ProjectPlanModel.self, ProjectStepModel.self,
-            ProjectLogGlassItemModel.self, ProjectPlanGlassItemModel.self, ProjectStepGlassItemModel.self,
-            ProjectTagModel.self, ProjectTechniqueModel.self, ProjectReferenceUrlModel.self,
-            SyncRecordTagModel.self, SyncDeviceStateModel.self,
-        ]
         do {
-            return try Schema(types)
+            return try Schema(entities: allCases.map(\.schema))
         } catch {
             preconditionFailure("the device schema does not hold together: \(error)")
         }
@@ -164,38 +142,4 @@ enum ItemColumn {
     static func quantity(_ c: ProjectCollection) -> Int? { c.hasQuantity ? extra : nil }
     static func notes(_ c: ProjectCollection) -> Int? { c.hasQuantity ? extra + 1 : nil }
     static func position(_ c: ProjectCollection) -> Int? { c.isOrdered ? (c.hasQuantity ? extra + 2 : extra) : nil }
-}
-
-final class ProjectLogModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.log.rawValue] }
-}
-final class ProjectPlanModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.plan.rawValue] }
-}
-final class ProjectStepModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.step.rawValue] }
-}
-final class ProjectLogGlassItemModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.logGlassItem.rawValue] }
-}
-final class ProjectPlanGlassItemModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.planGlassItem.rawValue] }
-}
-final class ProjectStepGlassItemModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.stepGlassItem.rawValue] }
-}
-final class ProjectTagModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.tag.rawValue] }
-}
-final class ProjectTechniqueModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.technique.rawValue] }
-}
-final class ProjectReferenceUrlModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.referenceUrl.rawValue] }
-}
-final class SyncRecordTagModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.recordTag.rawValue] }
-}
-final class SyncDeviceStateModel: PersistentModel {
-    override class var schemaEntity: EntitySchema { DeviceEntity.shapes[DeviceEntity.deviceState.rawValue] }
 }

@@ -83,21 +83,28 @@ public enum GraphFuzzTest {
             Issue.record("graph-fuzz: \(error)", sourceLocation: sourceLocation)
             return CheckResult(run: nil, reports: [], replayed: replayed)
         }
+        // As the command line does: a rule a passing run never exercised, an action that never ran (warnings, not failures;
+        // a run that failed has its failures to show).
+        let warnings = run.failures.isEmpty
+            ? CoverageReport(target: target.name, rules: target.rules, coverage: run.coverage, cases: run.cases, rejected: run.rejected).warnings : []
+        for warning in warnings { Issue.record(Comment(rawValue: "graph-fuzz: warning: \(warning)"), severity: .warning, sourceLocation: sourceLocation) }
         // Each failure's report with the final count of its cases, recorded as an issue.
         let reports = zip(run.failures, saved).map { found, file in
             FailureReport(found, corpusFile: file, caseCount: found.caseCount, reproduce: reproduce)
         }
         for report in reports { Issue.record(Comment(rawValue: report.text), sourceLocation: sourceLocation) }
-        return CheckResult(run: run, reports: reports, replayed: replayed)
+        return CheckResult(run: run, reports: reports, replayed: replayed, warnings: warnings)
     }
 
-    /// Searches a state machine of your own and records each failure as an issue.
+    /// Searches a state machine of your own and records each failure as an issue; a machine that declares its rules
+    /// (`RuleDeclaring`) is warned of each it never exercised, any machine of each action that never ran.
     @discardableResult
     public static func check<M: StateMachine & Sendable>(_ machine: M, name: String = "machine", seed: UInt64 = 1,
                                                           runs: Int = SearchLoop.defaultRuns, maxSteps: Int = 30,
                                                           corpus: String? = nil, isolation: Isolation = .none,
                                                           sourceLocation: SourceLocation = #_sourceLocation) -> CheckResult {
-        let target = Target(name: name, summary: "", rules: [], mutants: [], defaultSteps: maxSteps, generatorVersion: "0") { _ in machine }
+        let rules = (machine as? any RuleDeclaring)?.rules ?? []
+        let target = Target(name: name, summary: "", rules: rules, mutants: [], defaultSteps: maxSteps, generatorVersion: "0") { _ in machine }
         return check(target, mutant: nil, seed: seed, runs: runs, maxSteps: maxSteps, corpus: corpus, isolation: isolation,
                      reproduce: reproduceLine(target: target, seed: seed), sourceLocation: sourceLocation)
     }
@@ -145,6 +152,16 @@ public struct CheckResult: Sendable, CustomStringConvertible {
     public var replayed: Int
     /// The harness fault that stopped the search (recorded as an issue, never as a counterexample).
     package var harnessFault: CaseHarnessFault?
+    /// What the run never exercised (a rule, an action), each recorded as a warning.
+    public var warnings: [String] = []
+
+    package init(run: SearchRun?, reports: [FailureReport], replayed: Int, harnessFault: CaseHarnessFault? = nil, warnings: [String] = []) {
+        self.run = run
+        self.reports = reports
+        self.replayed = replayed
+        self.harnessFault = harnessFault
+        self.warnings = warnings
+    }
 
     /// Whether the search ran and found no failure.
     public var passed: Bool { run.map { $0.failures.isEmpty } ?? false }

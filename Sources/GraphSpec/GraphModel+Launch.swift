@@ -47,6 +47,7 @@ extension GraphModel {
             objects[o].lifecycle = .invalidated
             objects[o].context = -1
             objects[o].links = objects[o].links.map { _ in [] }
+            objects[o].linkRules = []
             objects[o].committed = nil
         }
         savedAs = [:]
@@ -89,16 +90,16 @@ extension GraphModel {
         guard case .saved = outcome.value, before.pendingWrites(c) + before.pendingRowDeletes(c) > 0 else {
             relaunchStore()
             var relaunched = outcome
-            relaunched.value = outcome.value.with(SavedState(rows: canonicalRows(), damagedCopies: sqlite ? Self.damagedRefusals : nil))
+            let state = SavedState(rows: canonicalRows(), damagedCopies: sqlite ? Self.damagedRefusals : nil)
+            relaunched.value = outcome.value.with(state.decided(as: outcome.value.savedState))
             return sqlite ? relaunched.part(SavedState.damagedLabel, rule: GraphRules.refusesDamagedFile) : relaunched
         }
         self = before
-        let cascaded = applyDeleteRulesNamingCascade(c).cascaded
-        // The kill decides the outcome, the code and the rows; that the save had no issue to fail with is the
-        // save's own (G10, G11, G9).
-        let issues = issueRules([], cascaded: cascaded)
+        applyDeleteRules(c)
         relaunchStore()
-        return Self.parts(savedState(rule: GraphRules.atomicSave, damaged: sqlite) { .saveFailed(code: Self.interruptedCode, issues: [], $0) }, issues)
+        // The kill decides the outcome, the code and the rows; that the save had no issue to fail with is validation's.
+        return savedState(rule: GraphRules.atomicSave, damaged: sqlite) { .saveFailed(code: Self.interruptedCode, issues: [], $0) }
+            .part(GraphObservation.validationLabel, rule: GraphRules.validation)
     }
 
     /// G26: the refusal of every damaged copy, in `StoreDamage` order.

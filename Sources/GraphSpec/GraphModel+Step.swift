@@ -67,14 +67,12 @@ extension GraphModel {
                 .part(GraphObservation.insertedLabel, rule: GraphRules.insertGraph)
         case let .relate(ref, r, target):
             let (o, t) = (refs[ref.index], refs[target.index])
-            let rule = pairRule(o, r, t)
             if let trap = relate(o, r, t) { return trap.prediction }
-            return Prediction(.related(inverse: inverseCount(o, r, t)), rule: rule)
+            return related(o, r, t)
         case let .unrelate(ref, r, target):
             let (o, t) = (refs[ref.index], refs[target.index])
-            let rule = pairRule(o, r, t)
             if let trap = unrelate(o, r, t) { return trap.prediction }
-            return Prediction(.related(inverse: inverseCount(o, r, t)), rule: rule)
+            return related(o, r, t)
         case let .set(ref, slot, variant):
             let o = refs[ref.index]
             let pool = schema.settable[objects[o].entity][slot]
@@ -100,7 +98,7 @@ extension GraphModel {
             if let trap = readTrap(o) { return trap.prediction }
             let attributeCount = entities[objects[o].entity].attributes.count
             if p < attributeCount { return Prediction(.value(objects[o].values[p]), rule: GraphRules.attributeReadBack) }
-            return Prediction(.objects(objects[o].links[p - attributeCount].map(name).sorted()), rule: GraphRules.inverses)
+            return Prediction(.objects(objects[o].links[p - attributeCount].map(name).sorted()), rule: linkRule(o, p - attributeCount))
         case let .state(ref):
             let object = objects[refs[ref.index]]
             return Prediction(.state(context: object.context, lifecycle: object.lifecycle.rawValue, deleted: object.deleted,

@@ -60,9 +60,10 @@ extension GraphModel {
         return SpecTrap(.invalidatedBackingData, objects[o].context < 0 ? GraphRules.modelForNeverNil : GraphRules.foreignDeleteInvalidates)
     }
 
-    /// A model of a context that is not a pending insert becomes a pending change.
+    /// A model of a context that is not a pending insert becomes a pending change, the app's own.
     mutating func noteChange(_ o: Int) {
         if objects[o].context >= 0 && !objects[o].inserted { objects[o].changed = true }
+        objects[o].changedBy = nil
     }
 
     /// G20 (R25): an attribute holds what was last set.
@@ -77,16 +78,37 @@ extension GraphModel {
 
     func relationship(_ o: Int, _ r: Int) -> SpecRelationship { entities[objects[o].entity].relationships[r] }
 
+    /// Adds the pair (o, r, t) by relating (G7).
     mutating func addPair(_ o: Int, _ r: Int, _ t: Int) {
         guard !objects[o].links[r].contains(t) else { return }
         noteChange(o)
         objects[o].links[r].append(t)
+        stampLinks(o, r, GraphRules.inverses)
     }
 
-    mutating func removePair(_ o: Int, _ r: Int, _ t: Int) {
-        guard objects[o].links[r].contains(t) else { return }
+    /// Removes the pair (o, r, t), by `rule`; returns whether it was there.
+    @discardableResult
+    mutating func removePair(_ o: Int, _ r: Int, _ t: Int, by rule: String = GraphRules.inverses) -> Bool {
+        guard objects[o].links[r].contains(t) else { return false }
         noteChange(o)
         objects[o].links[r].removeAll { $0 == t }
+        stampLinks(o, r, rule)
+        return true
+    }
+
+    /// Provenance: `rule` last changed relationship `r`'s pairs of `o`.
+    mutating func stampLinks(_ o: Int, _ r: Int, _ rule: String) {
+        if objects[o].linkRules.isEmpty {
+            if rule == GraphRules.inverses { return }
+            objects[o].linkRules = objects[o].links.map { _ in GraphRules.inverses }
+        }
+        objects[o].linkRules[r] = rule
+    }
+
+    /// Provenance: the rule that last changed relationship `r`'s pairs of `o`: relating and unrelating (G7), or a
+    /// save's nullify (G9, or the app rule owning it).
+    public func linkRule(_ o: Int, _ r: Int) -> String {
+        objects[o].linkRules.isEmpty ? GraphRules.inverses : objects[o].linkRules[r]
     }
 
     /// G7 (R11): removing the pair (o, r, t) removes its inverse (t, r⁻¹, o).
@@ -127,21 +149,11 @@ extension GraphModel {
         return nil
     }
 
-    /// G7: how many models the target's inverse of relationship `r` holds (-1 without an inverse).
-    func inverseCount(_ o: Int, _ r: Int, _ t: Int) -> Int {
-        relationship(o, r).inverse.map { objects[t].links[$0].count } ?? -1
-    }
-
-    /// The rule that decided whether the pair (o, r, t) and its inverse are there: G7, unless the pair is half
-    /// there (one side holds it, the other not). Only a failed save's delete rules leave that, pending (G9): a
-    /// deleted model's nullify removed it from its partner's side, while the partner's side is kept because the
-    /// relationship from the other end did not nullify it (deny, cascade or no action). That relationship's rule
-    /// decided the half that stays — its app rule when one owns it, else G9.
-    public func pairRule(_ o: Int, _ r: Int, _ t: Int) -> String {
-        guard let inverse = relationship(o, r).inverse else { return GraphRules.inverses }
-        let forward = objects[o].links[r].contains(t)
-        guard forward != objects[t].links[inverse].contains(o) else { return GraphRules.inverses }
-        return (forward ? relationship(t, inverse) : relationship(o, r)).rule ?? GraphRules.deleteRulesAtSave
+    /// G7: how many models the target's inverse of relationship `r` holds (-1 without an inverse), under the rule
+    /// that last changed that inverse (G7, or a failed save's nullify left it pending).
+    func related(_ o: Int, _ r: Int, _ t: Int) -> Prediction<GraphObservation> {
+        guard let inverse = relationship(o, r).inverse else { return Prediction(.related(inverse: -1), rule: GraphRules.inverses) }
+        return Prediction(.related(inverse: objects[t].links[inverse].count), rule: linkRule(t, inverse))
     }
 
     // MARK: Insert (G2, G4, G5)
@@ -223,53 +235,29 @@ extension GraphModel {
         }
     }
 
-    /// G9 (R20): whether a relationship of `o` without an inverse holds one of `deleted`.
-    func danglesInto(_ o: Int, _ deleted: [Int]) -> Bool {
-        objects[o].links.indices.contains { r in relationship(o, r).inverse == nil && objects[o].links[r].contains { deleted.contains($0) } }
-    }
-
     /// G9 (R19, R20): at save, cascade deletes the closure and nullify removes each deleted model from its
-    /// partners; the deleted models keep their own pairs. Returns the models the delete rules changed — the ones
-    /// the cascade added and the partners nullify changed — each with the rule that decided its change.
-    mutating func applyDeleteRules(_ c: Int) -> [(object: Int, rule: String)] {
+    /// partners; the deleted models keep their own pairs, and a relationship without an inverse, never nullified,
+    /// keeps the deleted model (dangling). Each model it changes records the rule that changed it (provenance).
+    mutating func applyDeleteRules(_ c: Int) {
         let closure = deletionClosure(c)
-        var touched: [(object: Int, rule: String)] = []
         for o in closure {
-            for (t, rule) in cascaded(from: o, c) where !objects[t].deleted && !touched.contains(where: { $0.object == t }) {
-                touched.append((t, rule))
+            for (t, rule) in cascaded(from: o, c) where !objects[t].deleted {
+                objects[t].deleted = true
+                objects[t].changedBy = rule
             }
         }
         let nullified = nullifiedPairs(closure)
         for o in closure { objects[o].deleted = true }
-        for pair in nullified {
-            removePair(pair.partner, pair.inverse, pair.deleted)
-            touched.append((pair.partner, pair.rule))
+        for pair in nullified where removePair(pair.partner, pair.inverse, pair.deleted, by: pair.rule) {
+            objects[pair.partner].changedBy = pair.rule
         }
         // A relationship without an inverse is never nullified: its holder keeps the deleted model (dangling, R20).
-        for o in objects(in: c, where: { !$0.deleted && $0.lifecycle == .registered }) where danglesInto(o, closure) {
-            touched.append((o, GraphRules.deleteRulesAtSave))
+        for o in objects(in: c, where: { !$0.deleted && $0.lifecycle == .registered }) {
+            for r in objects[o].links.indices where relationship(o, r).inverse == nil && objects[o].links[r].contains(where: closure.contains) {
+                stampLinks(o, r, GraphRules.deleteRulesAtSave)
+                objects[o].changedBy = GraphRules.deleteRulesAtSave
+            }
         }
-        return touched
-    }
-
-    /// G9: `applyDeleteRules`, and of the models it changed, the ones only the cascade deleted (the app did not),
-    /// each with its rule and the models that held it before the delete rules ran.
-    mutating func applyDeleteRulesNamingCascade(_ c: Int) -> (touched: [(object: Int, rule: String)], cascaded: [CascadedDelete]) {
-        let deletedByApp = objects(in: c) { $0.deleted }
-        let pending = objects
-        let touched = applyDeleteRules(c)
-        let cascaded = touched.filter { objects[$0.object].deleted && !deletedByApp.contains($0.object) }.map { object, rule in
-            CascadedDelete(object: object, rule: rule, heldBy: pending.indices.flatMap { h in
-                pending[h].links.indices.filter { pending[h].links[$0].contains(object) }.map { (holder: h, relationship: $0) }
-            })
-        }
-        return (touched, cascaded)
-    }
-
-    /// A model only a save's cascade deleted: the rule owning the cascade, and the pairs (holder, relationship)
-    /// that held it before the delete rules ran.
-    struct CascadedDelete {
-        var object: Int, rule: String, heldBy: [(holder: Int, relationship: Int)]
     }
 
     // MARK: Save (G10–G12, G17–G19, G27)
@@ -350,94 +338,62 @@ extension GraphModel {
             return savedState(rule: GraphRules.savedSnapshot, numbering: true) { .saved($0) }
         }
         if let trap = saveTrap(c) { return trap.prediction }
-        let (touched, cascaded) = applyDeleteRulesNamingCascade(c)
+        applyDeleteRules(c)
         let issues = validationIssues(c)
-        guard issues.isEmpty else { return failedSave(issues, cascaded: cascaded) }
+        guard issues.isEmpty else { return saveFailure(issues) }
         let upserts = schema.hasUniqueAttributes ? upsertTargets(c) : [:]
         if upserts.count != Set(upserts.values).count { return SpecTrap(.temporaryIdentifierRemap, GraphRules.uniqueUpsert).prediction }
-        commit(c, upserts: upserts)
-        let upserted = upserts.keys.sorted().map { (object: $0, rule: GraphRules.uniqueUpsert) }
-        return savedState(rule: GraphRules.savedSnapshot, touched: touched + upserted, numbering: true) { .saved($0) }
+        let decided = commit(c, upserts: upserts)
+        return savedState(rule: GraphRules.savedSnapshot, decided: decided, numbering: true) { .saved($0) }
     }
 
-    /// G10, G11, G12: a save that failed with `issues`: its outcome is decided by its first deny issue's rule (as
-    /// `issueRules` names it), else G10; its issues as `issueRules` decides them, and the unchanged rows by G12.
-    /// `cascaded`: the models only the save's cascade deleted, each with its rule (G9, or the app rule owning it).
-    func failedSave(_ issues: [IssueName], cascaded: [CascadedDelete] = []) -> Prediction<GraphObservation> {
-        let code = issues.count == 1 ? issues[0].code : 1560
-        let rules = issueRules(issues, cascaded: cascaded)
-        let firstDeny = issues.first { $0.code == 1600 }.map { GraphObservation.denyLabel($0.entity, $0.key) }
-        var prediction = savedState(rule: GraphRules.failedSaveKeepsAll) { .saveFailed(code: code, issues: issues, $0) }
-        prediction.rule = firstDeny.flatMap { label in rules.first { $0.label == label }?.rules.first } ?? GraphRules.validation
-        return Self.parts(prediction, rules).part(GraphObservation.codeLabel, rule: GraphRules.validation)
-    }
-
-    /// G11, G9, G10: the rules of a save error's issue parts: each deny relationship's issues by G11, and first by
-    /// the app rule owning the deny, else by the cascade's rule when a model only the save's cascade deleted is
-    /// named there or held there by a deleted model (whether it is deleted is the cascade's); the other validation
-    /// issues by G10.
-    func issueRules(_ issues: [IssueName], cascaded: [CascadedDelete]) -> [(label: String, rules: [String])] {
-        var rules: [(label: String, rules: [String])] = []
-        for (e, entity) in entities.enumerated() {
-            for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .deny {
-                let label = GraphObservation.denyLabel(entity.name, relationship.name)
-                let named = issues.filter { $0.code == 1600 && GraphObservation.denyLabel($0.entity, $0.key) == label }.compactMap(\.object)
-                let cascade = cascaded.first { deleted in
-                    named.contains(name(deleted.object))
-                        || deleted.heldBy.contains { objects[$0.holder].entity == e && objects[$0.holder].deleted && $0.relationship == r }
-                }?.rule
-                rules.append((label, [relationship.rule ?? cascade, GraphRules.denyDelete].compactMap { $0 }))
-            }
+    /// G12, G10, G11: a save that failed with `issues`: nothing changes in the container (G12, credited), and the save
+    /// fails under the rule of the part its observation lists first: a deny relationship's (G11, or the app rule that
+    /// chose the deny), else validation's (G10), whose are its other issues and its code.
+    func saveFailure(_ issues: [IssueName]) -> Prediction<GraphObservation> {
+        var failed = savedState(rule: GraphRules.failedSaveKeepsAll) { .saveFailed(code: issues.count == 1 ? issues[0].code : 1560, issues: issues, $0) }
+            .part("", rule: GraphRules.failedSaveKeepsAll)
+        if let deny = issues.first(where: \.isDeny) {
+            failed.rule = schema.denyRules[GraphObservation.denyLabel(deny.entity, deny.key)] ?? GraphRules.denyDelete
+        } else {
+            failed.rule = GraphRules.validation
         }
-        return rules + [(GraphObservation.validationLabel, [GraphRules.validation])]
+        // Every deny relationship's issues, listed or not, were decided by G11 and the app rule that chose the deny
+        // (credited).
+        if !schema.denyRules.isEmpty {
+            for rule in Set(schema.denyRules.values).union([GraphRules.denyDelete]).sorted() { failed = failed.part("", rule: rule) }
+        }
+        return failed.part(GraphObservation.validationLabel, rule: GraphRules.validation).part(GraphObservation.codeLabel, rule: GraphRules.validation)
     }
 
-    /// `prediction` with each labelled part's rules, in order.
-    static func parts(_ prediction: Prediction<GraphObservation>, _ rules: [(label: String, rules: [String])]) -> Prediction<GraphObservation> {
-        rules.reduce(prediction) { prediction, part in part.rules.reduce(prediction) { $0.part(part.label, rule: $1) } }
-    }
-
-    /// The saved state as it is now, observed by `make` under `rule`: every row by `rule`, except the rows of
-    /// `touched` models (their own rule: G9 or an app rule owning a delete rule, G28 for an upsert); with `numbering`, after a relaunch, the numbers this save gave (G27:
-    /// none was issued before). The rules are declared for every name a row can have.
-    public func savedState(rule: String, touched: [(object: Int, rule: String)] = [], numbering: Bool = false, damaged: Bool = false,
+    /// The saved state as it is now, observed by `make` under `rule`, which decided every row but those of `decided`
+    /// (models whose rows a rule of the step's own changed, each with that rule; credited): the rows' provenance.
+    /// With `numbering`, after a relaunch, the numbers this save gave (G27: none was issued before).
+    public func savedState(rule: String, decided: [(object: Int, rule: String)] = [], numbering: Bool = false, damaged: Bool = false,
                            _ make: (SavedState) -> GraphObservation) -> Prediction<GraphObservation> {
-        let state = SavedState(rows: canonicalRows(), damagedCopies: damaged ? Self.damagedRefusals : nil,
+        var state = SavedState(rows: canonicalRows(), damagedCopies: damaged ? Self.damagedRefusals : nil,
                                reusedNumbers: numbering && launch > 1 ? [] : nil)
-        var prediction = Prediction(make(state), rule: rule)
-        var ruleOfRef: [String?] = refs.map { _ in nil }
-        for (o, touchedRule) in touched {
-            // A row an insert took over is named by every reference to a model of it, in either context, and the
-            // rows relating to it name it.
-            let own = touchedRule == GraphRules.uniqueUpsert ? refs.indices.filter { refersTo(refs[$0], objects[o].id) } : []
-            for ref in [name(o).ref] + own where ref >= 0 && ruleOfRef[ref] == nil { ruleOfRef[ref] = touchedRule }
+        state.rowsRule = rule
+        // A model's row is observed under the name of any reference to a model of it (in either context), or its own
+        // where the store gave it a row of its own (or one a discarded insert never got).
+        state.decided = decided.flatMap { o, rule in
+            refs.indices.filter { refs[$0] == o || (refs[$0] >= 0 && objects[o].id != nil && objects[refs[$0]].id == objects[o].id) }
+                .map { (ObjectName(row: true, ref: $0), rule) }
         }
-        for ref in [-1] + Array(refs.indices) {
-            let label = SavedState.rowLabel(ObjectName(row: true, ref: ref))
-            guard ref >= 0, let touched = ruleOfRef[ref] else {
-                prediction = prediction.part(label, rule: rule)
-                continue
-            }
-            // The store's delete rules (G9) or an upsert (G28) wrote the row; the app rule that chose the
-            // relationship's delete rule is credited beside G9 (the schema makes that choice, the store carries it out).
-            let store = touched == GraphRules.uniqueUpsert ? touched : GraphRules.deleteRulesAtSave
-            prediction = prediction.part(label, rule: store)
-            if touched != store { prediction = prediction.part(label, rule: touched) }
-        }
+        state.denyRules = schema.denyRules
+        var prediction = decided.reduce(Prediction(make(state), rule: rule)) { $0.part("", rule: $1.rule) }
         if state.damagedCopies != nil { prediction = prediction.part(SavedState.damagedLabel, rule: GraphRules.refusesDamagedFile) }
         if state.reusedNumbers != nil { prediction = prediction.part(SavedState.numbersLabel, rule: GraphRules.numbersNeverReused) }
         return prediction
     }
 
-    /// G28: whether object `o` is a model of row `id`, or a model whose saved row relates to it.
-    func refersTo(_ o: Int, _ id: SpecID?) -> Bool {
-        guard o >= 0, let id, let own = objects[o].id else { return false }
-        return own == id || (own.permanent && own.number < rows.count && rows[own.number]?.links.contains { $0.contains(id) } == true)
-    }
-
     /// G2, G18, G19, G17, G28: a successful save of context `c`, in which the inserts of `upserts` take over the
-    /// rows it names.
-    mutating func commit(_ c: Int, upserts: [Int: Int] = [:]) {
+    /// rows it names. Returns the models whose rows a rule other than G19 decided, each with it: the delete rules'
+    /// changes (provenance), an insert that took a row over (G28).
+    mutating func commit(_ c: Int, upserts: [Int: Int] = [:]) -> [(object: Int, rule: String)] {
+        var decided = objects(in: c) { $0.changedBy != nil }.map { (object: $0, rule: objects[$0].changedBy!) }
+        for o in upserts.keys.sorted() where !decided.contains(where: { $0.object == o }) { decided.append((o, GraphRules.uniqueUpsert)) }
+        for (o, _) in decided { objects[o].changedBy = nil }
         // G28 (R7): the context's model of a row an insert takes over leaves the context, unwritten.
         for (o, number) in upserts.sorted(by: { $0.key < $1.key }) {
             guard let holder = registered(SpecID(permanent: true, number: number, entity: objects[o].entity), c) else { continue }
@@ -474,6 +430,7 @@ extension GraphModel {
         for o in objects.indices where objects[o].context >= 0 && objects[o].context != c {
             if let id = objects[o].id, removed.contains(id) { objects[o].lifecycle = .invalidated }
         }
+        return decided
     }
 
     /// G13 (R32): a discarded insert is new again: no context, no identifier, no relationships.
@@ -487,8 +444,9 @@ extension GraphModel {
         for o in objects(in: c, where: { $0.changed }) {
             if let committed = objects[o].committed { (objects[o].values, objects[o].links) = committed }
             objects[o].changed = false
+            objects[o].linkRules = []
         }
-        for o in objects(in: c, where: { $0.deleted }) { objects[o].deleted = false }
+        for o in objects(in: c, where: { $0.deleted || $0.changedBy != nil }) { (objects[o].deleted, objects[o].changedBy) = (false, nil) }
         for o in objects(in: c, where: { $0.inserted }) { discard(o) }
     }
 

@@ -20,6 +20,12 @@ public struct SpecObject: Sendable {
     public var id: SpecID?
     /// What the context will do with the object at its next save.
     public var inserted = false, deleted = false, changed = false
+    /// Provenance: the rule that made the object's pending change when a save's delete rules made it (G9, or the app
+    /// rule owning the delete rule), nil when the app's own steps did; its row is written under it.
+    var changedBy: String?
+    /// Provenance: the rule that last changed each relationship's pairs, when it was not relating or unrelating
+    /// (G7): a save's nullify removing a deleted model from its partner. Empty while every list is G7's.
+    var linkRules: [String] = []
     /// Values and relationships as of the object's last save or fetch (what rollback returns to, R32).
     var committed: (values: [SpecValue], links: [[Int]])?
 

@@ -27,6 +27,9 @@ public struct IssueName: Hashable, Sendable, Comparable, CustomStringConvertible
         (lhs.code, lhs.entity, lhs.key, lhs.object?.ref ?? -2, lhs.object?.row ?? false ? 1 : 0)
             < (rhs.code, rhs.entity, rhs.key, rhs.object?.ref ?? -2, rhs.object?.row ?? false ? 1 : 0)
     }
+
+    /// A deny issue (1600, R21), listed in a part of its own per relationship.
+    public var isDeny: Bool { code == 1600 }
 }
 
 /// The kind of a model's identifier.
@@ -42,11 +45,38 @@ public struct SavedState: Equatable, Sendable, CustomStringConvertible {
     public var damagedCopies: [String]?
     /// G27: the rows this save numbered at or below a number saved before; nil before the first relaunch.
     public var reusedNumbers: [String]?
+    /// A prediction only (never observed, not compared): the provenance of the rows and of the save's checks.
+    /// `rowsRule` decided every row (the step's: a save writes the container, a failed save keeps it, a relaunch
+    /// reopens it), except the rows named in `decided` (present or removed), which a rule of the step's own changed (a
+    /// save's delete rules, an upsert); `denyRules` decided each deny relationship's issues, listed or not (by the
+    /// label of its part, `GraphSchema.denyRules`).
+    public var rowsRule: String?
+    public var decided: [(name: ObjectName, rule: String)] = []
+    public var denyRules: [String: String] = [:]
 
     public init(rows: [CanonicalRow], damagedCopies: [String]? = nil, reusedNumbers: [String]? = nil) {
         self.rows = rows
         self.damagedCopies = damagedCopies
         self.reusedNumbers = reusedNumbers
+    }
+
+    /// The state as observed: its provenance is no part of it.
+    public static func == (lhs: SavedState, rhs: SavedState) -> Bool {
+        lhs.rows == rhs.rows && lhs.damagedCopies == rhs.damagedCopies && lhs.reusedNumbers == rhs.reusedNumbers
+    }
+
+    /// The same rows with `other`'s provenance.
+    public func decided(as other: SavedState?) -> SavedState {
+        var state = self
+        (state.rowsRule, state.decided, state.denyRules) = (other?.rowsRule, other?.decided ?? [], other?.denyRules ?? [:])
+        return state
+    }
+
+    /// The rule that decided part `label` (a row, a deny relationship's issues), when the state carries its provenance.
+    func rule(ofPart label: String) -> String? {
+        if let rule = denyRules[label] { return rule }
+        guard rowsRule != nil, label.hasPrefix(Self.rowPrefix) else { return nil }
+        return decided.first { Self.rowLabel($0.name) == label }?.rule ?? rowsRule
     }
 
     public var description: String {
@@ -57,7 +87,8 @@ public struct SavedState: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The part label of the row named `name`.
-    public static func rowLabel(_ name: ObjectName) -> String { "row " + name.description }
+    public static func rowLabel(_ name: ObjectName) -> String { rowPrefix + name.description }
+    static let rowPrefix = "row "
     public static let damagedLabel = "damaged copies", numbersLabel = "numbers"
 
     var parts: [(label: String, value: String)] {
@@ -160,15 +191,15 @@ extension GraphObservation: ObservationParts {
         case let .saveFailed(code, issues, state):
             var parts: [(label: String, value: String)] = [(Self.outcomeLabel, "saveFailed")]
             var labels: [String] = []
-            for issue in issues where issue.code == 1600 {
+            for issue in issues where issue.isDeny {
                 let label = Self.denyLabel(issue.entity, issue.key)
                 if !labels.contains(label) { labels.append(label) }
             }
             for label in labels {
-                parts.append((label, issues.filter { $0.code == 1600 && Self.denyLabel($0.entity, $0.key) == label }.map(\.description)
+                parts.append((label, issues.filter { $0.isDeny && Self.denyLabel($0.entity, $0.key) == label }.map(\.description)
                     .joined(separator: "; ")))
             }
-            parts.append((Self.validationLabel, issues.filter { $0.code != 1600 }.map(\.description).joined(separator: "; ")))
+            parts.append((Self.validationLabel, issues.filter { !$0.isDeny }.map(\.description).joined(separator: "; ")))
             parts.append((Self.codeLabel, String(code)))
             return parts + state.parts
         case let .refused(reasons, state):
@@ -181,4 +212,8 @@ extension GraphObservation: ObservationParts {
     }
 
     public var trapCode: String? { if case .trap(let code) = self { return code } else { return nil } }
+
+    /// Provenance of a predicted save, failed save or relaunch: the rule that decided a row, or a deny relationship's
+    /// issues.
+    public func rule(ofPart label: String, observed: GraphObservation) -> String? { savedState?.rule(ofPart: label) }
 }

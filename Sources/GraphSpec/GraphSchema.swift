@@ -104,6 +104,9 @@ public struct GraphSchema: Sendable, Equatable {
     public let createWeights: [UInt32]
     /// Per entity: its unique attributes, each with the three values a create step gives it (G28).
     public let uniquePools: [[ValuePool]]
+    /// By the label of its part (`1600 Entity.key`), the rule whose check decides a deny relationship's issues at save:
+    /// the app rule that chose the deny, else G11.
+    public let denyRules: [String: String]
 
     /// - Parameters:
     ///   - createPools: per entity, the create step's attribute and values (default: derived, `derivedCreatePool`).
@@ -117,6 +120,13 @@ public struct GraphSchema: Sendable, Equatable {
         self.createWeights = createWeights ?? entities.map { _ in 2 }
         self.createPools = createPools ?? entities.map(Self.derivedCreatePool)
         self.uniquePools = entities.map { entity in entity.attributes.indices.filter { entity.attributes[$0].unique }.map { Self.uniquePool(entity, $0) } }
+        var denyRules: [String: String] = [:]
+        for entity in entities {
+            for relationship in entity.relationships where relationship.deleteRule == .deny {
+                denyRules[GraphObservation.denyLabel(entity.name, relationship.name)] = relationship.rule ?? GraphRules.denyDelete
+            }
+        }
+        self.denyRules = denyRules
         var settable: [[ValuePool]] = [], slotWeights: [[UInt32]] = []
         for (e, entity) in entities.enumerated() {
             let picked = e < handPicked.count ? handPicked[e] : []

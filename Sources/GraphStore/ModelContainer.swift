@@ -46,6 +46,13 @@ public final class ModelContainer {
         self.init(schema: schema, configuration: configuration, storage: storage)
     }
 
+    /// A container over new, empty rows in memory for the model classes given and those their relationships lead
+    /// to (SwiftData's `ModelContainer(for: Work.self, Edition.self)`). Throws when the declarations do not make a
+    /// schema (`Schema(_:)`).
+    public convenience init(for modelClasses: PersistentModel.Type..., configurations: ModelConfiguration = ModelConfiguration()) throws(SchemaError) {
+        self.init(schema: try Schema(modelClasses), configuration: configurations)
+    }
+
     init(schema: Schema, configuration: ModelConfiguration, storage: any RowStorage) {
         self.schema = schema
         self.configuration = configuration

@@ -1,20 +1,14 @@
-/// A fetch: by identifier (reads the store, R16) or by an attribute value.
-public struct FetchDescriptor: Sendable, Equatable {
-    public enum Predicate: Sendable, Equatable {
-        /// The model with this identifier, if its row exists or it is a pending insert of this context.
-        case identifier(PersistentIdentifier)
-        /// Models of `entity` whose attribute `attribute` equals `value` (pending changes included).
-        case attribute(entity: String, attribute: String, equals: AttributeValue)
-        /// Models of `entity` whose list attribute `attribute` contains `element` (pending changes included),
-        /// like SwiftData's `#Predicate { $0.tags.contains(element) }`.
-        case contains(entity: String, attribute: String, element: String)
-        /// Every model of `entity` (pending changes included), like a `FetchDescriptor` without predicate.
-        case all(entity: String)
-    }
-
-    public var predicate: Predicate
-
-    public init(_ predicate: Predicate) { self.predicate = predicate }
+/// A fetch of the package's own code, answered from the rows without making models of rows it does not match.
+package enum ModelQuery: Sendable, Equatable {
+    /// The model with this identifier, if its row exists or it is a pending insert of this context.
+    case identifier(PersistentIdentifier)
+    /// Models of `entity` whose attribute `attribute` equals `value` (pending changes included).
+    case attribute(entity: String, attribute: String, equals: AttributeValue)
+    /// Models of `entity` whose list attribute `attribute` contains `element` (pending changes included),
+    /// like SwiftData's `#Predicate { $0.tags.contains(element) }`.
+    case contains(entity: String, attribute: String, element: String)
+    /// Every model of `entity` (pending changes included), like a `FetchDescriptor` without predicate.
+    case all(entity: String)
 }
 
 extension ModelContext {
@@ -34,10 +28,10 @@ extension ModelContext {
         return model
     }
 
-    /// The models matching `descriptor` (R16): saved rows as they are in the store, overlaid with this
-    /// context's registered models; pending inserts included; pending deletes still included (R18).
-    public func fetch(_ descriptor: FetchDescriptor) -> [PersistentModel] {
-        switch descriptor.predicate {
+    /// The models matching `query` (R16): saved rows as they are in the store, overlaid with this context's
+    /// registered models; pending inserts included; pending deletes still included (R18).
+    package func fetch(_ query: ModelQuery) -> [PersistentModel] {
+        switch query {
         case .identifier(let id):
             let resolved = container.resolve(id)
             if let model = registry[resolved], model.isPendingInsert { return [model] }
@@ -77,7 +71,7 @@ extension ModelContext {
     func materialize(_ id: PersistentIdentifier) -> PersistentModel {
         if let model = registry[id] { return model }
         guard let row = container.row(id) else { return placeholder(for: id) }
-        let model = container.schema.types[row.entity].type.init(backingData: BackingData(entity: container.schema.entities[row.entity]))
+        let model = container.schema.models.madeForRow(row.entity)
         model.entityIndex = row.entity
         model.container = container
         model.modelContext = self
@@ -92,7 +86,8 @@ extension ModelContext {
 
     func placeholder(for id: PersistentIdentifier) -> PersistentModel {
         let entity = container.schema.entityIndex(named: id.entityName) ?? 0
-        let model = container.schema.types[entity].type.init(backingData: BackingData(entity: container.schema.entities[entity]))
+        let model = container.schema.models.madeForRow(entity)
+        model.values = model.entity.defaultValues
         model.entityIndex = entity
         model.container = container
         model.identifier = id
@@ -101,7 +96,7 @@ extension ModelContext {
     }
 
     /// The models the pending deletes remove once delete rules have run (cascade closure), without running them.
-    public func pendingDeletionClosure() -> [PersistentModel] {
+    package func pendingDeletionClosure() -> [PersistentModel] {
         var result = deleted
         var seen = Set(result.map(ObjectIdentifier.init))
         var index = 0

@@ -23,8 +23,11 @@ public final class ModelContext {
 
     // MARK: Insert
 
-    /// Inserts `model` and every new model related to it (R8). Inserting a registered model traps (R9).
+    /// Inserts `model` and every new model related to it (R8). Inserting a registered model traps (R9). A new model
+    /// takes the container's schema first: the relationships its initializer set are linked then (R10 applies: a new
+    /// model linked to a registered one traps or is inserted by the link, and its insert then traps, R9).
     public func insert(_ model: PersistentModel) {
+        if model.schemaModels == nil { container.schema.adopt(model) }
         switch model.lifecycle {
         case .invalidated:
             model.raise(.invalidated(model.describeID()))
@@ -49,6 +52,10 @@ public final class ModelContext {
         guard model.lifecycle == .new else { return }
         guard let entity = container.schema.entityIndex(named: model.entity.name) else {
             preconditionFailure("\(model.entity.name) is not in the container's schema")
+        }
+        if model.schemaModels !== container.schema.models {
+            model.entity = container.schema.entities[entity]
+            model.schemaModels = container.schema.models
         }
         model.entityIndex = entity
         model.container = container

@@ -1,10 +1,5 @@
 package import FaultPoints
 
-/// What a model is backed by when it is made from a row (`ModelContext` materializes models this way).
-public struct BackingData: Sendable {
-    let entity: EntitySchema
-}
-
 /// The lifecycle of a model's backing data.
 public enum ModelLifecycle: String, Sendable {
     /// Never inserted, or discarded by rollback or by deleting a pending insert: no context, no identifier (R1).
@@ -17,17 +12,29 @@ public enum ModelLifecycle: String, Sendable {
     case invalidated
 }
 
-/// The base class of models: an entity plus a slot of attribute values and a slot of relationship
-/// handles per relationship. Every read and write goes through here, so a read of an invalidated model traps.
+/// The base class of models, SwiftData's `@Model`: a model is a subclass whose stored properties are declared
+/// `@Attribute` or `@Relationship` (`@Transient` for one that is not persisted), with `required init() {}` beside
+/// an initializer of its own:
 ///
-/// Subclasses declare `schemaEntity` and typed properties over `value(at:)`/`setValue(_:at:)` and
-/// `related(_:)`/`relate(_:to:)`.
+///     final class Edition: PersistentModel {
+///         @Attribute var isbn: String? = nil
+///         @Relationship var work: Work? = nil
+///         init(isbn: String?) { self.isbn = isbn }
+///         required init() {}
+///     }
+///
+/// (A property of optional type, or one whose wrapper has arguments, needs an initial value: Swift initializes such
+/// a wrapper at its declaration.)
+///
+/// A container's `Schema` derives the entity from the class. A new model keeps its values in its properties; a
+/// context that takes it (or a relationship to a model that has a schema) gives it its entity, and from then on
+/// every read and write goes through the store's storage, so a read of an invalidated model traps (R14).
 open class PersistentModel {
-    /// The entity a subclass declares (attribute and relationship order match its typed properties).
-    open class var schemaEntity: EntitySchema { preconditionFailure("\(Self.self) must override schemaEntity") }
-
-    /// The declared shape (names, inverses).
-    public final let entity: EntitySchema
+    /// The entity, once the model has a schema (an empty one before).
+    package internal(set) final var entity: EntitySchema
+    /// The schema the model took its entity from (nil for a new model of a class whose objects keep their values in
+    /// their properties until then).
+    final var schemaModels: SchemaModels?
     final var values: [AttributeValue]
     final var links: [[PersistentModel]]
     final var committed: (values: [AttributeValue], links: [[PersistentModel]])?
@@ -45,28 +52,12 @@ open class PersistentModel {
     final var isPendingDelete = false
     final var isChangeTracked = false
 
-    /// A new model with the entity's default values.
-    public init() {
-        let entity = Self.schemaEntity
-        self.entity = entity
-        self.values = entity.defaultValues
-        self.links = entity.emptyLinks
-    }
-
-    /// Sets every attribute of a model that was never inserted to `values` (in the entity's order): what `setValue`
-    /// for each attribute does to a new model (it only stores the value), without a call per attribute. For the
-    /// package's models, whose initializers set every attribute.
-    package final func setInitialValues(_ values: [AttributeValue]) {
-        precondition(lifecycle == .new && values.count == entity.attributes.count,
-                     "\(entity.name) takes \(entity.attributes.count) initial values (got \(values.count)), set before it is inserted")
-        self.values = values
-    }
-
-    /// A model materialized from a row.
-    public required init(backingData: BackingData) {
-        self.entity = backingData.entity
-        self.values = backingData.entity.defaultValues
-        self.links = backingData.entity.emptyLinks
+    /// A new model: every declared property at its initial value. A schema makes models of a class through this
+    /// initializer (a subclass with an initializer of its own declares `required init() {}`).
+    public required init() {
+        entity = EntitySchema.withoutSchema
+        values = []
+        links = []
     }
 
     // MARK: Identity and state
@@ -81,7 +72,8 @@ open class PersistentModel {
     // MARK: Attributes
 
     /// The attribute at `index`. Traps when the backing data no longer exists.
-    public final func value(at index: Int) -> AttributeValue {
+    @usableFromInline
+    package final func value(at index: Int) -> AttributeValue {
         if lifecycle == .invalidated || (lifecycle == .detached && readsTrapWhenDetached) {
             raise(.invalidated(describeID()))
             return entity.attributes[index].defaultValue
@@ -90,7 +82,8 @@ open class PersistentModel {
     }
 
     /// Sets the attribute at `index`; traps on an invalidated model or one whose deletion was saved.
-    public final func setValue(_ value: AttributeValue, at index: Int) {
+    @usableFromInline
+    package final func setValue(_ value: AttributeValue, at index: Int) {
         if lifecycle == .new {
             // No context: nothing to check or track (an initializer setting its attributes).
             values[index] = value
@@ -105,7 +98,8 @@ open class PersistentModel {
     // MARK: Relationships
 
     /// The models at relationship `index` (to-one: zero or one). Traps when the backing data no longer exists.
-    public final func related(_ index: Int) -> [PersistentModel] {
+    @usableFromInline
+    package final func related(_ index: Int) -> [PersistentModel] {
         if lifecycle == .invalidated || (lifecycle == .detached && readsTrapWhenDetached) {
             raise(.invalidated(describeID()))
             return []
@@ -115,7 +109,8 @@ open class PersistentModel {
 
     /// Sets a to-one relationship, or adds to a to-many one; maintains the inverse (R11). Linking models of two
     /// contexts traps; linking a new model to a registered one traps or inserts it (R10).
-    public final func relate(_ index: Int, to target: PersistentModel) {
+    package final func relate(_ index: Int, to target: PersistentModel) {
+        if target.schemaModels == nil, let schemaModels { schemaModels.adopt(target) }
         guard checkWritable(), target.checkWritable() else { return }
         let relationship = entity.relationships[index]
         switch (modelContext, target.modelContext) {
@@ -138,7 +133,7 @@ open class PersistentModel {
     }
 
     /// Removes `target` from relationship `index` (a to-one is set to nil if it holds `target`), and the inverse.
-    public final func unrelate(_ index: Int, from target: PersistentModel) {
+    package final func unrelate(_ index: Int, from target: PersistentModel) {
         guard checkWritable(), target.checkWritable() else { return }
         guard links[index].contains(where: { $0 === target }) else { return }
         removeLink(index, target)
@@ -148,7 +143,8 @@ open class PersistentModel {
     }
 
     /// Sets a to-one relationship to `target`, or clears it.
-    public final func setToOne(_ index: Int, _ target: PersistentModel?) {
+    @usableFromInline
+    package final func setToOne(_ index: Int, _ target: PersistentModel?) {
         if let target {
             relate(index, to: target)
         } else if let current = links[index].first {
@@ -159,7 +155,8 @@ open class PersistentModel {
     }
 
     /// Replaces a to-many relationship's contents: removes what is not in `models`, adds the rest in order.
-    public final func setRelated(_ index: Int, _ models: [PersistentModel]) {
+    @usableFromInline
+    package final func setRelated(_ index: Int, _ models: [PersistentModel]) {
         for current in links[index] where !models.contains(where: { $0 === current }) { unrelate(index, from: current) }
         for model in models { relate(index, to: model) }
     }
@@ -167,19 +164,19 @@ open class PersistentModel {
     // MARK: By name (models of a schema declared without classes)
 
     /// The attribute named `name` (`value(at:)`). Traps on a name the entity does not have.
-    public final func value(named name: String) -> AttributeValue { value(at: attributeIndex(name)) }
+    package final func value(named name: String) -> AttributeValue { value(at: attributeIndex(name)) }
 
     /// Sets the attribute named `name` (`setValue(_:at:)`).
-    public final func setValue(_ value: AttributeValue, named name: String) { setValue(value, at: attributeIndex(name)) }
+    package final func setValue(_ value: AttributeValue, named name: String) { setValue(value, at: attributeIndex(name)) }
 
     /// The models of the relationship named `name` (`related(_:)`).
-    public final func related(_ name: String) -> [PersistentModel] { related(relationshipIndex(name)) }
+    package final func related(_ name: String) -> [PersistentModel] { related(relationshipIndex(name)) }
 
     /// Relates `target` through the relationship named `name` (`relate(_:to:)`).
-    public final func relate(_ name: String, to target: PersistentModel) { relate(relationshipIndex(name), to: target) }
+    package final func relate(_ name: String, to target: PersistentModel) { relate(relationshipIndex(name), to: target) }
 
     /// Removes `target` from the relationship named `name` (`unrelate(_:from:)`).
-    public final func unrelate(_ name: String, from target: PersistentModel) { unrelate(relationshipIndex(name), from: target) }
+    package final func unrelate(_ name: String, from target: PersistentModel) { unrelate(relationshipIndex(name), from: target) }
 
     private func attributeIndex(_ name: String) -> Int {
         guard let index = entity.attributeIndex(named: name) else { preconditionFailure("\(entity.name) has no attribute \(name)") }
@@ -273,7 +270,9 @@ open class PersistentModel {
         }
     }
 
-    final func describeID() -> String { identifier?.description ?? "\(entity.name) (no identifier)" }
+    final func describeID() -> String {
+        identifier?.description ?? "\(schemaModels == nil ? ModelReflection.entityName(type(of: self)) : entity.name) (no identifier)"
+    }
 }
 
 extension Fault<StoreBehavior> {

@@ -24,7 +24,7 @@ public struct AttributeSchema: Sendable, Equatable {
     /// A unique attribute (R7): at most one row per value; a pending insert with a saved value upserts.
     public var isUnique: Bool
 
-    public init(_ name: String, _ kind: AttributeKind, optional: Bool = false, default defaultValue: AttributeValue = .null,
+    package init(_ name: String, _ kind: AttributeKind, optional: Bool = false, default defaultValue: AttributeValue = .null,
                 range: ClosedRange<Int>? = nil, length: ClosedRange<Int>? = nil, unique: Bool = false) {
         self.name = name
         self.kind = kind
@@ -49,7 +49,7 @@ public struct RelationshipSchema: Sendable, Equatable {
     public var minCount: Int?
     public var maxCount: Int?
 
-    public init(_ name: String, to destination: String, toMany: Bool, inverse: String?, deleteRule: DeleteRule = .nullify,
+    package init(_ name: String, to destination: String, toMany: Bool, inverse: String?, deleteRule: DeleteRule = .nullify,
                 optional: Bool = true, minCount: Int? = nil, maxCount: Int? = nil) {
         self.name = name
         self.destination = destination
@@ -62,8 +62,8 @@ public struct RelationshipSchema: Sendable, Equatable {
     }
 }
 
-/// The shape of an entity. Each model class declares one (`PersistentModel.schemaEntity`); a container's
-/// `Schema` may carry a variant of it (another delete rule, say) for a configuration.
+/// The shape of an entity, as a schema derives it from a model class's declarations (or, for a schema declared
+/// without classes, as given).
 public struct EntitySchema: Sendable, Equatable {
     public var name: String
     public var attributes: [AttributeSchema] {
@@ -82,7 +82,7 @@ public struct EntitySchema: Sendable, Equatable {
     /// Index in the schema of each relationship's destination, resolved by `Schema`.
     public internal(set) var destinationIndex: [Int]
 
-    public init(name: String, attributes: [AttributeSchema], relationships: [RelationshipSchema]) {
+    package init(name: String, attributes: [AttributeSchema], relationships: [RelationshipSchema]) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
@@ -100,23 +100,10 @@ public struct EntitySchema: Sendable, Equatable {
 
     public func attributeIndex(named name: String) -> Int? { attributes.firstIndex { $0.name == name } }
     public func relationshipIndex(named name: String) -> Int? { relationships.firstIndex { $0.name == name } }
-
-    /// A copy with one relationship's delete rule replaced (for a configuration variant).
-    public func with(deleteRule: DeleteRule, for relationship: String) -> EntitySchema {
-        var copy = self
-        if let index = relationshipIndex(named: relationship) { copy.relationships[index].deleteRule = deleteRule }
-        return copy
-    }
-
-    /// A copy with one relationship's optionality replaced.
-    public func with(optional: Bool, for relationship: String) -> EntitySchema {
-        var copy = self
-        if let index = relationshipIndex(named: relationship) { copy.relationships[index].isOptional = optional }
-        return copy
-    }
 }
 
-/// A schema that does not hold together: a destination or inverse that does not exist or does not point back.
+/// A schema that does not hold together: a property the schema cannot store, a destination or inverse that does not
+/// exist or does not point back. `relationship` names the property.
 public struct SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
     public var entity: String
     public var relationship: String
@@ -124,35 +111,66 @@ public struct SchemaError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(entity).\(relationship): \(message)" }
 }
 
-/// The entities of a container, with relationship destinations and inverses resolved to indexes.
+/// The entities of a container, with relationship destinations and inverses resolved to indexes: made from model
+/// classes (SwiftData's `Schema([Work.self, Edition.self])`), whose declarations (`@Attribute`, `@Relationship`) say
+/// everything; the classes their relationships lead to are included.
 public struct Schema: Sendable, Equatable {
-    public private(set) var entities: [EntitySchema]
-    /// The model class of each entity, to materialize rows.
-    let types: [ModelTypeBox]
+    /// The resolved entities, in order: the classes given, then those their relationships lead to.
+    public var entities: [EntitySchema] { models.entities }
+    /// The entities with their model classes and layouts, shared by the models that take this schema.
+    let models: SchemaModels
     /// Whether any entity declares a unique attribute (R7); saves skip the duplicate check otherwise.
     public let hasUniqueAttributes: Bool
 
-    /// A schema of model classes, each with its declared entity, optionally replacing some entities
-    /// (matched by name) with configuration variants.
-    public init(_ types: [PersistentModel.Type], variants: [EntitySchema] = []) throws(SchemaError) {
-        var entities = types.map { $0.schemaEntity }
-        for variant in variants {
-            guard let index = entities.firstIndex(where: { $0.name == variant.name }) else {
-                throw SchemaError(entity: variant.name, relationship: "", message: "variant of an entity the schema does not hold")
-            }
-            entities[index] = variant
+    /// The schema of `modelClasses` and of every class their relationships lead to. Throws when a declaration does
+    /// not hold together: a stored property without `@Attribute`, `@Relationship` or `@Transient`, an `inverse:` that
+    /// is not a relationship of the other class or that the other class pairs with another, two classes of one name.
+    public init(_ modelClasses: [PersistentModel.Type]) throws(SchemaError) {
+        var classes: [PersistentModel.Type] = []
+        var declarations: [ModelDeclaration] = []
+        var queue = modelClasses
+        var next = 0
+        while next < queue.count {
+            let modelClass = queue[next]
+            next += 1
+            if classes.contains(where: { $0 == modelClass }) { continue }
+            let declaration = try ModelReflection.declaration(of: modelClass)
+            classes.append(modelClass)
+            declarations.append(declaration)
+            for destination in declaration.destinations where !queue.contains(where: { $0 == destination }) { queue.append(destination) }
         }
-        try self.init(resolving: entities, types: types)
+        var entities = declarations.map(\.entity)
+        // Each declared inverse (a key path) by name, then the other side paired with it where it declares none.
+        for e in entities.indices {
+            for r in entities[e].relationships.indices {
+                guard let keyPath = declarations[e].inverses[r] else { continue }
+                let destination = declarations[e].destinations[r]
+                guard let property = ModelReflection.property(keyPath, of: destination), property.isRelationship else {
+                    throw SchemaError(entity: entities[e].name, relationship: entities[e].relationships[r].name,
+                                      message: "its inverse is not a @Relationship of \(ModelReflection.entityName(destination))")
+                }
+                entities[e].relationships[r].inverse = property.name
+            }
+        }
+        for e in entities.indices {
+            for r in entities[e].relationships.indices {
+                let relationship = entities[e].relationships[r]
+                guard let inverse = relationship.inverse, let d = entities.firstIndex(where: { $0.name == relationship.destination }),
+                      let back = entities[d].relationshipIndex(named: inverse), entities[d].relationships[back].inverse == nil else { continue }
+                entities[d].relationships[back].inverse = relationship.name
+            }
+        }
+        try self.init(resolving: entities, classes: classes, layouts: declarations.map(\.layout))
     }
 
-    /// A schema declared without model classes: its models are `PersistentModel`s made by `newModel(_:)` and
-    /// read and written by name (`value(named:)`, `relate(_:to:)`), as an app's generated or dynamic models.
-    public init(entities: [EntitySchema]) throws(SchemaError) {
-        try self.init(resolving: entities, types: entities.map { _ in PersistentModel.self })
+    /// A schema declared without model classes: its models are `PersistentModel`s made by `newModel(_:)` and read
+    /// and written by name or index (the harness's drawn schemas, an app's dynamic entities).
+    package init(entities: [EntitySchema]) throws(SchemaError) {
+        try self.init(resolving: entities, classes: entities.map { _ in nil }, layouts: entities.map { _ in nil })
     }
 
     /// Resolves every relationship's destination and inverse to indexes.
-    private init(resolving declared: [EntitySchema], types: [PersistentModel.Type]) throws(SchemaError) {
+    private init(resolving declared: [EntitySchema], classes: [PersistentModel.Type?], layouts: [ModelLayout?]) throws(SchemaError) {
         var entities = declared
         for e in entities.indices {
             if let other = entities[..<e].first(where: { $0.name == entities[e].name }) {
@@ -176,21 +194,94 @@ public struct Schema: Sendable, Equatable {
                 }
             }
         }
-        self.entities = entities
-        self.types = types.map { ModelTypeBox(type: $0) }
+        self.models = SchemaModels(entities: entities, classes: classes, layouts: layouts)
         self.hasUniqueAttributes = entities.contains { $0.attributes.contains(where: \.isUnique) }
     }
 
-    /// A new model of entity `name` (not inserted; every attribute at its default): an instance of the entity's
-    /// model class, or a `PersistentModel` for a schema declared without classes. Nil for an unknown entity.
-    public func newModel(_ name: String) -> PersistentModel? {
-        guard let index = entityIndex(named: name) else { return nil }
-        return types[index].type.init(backingData: BackingData(entity: entities[index]))
+    /// This schema with the relationship `relationship` of entity `entity` changed by `change` (a configuration's
+    /// variant: another delete rule, a required relationship).
+    package func changing(_ relationship: String, of entity: String, _ change: (inout RelationshipSchema) -> Void) throws(SchemaError) -> Schema {
+        var entities = models.entities
+        guard let e = entities.firstIndex(where: { $0.name == entity }), let r = entities[e].relationshipIndex(named: relationship) else {
+            throw SchemaError(entity: entity, relationship: relationship, message: "no such relationship to change")
+        }
+        change(&entities[e].relationships[r])
+        return try Schema(resolving: entities, classes: models.classes, layouts: models.layouts)
     }
 
-    public func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }
+    /// A new model of entity `name` (not inserted; every attribute at the entity's default): an object of the
+    /// entity's model class, or a `PersistentModel` for a schema declared without classes. Nil for an unknown entity.
+    package func newModel(_ name: String) -> PersistentModel? {
+        guard let index = entityIndex(named: name) else { return nil }
+        return models.make(index)
+    }
+
+    package func entityIndex(named name: String) -> Int? { entities.firstIndex { $0.name == name } }
+
+    /// Gives a new model of a class of this schema its entity, taking the values and relationships its properties
+    /// hold (relationships are linked, R10 and R11 applying). A model that has a schema keeps it.
+    package func adopt(_ model: PersistentModel) { models.adopt(model) }
+
+    /// The declared property `keyPath` of `modelClass` reads, with its index among the entity's attributes or
+    /// relationships; nil when the key path reads no declared property of a class of this schema.
+    package func property(_ keyPath: AnyKeyPath, of modelClass: PersistentModel.Type) -> (entity: Int, name: String, isRelationship: Bool, index: Int)? {
+        guard let e = models.entityIndex(of: modelClass), let property = ModelReflection.property(keyPath, of: modelClass) else { return nil }
+        let index = property.isRelationship ? entities[e].relationshipIndex(named: property.name) : entities[e].attributeIndex(named: property.name)
+        return index.map { (e, property.name, property.isRelationship, $0) }
+    }
+
+    /// The entity of `modelClass`, if it is a class of this schema.
+    package func entityIndex(of modelClass: PersistentModel.Type) -> Int? { models.entityIndex(of: modelClass) }
 
     public static func == (lhs: Schema, rhs: Schema) -> Bool { lhs.entities == rhs.entities }
+}
+
+/// A schema's entities with the model class and layout of each (none for an entity declared without a class):
+/// immutable, shared by every model that takes the schema, so a model can give it to a new model it is related to.
+final class SchemaModels: @unchecked Sendable {
+    let entities: [EntitySchema]
+    let classes: [PersistentModel.Type?]
+    let layouts: [ModelLayout?]
+
+    init(entities: [EntitySchema], classes: [PersistentModel.Type?], layouts: [ModelLayout?]) {
+        self.entities = entities
+        self.classes = classes
+        self.layouts = layouts
+    }
+
+    func entityIndex(of modelClass: PersistentModel.Type) -> Int? { classes.firstIndex { $0 == modelClass } }
+
+    /// Gives `model` the entity of its class (see `Schema.adopt`).
+    func adopt(_ model: PersistentModel) {
+        guard model.schemaModels == nil else { return }
+        guard let e = entityIndex(of: type(of: model)) else {
+            preconditionFailure("\(type(of: model)) is not in the schema (\(entities.map(\.name).joined(separator: ", ")))")
+        }
+        model.adopt(as: e, in: self)
+    }
+
+    /// A new model of entity `e` with the entity's default values.
+    func make(_ e: Int) -> PersistentModel {
+        let model = madeForRow(e)
+        model.values = entities[e].defaultValues
+        return model
+    }
+
+    /// An object of entity `e`'s class with its entity and no relationships: a row's model, whose values the caller sets.
+    func madeForRow(_ e: Int) -> PersistentModel {
+        let model = (classes[e] ?? PersistentModel.self).init()
+        model.takeEntity(e, in: self)
+        return model
+    }
+
+    /// The schema of the classes `modelClass`'s relationships lead to, for new models related before either has one.
+    static func discovering(_ modelClass: PersistentModel.Type) -> SchemaModels {
+        do {
+            return try Schema([modelClass]).models
+        } catch {
+            preconditionFailure("the model classes related to \(modelClass) do not make a schema: \(error)")
+        }
+    }
 }
 
 /// Empty relationship lists, one per relationship. Holding no model, they are safe to share across
@@ -198,9 +289,4 @@ public struct Schema: Sendable, Equatable {
 struct EmptyRelationships: @unchecked Sendable {
     let lists: [[PersistentModel]]
     init(count: Int) { lists = Array(repeating: [], count: count) }
-}
-
-/// A model class held in a `Sendable` schema (metatypes of non-final classes are not `Sendable` by themselves).
-struct ModelTypeBox: @unchecked Sendable {
-    let type: PersistentModel.Type
 }

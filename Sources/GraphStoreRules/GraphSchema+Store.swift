@@ -22,7 +22,7 @@ extension GraphSchema {
 extension Schema {
     /// The store schema a specification schema describes (no model classes: `Schema(entities:)`). Throws when it
     /// does not hold together.
-    public init(_ schema: GraphSchema) throws(SchemaError) {
+    package init(_ schema: GraphSchema) throws(SchemaError) {
         try self.init(entities: schema.entities.map { entity in
             EntitySchema(name: entity.name, attributes: entity.attributes.map { attribute in
                 AttributeSchema(attribute.name, AttributeKind(rawValue: attribute.kind.rawValue) ?? .string, optional: attribute.optional,

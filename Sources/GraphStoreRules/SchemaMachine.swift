@@ -2,15 +2,17 @@ import GraphFuzzEngine
 import GraphSpec
 import GraphStore
 
-/// A machine that checks the object-graph rules (G1–G28, `GraphRules`) against GraphStore for a schema of yours:
-/// it creates, inserts, relates, sets, deletes, saves, rolls back, looks up, reads, fetches and relaunches over
-/// your entities, and predicts each step from the rules. Add your app's own actions — its factories, mappers and
-/// deletion flows written against GraphStore — with their predictions under your own rules, and your own
-/// invariants; `GraphFuzzTest.check(machine)` runs it.
+/// A machine that checks the object-graph rules (G1–G28, `GraphRules`) against GraphStore for your models: it
+/// creates, inserts, relates, sets, deletes, saves, rolls back, looks up, reads, fetches and relaunches over your
+/// entities, and predicts each step from the rules. Your app's own actions (`AppAction`) run your code — its
+/// factories, deletion flows, mappers — beside them, each predicted from its description under your rule; your app's
+/// invariants (`AppInvariant`) are checked after every step. `GraphFuzzTest.check(machine)` runs it.
 ///
-/// The schema's CloudKit check (G21) runs on every case; with `cloudKit: true` the schema must also pass it, and a
-/// failure lists its violations.
-public struct SchemaMachine: StateMachine, Sendable {
+///     let machine = try SchemaMachine(for: Group.self, Task.self, name: "todo", actions: [addTask, deleteList])
+///
+/// The schema's CloudKit check (G21) runs on every case; with `cloudKit: true` the schema must also pass it (R23,
+/// R24), and a failure lists its violations.
+public struct SchemaMachine: StateMachine, RuleDeclaring, Sendable {
     /// The per-case parameters: the unknown evidence, each fuzzed both ways, and the backend (memory; SQLite one
     /// case in ten).
     public struct Config: Sendable, Equatable {
@@ -23,21 +25,19 @@ public struct SchemaMachine: StateMachine, Sendable {
     public let schema: Schema
     public let specification: GraphSchema
     let cloudKit: Bool
-    let appActions: @Sendable () -> [Action<SchemaMachine>]
-    let appInvariants: @Sendable () -> [Invariant<SchemaMachine>]
+    let appActions: [AppAction]
+    let appInvariants: [AppInvariant]
     /// Where the SQLite cases' store files go: the system's scratch location, or the folder the harness gives
     /// (`usingScratchFolder`: a worker's own, removed when it dies).
     private(set) var stores: ScratchStores
 
     /// - Parameters:
-    ///   - schema: your schema (of model classes, `Schema(_:)`, or declared, `Schema(entities:)`).
+    ///   - schema: your schema (`Schema([Group.self, Task.self])`).
     ///   - name: its name in reports.
     ///   - cloudKit: whether the schema must pass the CloudKit check (R23, R24).
-    ///   - actions: your app's actions, after the store's.
+    ///   - actions: your app's actions, drawn beside the store's.
     ///   - invariants: your app's invariants, after G21.
-    public init(schema: Schema, name: String = "schema", cloudKit: Bool = false,
-                actions: @escaping @Sendable () -> [Action<SchemaMachine>] = { [] },
-                invariants: @escaping @Sendable () -> [Invariant<SchemaMachine>] = { [] }) {
+    public init(_ schema: Schema, name: String = "schema", cloudKit: Bool = false, actions: [AppAction] = [], invariants: [AppInvariant] = []) {
         self.schema = schema
         self.specification = GraphSchema(schema, name: name)
         self.cloudKit = cloudKit
@@ -46,8 +46,25 @@ public struct SchemaMachine: StateMachine, Sendable {
         self.stores = ScratchStores()
     }
 
+    /// The machine for the schema of `modelClasses` (and the classes their relationships lead to). Throws when the
+    /// declarations do not make a schema.
+    public init(for modelClasses: PersistentModel.Type..., name: String = "schema", cloudKit: Bool = false, actions: [AppAction] = [],
+                invariants: [AppInvariant] = []) throws(SchemaError) {
+        self.init(try Schema(modelClasses), name: name, cloudKit: cloudKit, actions: actions, invariants: invariants)
+    }
+
     public var actions: [Action<SchemaMachine>] {
-        StoreActions.actions(perform: { command, system in try system.run(command, save: SchemaSystem.contextSave) }) + appActions()
+        StoreActions.actions(perform: { command, system in try system.run(command, save: SchemaSystem.contextSave) })
+            + appActions.map { $0.build(schema) }
+    }
+
+    /// The rules the machine decides: the store's (G28 only for a schema with a unique attribute), then each app
+    /// action's and invariant's, in order.
+    public var rules: [Rule] {
+        var appRules: [String] = []
+        for rule in appActions.map(\.rule) + appInvariants.map(\.rule) where !appRules.contains(rule) { appRules.append(rule) }
+        return GraphRules.store + (schema.hasUniqueAttributes ? GraphRules.unique : []) + GraphRules.launch
+            + appRules.map { Rule(id: $0, statement: "an app rule of the \(specification.name) schema", source: "app", confidence: "") }
     }
 
     public var invariants: [Invariant<SchemaMachine>] {
@@ -60,7 +77,9 @@ public struct SchemaMachine: StateMachine, Sendable {
                 guard required, !system.cloudKit.predicted.isEmpty else { return nil }
                 return "the \(model.schema.name) schema cannot be mirrored to CloudKit: \(system.cloudKit.predicted.joined(separator: ", "))"
             },
-        ] + appInvariants()
+        ] + appInvariants.map { invariant in
+            Invariant(invariant.rule) { _, system in invariant.check(AppModels(system, making: nil)) }
+        }
     }
 
     public func makeConfig(_ args: inout Arguments) -> Config {

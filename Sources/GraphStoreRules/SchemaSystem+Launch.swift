@@ -93,7 +93,7 @@ extension SchemaSystem {
     }
 
     /// Releases the case: breaks the models' reference cycles, closes the store and removes its file.
-    public mutating func tearDown() {
+    package mutating func tearDown() {
         container.tearDown()
         // Models never inserted may link to each other; the container does not know them.
         for model in refs { model?.breakReferenceCycles() }

@@ -4,7 +4,7 @@ import GraphStore
 /// The store's values and models as the specification names them.
 extension SchemaSystem {
     /// A model as observations name it: its saved row (`r:v2`) or, without a permanent identifier, its first reference.
-    public func name(_ model: PersistentModel) -> ObjectName {
+    package func name(_ model: PersistentModel) -> ObjectName {
         if let id = model.persistentModelID, !id.isTemporary { return idName(id) }
         return ObjectName(row: false, ref: refs.firstIndex { $0 === model } ?? -1)
     }
@@ -16,13 +16,13 @@ extension SchemaSystem {
     }
 
     /// The index of the context holding `model`, -1 for none.
-    public func contextIndex(_ model: PersistentModel) -> Int {
+    package func contextIndex(_ model: PersistentModel) -> Int {
         guard let context = model.modelContext else { return -1 }
         return contexts.firstIndex { $0 === context } ?? -1
     }
 
     /// The container's rows named as the specification names them, sorted.
-    public func canonicalRows() -> [CanonicalRow] {
+    package func canonicalRows() -> [CanonicalRow] {
         let rows = container.rows
         let naming = RowNaming(refs: refs, entities: container.schema.entities, rows: rows.keys)
         return rows.map { id, row in
@@ -52,13 +52,13 @@ extension SchemaSystem {
         return count
     }
 
-    public static func kind(_ id: PersistentIdentifier?) -> IDKind {
+    package static func kind(_ id: PersistentIdentifier?) -> IDKind {
         guard let id else { return .none }
         return id.isTemporary ? .temporary : .permanent
     }
 
     /// A specification value as the store holds it.
-    public static func store(_ value: SpecValue) -> AttributeValue {
+    package static func store(_ value: SpecValue) -> AttributeValue {
         switch value {
         case .null: return .null
         case .bool(let v): return .bool(v)
@@ -69,7 +69,7 @@ extension SchemaSystem {
     }
 
     /// A stored value as the specification writes it.
-    public static func spec(_ value: AttributeValue) -> SpecValue {
+    package static func spec(_ value: AttributeValue) -> SpecValue {
         switch value {
         case .null: return .null
         case .bool(let v): return .bool(v)

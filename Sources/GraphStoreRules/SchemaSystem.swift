@@ -4,13 +4,12 @@ import GraphSpec
 import GraphStore
 
 /// The system under test for one case of a schema: a container (traps recorded) over the schema, two contexts,
-/// and the models and identifiers the steps made. Your own actions perform on it: `contexts[c]` is the context a
-/// step names, `model(ref)` the model a reference names, and `observe` turns a store trap into `.trap`.
+/// and the models and identifiers the steps made. An app action's code sees it as `AppModels`.
 public struct SchemaSystem {
-    public internal(set) var container: ModelContainer
-    public internal(set) var contexts: [ModelContext]
+    package internal(set) var container: ModelContainer
+    package internal(set) var contexts: [ModelContext]
     /// The models the steps made or looked up, by reference (`refs[0]` is `v1`).
-    public internal(set) var refs: [PersistentModel?] = []
+    package internal(set) var refs: [PersistentModel?] = []
     var held: [PersistentIdentifier?] = []
     /// The specification's view of the schema: its value pools say what a create or set step stores.
     let schema: GraphSchema
@@ -47,10 +46,10 @@ public struct SchemaSystem {
     }
 
     /// G21: the store's CloudKit check of the container's schema, and what the specification derives from it.
-    public var cloudKitFound: [String] { cloudKit.found }
-    public var cloudKitPredicted: [String] { cloudKit.predicted }
+    package var cloudKitFound: [String] { cloudKit.found }
+    package var cloudKitPredicted: [String] { cloudKit.predicted }
     /// Whether the store's CloudKit check lists what the specification derives from the container's schema (G21).
-    public var cloudKitAgrees: Bool { cloudKit.found == cloudKit.predicted }
+    package var cloudKitAgrees: Bool { cloudKit.found == cloudKit.predicted }
 
     /// The case's container on its backend. Throws the store's `StoreError`, or a `HarnessFault` when the store
     /// could not create its file because the harness cannot write there.
@@ -71,14 +70,14 @@ public struct SchemaSystem {
     }
 
     /// The model reference `ref` names.
-    public func model(_ ref: Ref) -> PersistentModel { refs[ref.index]! }
+    package func model(_ ref: Ref) -> PersistentModel { refs[ref.index]! }
 
     /// Binds the next reference to `model` (a model your action made or found; nil for none).
-    public mutating func bind(_ model: PersistentModel?) { refs.append(model) }
+    package mutating func bind(_ model: PersistentModel?) { refs.append(model) }
 
     /// Runs `body` and observes what it returns, or the first trap the store raised meanwhile (`.trap`), as the
     /// specification names traps.
-    public mutating func observe<O>(_ trap: (String) -> O, _ body: (inout SchemaSystem) throws -> O) rethrows -> O {
+    package mutating func observe<O>(_ trap: (String) -> O, _ body: (inout SchemaSystem) throws -> O) rethrows -> O {
         let before = trapCount
         let observation = try body(&self)
         return trapCount > before ? trap(trapName(at: before)) : observation
@@ -117,6 +116,8 @@ public struct SchemaSystem {
         case let .create(_, entity, variant, context, unique):
             let value = schema.createPools[entity].map { ($0.attribute, $0.values[variant]) }
             let model = makeModel?(entity, value?.1) ?? container.schema.newModel(container.schema.entities[entity].name)!
+            // An app's initializer leaves the values in the model's properties: the model takes the container's schema.
+            container.schema.adopt(model)
             if makeModel == nil, let (attribute, value) = value { model.setValue(Self.store(value), at: attribute) }
             for pool in schema.uniquePools[entity] { model.setValue(Self.store(pool.values[unique]), at: pool.attribute) }
             if context >= 0 { contexts[context].insert(model) }
@@ -157,7 +158,7 @@ public struct SchemaSystem {
             switch method {
             case .model: found = contexts[c].model(for: id)
             case .registered: found = contexts[c].registeredModel(for: id)
-            case .fetch: found = contexts[c].fetch(FetchDescriptor(.identifier(id))).first
+            case .fetch: found = contexts[c].fetch(.identifier(id)).first
             }
             guard let found else {
                 refs.append(nil)
@@ -176,8 +177,8 @@ public struct SchemaSystem {
             return .state(context: contextIndex(model), lifecycle: model.lifecycle.rawValue, deleted: model.isDeleted, changes: model.hasChanges)
         case let .fetch(c, entity, attribute, value):
             let entitySchema = container.schema.entities[entity]
-            let found = contexts[c].fetch(FetchDescriptor(.attribute(entity: entitySchema.name, attribute: entitySchema.attributes[attribute].name,
-                                                                     equals: Self.store(value))))
+            let found = contexts[c].fetch(.attribute(entity: entitySchema.name, attribute: entitySchema.attributes[attribute].name,
+                                                     equals: Self.store(value)))
             return .objects(found.map { name($0) }.sorted())
         case .relaunch:
             if let failure = try relaunch() { return failure }
@@ -204,7 +205,7 @@ public struct SchemaSystem {
     /// issues and the state, or `.refused` with the reasons `body` returns (an app's save that refused before the
     /// store saved); after a relaunch, a successful save's state says which numbers it reused (G27). A store the
     /// machine failed (`StoreError.isMachineFailure`) is a `HarnessFault`, never the store's.
-    public mutating func saving(_ body: () throws(SaveError) -> [String]?) throws(HarnessFault) -> GraphObservation {
+    package mutating func saving(_ body: () throws(SaveError) -> [String]?) throws(HarnessFault) -> GraphObservation {
         let temporary = refs.indices.filter { refs[$0]?.persistentModelID?.isTemporary == true }
         // G28: an insert that takes a saved row over keeps that row's number, which is no reuse.
         let savedBefore = container.schema.hasUniqueAttributes ? Set(container.rows.keys) : []

@@ -8,20 +8,19 @@ import GraphStore
 /// context 1) refreshing a work's title while the main actor deletes or retitles a work and saves. Each branch is
 /// predicted by the specification as if it ran alone, in one go; a step is judged by linearizability.
 extension GraphMachine {
-    /// A main-actor branch on a saved work of the main context: `steps` (of the work and a title's index) in one job,
-    /// observing the work's row; only steps the specification says save (a failed save is the sequential steps' to
-    /// judge: here a store fault in it would be charged to the refresh that observed its rows).
+    /// A main-actor branch on a saved work of the main context: `steps` (of the work and a title's index) in one job;
+    /// only steps the specification says save (a failed save is the sequential steps' to judge).
     private func main(_ name: String, titled: Bool = false, _ steps: @escaping @Sendable (Ref, Int) -> [GraphCommand]) -> Action<GraphMachine> {
         .concurrent(name, weight: 1, when: { $0.hasSavedMainWork }, arguments: { args, model in
             let title = titled ? args.int("title", in: 0...2) : 0
             let work = try args.ref("work", among: model.refs.count) { ref in
                 var after = model
-                guard model.isSavedMainWork(Ref(ref)), case .saved = after.inOneGo(steps(Ref(ref), title), observing: Ref(ref)).value else { return false }
+                guard model.isSavedMainWork(Ref(ref)), case .saved = after.inOneGo(steps(Ref(ref), title)).value else { return false }
                 return true
             }
             return (work: work, steps: steps(work, title))
-        }, predict: { branch, model in model.inOneGo(branch.steps, observing: branch.work) }, perform: { branch, system in
-            try await MainActor.run { try system.inOneGo(branch.steps, observing: branch.work) }
+        }, predict: { branch, model in model.inOneGo(branch.steps) }, perform: { branch, system in
+            try await MainActor.run { try system.inOneGo(branch.steps) }
         })
     }
 
@@ -62,7 +61,7 @@ extension GraphSystem {
     func refreshTitle(_ work: Ref, title: String) async throws -> GraphObservation {
         let traps = store.trapCount
         guard let id = store.model(work).persistentModelID else { throw HarnessFault("\(work) has no identifier to pass to the background actor") }
-        return try await refresh(on: backgroundActor(), id, title: title, traps: traps).keepingRow(store.name(store.model(work)), numbers: false)
+        return try await refresh(on: backgroundActor(), id, title: title, traps: traps).withoutReusedNumbers
     }
 
     /// The refresh, observed on the actor: what it saved is taken in the job that saved it, before anything else runs.
@@ -85,9 +84,9 @@ extension GraphSystem {
         }
     }
 
-    /// Store steps in one job of the main actor, each save `Library.save()`: the last step's observation with the
-    /// work's row alone, or the first trap.
-    func inOneGo(_ commands: [GraphCommand], observing work: Ref) throws(HarnessFault) -> GraphObservation {
+    /// Store steps in one job of the main actor, each save `Library.save()`: the last step's observation, or the first
+    /// trap.
+    func inOneGo(_ commands: [GraphCommand]) throws(HarnessFault) -> GraphObservation {
         let traps = store.trapCount
         defer { mainActorTraps += traps..<store.trapCount }
         var last = GraphObservation.none
@@ -95,13 +94,13 @@ extension GraphSystem {
             last = try run(command)
             if last.isTrap { return last }
         }
-        return last.keepingRow(store.name(store.model(work)))
+        return last
     }
 
     /// The actor that owns context 1: one per context, so a relaunch's new context gets a new actor.
     private func backgroundActor() -> CatalogRefresh {
         if let background, background.context === store.contexts[1] { return background.actor }
-        let made = CatalogRefresh(context: store.contexts[1], policy: policy)
+        let made = CatalogRefresh(modelContext: store.contexts[1], policy: policy)
         background = (made, store.contexts[1])
         return made
     }

@@ -69,13 +69,13 @@ extension GraphMachine {
             switch method {
             case .model: body.append("app.refs.append(app.contexts[\(c)].model(for: app.held[\(h)]!))")
             case .registered: body.append("app.refs.append(app.contexts[\(c)].registeredModel(for: app.held[\(h)]!))")
-            case .fetch: body.append("app.refs.append(app.contexts[\(c)].fetch(FetchDescriptor(.identifier(app.held[\(h)]!))).first)")
+            case .fetch: body.append("app.refs.append(app.contexts[\(c)].fetch(.identifier(app.held[\(h)]!)).first)")
             }
         case let .read(ref, p):
             body.append("\(binds ? "let property =" : "_ =") \(r(ref)).entity.attributes.count > \(p) ? \"\\(\(r(ref)).value(at: \(p)))\" : \"\\(\(r(ref)).related(\(p) - \(r(ref)).entity.attributes.count).count)\"")
         case let .state(ref): body.append("\(binds ? "let state =" : "_ =") (\(r(ref)).lifecycle, \(r(ref)).isDeleted)")
         case let .fetch(c, _, _, value):
-            body.append("\(binds ? "let fetched =" : "_ =") app.contexts[\(c)].fetch(FetchDescriptor(.attribute(entity: \"Work\", attribute: \"title\", equals: .string(\(value)))))")
+            body.append("\(binds ? "let fetched =" : "_ =") app.contexts[\(c)].fetch(.attribute(entity: \"Work\", attribute: \"title\", equals: .string(\(value))))")
         case .relaunch, .killedSave:
             let relaunch = ["app.container = try app.container.relaunch()",
                             "app.contexts = [ModelContext(app.container), ModelContext(app.container)]",

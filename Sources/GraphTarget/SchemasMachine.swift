@@ -87,9 +87,9 @@ extension SchemasMachine {
                summary: "Relating a to-one whose to-one inverse another model holds leaves that model pointing at the target (StoreBehavior fault oneToOneKeepsOldPartner).",
                reason: "the old partner keeps a pair its partner dropped (G7): a read of it, a delete's count of the partners holding it (G8), its row at the next save (G19, G9 when delete rules wrote it) a required or limited relationship it still fills at validation (G10), a deny relationship it still fills when it is deleted (G11), or its insert bringing the target along (G4) shows it"):
          [.oneToOneKeepsOldPartner],
-        Mutant(name: "store-cascade-needs-inverse", rules: ["G9", "G10", "G19", "G8"],
+        Mutant(name: "store-cascade-needs-inverse", rules: ["G9", "G10", "G19", "G8", "G11"],
                summary: "Cascade follows only relationships that declare an inverse (StoreBehavior fault cascadeNeedsInverse).",
-               reason: "the destination the cascade skips (G9) stays: in the save's rows (G19), validated where the specification deleted it (G10), or, after a failed save, without the pending delete mark a state read or a later delete's count shows (G8)"):
+               reason: "the destination the cascade skips (G9) stays: in the save's rows (G19), validated where the specification deleted it (G10), held by a deleted model's deny relationship where the specification deleted it (G11), or, after a failed save, without the pending delete mark a state read or a later delete's count shows (G8)"):
          [.cascadeNeedsInverse],
         Mutant(name: "store-unique-inserts-new-row", rule: "G28",
                summary: "An insert whose unique value a saved row holds gets a row of its own instead of taking that row over (StoreBehavior fault uniqueInsertsNewRow)."):

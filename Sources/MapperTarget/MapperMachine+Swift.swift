@@ -56,7 +56,7 @@ extension MapperMachine: SwiftExportable {
             lines = [
                 "do {",
                 "    let other = ModelContext(app.container)",
-                "    if let work = other.fetch(FetchDescriptor(.identifier(app.refs[\(ref.index)].persistentModelID!))).first { other.delete(work) }  // \(ref)",
+                "    if let work = other.fetch(.identifier(app.refs[\(ref.index)].persistentModelID!)).first { other.delete(work) }  // \(ref)",
                 "    try other.save()",
                 "}",
             ]

@@ -210,7 +210,7 @@ public final class MapperSystem: @unchecked Sendable {
     func deleteElsewhere(_ ref: Int) throws(HarnessFault) -> MapperObservation {
         let traps = trapCount
         let other = ModelContext(container)
-        guard ref < slots.count, let id = slots[ref].id, let work = other.fetch(FetchDescriptor(.identifier(id))).first else {
+        guard ref < slots.count, let id = slots[ref].id, let work = other.fetch(.identifier(id)).first else {
             return .missing(ref)
         }
         other.delete(work)
@@ -276,17 +276,15 @@ public final class MapperSystem: @unchecked Sendable {
         // the editions are taken once, for their ISBNs and their details.
         let title = work.title, tags = work.subjectTags, provider = work.primaryProvider, volumeIDs = work.googleBooksVolumeIDs
         let synthetic = work.synthetic
-        let editions = work.related(Work.Field.editions)
+        let editions = work.editions
         return CanonicalWork(
             title: title, tags: tags, provider: provider, volumeIDs: volumeIDs,
-            editionISBNs: editions.map { ($0 as! Edition).isbn },
-            authors: work.related(Work.Field.authors).map { ($0 as! Author).name },
-            editionDetails: editions.map { model in
-                let edition = model as! Edition
-                return CanonicalWork.editionDetail(isbn: edition.isbn, title: edition.editionTitle,
-                                                   publisher: edition.publisher, pageCount: edition.pageCount)
+            editionISBNs: editions.map(\.isbn),
+            authors: work.authors.map(\.name),
+            editionDetails: editions.map { edition in
+                CanonicalWork.editionDetail(isbn: edition.isbn, title: edition.editionTitle, publisher: edition.publisher, pageCount: edition.pageCount)
             },
-            synthetic: synthetic, editionProviders: editions.map { ($0 as! Edition).primaryProvider })
+            synthetic: synthetic, editionProviders: editions.map(\.primaryProvider))
     }
 
     /// The saved works, edition rows and author rows, read from the container's rows (no context).
@@ -300,21 +298,22 @@ public final class MapperSystem: @unchecked Sendable {
             } else if row.entity == entities.author {
                 authors += 1
             } else if row.entity == entities.work {
+                let c = RowColumns.shipped
                 works.append(CanonicalWork(
-                    title: row.values[Work.Field.title].stringValue ?? "",
-                    tags: row.values[Work.Field.subjectTags].stringsValue ?? [],
-                    provider: row.values[Work.Field.primaryProvider].stringValue,
-                    volumeIDs: row.values[Work.Field.googleBooksVolumeIDs].stringsValue ?? [],
-                    editionISBNs: row.links[Work.Field.editions].map { rows[$0]?.values[Edition.Field.isbn].stringValue },
-                    authors: row.links[Work.Field.authors].map { rows[$0]?.values[Author.Field.name].stringValue ?? "?" },
-                    editionDetails: row.links[Work.Field.editions].map { link in
+                    title: row.values[c.title].stringValue ?? "",
+                    tags: row.values[c.subjectTags].stringsValue ?? [],
+                    provider: row.values[c.provider].stringValue,
+                    volumeIDs: row.values[c.volumeIDs].stringsValue ?? [],
+                    editionISBNs: row.links[c.editions].map { rows[$0]?.values[c.isbn].stringValue },
+                    authors: row.links[c.authors].map { rows[$0]?.values[c.authorName].stringValue ?? "?" },
+                    editionDetails: row.links[c.editions].map { link in
                         let values = rows[link]?.values
                         return CanonicalWork.editionDetail(
-                            isbn: values?[Edition.Field.isbn].stringValue, title: values?[Edition.Field.editionTitle].stringValue,
-                            publisher: values?[Edition.Field.publisher].stringValue, pageCount: values?[Edition.Field.pageCount].intValue)
+                            isbn: values?[c.isbn].stringValue, title: values?[c.editionTitle].stringValue,
+                            publisher: values?[c.publisher].stringValue, pageCount: values?[c.pageCount].intValue)
                     },
-                    synthetic: row.values[Work.Field.synthetic].boolValue ?? false,
-                    editionProviders: row.links[Work.Field.editions].map { rows[$0]?.values[Edition.Field.primaryProvider].stringValue }))
+                    synthetic: row.values[c.synthetic].boolValue ?? false,
+                    editionProviders: row.links[c.editions].map { rows[$0]?.values[c.editionProvider].stringValue }))
             }
         }
         return (works.sorted(), editions, authors)
@@ -342,4 +341,27 @@ public final class MapperSystem: @unchecked Sendable {
                 AuthorDTO(name: V.authors[author.name], workIds: author.works.map(V.workID))
             })
     }
+}
+
+/// Where a saved row keeps what the specification compares: the attribute and relationship indexes of the entities
+/// the BooksTracker models' declarations make, by name.
+struct RowColumns {
+    let title, subjectTags, provider, volumeIDs, synthetic, editions, authors: Int
+    let isbn, editionTitle, publisher, pageCount, editionProvider, authorName: Int
+
+    init(_ schema: Schema) {
+        let work = schema.entities[schema.entityIndex(named: "Work")!], edition = schema.entities[schema.entityIndex(named: "Edition")!]
+        let author = schema.entities[schema.entityIndex(named: "Author")!]
+        (title, subjectTags, provider) = (work.attributeIndex(named: "title")!, work.attributeIndex(named: "subjectTags")!,
+                                         work.attributeIndex(named: "primaryProvider")!)
+        (volumeIDs, synthetic) = (work.attributeIndex(named: "googleBooksVolumeIDs")!, work.attributeIndex(named: "synthetic")!)
+        (editions, authors) = (work.relationshipIndex(named: "editions")!, work.relationshipIndex(named: "authors")!)
+        (isbn, editionTitle, publisher) = (edition.attributeIndex(named: "isbn")!, edition.attributeIndex(named: "editionTitle")!,
+                                          edition.attributeIndex(named: "publisher")!)
+        (pageCount, editionProvider) = (edition.attributeIndex(named: "pageCount")!, edition.attributeIndex(named: "primaryProvider")!)
+        authorName = author.attributeIndex(named: "name")!
+    }
+
+    /// The columns of the mapper's store (the CloudKit configuration's schema).
+    static let shipped = RowColumns(BooksTrackerSchema.schema(.cloudKit))
 }

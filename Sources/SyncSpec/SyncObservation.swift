@@ -9,6 +9,9 @@ import GraphFuzzEngine
 public struct SyncObservation: Equatable, Sendable, CustomStringConvertible {
     public var reads: [SpecCollectionRead]
     public var mirrors: [SpecCollectionRead]?
+    /// A prediction only (never observed, not compared): its provenance, by device and item the rule that last
+    /// changed whether the item is in its array.
+    public var presence: [[String]]?
 
     public init(reads: [SpecCollectionRead], mirrors: [SpecCollectionRead]?) {
         self.reads = reads
@@ -71,5 +74,17 @@ extension SyncObservation: ObservationParts {
                 (Self.quantitiesLabel(read.name), byIdentity(read).map { "v\($0.item + 1)×\($0.quantity)" }.joined(separator: " "))
             }
             + reads.map { (Self.orderLabel($0.name), ids($0.items)) }
+    }
+
+    /// Provenance of a predicted array's items: the rule that last changed whether its first item (by identity) that
+    /// only one of the prediction and `observed` holds is there.
+    public func rule(ofPart label: String, observed: SyncObservation) -> String? {
+        func items(_ reads: [SpecCollectionRead]) -> (device: Int, items: [Int32])? {
+            reads.first { Self.itemsLabel($0.name) == label }.map { (Int($0.device), $0.items.map(\.item)) }
+        }
+        guard let presence, let array = items(reads) ?? items(observed.reads) else { return nil }
+        let predicted = items(reads)?.items ?? [], seen = items(observed.reads)?.items ?? []
+        let differing = (predicted.filter { !seen.contains($0) } + seen.filter { !predicted.contains($0) }).min()
+        return differing.map { presence[array.device][Int($0)] }
     }
 }

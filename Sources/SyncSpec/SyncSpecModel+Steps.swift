@@ -1,13 +1,25 @@
 import GraphFuzzEngine
 
 /// What each step observes, as the rules predict it: the arrays it reads and, during dual-write, the other
-/// representation reading alike (S1). Each prediction names the rule of the step; the parts a step's own path
-/// decides otherwise are declared where it decides them (a refused save or a deletion over local edits: S5, items
-/// that waited for their project: S7).
+/// representation reading alike (S1). Each prediction names the rule of the step; a push's or fetch's carries, for
+/// each item, the rule that decided whether it is in its array (its provenance: S4, or where its path changed it,
+/// a refused save or a deletion over local edits S5, an item that waited for its project S7).
 extension SyncSpecModel {
     /// The reads and, during dual-write, the same arrays read from the representation the app does not read.
     private func observing(_ reads: [SpecCollectionRead]) -> SyncObservation {
         SyncObservation(reads: reads, mirrors: isDualWrite ? reads : nil)
+    }
+
+    /// `prediction` of a push or fetch of `device` with the provenance of which items the arrays hold, crediting each
+    /// rule it names.
+    private func decided(_ prediction: Prediction<SyncObservation>, _ device: Int) -> Prediction<SyncObservation> {
+        var decided = prediction, rules: [String] = []
+        decided.value.presence = presence
+        for rule in presence[device] where !rules.contains(rule) {
+            rules.append(rule)
+            decided = decided.part("", rule: rule)
+        }
+        return decided
     }
 
     /// Every array of every project present on each of `devices`.
@@ -50,24 +62,18 @@ extension SyncSpecModel {
     }
 
     /// A push leaves the device's arrays as they were (S6: the device's own changes are what it pushes), except an
-    /// item whose save the server refused (S5). Which items an array holds changes by nothing else: a push carries the
-    /// records of the items the device edited, each item its own record (S4).
+    /// item whose save the server refused (S5).
     public mutating func predictPush(_ device: Int) -> Prediction<SyncObservation> {
-        var decided = SyncPartRules()
-        push(device, &decided)
-        let reads = readAll(device)
-        for read in reads { decided.decide(SyncObservation.itemsLabel(read.name), by: SyncRules.concurrentAdditionsSurvive) }
-        return decided.applied(to: predicting(reads, SyncRules.lastWriterWins))
+        push(device)
+        return decided(predicting(readAll(device), SyncRules.lastWriterWins), device)
     }
 
     /// A fetch merges what other devices pushed: in phase 0 the blob travels whole (S8); with entities every other
-    /// device's independent edit survives and orders merge by placement (S4), except where the fetch's own path decides
-    /// an array's items (S5, S7).
+    /// device's independent edit survives and orders merge by placement (S4), except where a deletion wins over local
+    /// edits (S5) or items wait for their project (S7).
     public mutating func predictFetch(_ device: Int, deliver: [Int]?) -> Prediction<SyncObservation> {
-        var decided = SyncPartRules()
-        fetch(device, deliver: deliver, &decided)
-        let rule = phase == 0 ? SyncRules.blobLosesUpdate : SyncRules.concurrentAdditionsSurvive
-        return decided.applied(to: predicting(readAll(device), rule))
+        fetch(device, deliver: deliver)
+        return decided(predicting(readAll(device), phase == 0 ? SyncRules.blobLosesUpdate : SyncRules.concurrentAdditionsSurvive), device)
     }
 
     /// The next phase loses no item and keeps the order, in both representations (S2).

@@ -1,32 +1,28 @@
 extension SyncSpecModel {
-    /// Pushes a device's unpushed records in identity order (R30).
+    /// Pushes a device's unpushed records in identity order (R30). Which items its arrays hold changes by nothing but a
+    /// refused save (S5): each item is its own record (S4).
     public mutating func push(_ device: Int) {
-        var decided = SyncPartRules()
-        push(device, &decided)
-    }
-
-    /// `push`, declaring the arrays whose items the server refused (S5).
-    mutating func push(_ device: Int, _ decided: inout SyncPartRules) {
+        decideItems(device, by: SyncRules.concurrentAdditionsSurvive)
         var outgoing: [Int] = []
         for (i, local) in locals[device].enumerated()
-        where local.dirty != 0 && (local.state == .present || local.state == .deletedPending) {
+        where !local.unpushed.isEmpty && (local.state == .present || local.state == .deletedPending) {
             outgoing.append(i)
         }
         outgoing.sort { objects[$0].sortKey < objects[$1].sortKey }
         for i in outgoing {
-            if objects[i].isProject { pushProject(device, i) } else { pushItem(device, i, &decided) }
-            locals[device][i].dirty = 0
+            if objects[i].isProject { pushProject(device, i) } else { pushItem(device, i) }
+            locals[device][i].unpushed = []
         }
     }
 
     private mutating func pushProject(_ device: Int, _ p: Int) {
         let kind = objects[p].kind
-        let dirty = locals[device][p].dirty
-        let replace = granularity == .record || dirty & 1 != 0 || !server[p].exists
+        let unpushed = locals[device][p].unpushed
+        let replace = granularity == .record || unpushed.contains(.created) || !server[p].exists
         if phase == 0 {
             // The record's blobs are rewritten in place (a local copy written back would copy the list each push).
             while server[p].blobs.count < kind.collections.count { server[p].blobs.append([]) }
-            for (slot, collection) in kind.collections.enumerated() where replace || dirty & (2 << UInt8(slot)) != 0 {
+            for (slot, collection) in kind.collections.enumerated() where replace || unpushed.contains(.blob(collection)) {
                 server[p].blobs[slot] = read(device, p, collection).items
             }
         }
@@ -35,9 +31,9 @@ extension SyncSpecModel {
         nextTag += 1
     }
 
-    private mutating func pushItem(_ device: Int, _ i: Int, _ decided: inout SyncPartRules) {
+    private mutating func pushItem(_ device: Int, _ i: Int) {
         let local = locals[device][i]
-        if local.dirty == 16 {
+        if local.unpushed == .migrated {
             // A migrated row: saved only if the server has none yet (not even a deletion); otherwise
             // the next fetch brings the server's version.
             if server[i].exists { return }
@@ -45,18 +41,17 @@ extension SyncSpecModel {
             server[i].placement = local.placement
         } else if server[i].exists && server[i].deleted {
             // S5: the server refuses a save of a record it holds as deleted, and the device drops the item.
-            locals[device][i].state = .gone
-            decided.decideItems(device, Int(objects[i].owner), objects[i].collection, by: SyncRules.deletionWins)
+            setState(device, i, .gone, by: SyncRules.deletionWins)
             return
         } else if local.state == .deletedPending {
             server[i].deleted = true
             locals[device][i].state = .gone
-        } else if !server[i].exists || granularity == .record || local.dirty & 1 != 0 {
+        } else if !server[i].exists || granularity == .record || local.unpushed.contains(.created) {
             server[i].quantity = local.quantity
             server[i].placement = local.placement
         } else {
-            if local.dirty & 2 != 0 { server[i].quantity = local.quantity }
-            if local.dirty & 4 != 0 { server[i].placement = local.placement }
+            if local.unpushed.contains(.quantity) { server[i].quantity = local.quantity }
+            if local.unpushed.contains(.placement) { server[i].placement = local.placement }
         }
         server[i].exists = true
         server[i].tag = nextTag
@@ -70,50 +65,36 @@ extension SyncSpecModel {
     }
 
     /// Delivers pending records to a device: all in change order (`deliver == nil`) or exactly
-    /// `deliver` in that order (out of order and partial, R31).
+    /// `deliver` in that order (out of order and partial, R31). It merges them into every array (S4; phase 0's blob,
+    /// S8), but where a deletion wins over the device's edits (S5) or items wait for their project (S7).
     public mutating func fetch(_ device: Int, deliver: [Int]?) {
-        var decided = SyncPartRules()
-        fetch(device, deliver: deliver, &decided)
-    }
-
-    /// `fetch`, declaring the arrays whose items waited for their project (S7) or lost an item to a deletion that won
-    /// over the device's edits (S5).
-    mutating func fetch(_ device: Int, deliver: [Int]?, _ decided: inout SyncPartRules) {
+        decideItems(device, by: phase == 0 ? SyncRules.blobLosesUpdate : SyncRules.concurrentAdditionsSurvive)
         let chosen = deliver ?? pending(device)
         for i in chosen {
             locals[device][i].known = server[i].tag
-            if objects[i].isProject { fetchProject(device, i, &decided) } else { fetchItem(device, i, &decided) }
+            if objects[i].isProject { fetchProject(device, i) } else { fetchItem(device, i) }
         }
     }
 
-    /// S7: the arrays of project `p` on a device hold items that waited for it, or wait for it.
-    private func decideOrphans(_ device: Int, _ p: Int, _ decided: inout SyncPartRules) {
-        for collection in objects[p].kind.collections { decided.decideItems(device, p, collection, by: SyncRules.orphanWaits) }
-    }
-
-    private mutating func fetchProject(_ device: Int, _ p: Int, _ decided: inout SyncPartRules) {
+    private mutating func fetchProject(_ device: Int, _ p: Int) {
         let known = locals[device][p].state == .present
         let kind = objects[p].kind
         if !known {
             locals[device][p].state = .present
-            locals[device][p].dirty = 0
+            locals[device][p].unpushed = []
         }
         if phase >= 1 {
             guard !known else { return }
-            // The project's items are those of its arrays (see `members`); the order does not matter here.
-            var released = false
+            // The project's items are those of its arrays (see `members`); the order does not matter here. S7: an item
+            // that waited for its project appears with it.
             for collection in SpecCollection.allCases {
-                for i in items(p, collection) where locals[device][i].state == .waiting {
-                    locals[device][i].state = .present
-                    released = true
-                }
+                for i in items(p, collection) where locals[device][i].state == .waiting { setState(device, i, .present, by: SyncRules.orphanWaits) }
             }
-            if released { decideOrphans(device, p, &decided) }
             return
         }
-        let dirty = locals[device][p].dirty
+        let unpushed = locals[device][p].unpushed
         for (slot, collection) in kind.collections.enumerated() {
-            let keep = known && (granularity == .record ? dirty != 0 : dirty & (2 << UInt8(slot)) != 0)
+            let keep = known && (granularity == .record ? !unpushed.isEmpty : unpushed.contains(.blob(collection)))
             if keep { continue }
             for i in order(device, p, collection) { locals[device][i].state = .absent }
             let snapshot = slot < server[p].blobs.count ? server[p].blobs[slot] : []
@@ -126,7 +107,7 @@ extension SyncSpecModel {
         }
     }
 
-    private mutating func fetchItem(_ device: Int, _ i: Int, _ decided: inout SyncPartRules) {
+    private mutating func fetchItem(_ device: Int, _ i: Int) {
         let record = server[i]
         var local = locals[device][i]
         switch local.state {
@@ -135,16 +116,14 @@ extension SyncSpecModel {
         case .waiting, .present:
             if record.deleted {
                 // S5: a fetched deletion removes the item even where it has unpushed edits.
-                if local.state == .present && local.dirty & ~16 != 0 {
-                    decided.decideItems(device, Int(objects[i].owner), objects[i].collection, by: SyncRules.deletionWins)
-                }
+                if local.state == .present && !local.unpushed.edits.isEmpty { presence[device][i] = SyncRules.deletionWins }
                 local.state = .gone
-                local.dirty = 0
+                local.unpushed = []
             } else {
                 // S6: a fetch never overwrites unpushed local changes.
-                let edits = local.dirty & ~16
-                let takeQuantity = granularity == .record ? edits == 0 : edits & 3 == 0
-                let takePlacement = granularity == .record ? edits == 0 : edits & 5 == 0
+                let edits = local.unpushed.edits
+                let takeQuantity = granularity == .record ? edits.isEmpty : edits.isDisjoint(with: [.created, .quantity])
+                let takePlacement = granularity == .record ? edits.isEmpty : edits.isDisjoint(with: [.created, .placement])
                 if takeQuantity { local.quantity = record.quantity }
                 if takePlacement { local.placement = record.placement }
             }
@@ -152,13 +131,13 @@ extension SyncSpecModel {
             if record.deleted { return }
             local.quantity = record.quantity
             local.placement = record.placement
-            local.dirty = 0
+            local.unpushed = []
             if locals[device][Int(objects[i].owner)].state == .present {
                 local.state = .present
             } else {
                 // S7: an item whose project has not arrived waits for it.
                 local.state = .waiting
-                decideOrphans(device, Int(objects[i].owner), &decided)
+                presence[device][i] = SyncRules.orphanWaits
             }
         }
         locals[device][i] = local
@@ -178,14 +157,14 @@ extension SyncSpecModel {
                 for p in projects(on: d) {
                     for collection in objects[p].kind.collections {
                         let order = self.order(d, p, collection)
-                        for i in order { locals[d][i].dirty = 16 }
+                        for i in order { locals[d][i].unpushed = .migrated }
                         if collection.isOrdered { placeInOrder(d, order, as: order.enumerated().map { migrationPlacement($1, slot: $0) }) }
                     }
                 }
             }
         } else if phase == 3 {
             for d in locals.indices {
-                for p in objects.indices where objects[p].isProject { locals[d][p].dirty &= 1 }
+                for p in objects.indices where objects[p].isProject { locals[d][p].unpushed.formIntersection(.created) }
             }
         }
     }
@@ -205,7 +184,7 @@ extension SyncSpecModel {
         advancePhase()
     }
 
-    /// Phase 2 → phase 1 reads (S3).
+    /// Phase 2 → phase 1 reads (S3): every array is read from its blob again.
     public mutating func rollbackReads() {
         precondition(phase == 2, "reads roll back only from phase 2")
         phase = 1

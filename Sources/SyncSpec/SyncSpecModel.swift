@@ -23,14 +23,36 @@ public enum SpecState: UInt8, Sendable {
     case waiting
 }
 
+/// What a device changed in a record and has not pushed yet: what its next push sends.
+public struct SpecChanges: OptionSet, Sendable, Equatable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// The record itself is new: every field is unpushed.
+    public static let created = SpecChanges(rawValue: 1 << 0)
+    /// An item's quantity, its placement in its array, its deletion.
+    public static let quantity = SpecChanges(rawValue: 1 << 1)
+    public static let placement = SpecChanges(rawValue: 1 << 2)
+    public static let deletion = SpecChanges(rawValue: 1 << 3)
+    /// An item's entity row made by the phase-1 migration from the blob: saved only where the server has no such
+    /// record (S2), not a change of the user's.
+    public static let migrated = SpecChanges(rawValue: 1 << 4)
+
+    /// A project's blob of array `collection` (phases 0–2).
+    public static func blob(_ collection: SpecCollection) -> SpecChanges { SpecChanges(rawValue: 1 << (5 + UInt16(collection.rawValue))) }
+
+    /// The user's changes: all but a migration's rows.
+    public var edits: SpecChanges { subtracting(.migrated) }
+}
+
 /// One object on one device.
 public struct SpecLocal: Sendable, Equatable {
     public var state: SpecState = .absent
     public var quantity = 0
     /// The item's current placement in an ordered array (0: none; see `SyncSpecModel+Order.swift`).
     public var placement = 0
-    /// Unpushed changes: items 1 new, 2 quantity, 4 placement, 8 deletion, 16 migrated; projects 1 new, 2<<slot a blob.
-    public var dirty: UInt8 = 0
+    /// What the device changed and has not pushed.
+    public var unpushed: SpecChanges = []
     /// The server change tag last fetched.
     public var known = 0
 }
@@ -44,28 +66,6 @@ public struct SpecServerRecord: Sendable, Equatable {
     public var placement = 0
     /// Project records in phase 0: each array as pushed, in order (item index, quantity).
     public var blobs: [[SpecItemRead]] = []
-}
-
-/// The rules a step gives parts of its observation, declared where the step decides them (the others are the
-/// step's own rule).
-struct SyncPartRules {
-    private(set) var declared: [(label: String, rule: String)] = []
-
-    /// Part `label` is decided by `rule`, unless an earlier record of the step decided it: the first rule declared for
-    /// a label stands.
-    mutating func decide(_ label: String, by rule: String) {
-        if !declared.contains(where: { $0.label == label }) { declared.append((label, rule)) }
-    }
-
-    /// The items of array `collection` of `project` on `device` are decided by `rule`.
-    mutating func decideItems(_ device: Int, _ project: Int, _ collection: SpecCollection, by rule: String) {
-        decide(SyncObservation.itemsLabel(SpecCollectionRead.name(device: device, project: project, collection)), by: rule)
-    }
-
-    /// `prediction` with these parts declared.
-    func applied<O>(to prediction: Prediction<O>) -> Prediction<O> {
-        declared.reduce(prediction) { $0.part($1.label, rule: $1.rule) }
-    }
 }
 
 /// The executable specification of the glass-project sync: pure values, no I/O.
@@ -88,6 +88,10 @@ public struct SyncSpecModel: Sendable {
     /// collection.rawValue]`. An item never changes project or array, so reading an array scans its own items
     /// instead of every object.
     var members: [[Int]] = []
+    /// Provenance of the last push or fetch of each device, `presence[device][object]`: the rule that decided whether
+    /// the item is in its array: the push or fetch itself (S4; phase 0's blob, S8), unless a rule of its path changed
+    /// it (a refused save or a deletion over local edits S5, an item waiting for its project S7).
+    var presence: [[String]]
     static let arraysPerProject = SpecCollection.allCases.count
     /// The order rules' decided pairs of placements (see `SyncSpecModel+Order.swift`).
     var placedBefore: Set<PlacementPair> = []
@@ -100,6 +104,7 @@ public struct SyncSpecModel: Sendable {
     public init(deviceCount: Int = 2, granularity: SpecGranularity, initialProjects: [SpecProjectKind] = SpecProjectKind.allCases) {
         self.granularity = granularity
         locals = Array(repeating: [], count: deviceCount)
+        presence = Array(repeating: [], count: deviceCount)
         nextSerial = Array(repeating: 1, count: deviceCount + 1)
         for kind in initialProjects {
             let index = append(SpecObject(isProject: true, kind: kind, owner: -1, collection: .glassItems, code: 0,
@@ -128,7 +133,10 @@ public struct SyncSpecModel: Sendable {
     mutating func append(_ object: SpecObject) -> Int {
         objects.append(object)
         server.append(SpecServerRecord())
-        for d in locals.indices { locals[d].append(SpecLocal()) }
+        for d in locals.indices {
+            locals[d].append(SpecLocal())
+            presence[d].append(SyncRules.concurrentAdditionsSurvive)
+        }
         for _ in 0..<Self.arraysPerProject { members.append([]) }
         if object.isProject { projectIndexes.append(objects.count - 1) }
         if !object.isProject { members[Int(object.owner) * Self.arraysPerProject + object.collection.rawValue].append(objects.count - 1) }
@@ -139,6 +147,17 @@ public struct SyncSpecModel: Sendable {
     func items(_ project: Int, _ collection: SpecCollection) -> [Int] {
         let slot = project * Self.arraysPerProject + collection.rawValue
         return project >= 0 && slot < members.count ? members[slot] : []
+    }
+
+    /// Item `i`'s state on a device becomes `state`, decided by `rule` (provenance).
+    mutating func setState(_ device: Int, _ i: Int, _ state: SpecState, by rule: String) {
+        locals[device][i].state = state
+        presence[device][i] = rule
+    }
+
+    /// A push or fetch of a device begins: it decides, by `rule`, whether each item is in its array.
+    mutating func decideItems(_ device: Int, by rule: String) {
+        for i in presence[device].indices { presence[device][i] = rule }
     }
 
     // MARK: Queries

@@ -36,7 +36,7 @@ struct Workload {
                     if random.below(2) == 0 {
                         let edition = Edition(isbn: "I\(random.below(100))")
                         context.insert(edition)
-                        edition.relate(Edition.Field.work, to: work)
+                        edition.work = work
                     }
                     works.append(work)
                 case 2:
@@ -45,9 +45,9 @@ struct Workload {
                     authors.append(author)
                 case 3 where !works.isEmpty && !authors.isEmpty:
                     let work = works[random.below(works.count)]
-                    if work.related(Work.Field.authors).count < 3 { work.relate(Work.Field.authors, to: authors[random.below(authors.count)]) }
+                    if work.authors.count < Work.maximumAuthors { work.authors.append(authors[random.below(authors.count)]) }
                 case 4 where !works.isEmpty:
-                    works[random.below(works.count)].setValue(.string("E\(random.below(1000))"), at: Work.Field.title)
+                    works[random.below(works.count)].title = "E\(random.below(1000))"
                 case 5 where !works.isEmpty:
                     context.delete(works.remove(at: random.below(works.count)))
                 default:

@@ -14,8 +14,8 @@ final class MainActorEnrichments {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<2 { group.addTask { await self.enrich() } }
         }
-        return app.context.fetch(FetchDescriptor(.contains(entity: Work.declaration.name, attribute: "googleBooksVolumeIDs",
-                                                           element: volumeID))).count > 1
+        let volumeID = volumeID
+        return ((try? app.context.fetchCount(FetchDescriptor<Work>(predicate: { $0.googleBooksVolumeIDs.contains(volumeID) }))) ?? 0) > 1
     }
 
     private func enrich() async {

@@ -4,7 +4,7 @@
 //   schedule-bench find [seeds] [max-cases] [head-start]
 //                                                 cases until the lost-update sample fails, per strategy
 //   schedule-bench threads [runs] [head-start]    how often the same sample fails on real threads
-//   schedule-bench show [seed] [head-start]       one random-walk run of the sample: its schedule and events
+//   schedule-bench show [seed] [head-start]       one random-walk run of the sample: its lanes, its schedule and events
 //   schedule-bench step-cost [cases] [yields] [concurrent|sequential]
 //                                                 cost of a machine's step run as a concurrent step (10 a case)
 //   schedule-bench account [seeds] [max-cases]    cases and time until the guide's account example fails
@@ -14,6 +14,9 @@
 //   schedule-bench mapper-threads [runs]          how often that mutant's two enrichments of one volume ID make two works
 //                                                 on real threads
 //   schedule-bench graph [seeds] [max-cases]      cases and time until the graph target finds background-stale-model
+//   schedule-bench table [seeds] [max-cases] [all]
+//                                                 strategy × bug: cases until each sample bug (ScheduleSamples) shows, per
+//                                                 strategy; with `all`, the three shipped concurrency mutants too
 import BooksTracker
 import CacheSpec
 import CacheTarget
@@ -25,6 +28,8 @@ import PersistentCache
 import ScheduleSamples
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// The portfolio `schedule-bench table` measures beside the single strategies.
+let portfolioStrategy = ScheduleStrategy.portfolio([.randomWalk, .pct(depth: 3, expectedSteps: 16)])
 
 /// The positional argument at `index` as an integer, or `fallback`; exit code 2 on a malformed one.
 func integer(_ index: Int, _ fallback: Int) -> Int {
@@ -124,6 +129,8 @@ case "show":
     let draw = Draw(seed: UInt64(integer(1, 1)))
     let outcome = LostUpdate.run(draw, headStart: integer(2, 1))
     print("value \(outcome.value)\(outcome.isLost ? " (an increment was lost)" : ""); choices \(draw.choices)")
+    for line in outcome.run.lanes { print("  " + line) }
+    print("one line per job:")
     for line in outcome.run.lines { print("  " + line) }
     for event in outcome.events { print("  counter: " + event.replacingOccurrences(of: #" on thread \d+"#, with: "", options: .regularExpression)) }
 
@@ -149,41 +156,39 @@ case "account", "cache", "mapper", "graph":
                    "mapper": "enrichment-duplicate-work"][arguments[0]] ?? "background-stale-model"
     print("\(example), 30 steps a case, seeds 1-\(seeds), at most \(maxCases) cases each")
     for strategy in strategies {
-        let machine: AnyMachine
-        switch arguments[0] {
-        case "account":
-            var account = AccountMachine()
-            account.concurrentSteps.strategy = strategy
-            machine = AnyMachine(account)
-        case "cache":
-            var cache = CacheMachine(strategy: CacheStrategy(.reentrantRead))
-            cache.concurrentSteps.strategy = strategy
-            machine = AnyMachine(cache)
-        case "mapper":
-            var mapper = MapperMachine(strategy: MapperStrategy(.enrichmentDuplicateWork))
-            mapper.concurrentSteps.strategy = strategy
-            machine = AnyMachine(mapper)
-        default:
-            var graph = GraphMachine(faults: GraphMachine.mutants.selection(for: example))
-            graph.concurrentSteps.strategy = strategy
-            machine = AnyMachine(graph)
-        }
-        var counts: [Int] = []
-        var seconds: [Double] = []
-        for seed in 1...UInt64(seeds) {
-            let start = ContinuousClock.now
-            for index in 0..<maxCases where machine.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), 30).outcome.failure != nil {
-                counts.append(index + 1)
-                seconds.append(nanoseconds(ContinuousClock.now - start) / 1e9)
-                break
-            }
-        }
-        let sorted = counts.sorted()
-        let mean = counts.isEmpty ? 0 : Double(counts.reduce(0, +)) / Double(counts.count)
+        let found = casesUntilFound(seeds: seeds, maxCases: maxCases, shows: machineFailure(arguments[0], strategy))
+        let sorted = found.map(\.cases).sorted()
+        let seconds = found.map(\.seconds)
+        let mean = sorted.isEmpty ? 0 : Double(sorted.reduce(0, +)) / Double(sorted.count)
         let meanSeconds = seconds.isEmpty ? 0 : seconds.reduce(0, +) / Double(seconds.count)
-        print("\(strategy): found in \(counts.count)/\(seeds) seeds; cases to find: mean \(String(format: "%.2f", mean)), "
+        print("\(strategy): found in \(found.count)/\(seeds) seeds; cases to find: mean \(String(format: "%.2f", mean)), "
             + "median \(sorted.isEmpty ? 0 : sorted[sorted.count / 2]), max \(sorted.last ?? 0); "
             + "time to find: mean \(String(format: "%.1f", meanSeconds * 1000)) ms, max \(String(format: "%.1f", (seconds.max() ?? 0) * 1000)) ms")
+    }
+
+case "table":
+    let seeds = integer(1, 20), maxCases = integer(2, 2000)
+    let withTargets = arguments.count > 3 && arguments[3] == "all"
+    let strategies: [ScheduleStrategy] = [.randomWalk] + [(2, 16), (2, 64), (3, 16), (3, 64)].map { .pct(depth: $0.0, expectedSteps: $0.1) }
+        + [portfolioStrategy]
+    var columns: [(title: String, shows: (ScheduleStrategy) -> (Draw) -> Bool)] = SampleBug.all.map { bug in
+        ("\(bug.shape): `\(bug.name)`", { strategy in { draw in bug.shows(draw, Scheduler.Options(strategy: strategy, outsideWait: .zero)) } })
+    }
+    if withTargets {
+        columns += [("cache", "`cache-reentrant-read`"), ("mapper", "`enrichment-duplicate-work`"), ("graph", "`background-stale-model`")].map { target, title in
+            (title + " (30 steps a case)", { strategy in machineFailure(target, strategy) })
+        }
+    }
+    print("Cases until each bug shows, seeds 1-\(seeds), at most \(maxCases) cases each: found; mean (median, max) cases to find\n")
+    print("| strategy | " + columns.map(\.title).joined(separator: " | ") + " |")
+    print("|---|" + String(repeating: "---|", count: columns.count))
+    for strategy in strategies {
+        let cells = columns.map { column -> String in
+            let found = casesUntilFound(seeds: seeds, maxCases: maxCases, shows: column.shows(strategy)).map(\.cases).sorted()
+            let mean = found.isEmpty ? 0 : Double(found.reduce(0, +)) / Double(found.count)
+            return found.isEmpty ? "0/\(seeds)" : "\(found.count)/\(seeds); \(String(format: "%.1f", mean)) (\(found[found.count / 2]), \(found.last!))"
+        }
+        print("| \(strategy) | " + cells.joined(separator: " | ") + " |")
     }
 
 case "cache-threads":
@@ -203,8 +208,44 @@ case "mapper-threads":
 default:
     FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | "
         + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | "
-        + "cache [seeds] [max-cases] | cache-threads [runs] | mapper [seeds] [max-cases] | mapper-threads [runs] | graph [seeds] [max-cases]\n").utf8))
+        + "cache [seeds] [max-cases] | cache-threads [runs] | mapper [seeds] [max-cases] | mapper-threads [runs] | graph [seeds] [max-cases] | "
+        + "table [seeds] [max-cases] [all]\n").utf8))
     exit(2)
+}
+
+
+/// For each seed in `1...seeds`, the cases (1-based) and seconds until `shows` held for a case of that seed's search,
+/// if it did within `maxCases`.
+func casesUntilFound(seeds: Int, maxCases: Int, shows: (Draw) -> Bool) -> [(cases: Int, seconds: Double)] {
+    (1...UInt64(seeds)).compactMap { seed in
+        let start = ContinuousClock.now
+        guard let index = (0..<maxCases).first(where: { shows(Draw(seed: SplitMix64.caseSeed(run: seed, case: $0))) }) else { return nil }
+        return (index + 1, nanoseconds(ContinuousClock.now - start) / 1e9)
+    }
+}
+
+/// Whether a case of 30 steps of `target` (`account`, `cache`, `mapper`, `graph`), scheduled by `strategy`, fails.
+func machineFailure(_ target: String, _ strategy: ScheduleStrategy) -> (Draw) -> Bool {
+    let machine: AnyMachine
+    switch target {
+    case "account":
+        var account = AccountMachine()
+        account.concurrentSteps.strategy = strategy
+        machine = AnyMachine(account)
+    case "cache":
+        var cache = CacheMachine(strategy: CacheStrategy(.reentrantRead))
+        cache.concurrentSteps.strategy = strategy
+        machine = AnyMachine(cache)
+    case "mapper":
+        var mapper = MapperMachine(strategy: MapperStrategy(.enrichmentDuplicateWork))
+        mapper.concurrentSteps.strategy = strategy
+        machine = AnyMachine(mapper)
+    default:
+        var graph = GraphMachine(faults: GraphMachine.mutants.selection(for: "background-stale-model"))
+        graph.concurrentSteps.strategy = strategy
+        machine = AnyMachine(graph)
+    }
+    return { machine.run($0, 30).outcome.failure != nil }
 }
 
 /// The mutant's concurrency test as ordinary child tasks on the process's executors (real threads).

@@ -121,7 +121,7 @@ struct DTOMapperTests {
 
         let other = ModelContext(container)
         let id = try #require(afterDelete.persistentModelID)
-        other.delete(try #require(other.fetch(FetchDescriptor(.identifier(id))).first))
+        other.delete(try #require(other.fetch(.identifier(id)).first))
         try other.save()
         let afterForeignDelete = mapper.mapToWorks(dune, context: context)[0]
         #expect(afterForeignDelete !== afterDelete && afterForeignDelete.persistentModelID?.isTemporary == true)
@@ -162,7 +162,7 @@ struct DTOMapperTests {
     func mappingSchema() {
         #expect(BooksTrackerSchema.schema(.cloudKit).cloudKitViolations().isEmpty)
         #expect(BooksTrackerSchema.schema(.local).cloudKitViolations().map(\.kind) == [.denyDeleteRule, .requiredRelationship])
-        let work = Work.declaration
+        let work = BooksTrackerSchema.schema(.cloudKit).entities[0]
         for name in ["subjectTags", "synthetic", "primaryProvider", "googleBooksVolumeIDs"] {
             let attribute = work.attributes.first { $0.name == name }
             #expect(attribute.map { $0.isOptional || !$0.defaultValue.isNull } == true, "\(name)")

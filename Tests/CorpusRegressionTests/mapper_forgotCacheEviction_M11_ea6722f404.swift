@@ -13,7 +13,7 @@ func mapper_forgotCacheEviction_M11_ea6722f404() async throws {
     try app.context.save()
     do {
         let other = ModelContext(app.container)
-        if let work = other.fetch(FetchDescriptor(.identifier(app.refs[0].persistentModelID!))).first { other.delete(work) }  // v1
+        if let work = other.fetch(.identifier(app.refs[0].persistentModelID!)).first { other.delete(work) }  // v1
         try other.save()
     }
     app.works = app.mapper.mapToWorks(SearchResponseData(works: [WorkDTO(id: "w1", title: "Dune", subjectTags: ["Fiction", "Fiction"], synthetic: false, primaryProvider: nil, googleBooksVolumeIDs: ["vol-A"])], editions: [], authors: []), context: app.context)

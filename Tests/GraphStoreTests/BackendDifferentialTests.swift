@@ -77,6 +77,7 @@ private final class Session {
         switch step {
         case .create(let entity, let seed):
             let model = Self.make(entity)
+            container.schema.adopt(model)
             for (a, attribute) in model.entity.attributes.enumerated() where (seed + a) % 3 != 0 {
                 model.setValue(value(attribute.kind, seed + a), at: a)
             }
@@ -120,7 +121,7 @@ private final class Session {
             if !held.isEmpty { seen = contexts[c % 2].registeredModel(for: held[h % held.count]).map(describe) ?? "nil" }
         case .fetchAll(let e, let c):
             let name = Self.entityNames[e % 4]
-            let found = contexts[c % 2].fetch(FetchDescriptor(.all(entity: name)))
+            let found = contexts[c % 2].fetch(.all(entity: name))
             seen = found.map(describe).joined(separator: "; ")
             // Models read back from rows join the session's objects, so later steps change and delete saved rows.
             for model in found where !objects.contains(where: { $0 === model }) { objects.append(model) }
@@ -142,8 +143,8 @@ private final class Session {
             let editions = [Edition(pageCount: 1 + seed % 50), Edition(isbn: "i\(seed)")]
             let parts: [PersistentModel] = [work] + authors + editions
             for model in parts { contexts[0].insert(model) }
-            for author in authors { work.relate(Work.Field.authors, to: author) }
-            for edition in editions { edition.relate(Edition.Field.work, to: work) }
+            for author in authors { work.authors.append(author) }
+            for edition in editions { edition.work = work }
             objects += parts
         }
         let rows = container.rows.map { id, row in "\(id)=\(row.values)\(row.links)" }.sorted()

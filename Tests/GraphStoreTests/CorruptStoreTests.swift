@@ -99,10 +99,10 @@ struct CorruptStoreTests {
         defer { scratch.remove() }
         let path = scratch.file("other.sqlite")
         try savedStore(path, works: 1)
-        let renamed = Work.declaration.with(deleteRule: .cascade, for: "authors")
-        var changed = renamed
-        changed.attributes.append(AttributeSchema("subtitle", .string, optional: true))
-        let schema = try Schema(BooksTrackerSchema.models, variants: [changed])
+        var entities = BooksTrackerSchema.schema(.local).entities
+        entities[0].relationships[0].deleteRule = .cascade
+        entities[0].attributes.append(AttributeSchema("subtitle", .string, optional: true))
+        let schema = try Schema(entities: entities)
         do {
             _ = try ModelContainer(schema: schema, path: path)
             Issue.record("a store of another schema was opened")

@@ -117,10 +117,9 @@ struct DeleteAndSaveTests {
     @Test("Unique values: pending duplicates trap, a saved match is upserted (R7)")
     func unique() throws {
         final class Tag: PersistentModel {
-            static let declaration = EntitySchema(name: "Tag", attributes: [AttributeSchema("name", .string, default: .string(""), unique: true)], relationships: [])
-            override class var schemaEntity: EntitySchema { declaration }
-            init(_ name: String) { super.init(); setValue(.string(name), at: 0) }
-            required init(backingData: BackingData) { super.init(backingData: backingData) }
+            @Attribute(.unique) var name: String = ""
+            init(_ name: String) { self.name = name }
+            required init() {}
         }
         let schema = try Schema([Tag.self])
         #expect(schema.cloudKitViolations().map(\.kind) == [.uniqueAttribute])

@@ -6,13 +6,9 @@ import Testing
 struct ListAttributeTests {
     /// An entity with one list attribute of one to two elements.
     final class Shelf: PersistentModel {
-        static let declaration = EntitySchema(name: "Shelf", attributes: [
-            AttributeSchema("labels", .strings, default: .strings([]), length: 1...2),
-        ], relationships: [])
-        override class var schemaEntity: EntitySchema { declaration }
-        init(_ labels: [String]) { super.init(); setValue(.strings(labels), at: 0) }
-        required init(backingData: BackingData) { super.init(backingData: backingData) }
-        var labels: [String] { value(at: 0).stringsValue ?? [] }
+        @Attribute(.length(1...2)) var labels: [String] = []
+        init(_ labels: [String]) { self.labels = labels }
+        required init() {}
     }
 
     @Test("A list is one value: equal element by element, order included; ordered after the other kinds")
@@ -53,7 +49,7 @@ struct ListAttributeTests {
         #expect(work.hasChanges)
         try context.save()
         let other = ModelContext(container)
-        let fetched = try #require(other.fetch(FetchDescriptor(.identifier(work.persistentModelID!))).first as? Work)
+        let fetched = try #require(other.fetch(.identifier(work.persistentModelID!)).first as? Work)
         #expect(fetched.subjectTags == ["Fiction", "Classics"])
         #expect(fetched.googleBooksVolumeIDs == ["v1"])
     }
@@ -68,7 +64,7 @@ struct ListAttributeTests {
         let pending = Work(title: "B", googleBooksVolumeIDs: ["v2"])
         context.insert(pending)
         func titles(_ element: String, _ in: ModelContext) -> [String] {
-            `in`.fetch(FetchDescriptor(.contains(entity: "Work", attribute: "googleBooksVolumeIDs", element: element)))
+            `in`.fetch(.contains(entity: "Work", attribute: "googleBooksVolumeIDs", element: element))
                 .compactMap { ($0 as? Work)?.title }
         }
         #expect(titles("v2", context) == ["B", "A"])
@@ -76,7 +72,7 @@ struct ListAttributeTests {
         saved.googleBooksVolumeIDs = ["v2"]
         #expect(titles("v1", context).isEmpty)
         #expect(titles("v1", ModelContext(container)) == ["A"])
-        #expect(context.fetch(FetchDescriptor(.all(entity: "Work"))).count == 2)
+        #expect(context.fetch(.all(entity: "Work")).count == 2)
         #expect(container.traps.isEmpty)
     }
 }

@@ -17,7 +17,7 @@ struct LookupTests {
         #expect((other as? Work)?.title == "Dune")
         second.delete(other)
         try second.save()
-        #expect(first.fetch(FetchDescriptor(.identifier(id))).isEmpty)
+        #expect(first.fetch(.identifier(id)).isEmpty)
         #expect((first.registeredModel(for: id) === work) == (mode == .stale))
         _ = work.title
         #expect(container.traps.map(\.code) == [.invalidatedBackingData])
@@ -43,7 +43,7 @@ struct LookupTests {
         try context.save()
         context.insert(Work(title: "Dune"))
         context.delete(saved)
-        let found = context.fetch(FetchDescriptor(.attribute(entity: "Work", attribute: "title", equals: .string("Dune"))))
+        let found = context.fetch(.attribute(entity: "Work", attribute: "title", equals: .string("Dune")))
         #expect(found.count == 2)
     }
 

@@ -15,7 +15,7 @@ struct RelaunchTests {
         context.insert(work)
         let author = Author(name: "Herbert")
         context.insert(author)
-        work.relate(Work.Field.authors, to: author)
+        work.authors.append(author)
         try context.save()
         let workID = try #require(work.persistentModelID)
         let authorID = try #require(author.persistentModelID)
@@ -35,12 +35,12 @@ struct RelaunchTests {
         #expect(again !== work)
         #expect(again.title == "Dune", "the unsaved change is lost")
         #expect(again.authors.map(\.persistentModelID) == [authorID])
-        #expect(fresh.fetch(FetchDescriptor(.all(entity: "Work"))).count == 1, "the unsaved insert is lost")
+        #expect(fresh.fetch(.all(entity: "Work")).count == 1, "the unsaved insert is lost")
         #expect(relaunched.traps.isEmpty)
 
         // A temporary identifier from before the relaunch never resolves.
         #expect(fresh.registeredModel(for: unsavedID) == nil)
-        #expect(fresh.fetch(FetchDescriptor(.identifier(unsavedID))).isEmpty)
+        #expect(fresh.fetch(.identifier(unsavedID)).isEmpty)
         _ = (fresh.model(for: unsavedID) as? Work)?.title
         #expect(relaunched.traps.map(\.code) == [.invalidatedBackingData])
 
@@ -64,7 +64,7 @@ struct RelaunchTests {
         #expect(context.model(for: temporary) === work)
         let relaunched = try container.relaunch()
         let fresh = ModelContext(relaunched)
-        #expect(fresh.fetch(FetchDescriptor(.identifier(temporary))).isEmpty)
+        #expect(fresh.fetch(.identifier(temporary)).isEmpty)
         #expect(fresh.registeredModel(for: temporary) == nil)
         // A new temporary identifier of the new launch never equals one of the old launch.
         let next = Work(title: "Emma")

@@ -15,10 +15,10 @@ struct SQLiteStoreTests {
                         synthetic: true, googleBooksVolumeIDs: [])
         context.insert(work)
         let authors = [Author(name: "Z"), Author(name: "A"), Author(name: "M")]
-        for author in authors { work.relate(Work.Field.authors, to: author) }
+        for author in authors { work.authors.append(author) }
         let edition = Edition(isbn: nil, pageCount: 12)
         context.insert(edition)
-        edition.relate(Edition.Field.work, to: work)
+        edition.work = work
         try context.save()
         let rows = container.rows
         #expect(rows.count == 5)
@@ -26,11 +26,11 @@ struct SQLiteStoreTests {
         #expect(id.description == "x-coredata://store/Work/p1")
         let row = try #require(rows[id])
         #expect(row.values == work.entity.attributes.indices.map { work.value(at: $0) })
-        #expect(row.links[Work.Field.authors] == authors.map(\.persistentModelID!))
-        #expect(row.links[Work.Field.editions] == [edition.persistentModelID!])
-        #expect(rows[edition.persistentModelID!]?.links[Edition.Field.work] == [id])
-        #expect(rows[edition.persistentModelID!]?.values[Edition.Field.isbn] == .null)
-        #expect(rows[edition.persistentModelID!]?.values[Edition.Field.pageCount] == .int(12))
+        #expect(row.links[column("Work", "authors")] == authors.map(\.persistentModelID!))
+        #expect(row.links[column("Work", "editions")] == [edition.persistentModelID!])
+        #expect(rows[edition.persistentModelID!]?.links[column("Edition", "work")] == [id])
+        #expect(rows[edition.persistentModelID!]?.values[column("Edition", "isbn")] == .null)
+        #expect(rows[edition.persistentModelID!]?.values[column("Edition", "pageCount")] == .int(12))
         container.close()
     }
 
@@ -46,11 +46,11 @@ struct SQLiteStoreTests {
             for work in works { context.insert(work) }
             let author = Author(name: "A")
             context.insert(author)
-            for work in works { author.relate(Author.Field.works, to: work) }
+            for work in works { author.works.append(work) }
             try context.save()
             context.delete(works[1])
-            works[2].setValue(.string("changed"), at: Work.Field.title)
-            author.unrelate(Author.Field.works, from: works[3])
+            works[2].title = "changed"
+            author.works.removeAll { $0 === works[3] }
             try context.save()
             snapshots.append(container.rows)
             container.close()
@@ -76,7 +76,7 @@ struct SQLiteStoreTests {
                 context.insert(work)
                 let author = Author(name: "A")
                 context.insert(author)
-                work.relate(Work.Field.authors, to: author)
+                work.authors.append(author)
                 container.writeInterruption = WriteInterruption(afterOperations: done + point)
                 do {
                     try context.save()
@@ -116,7 +116,7 @@ struct SQLiteStoreTests {
                 for name in ["A", "B"] {
                     let author = Author(name: name)
                     context.insert(author)
-                    work.relate(Work.Field.authors, to: author)
+                    work.authors.append(author)
                 }
                 container.writeInterruption = WriteInterruption(afterOperations: point)
                 _ = try? context.save()

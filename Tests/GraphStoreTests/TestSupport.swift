@@ -6,6 +6,12 @@ func makeContainer(_ configuration: BooksConfiguration = .local, behavior: Store
     BooksTrackerSchema.container(configuration, store: ModelConfiguration(trapPolicy: .record, behavior: behavior))
 }
 
+/// The index of attribute or relationship `name` of `entity` in the BooksTracker schema: a saved row's column.
+func column(_ entity: String, _ name: String) -> Int {
+    let declared = BooksTrackerSchema.schema(.local).entities.first { $0.name == entity }!
+    return declared.attributeIndex(named: name) ?? declared.relationshipIndex(named: name)!
+}
+
 import Foundation
 
 /// A fresh directory for store files, removed by `remove()`: on tmpfs when the machine has one (keeps the

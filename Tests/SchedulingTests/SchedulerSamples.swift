@@ -19,17 +19,6 @@ final class MainActorCounter {
     }
 }
 
-/// Read, `Task.yield`, write: a yield inside an actor-isolated method.
-actor YieldingCounter {
-    private(set) var value = 0
-
-    func increment() async {
-        let read = value
-        await Task.yield()
-        value = read + 1
-    }
-}
-
 /// A one-slot mailbox: `receive` waits on a continuation that `send` resumes, unless the value came first.
 actor Mailbox {
     private var waiting: CheckedContinuation<Int, Never>?

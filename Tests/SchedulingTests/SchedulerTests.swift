@@ -196,7 +196,7 @@ struct SchedulerTests {
         }
     }
 
-    @Test("an unstructured Task inside a case is held through the global hook and reported")
+    @Test("an unstructured Task inside a case is held through the global hook, with nothing left uncontrolled")
     func unstructuredTask() {
         let counter = ReentrantCounter()
         let run = Scheduler(draw: Draw(seed: 5)).run {
@@ -205,23 +205,7 @@ struct SchedulerTests {
         }
         #expect(run.value == 1)
         #expect(run.steps.contains { $0.place == "no executor preference" })
-        #expect(run.uncontrolled.contains { $0.contains("task 2 started without the case's executor preference") })
-    }
-
-    @Test("the documented limit: Task.yield on an actor inside an unstructured task leaves the scheduler, and the run says so")
-    func unstructuredYieldOnActor() {
-        let counter = YieldingCounter()
-        let run = Scheduler(draw: Draw(seed: 1), options: .init(outsideWait: .seconds(2))).run {
-            await Task { await counter.increment() }.value
-            return await counter.value
-        }
-        // The escaped part needs a thread of the process's pool; on a busy pool it may not come back within the
-        // wait, and the run then ends as a deadlock that `uncontrolled` marks as uncertain.
-        #expect(run.uncontrolled.contains { $0.contains("task 2 started without the case's executor preference") })
-        if let value = run.value {
-            #expect(value == 1)
-            #expect(run.steps.contains { $0.external })
-        }
+        #expect(run.uncontrolled.isEmpty, "\(run.uncontrolled)")
     }
 
     @Test("a task that can never run again is a deadlock, naming what waits")
@@ -252,15 +236,24 @@ struct SchedulerTests {
         #expect(jobs == 50)
     }
 
-    @Test("work resumed from another thread is admitted when nothing else can run, and reported")
+    @Test("work resumed from a thread of the code's own is admitted when nothing else can run, and reported")
     func outsideWork() {
         let run = Scheduler(draw: Draw(seed: 2), options: .init(outsideWait: .seconds(30))).run {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: 5) }
+                Thread {
+                    usleep(20_000)
+                    continuation.resume(returning: 5)
+                }.start()
             }
         }
         #expect(run.value == 5)
-        #expect(run.steps.contains { $0.external })
-        #expect(run.uncontrolled == ["1 job(s) came from other threads; each was admitted when nothing in the case could run"])
+        // The thread resumes the continuation after 20 ms: unless the driving thread was descheduled that long before
+        // the task suspended, the resumption arrives from the thread and is admitted when nothing else can run.
+        if run.steps.contains(where: \.external) {
+            #expect(run.uncontrolled == ["1 job(s) came from other threads (a thread of the code under test): each was admitted, "
+                + "in the order they arrived, when nothing in the case could go on"])
+        } else {
+            #expect(run.uncontrolled.isEmpty)
+        }
     }
 }

@@ -71,19 +71,20 @@ struct PublicSurfaceTests {
 
     /// Type-checks `body` against the built modules: (exit status, diagnostics). With `packageName`, as code of
     /// this package; without, as code outside it.
-    static func typecheck(_ body: String, packageName: String? = nil) throws -> (status: Int32, diagnostics: String) {
+    static func typecheck(_ body: String, packageName: String? = nil, imports: String = "import Foundation\n" + imports,
+                          extraArguments: [String] = []) throws -> (status: Int32, diagnostics: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("public-surface-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("App.swift")
-        try ("import Foundation\n" + imports + body + "\n").write(to: file, atomically: true, encoding: .utf8)
+        try (imports + body + "\n").write(to: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // GraphStore imports the CSQLite system module; an app finds its module map the same way.
         let csqlite = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/CSQLite").standardized
         process.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path, "-I", csqlite.path, file.path]
-            + (packageName.map { ["-package-name", $0] } ?? [])
+            + (packageName.map { ["-package-name", $0] } ?? []) + extraArguments
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe
@@ -96,6 +97,37 @@ struct PublicSurfaceTests {
     @Test("the shipped configuration compiles outside the package (the check itself works)")
     func appCompiles() throws {
         let result = try Self.typecheck(Self.app)
+        #expect(result.status == 0, "\(result.diagnostics)")
+    }
+
+    @Test("models declared as SwiftData's, their data code and an app action compile outside the package (the trial's model files)")
+    func appTermsCompile() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../AppTrialTests/Model").standardized
+        let models = try ["Group", "Task", "Important"].map { name in
+            try String(contentsOf: folder.appendingPathComponent("\(name).swift"), encoding: .utf8)
+                .replacingOccurrences(of: "import Foundation\nimport GraphStore\n", with: "")
+        }
+        let code = """
+            actor Archiver: ModelActor {
+                let modelContext: ModelContext
+                init(modelContainer: ModelContainer) { modelContext = ModelContext(modelContainer) }
+                func done() throws -> [Task] { try modelContext.fetch(FetchDescriptor<Task>(predicate: { $0.isDone }, sortBy: [SortDescriptor(\\.timestamp)])) }
+            }
+            func check() throws {
+                let container = try ModelContainer(for: Group.self, Task.self, Important.self)
+                ModelContext(container).insert(Group(name: "Inbox"))
+                let add = AppAction("add", rule: "L1", arguments: { args in try args.model(Group.self) },
+                                    effect: { group, graph in
+                                        let task = graph.create(Task(title: "t", groups: []))
+                                        graph.insert(task, into: graph.context(of: group))
+                                        graph.relate(task, \\.groups, to: group)
+                                    },
+                                    perform: { group, app in Task(title: "t", groups: [try app[group]]) })
+                _ = GraphFuzzTest.check(try SchemaMachine(for: Group.self, Task.self, name: "todo", actions: [add]), name: "todo")
+            }
+            """
+        let result = try Self.typecheck(models.joined(separator: "\n") + code,
+                                        imports: "import Foundation\nimport GraphStore\nimport GraphStoreRules\nimport GraphFuzzTesting\nimport Testing\n")
         #expect(result.status == 0, "\(result.diagnostics)")
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import GraphFuzzEngine
 import GraphFuzzTesting
-import GraphSpec
 import GraphStore
 import GraphStoreRules
 import Testing
@@ -9,25 +8,39 @@ import Testing
 import Glibc
 #endif
 
+/// A note of the user's schema.
+final class ScratchNote: PersistentModel {
+    @Attribute var text: String? = nil
+    required init() {}
+}
+
 /// A user's schema machine with one action of the app's: on an on-disk (SQLite) store it notes the store file's path
-/// in the file `GRAPHFUZZ_STORE_LOG` names, then crashes the process (`crashing`) or observes what the rule (N1) does
-/// not allow. In memory it does what the rule says.
+/// in the file `GRAPHFUZZ_STORE_LOG` names, then crashes the process (`crashing`) or makes a note it leaves outside
+/// every context, where the rule (N1) says the note is inserted into the main context. In memory it does what the
+/// rule says.
 private func noteMachine(crashing: Bool) throws -> SchemaMachine {
-    let schema = try Schema(entities: [EntitySchema(name: "Note", attributes: [AttributeSchema("text", .string, optional: true)], relationships: [])])
     let log = ProcessInfo.processInfo.environment["GRAPHFUZZ_STORE_LOG"]
-    return SchemaMachine(schema: schema, name: "notes", actions: { [
-        Action("touchStore", weight: 50, predict: { (_: inout GraphModel) in Prediction(GraphObservation.none, rule: "N1") },
-               perform: { (system: inout SchemaSystem) -> GraphObservation in
-                   guard let path = system.container.path else { return .none }
-                   if let log {
-                       let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-                       _ = (path + "\n").withCString { write(descriptor, $0, strlen($0)) }
-                       close(descriptor)
-                   }
-                   if crashing { fatalError("planted: the app crashes on an on-disk store") }
-                   return .count(1)
-               }),
-    ] })
+    return try SchemaMachine(for: ScratchNote.self, name: "notes", actions: [
+        AppAction("touchStore", rule: "N1", weight: 50, arguments: { _ in () },
+                  effect: { _, graph in
+                      let note = graph.create(ScratchNote.self)
+                      graph.insert(note, into: .main)
+                  },
+                  perform: { _, app -> ScratchNote in
+                      let note = ScratchNote()
+                      guard let path = app.container.path else {
+                          app[.main].insert(note)
+                          return note
+                      }
+                      if let log {
+                          let descriptor = open(log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+                          _ = (path + "\n").withCString { write(descriptor, $0, strlen($0)) }
+                          close(descriptor)
+                      }
+                      if crashing { fatalError("planted: the app crashes on an on-disk store") }
+                      return note
+                  }),
+    ])
 }
 
 /// The scenario the test below runs in a child test process: enabled only there.

@@ -79,10 +79,8 @@ public final class DTOMapper {
     /// The live work of `context` whose Google Books volume IDs include `volumeID`, or nil. A fetch reads
     /// the store and the context's pending inserts (R16); a pending delete is still fetched (R18) and skipped.
     public static func work(holding volumeID: String, in context: ModelContext) -> Work? {
-        let fetched = context.fetch(FetchDescriptor(.contains(
-            entity: Work.declaration.name, attribute: "googleBooksVolumeIDs", element: volumeID)))
-        for case let work as Work in fetched where !work.isDeleted { return work }
-        return nil
+        let holding = FetchDescriptor<Work>(predicate: { $0.googleBooksVolumeIDs.contains(volumeID) })
+        return (try? context.fetch(holding))?.first { !$0.isDeleted }
     }
 
     /// Whether a live work of `context` holds `volumeID`, found as a mapping finds it (the cache, then the context).
@@ -153,15 +151,12 @@ public final class DTOMapper {
 
     /// How many authors a work may hold (the schema's maxCount; more fail validation at save, 1590): the first ones
     /// are kept, those it held before, then the response's in order (rule M14).
-    private static let maxAuthors = Work.declaration.relationships[Work.Field.authors].maxCount ?? Int.max
+    private static let maxAuthors = Work.maximumAuthors
 
-    /// The range `Edition.pageCount` may hold (the schema's; validation at save rejects anything else, 1610/1620).
-    private static let pageCountRange = Edition.declaration.attributes[Edition.Field.pageCount].range
-
-    /// A page count the schema accepts, else nil: backends send 0 for an unknown count, which would make the whole
-    /// save fail (rule M14).
+    /// A page count the schema accepts (`Edition.pageCountRange`), else nil: backends send 0 for an unknown count,
+    /// which would make the whole save fail (rule M14).
     static func storablePageCount(_ count: Int) -> Int? {
-        pageCountRange.map { $0.contains(count) } ?? true ? count : nil
+        Edition.pageCountRange.contains(count) ? count : nil
     }
 
     private func addAuthor(_ dto: AuthorDTO, to work: Work, _ context: ModelContext) {

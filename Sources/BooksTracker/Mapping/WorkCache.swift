@@ -138,7 +138,7 @@ extension DTOMapper {
            registered.persistentModelID == id, !registered.isDeleted {
             return registered
         }
-        guard let work = context.fetch(FetchDescriptor(.identifier(id))).first as? Work, !work.isDeleted else { return nil }
+        guard let work = context.fetch(.identifier(id)).first as? Work, !work.isDeleted else { return nil }
         return work
     }
 }

@@ -24,20 +24,25 @@ public enum BooksTrackerSchema {
         }
     }
 
-    /// The shipped schemas, resolved once (a schema is an immutable value).
-    private static let cloudKitSchema = makeSchema(.cloudKit, localEditionEntriesRule: .deny)
+    /// The shipped schemas, derived once from the model classes (a schema is an immutable value).
+    private static let cloudKitSchema = derive()
     private static let localSchema = makeSchema(.local, localEditionEntriesRule: .deny)
 
-    private static func makeSchema(_ configuration: BooksConfiguration, localEditionEntriesRule: DeleteRule) -> Schema {
-        var variants: [EntitySchema] = []
-        if configuration == .local {
-            variants = [
-                Edition.declaration.with(deleteRule: localEditionEntriesRule, for: "userLibraryEntries"),
-                UserLibraryEntry.declaration.with(optional: false, for: "work"),
-            ]
-        }
+    private static func derive() -> Schema {
         do {
-            return try Schema(models, variants: variants)
+            return try Schema(models)
+        } catch {
+            preconditionFailure("the BooksTracker models do not make a schema: \(error)")
+        }
+    }
+
+    /// The classes' schema (the CloudKit configuration's), or for the local configuration that schema with
+    /// `localEditionEntriesRule` on `Edition.userLibraryEntries` and a required `UserLibraryEntry.work`.
+    private static func makeSchema(_ configuration: BooksConfiguration, localEditionEntriesRule: DeleteRule) -> Schema {
+        guard configuration == .local else { return cloudKitSchema }
+        do {
+            return try cloudKitSchema.changing("userLibraryEntries", of: "Edition") { $0.deleteRule = localEditionEntriesRule }
+                .changing("work", of: "UserLibraryEntry") { $0.isOptional = false }
         } catch {
             preconditionFailure("the BooksTracker schema does not hold together: \(error)")
         }

@@ -6,13 +6,18 @@ import GraphStore
 /// suspension it fetches by identifier what it changes, so a work another context deleted meanwhile is found missing
 /// rather than touched (seed 000, "4. Concurrent Deletions": on-demand fetching, each access checks the object
 /// still exists).
-public actor CatalogRefresh {
-    private let context: ModelContext
+public actor CatalogRefresh: ModelActor {
+    public let modelContext: ModelContext
     private let policy: LibraryPolicy
 
-    /// - Parameter context: the actor's own context; no other code uses it while the actor lives.
-    public init(context: ModelContext, policy: LibraryPolicy = LibraryPolicy()) {
-        self.context = context
+    /// `@ModelActor`'s initializer: a context of the actor's own over `modelContainer`.
+    public init(modelContainer: ModelContainer) {
+        self.init(modelContext: ModelContext(modelContainer), policy: LibraryPolicy())
+    }
+
+    /// An actor over `modelContext`, which no other code uses while the actor lives.
+    package init(modelContext: ModelContext, policy: LibraryPolicy) {
+        self.modelContext = modelContext
         self.policy = policy
     }
 
@@ -24,11 +29,12 @@ public actor CatalogRefresh {
         let title = await lookUp()
         guard let work = held ?? work(id) else { return false }
         work.title = title
-        try Library(context: context, policy: policy).save()
+        try Library(context: modelContext, policy: policy).save()
         return true
     }
 
-    private func work(_ id: PersistentIdentifier) -> Work? { context.fetch(FetchDescriptor(.identifier(id))).first as? Work }
+    /// The work of `id` as a fetch by identifier finds it (its saved row, R16; a pending insert of this context).
+    private func work(_ id: PersistentIdentifier) -> Work? { modelContext.fetch(.identifier(id)).first as? Work }
 }
 
 extension Fault<LibraryPolicy> {

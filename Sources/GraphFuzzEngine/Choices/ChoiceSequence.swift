@@ -1,10 +1,12 @@
 /// The recorded decisions of one test case: every random draw as a bounded integer, in order.
 ///
 /// Replaying a sequence reproduces the case exactly; when it runs out every further draw is 0.
-@usableFromInline package struct ChoiceSequence: Hashable, Sendable, CustomStringConvertible {
-    package private(set) var values: [UInt64]
+public struct ChoiceSequence: Hashable, Sendable, CustomStringConvertible {
+    /// The choices, in the order they were drawn.
+    public private(set) var values: [UInt64]
 
-    @usableFromInline package init(_ values: [UInt64]) {
+    /// A sequence of these choices (replayed by `Draw(replaying:)`).
+    public init(_ values: [UInt64]) {
         self.values = values
     }
 
@@ -17,7 +19,8 @@
         return false
     }
 
-    @usableFromInline package var description: String { values.map(String.init).joined(separator: " ") }
+    /// The choices separated by spaces, as `init?(parsing:)` reads them.
+    public var description: String { values.map(String.init).joined(separator: " ") }
 
     /// Parses the space-separated form written by `description`.
     @usableFromInline package init?(parsing text: Substring) {

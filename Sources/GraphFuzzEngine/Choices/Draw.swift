@@ -60,7 +60,9 @@ public final class Draw {
         }
     }
 
-    package convenience init(seed: UInt64, maxChoices: Int = 1 << 16) {
+    /// Fresh random choices from `seed`: the same seed draws the same values. A random case stops drawing
+    /// fresh values after `maxChoices` choices (every further draw is 0).
+    public convenience init(seed: UInt64, maxChoices: Int = 1 << 16) {
         self.init(.random(SplitMix64(seed: seed)), maxChoices: maxChoices)
     }
 
@@ -87,7 +89,9 @@ public final class Draw {
         }
     }
 
-    @usableFromInline package convenience init(replaying sequence: ChoiceSequence) {
+    /// The choices of a recorded sequence (`sequence` of an earlier draw), each clamped to its bound;
+    /// every draw past the end is 0, the simplest value.
+    public convenience init(replaying sequence: ChoiceSequence) {
         self.init(.replay(sequence.values))
     }
 
@@ -210,5 +214,5 @@ public final class Draw {
 
     /// The recorded choices, including zeros read past the end of a replayed sequence (none for an
     /// unrecorded draw).
-    package var sequence: ChoiceSequence { ChoiceSequence(choices) }
+    public var sequence: ChoiceSequence { ChoiceSequence(choices) }
 }

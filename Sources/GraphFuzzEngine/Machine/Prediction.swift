@@ -1,7 +1,9 @@
 /// What the specification predicts a step observes, and the rule that decides it.
 ///
 /// A mismatch is reported under `rule`, unless the observation is made of labelled parts
-/// (`ObservationParts`) and the first part that differs has a rule of its own (`part(_:rule:)`).
+/// (`ObservationParts`) and the first part that differs has a rule of its own: the one the predicted value
+/// carries for it (its provenance, `ObservationParts.rule(ofPart:observed:)`), else the one declared for it
+/// (`part(_:rule:)`).
 public struct Prediction<Observation: Equatable>: Equatable {
     /// The predicted observation.
     public var value: Observation
@@ -41,18 +43,31 @@ public struct Prediction<Observation: Equatable>: Equatable {
 
 /// An observation made of labelled parts. When an observation differs from the prediction, the engine finds
 /// the first part (in the order of the predicted value's parts, a part only the observation has where the
-/// observation lists it) whose value differs, and reports the mismatch under the rule the prediction declares
-/// for that part (`Prediction.part(_:rule:)`), else under the prediction's rule.
+/// observation lists it) whose value differs, and reports the mismatch under the rule that decided that part:
+/// the predicted value's provenance for it (`rule(ofPart:observed:)`), else the rule the prediction declares for it
+/// (`Prediction.part(_:rule:)`), else the prediction's rule.
 public protocol ObservationParts {
     /// The parts, each labelled and written as text; computed only for a mismatch.
     var parts: [(label: String, value: String)] { get }
     /// A crash-class fault the system recorded instead of crashing (a store trap): the failure's kind is
     /// `.trap`, with this code as its detail. Nil (the default) for an ordinary observation.
     var trapCode: String? { get }
+    /// Provenance: the rule that last decided part `label` of this value where `observed` differs from it, when
+    /// the value carries it. A specification whose state several rules change may record, with each change, the
+    /// rule that made it, and tag what it predicts from that state with it (a part made of several values names
+    /// the rule of the first that differs). Asked of the predicted value only, and only for a mismatch (for a label
+    /// of its parts or of the observation's). Nil (the default) for a value that carries none.
+    func rule(ofPart label: String, observed: Self) -> String?
 }
 
 extension ObservationParts {
     public var trapCode: String? { nil }
+    public func rule(ofPart label: String, observed: Self) -> String? { nil }
+
+    /// `rule(ofPart:observed:)`, when `observed` is of this type.
+    func provenance(ofPart label: String, observed: Any) -> String? {
+        (observed as? Self).flatMap { rule(ofPart: label, observed: $0) }
+    }
 }
 
 extension Prediction {
@@ -66,7 +81,7 @@ extension Prediction {
             return Failure(rule: rule, kind: .mismatch, message: "\(trace): expected \(expected), observed \(seen)")
         }
         let differing = Self.firstDifferingPart(predicted: predictedParts.parts, observed: observedParts.parts)
-        let decided = differing.flatMap(rule(ofPart:)) ?? rule
+        let decided = differing.flatMap { predictedParts.provenance(ofPart: $0, observed: observed) ?? rule(ofPart: $0) } ?? rule
         if let code = observedParts.trapCode, predictedParts.trapCode == nil {
             return Failure(rule: decided, kind: .trap, message: "\(trace): trapped (\(code)) where the specification expects \(expected)",
                            detail: code)

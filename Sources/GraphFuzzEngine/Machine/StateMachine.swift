@@ -55,6 +55,12 @@ extension StateMachine {
     public func usingScratchFolder(_ folder: String) -> Self { self }
 }
 
+/// A machine that declares the rules its predictions and invariants decide, so a check of it can say which rule it
+/// never exercised (a registered `Target` declares them itself).
+public protocol RuleDeclaring: StateMachine {
+    var rules: [Rule] { get }
+}
+
 /// A machine whose failing cases can be printed as Swift tests against the production API: the setup here,
 /// each step's lines from its action (`Action(…, swift:)`).
 public protocol SwiftExportable: StateMachine {

@@ -70,8 +70,12 @@ extension MainActorStandIn: VirtualClockExecutor {}
 #endif
 
 /// The case's clock: time passes only when nothing can run, jumping to the next sleeper's deadline
-/// ("an infinitely fast processor"). A deadline is rounded up to whole milliseconds so that the few
-/// microseconds between computing it and handing it over never reorder two sleepers.
+/// ("an infinitely fast processor"). A delay is rounded up to whole milliseconds: `Task.sleep(for:)` and
+/// `Clock.sleep(for:)` hand over a deadline (`clock.now + duration`, read a few microseconds before the
+/// sleep is enqueued), and rounding up turns it back into the whole-millisecond duration whatever those
+/// microseconds were. What rounding cannot undo: a deadline read a millisecond or more of real time before
+/// the sleep is enqueued (computed before other work, or the thread descheduled in between) sleeps that
+/// much less.
 enum VirtualClock {
     static let resolution: UInt64 = 1_000_000
 
@@ -83,5 +87,16 @@ enum VirtualClock {
         let nanoseconds = UInt64(seconds) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
             &+ (attoseconds % 1_000_000_000 == 0 ? 0 : 1)
         return (nanoseconds + resolution - 1) / resolution * resolution
+    }
+
+    @_silgen_name("swift_get_time")
+    private static func getTime(_ seconds: UnsafeMutablePointer<Int64>, _ nanoseconds: UnsafeMutablePointer<Int64>, _ clock: Int32)
+
+    /// The current time of the runtime's clock `clock` (1 continuous, 2 suspending), as the runtime's C
+    /// entry points give deadlines.
+    static func now(clock: Int32) -> Duration {
+        var seconds: Int64 = 0, nanoseconds: Int64 = 0
+        getTime(&seconds, &nanoseconds, clock)
+        return .seconds(seconds) + .nanoseconds(nanoseconds)
     }
 }

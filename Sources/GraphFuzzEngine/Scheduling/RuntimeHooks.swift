@@ -4,44 +4,69 @@ import Glibc
 import Darwin
 #endif
 
-/// The two Swift runtime hooks the scheduler needs, installed once per process, and the thread binding
-/// that tells them which scheduler (if any) is driving the calling thread.
+/// The Swift runtime hooks the scheduler needs, installed once per process, and the thread binding that
+/// tells them which scheduler (if any) is driving the calling thread.
 ///
 /// Why process-wide: the runtime keeps its hooks in process globals (`swift_task_enqueueGlobal_hook`,
-/// `swift_task_getMainExecutor_hook`); there is no per-task or per-thread variant. They are installed the
+/// `swift_task_getMainExecutor_hook`, …); there is no per-task or per-thread variant. They are installed the
 /// first time a scheduler runs (a `static let`, so exactly once, thread-safely) and chain to whatever hook
 /// was there before. Each hook asks the calling thread's binding first: on a thread that is not driving a
 /// case (every other thread of the process, other tests included) it behaves exactly as before.
 ///
 /// - `swift_task_enqueueGlobal_hook` sees jobs of tasks that have no executor preference: an unstructured
 ///   `Task {}` or `Task.detached` created inside a case, and actor jobs scheduled on their behalf.
+/// - `swift_task_enqueueGlobalWithDelay_hook` and `swift_task_enqueueGlobalWithDeadline_hook` see sleeps
+///   handed to the global executor through the runtime's C entry points (what `Task.sleep` does on runtimes
+///   without executors written in Swift, before 6.2): they wait on the case's virtual clock.
 /// - `swift_task_getMainExecutor_hook` is consulted whenever code asks for the main actor's executor
 ///   (`MainActor.shared.unownedExecutor`, which every hop to `@MainActor` evaluates). On a driving thread it
 ///   answers with the case's stand-in main executor, so main-actor jobs are enqueued there. The enqueue
 ///   hooks cannot do this: since Swift 6.2 a job for the main actor goes straight to the main executor's
 ///   own `enqueue`, and neither the global nor the main-executor enqueue hook sees it.
+/// - The process's default executor (`RoutingDefaultExecutor`, Swift 6.3): sleeps and yields that find no
+///   executor of the case to ask go to `Task.defaultExecutor` directly, past every hook.
+/// - The `Dispatch` module's calls into libdispatch (`DispatchHandoffs`, Linux): work handed to a queue.
 enum RuntimeHooks {
     typealias EnqueueOriginal = @convention(thin) (UnownedJob) -> Void
     typealias EnqueueHook = @convention(thin) (UnownedJob, EnqueueOriginal) -> Void
+    typealias DelayOriginal = @convention(thin) (UInt64, UnownedJob) -> Void
+    typealias DelayHook = @convention(thin) (UInt64, UnownedJob, DelayOriginal) -> Void
+    typealias DeadlineOriginal = @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob) -> Void
+    typealias DeadlineHook = @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob, DeadlineOriginal) -> Void
     typealias MainExecutorOriginal = @convention(thin) () -> UnownedSerialExecutor
     typealias MainExecutorHook = @convention(thin) (MainExecutorOriginal) -> UnownedSerialExecutor
 
     /// The hooks that were installed before ours, called for threads that drive no case.
     struct Installed {
         let previousEnqueue: EnqueueHook?
+        let previousDelay: DelayHook?
+        let previousDeadline: DeadlineHook?
         let previousMainExecutor: MainExecutorHook?
+        /// Whether the process's default executor routes by thread (`RoutingDefaultExecutor`).
+        let routesDefaultExecutor: Bool
+        /// Whether hand-offs to Dispatch are seen (`DispatchHandoffs`; Linux).
+        let seesDispatch: Bool
     }
 
-    /// Installs both hooks on first use. Fails loudly if the runtime does not export them: running
-    /// without them would silently leave main-actor and unstructured work outside the scheduler.
+    /// Installs the hooks on first use. Fails loudly if the runtime does not export them: running without
+    /// them would silently leave main-actor, unstructured and sleeping work outside the scheduler.
     static let installed: Installed = {
         let process = dlopen(nil, RTLD_NOW)
-        guard let enqueueSlot = dlsym(process, "swift_task_enqueueGlobal_hook"),
-              let mainSlot = dlsym(process, "swift_task_getMainExecutor_hook")
-        else { fatalError("the Swift runtime does not export swift_task_enqueueGlobal_hook / swift_task_getMainExecutor_hook") }
-        let enqueue = enqueueSlot.assumingMemoryBound(to: EnqueueHook?.self)
-        let main = mainSlot.assumingMemoryBound(to: MainExecutorHook?.self)
-        let installed = Installed(previousEnqueue: enqueue.pointee, previousMainExecutor: main.pointee)
+        func slot<Hook>(_ name: String, _: Hook.Type) -> UnsafeMutablePointer<Hook?> {
+            guard let address = dlsym(process, name) else { fatalError("the Swift runtime does not export \(name)") }
+            return address.assumingMemoryBound(to: Hook?.self)
+        }
+        let enqueue = slot("swift_task_enqueueGlobal_hook", EnqueueHook.self)
+        let delay = slot("swift_task_enqueueGlobalWithDelay_hook", DelayHook.self)
+        let deadline = slot("swift_task_enqueueGlobalWithDeadline_hook", DeadlineHook.self)
+        let main = slot("swift_task_getMainExecutor_hook", MainExecutorHook.self)
+        var routes = false
+        #if compiler(>=6.3)
+        if #available(macOS 26.4, *) { routes = RoutingDefaultExecutor.install() }
+        #endif
+        let seesDispatch = DispatchHandoffs.install()
+        let installed = Installed(previousEnqueue: enqueue.pointee, previousDelay: delay.pointee, previousDeadline: deadline.pointee,
+                                  previousMainExecutor: main.pointee, routesDefaultExecutor: routes, seesDispatch: seesDispatch)
         enqueue.pointee = { job, original in
             if let core = DriverBinding.current {
                 core.accept(job, place: .global)
@@ -49,6 +74,25 @@ enum RuntimeHooks {
                 previous(job, original)
             } else {
                 original(job)
+            }
+        }
+        delay.pointee = { nanoseconds, job, original in
+            if let core = DriverBinding.current {
+                core.acceptTimer(job, delay: VirtualClock.nanoseconds(Duration.nanoseconds(nanoseconds)))
+            } else if let previous = RuntimeHooks.installed.previousDelay {
+                previous(nanoseconds, job, original)
+            } else {
+                original(nanoseconds, job)
+            }
+        }
+        deadline.pointee = { seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original in
+            if let core = DriverBinding.current {
+                let deadline = Duration.seconds(seconds) + .nanoseconds(nanoseconds)
+                core.acceptTimer(job, delay: VirtualClock.nanoseconds(deadline - VirtualClock.now(clock: clock)))
+            } else if let previous = RuntimeHooks.installed.previousDeadline {
+                previous(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job, original)
+            } else {
+                original(seconds, nanoseconds, toleranceSeconds, toleranceNanoseconds, clock, job)
             }
         }
         main.pointee = { original in
@@ -106,6 +150,13 @@ enum JobInspection {
     static func kind(_ job: UnownedJob) -> UInt8 {
         let raw = unsafeBitCast(job, to: UnsafeRawPointer.self)
         return raw.load(fromByteOffset: 4 * MemoryLayout<UnsafeRawPointer>.size, as: UInt8.self)
+    }
+
+    /// The function a task's job resumes at (the job header's `ResumeTask` word, after the heap-object
+    /// header, the two scheduler-private words, the flags and id, the voucher and a reserved word): the
+    /// task's entry, or the resumption of an `await`. Only for jobs that are tasks.
+    static func resumeFunction(_ task: UnsafeRawPointer) -> UInt {
+        task.load(fromByteOffset: 7 * MemoryLayout<UnsafeRawPointer>.size, as: UInt.self)
     }
 
     /// Kinds the runtime gives its own jobs (`JobKind` in the runtime's ABI).

@@ -26,6 +26,7 @@ public struct ScheduleStep: Sendable, Equatable {
     public let queuedAt: Int
     /// The index picked among the runnable jobs in enqueue order (0 = the oldest), and how many there were.
     public let pick: Int
+    /// How many jobs could run at the step.
     public let choices: Int
     /// The jobs this step enqueued, named like `job`, with where each waits: every task that suspended
     /// during the step and is waiting to be scheduled again.
@@ -53,15 +54,17 @@ public struct ScheduledRun<Value> {
     public let outcome: ScheduleOutcome<Value>
     /// What ran, as plain values; rendered into `steps` on demand (a search reads only the outcome).
     let record: ScheduleRecord
-    /// What the scheduler could not control, in plain words (empty when it controlled everything it saw):
-    /// jobs that came from other threads, tasks created without the case's executor preference.
+    /// What the scheduler could not control, in plain words (empty when it controlled everything it saw): each
+    /// hand-off of work to Dispatch (who, which call, in which function, at which job) and the way out; else
+    /// jobs that came from other threads of the code under test.
     public let uncontrolled: [String]
     /// Virtual time (nanoseconds) when the run ended.
     public let virtualTime: UInt64
     /// Timers that had not fired when the body returned (a cancelled `Task.sleep` leaves its timer behind;
     /// a sleeper no task waited for never wakes). They are never run.
     public let pendingTimers: Int
-    /// Jobs that came from other threads (work the scheduler does not control).
+    /// What the scheduler does not control: jobs that came from other threads, and work the case handed to
+    /// Dispatch (counted at the hand-off, so a run that used Dispatch says so whichever thread won the race).
     let externalJobs: Int
     /// A replayed pick (`Scheduler.Options.replaying`) outside the jobs that could run at its step.
     let invalidPick: (step: Int, pick: Int, choices: Int)?
@@ -95,6 +98,11 @@ public struct ScheduledRun<Value> {
     /// The schedule as readable lines, one per step.
     public var lines: [String] { steps.map(\.line) }
 
+    /// The schedule as lanes: a header, then one row per step with a column per task, each cell naming the
+    /// code the task ran in that step (function, the await it resumed after, where it suspended) and the
+    /// actor it ran on; marks (`started`, `finished`, `cancelled`) in the lane they concern.
+    public var lanes: [String] { ScheduleRenderer(record).lanes }
+
     /// The value the body returned, if it completed.
     public var value: Value? {
         if case .completed(let value) = outcome { return value }
@@ -108,11 +116,16 @@ extension ScheduledRun: Sendable where Value: Sendable {}
 public struct ScheduledBranch<Value: Sendable>: Sendable {
     /// Names the branch's task in the schedule (`A (task 2)`) and in its start and finish marks.
     public let label: String
+    /// Whether the run may cancel the branch at one of its suspension points, a drawn choice
+    /// (`Scheduler.Options.cancelWithin`; the point is in `BranchRecord.cancelPoint`).
+    public let cancellable: Bool
     /// The branch's work: ordinary async code, run as a child task that prefers the case's executor.
     public let body: @Sendable () async -> Value
 
-    public init(_ label: String, _ body: @escaping @Sendable () async -> Value) {
+    /// A branch labelled `label` that runs `body`, cancellable at a drawn point when `cancellable`.
+    public init(_ label: String, cancellable: Bool = false, _ body: @escaping @Sendable () async -> Value) {
         self.label = label
+        self.cancellable = cancellable
         self.body = body
     }
 }
@@ -129,6 +142,11 @@ public struct BranchRecord<Value: Sendable>: Sendable {
     public let started: Int?
     /// The step during which the branch's body returned (nil if it did not).
     public let finished: Int?
+    /// The cancellation point drawn (or replayed) for the branch: `n > 0` cancels it before the `n`-th job
+    /// after the one it started in; 0 (and every branch that is not cancellable) never.
+    public let cancelPoint: Int
+    /// The step before which the branch was cancelled; nil when it was not (no point, or it had finished).
+    public let cancelled: Int?
 }
 
 extension BranchRecord: Equatable where Value: Equatable {}
@@ -144,6 +162,7 @@ struct ScheduleRenderer {
     var steps: [ScheduleStep] {
         var queued = record.queued[...]
         var notes = record.notes[...]
+        var handoffs = record.handoffs[...]
         return record.steps.enumerated().map { offset, step in
             let index = offset + 1
             var enqueued: [String] = []
@@ -155,6 +174,10 @@ struct ScheduleRenderer {
             while let next = notes.first, next.step == index {
                 marks.append(next.text)
                 notes = notes.dropFirst()
+            }
+            while let next = handoffs.first, next.step == index {
+                marks.append(handoff(next))
+                handoffs = handoffs.dropFirst()
             }
             return ScheduleStep(index: index, job: name(step.job), place: place(step.job), queuedAt: step.job.queuedAt,
                                 pick: step.pick, choices: step.choices, queued: enqueued, notes: marks,
@@ -170,6 +193,13 @@ struct ScheduleRenderer {
         return name(job) + (held == Self.caseExecutor ? "" : " on \(held)")
     }
 
+    /// `B (task 3) handed work to DispatchQueue.async in FakeNetwork.load(_:completion:) at job #6`.
+    func handoff(_ handoff: Handoff) -> String {
+        let who = handoff.task > 0 ? task(handoff.task) : handoff.task < 0 ? "actor \(record.actorNames[-handoff.task - 1])" : "the case"
+        let place = DispatchHandoffs.handingFunction(handoff.callers).map { " in \($0.name)" } ?? ""
+        return "\(who) handed work to \(handoff.kind)\(place) at job #\(handoff.step)"
+    }
+
     /// `root (task 1)`, `A (task 2)`, `task 3`.
     func task(_ number: Int) -> String {
         if number == 1 { return "root (task 1)" }
@@ -178,7 +208,7 @@ struct ScheduleRenderer {
     }
 
     /// A task by name, an actor's processing job as `actor Name#n`, other runtime jobs by what they do.
-    private func name(_ job: JobRecord) -> String {
+    func name(_ job: JobRecord) -> String {
         if job.task != 0 { return task(job.task) }
         if job.owner < 0 { return "actor \(record.actorNames[-job.owner - 1])" }
         let whose = job.owner == 0 ? "outside work" : task(job.owner)

@@ -11,17 +11,22 @@ public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
     /// `1 / (n · k^(d−1))` per run. Priorities are drawn as numbers where 0 is the lowest initial priority
     /// and equal priorities run FIFO; a change point drawn as 0 is unused.
     case pct(depth: Int, expectedSteps: Int)
+    /// Each run draws one of `members` (index 0, the first, on all-zero choices) and schedules with it: for
+    /// bugs no single strategy finds fastest. Members may not be portfolios themselves.
+    indirect case portfolio([ScheduleStrategy])
 
     public var description: String {
         switch self {
         case .randomWalk: "random walk"
         case .pct(let depth, let steps): "PCT (depth \(depth), \(steps) steps)"
+        case .portfolio(let members): "portfolio of " + members.map(\.description).joined(separator: ", ")
         }
     }
 }
 
 /// The picking state of one run.
 struct SchedulePicker {
+    /// The strategy the run schedules with (a portfolio's drawn member).
     private let strategy: ScheduleStrategy
     /// Picks read back from a trace (the index at each step with a choice, in order), instead of the
     /// strategy's draws; a step past the last runs the oldest job.
@@ -36,10 +41,19 @@ struct SchedulePicker {
     private let priorityRange: UInt64 = 1 << 20
 
     init(strategy: ScheduleStrategy, draw: Draw, replaying: [Int]? = nil) {
-        self.strategy = strategy
         self.replaying = replaying
-        guard replaying == nil else { return }
-        if case .pct(let depth, let expectedSteps) = strategy {
+        guard replaying == nil else {
+            self.strategy = strategy
+            return
+        }
+        if case .portfolio(let members) = strategy {
+            precondition(!members.isEmpty && !members.contains { if case .portfolio = $0 { true } else { false } },
+                         "a portfolio needs one or more members, none of them a portfolio")
+            self.strategy = members[Int(draw.chooseUniform(upTo: UInt64(members.count - 1)))]
+        } else {
+            self.strategy = strategy
+        }
+        if case .pct(let depth, let expectedSteps) = self.strategy {
             precondition(depth >= 1 && expectedSteps >= 1, "PCT needs depth ≥ 1 and expectedSteps ≥ 1")
             changePoints = (0..<(depth - 1)).map { _ in Int(draw.chooseUniform(upTo: UInt64(expectedSteps))) }
         }
@@ -61,6 +75,8 @@ struct SchedulePicker {
         switch strategy {
         case .randomWalk:
             return runnable.count == 1 ? 0 : Int(draw.chooseUniform(upTo: UInt64(runnable.count - 1)))
+        case .portfolio:
+            preconditionFailure("a portfolio schedules with its drawn member")
         case .pct(let depth, _):
             for job in runnable where priorities[job.owner] == nil {
                 priorities[job.owner] = depth + Int(draw.chooseUniform(upTo: priorityRange))

@@ -7,6 +7,16 @@ extension Span.Label {
 /// calling thread, one job at a time, choosing every next job from a `Draw`. The same choices give the same
 /// interleaving; recorded choices replay it; all-zero choices run jobs in the order they were enqueued.
 ///
+/// ```swift
+/// let draw = Draw(seed: 7)
+/// let (run, branches) = Scheduler(draw: draw).runConcurrently([
+///     ScheduledBranch("A") { await counter.increment() },
+///     ScheduledBranch("B", cancellable: true) { await counter.increment() },
+/// ])
+/// run.lanes            // the interleaving, a lane per task
+/// Scheduler(draw: Draw(replaying: draw.sequence)).runConcurrently(…)   // the same again
+/// ```
+///
 /// The code under test keeps its ordinary `actor`, `async` and `@MainActor` annotations. What the scheduler
 /// holds (Swift 6.3):
 /// - every job of a task that prefers the case's task executor: the root task and, by inheritance, its
@@ -14,16 +24,18 @@ extension Span.Label {
 ///   jobs of default actors they hop to;
 /// - main-actor work of the case: `MainActor.shared.unownedExecutor` answers with a stand-in executor on
 ///   the driving thread (a runtime hook), so hops to `@MainActor` land in the scheduler;
-/// - `Task.sleep` wake-ups, on a virtual clock that advances only when nothing can run;
 /// - jobs of unstructured tasks created inside the case (`Task {}`, `Task.detached`), caught by the global
-///   enqueue hook on the driving thread.
+///   enqueue hook and the process's default executor (`RoutingDefaultExecutor`) on the driving thread;
+/// - every sleep (`Task.sleep` in all its forms, `Clock.sleep` on `ContinuousClock` and `SuspendingClock`,
+///   timeouts built from them), whatever executor or isolation the sleeping task has, on a virtual clock
+///   that advances only when nothing can run.
 ///
-/// What it does not control, and reports in `ScheduledRun.uncontrolled`: jobs handed over from other
-/// threads (a continuation resumed by a Dispatch queue, a thread of the code under test) — admitted only
-/// when nothing else can run; `Task.yield`/`Task.sleep` inside an unstructured task while it is isolated to
-/// an actor (the runtime hands those to the default executor directly); work sent to Dispatch queues.
-/// Jobs queued on one default actor run in the actor's own order, back to back, once its processing job is
-/// picked: which task reaches the actor first is a choice, a switch inside the actor's queue is not.
+/// What it does not control, and reports in `ScheduledRun.uncontrolled`: work handed to Dispatch — noted
+/// when it is handed over (`DispatchHandoffs`), so a case that does is reported the same way on every run —
+/// and jobs that come back from threads of the code under test, admitted one at a time when nothing in the
+/// case can go on. Jobs queued on one default actor run in the actor's own order, back to back, once its
+/// processing job is picked: which task reaches the actor first is a choice, a switch inside the actor's
+/// queue is not.
 ///
 /// A job that never returns hangs the run (leave that to the caller's timeout); when nothing can run, the
 /// scheduler waits at most `Options.outsideWait` for outside work before it reports a deadlock.
@@ -31,8 +43,8 @@ extension Span.Label {
 public struct Scheduler {
     /// Settings of a scheduled run.
     public struct Options: Sendable {
-        /// PCT by default: on the lost-update sample it needs as few cases as a random walk when the bug is
-        /// shallow and far fewer when it is not (docs/scheduling.md has the figures).
+        /// How the next job is chosen; PCT (depth 2, 64 steps) by default. docs/scheduling.md compares the
+        /// strategies on the sample bugs and the shipped concurrency mutants.
         public var strategy: ScheduleStrategy
         /// The run stops with `.jobLimit` after this many jobs.
         public var maxJobs: Int
@@ -40,22 +52,34 @@ public struct Scheduler {
         /// is called a deadlock. Only a deadlock pays it; code that uses no threads of its own (no Dispatch,
         /// no callbacks from other threads) can set it to zero.
         public var outsideWait: Duration
+        /// How late a cancellable branch (`ScheduledBranch.cancellable`) may be cancelled: each draws a point
+        /// `n` in `0...cancelWithin` (0, never, with probability ½; shrinking moves towards it), and a point
+        /// `n > 0` cancels the branch's task before the `n`-th job after the one it started in, if it is still
+        /// running: at one of its suspension points, as `Task.cancel()` from another task would.
+        public var cancelWithin: Int
         /// The picks of a recorded schedule (`ScheduledRun.picks`), replayed instead of drawing: a step with
-        /// a choice takes the next one; past the last, the oldest job runs. Nothing is drawn.
-        var replaying: [Int]?
+        /// a choice takes the next one; past the last, the oldest job runs. Nothing is drawn for the schedule.
+        public var replaying: [Int]?
+        /// The cancellation points of a recorded run (`BranchRecord.cancelPoint`, one per branch in order, 0 for
+        /// a branch never cancelled), replayed instead of drawing. Used with `replaying`.
+        public var replayingCancellations: [Int]?
 
+        /// The settings, each defaulted as its property says.
         public init(strategy: ScheduleStrategy = .pct(depth: 2, expectedSteps: 64), maxJobs: Int = 100_000,
-                    outsideWait: Duration = .seconds(1)) {
+                    outsideWait: Duration = .seconds(1), cancelWithin: Int = 16) {
             self.strategy = strategy
             self.maxJobs = maxJobs
             self.outsideWait = outsideWait
+            self.cancelWithin = cancelWithin
         }
     }
 
     /// Where every scheduling decision comes from.
     public let draw: Draw
+    /// The strategy, limits, cancellation reach and replayed schedule of the run.
     public let options: Options
 
+    /// A scheduler that draws its decisions from `draw` (inside one span of its own, `Span.Label.schedule`).
     public init(draw: Draw, options: Options = Options()) {
         self.draw = draw
         self.options = options
@@ -63,14 +87,19 @@ public struct Scheduler {
 
     /// Runs `body` and everything it starts to completion under the scheduler, on the calling thread.
     public func run<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> ScheduledRun<Value> {
-        execute(body) { _ in [] }
+        execute(body, branches: false, unfinished: { _ in [] })
     }
 
     /// Runs the branches concurrently (child tasks of one task group) under the scheduler and records, for
-    /// each, its result and the steps at which it started and finished — what a linearizability check needs.
+    /// each, its result, the steps at which it started and finished — what a linearizability check needs —
+    /// and where it was cancelled, if it was (`ScheduledBranch.cancellable`).
+    ///
+    /// The schedule's span holds, in order: PCT's change points (PCT only), the cancellation point of each
+    /// cancellable branch, then one pick per step that had a choice.
     public func runConcurrently<Value: Sendable>(_ branches: [ScheduledBranch<Value>]) -> (run: ScheduledRun<Void>, branches: [BranchRecord<Value>]) {
         let log = BranchLog<Value>(labels: branches.map(\.label))
-        let run = execute({
+        let cancellable = branches.indices.filter { branches[$0].cancellable }
+        let body: @Sendable () async -> Void = {
             await withTaskGroup(of: Void.self) { group in
                 for (index, branch) in branches.enumerated() {
                     group.addTask {
@@ -80,34 +109,52 @@ public struct Scheduler {
                     }
                 }
             }
-        }, unfinished: log.unfinished)
+        }
+        guard !cancellable.isEmpty && options.cancelWithin > 0 else {
+            return (execute(body, branches: true, unfinished: log.unfinished), log.records)
+        }
+        let within = options.cancelWithin
+        let replaying = options.replaying == nil ? nil : options.replayingCancellations ?? []
+        let plan: (Draw) -> Void = { draw in log.planCancellations(cancellable, within: within, draw: draw, replaying: replaying) }
+        let run = execute(body, branches: true, unfinished: log.unfinished, drawPlan: plan, beforeStep: log.cancelDue)
         return (run, log.records)
     }
 
     /// The loop: holds the root task's first job, then picks and runs one job at a time until the body has
     /// returned and nothing can run, a deadlock, or the job limit.
-    private func execute<Value: Sendable>(_ body: @escaping @Sendable () async -> Value,
-                                          unfinished: @escaping (ScheduleRenderer) -> [String]) -> ScheduledRun<Value> {
+    ///
+    /// `drawPlan` draws what the run decides before its first job (inside the schedule's span, after the
+    /// strategy's own draws); `beforeStep` is called with the core before each step runs.
+    private func execute<Value: Sendable>(_ body: @escaping @Sendable () async -> Value, branches: Bool, unfinished: @escaping (ScheduleRenderer) -> [String],
+                                          drawPlan: ((Draw) -> Void)? = nil, beforeStep: ((SchedulerCore) -> Void)? = nil) -> ScheduledRun<Value> {
         _ = RuntimeHooks.installed
         let core = SchedulerCore()
+        if branches { core.drawsBranchesOnly() }
         let executor = CaseTaskExecutor(core: core)
         core.attach(executor)
         let result = ResultSlot<Value>()
         let previous = DriverBinding.bind(core)
         draw.beginSpan(.schedule)
         var picker = SchedulePicker(strategy: options.strategy, draw: draw, replaying: options.replaying)
+        drawPlan?(draw)
         _ = Task(executorPreference: executor) { result.value = await body() }
         let outcome: ScheduleOutcome<Value>
         while true {
             if core.runnable.isEmpty {
-                if core.admitArrivals() || (result.value == nil && core.advanceClock()) { continue }
+                // Outside work lands only when nothing in the case can go on, sleepers included: a point that
+                // depends on the case's own jobs, never on when the other thread got there.
+                if result.value == nil && core.advanceClock() { continue }
                 if let value = result.value { outcome = .completed(value); break }
-                if core.awaitArrival(timeout: options.outsideWait) { continue }
+                if core.admitArrival(waitingUpTo: options.outsideWait) { continue }
                 let renderer = ScheduleRenderer(core.record)
                 outcome = .deadlock(waiting: ["\(renderer.task(1)) has not returned"] + unfinished(renderer))
                 break
             }
             if core.step >= options.maxJobs { outcome = .jobLimit(core.step); break }
+            if let beforeStep {
+                beforeStep(core)
+                if core.runnable.isEmpty { continue }
+            }
             let index = picker.pick(from: core.runnable, step: core.step + 1, draw: draw)
             core.runJob(at: index, pick: index)
         }
@@ -115,17 +162,22 @@ public struct Scheduler {
         DriverBinding.restore(previous)
         core.close()
         return ScheduledRun(outcome: outcome, record: core.record, uncontrolled: uncontrolled(core),
-                            virtualTime: core.now, pendingTimers: core.sleepers, externalJobs: core.externalJobs,
+                            virtualTime: core.now, pendingTimers: core.sleepers, externalJobs: core.externalJobs + core.record.handoffs.count,
                             invalidPick: picker.invalidPick)
     }
 
     private func uncontrolled(_ core: SchedulerCore) -> [String] {
         let renderer = ScheduleRenderer(core.record)
-        var notes: [String] = []
-        if core.externalJobs > 0 {
-            notes.append("\(core.externalJobs) job(s) came from other threads; each was admitted when nothing in the case could run")
+        var notes = core.record.handoffs.map(renderer.handoff)
+        if !notes.isEmpty {
+            notes.append("a completion handler that Dispatch runs on another thread races the task awaiting it (whether that task "
+                + "suspends first depends on timing), so no interleaving of it repeats: give the test an async fake of the API "
+                + "(one that awaits instead of calling back on a queue), or keep the call out of concurrent steps")
+        } else if core.externalJobs > 0 {
+            notes.append("\(core.externalJobs) job(s) came from other threads (a thread of the code under test): each was admitted, "
+                + "in the order they arrived, when nothing in the case could go on")
         }
-        if !core.unpreferredTasks.isEmpty {
+        if !core.unpreferredTasks.isEmpty && !RuntimeHooks.installed.routesDefaultExecutor {
             let tasks = core.unpreferredTasks.map(renderer.task).joined(separator: ", ")
             notes.append("\(tasks) started without the case's executor preference (an unstructured Task or Task.detached): "
                 + "Task.yield or Task.sleep inside them while isolated to an actor leaves the scheduler")
@@ -139,23 +191,33 @@ private final class ResultSlot<Value>: @unchecked Sendable {
     var value: Value?
 }
 
-/// Start and finish steps of the branches of a concurrent run, written by their jobs on the driving thread.
+/// Start and finish steps of the branches of a concurrent run, their tasks and cancellations, written by their jobs
+/// and the scheduler's loop on the driving thread.
 private final class BranchLog<Value: Sendable>: @unchecked Sendable {
     let labels: [String]
     private var started: [Int?]
     private var finished: [Int?]
     private var results: [Value?]
+    /// Each branch's task, while it runs (valid until it finishes: the group keeps it alive until then).
+    private var tasks: [UnsafeCurrentTask?]
+    /// Each branch's cancellation point (0: never) and the step before which it was cancelled.
+    private var cancelPoints: [Int]
+    private var cancelledAt: [Int?]
 
     init(labels: [String]) {
         self.labels = labels
         started = Array(repeating: nil, count: labels.count)
         finished = started
+        cancelledAt = started
         results = Array(repeating: nil, count: labels.count)
+        tasks = Array(repeating: nil, count: labels.count)
+        cancelPoints = Array(repeating: 0, count: labels.count)
     }
 
     func begin(_ index: Int) {
         guard let core = DriverBinding.current else { return }
         started[index] = core.step
+        tasks[index] = withUnsafeCurrentTask { $0 }
         core.mark("\(labels[index]) started", label: labels[index])
     }
 
@@ -163,11 +225,39 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         guard let core = DriverBinding.current else { return }
         finished[index] = core.step
         results[index] = value
+        tasks[index] = nil
         core.mark("\(labels[index]) finished")
     }
 
+    /// Draws (or reads from `replaying`, one point per branch) the cancellation point of each cancellable
+    /// branch: 0 with weight `within`, each of `1...within` with weight 1.
+    func planCancellations(_ cancellable: [Int], within: Int, draw: Draw, replaying: [Int]?) {
+        let weights = [UInt32(within)] + Array(repeating: UInt32(1), count: within)
+        for index in cancellable {
+            if let replaying {
+                cancelPoints[index] = index < replaying.count ? max(0, replaying[index]) : 0
+            } else {
+                cancelPoints[index] = draw.chooseWeighted(weights)
+            }
+        }
+    }
+
+    /// Cancels every branch whose cancellation point is the step about to run.
+    func cancelDue(_ core: SchedulerCore) {
+        let next = core.step + 1
+        for index in labels.indices where cancelPoints[index] > 0 && cancelledAt[index] == nil && finished[index] == nil {
+            guard let start = started[index], start + cancelPoints[index] == next, let task = tasks[index] else { continue }
+            cancelledAt[index] = next
+            core.note("\(labels[index]) cancelled", atStep: next)
+            task.cancel()
+        }
+    }
+
     var records: [BranchRecord<Value>] {
-        labels.indices.map { BranchRecord(label: labels[$0], result: results[$0], started: started[$0], finished: finished[$0]) }
+        labels.indices.map {
+            BranchRecord(label: labels[$0], result: results[$0], started: started[$0], finished: finished[$0],
+                         cancelPoint: cancelPoints[$0], cancelled: cancelledAt[$0])
+        }
     }
 
     func unfinished(_ renderer: ScheduleRenderer) -> [String] {

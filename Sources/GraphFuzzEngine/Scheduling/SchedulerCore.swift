@@ -38,6 +38,14 @@ struct JobRecord: Sendable {
     let delay: UInt64
 }
 
+/// A task of the case the core has seen, kept alive until the case ends so its header can be read between
+/// steps: where it will resume, as last read.
+private struct TrackedTask {
+    let number: Int
+    let task: UnsafeRawPointer
+    var resume: UInt
+}
+
 /// A job that arrived from another thread, kept raw until the driver admits it.
 private struct Arrival {
     let job: UnownedJob
@@ -79,6 +87,8 @@ final class SchedulerCore: @unchecked Sendable {
     /// What ran, what it enqueued, the harness's marks, and the names of tasks and actors.
     @exclusivity(unchecked) private(set) var record = ScheduleRecord()
     @exclusivity(unchecked) private(set) var externalJobs = 0
+    /// Every task seen, retained (`close` releases them), in order of first sight.
+    @exclusivity(unchecked) private var tracked: [TrackedTask] = []
 
     private let inbox = NSCondition()
     private var arrivals: [Arrival] = []
@@ -116,7 +126,7 @@ final class SchedulerCore: @unchecked Sendable {
 
     private func hold(_ job: UnownedJob, place: JobPlace, delay: UInt64, external: Bool) {
         let id = JobInspection.taskID(job)
-        let task = id == 0 ? 0 : number(id, seenFirstAt: place)
+        let task = id == 0 ? 0 : number(id, task: unsafeBitCast(job, to: UnsafeRawPointer.self), seenFirstAt: place)
         let owner: Int
         if task != 0 {
             owner = task
@@ -139,7 +149,8 @@ final class SchedulerCore: @unchecked Sendable {
         }
     }
 
-    private func number(_ id: UInt64, seenFirstAt place: JobPlace) -> Int {
+    /// The case-local number of the task with `id` at `task`, numbering (and tracking) it at first sight.
+    private func number(_ id: UInt64, task: UnsafeRawPointer, seenFirstAt place: JobPlace) -> Int {
         if lastTask.id == id { return lastTask.number }
         let number: Int
         if let known = taskNumbers[id] {
@@ -149,6 +160,10 @@ final class SchedulerCore: @unchecked Sendable {
             number = taskCount
             taskNumbers[id] = number
             if place == .global { unpreferredTasks.append(number) }
+            _ = Unmanaged<AnyObject>.fromOpaque(task).retain()
+            let resume = JobInspection.resumeFunction(task)
+            tracked.append(TrackedTask(number: number, task: task, resume: resume))
+            record.firstResume.append(resume)
         }
         lastTask = (id, number)
         return number
@@ -166,25 +181,19 @@ final class SchedulerCore: @unchecked Sendable {
 
     // MARK: Driving
 
-    /// Moves jobs that other threads handed over into the case. Returns whether there were any.
-    func admitArrivals() -> Bool {
-        inbox.lock()
-        let admitted = arrivals
-        arrivals.removeAll()
-        inbox.unlock()
-        for arrival in admitted { hold(arrival.job, place: arrival.place, delay: arrival.delay, external: true) }
-        return !admitted.isEmpty
-    }
-
-    /// Waits up to `timeout` for a job from another thread; returns whether one came.
-    func awaitArrival(timeout: Duration) -> Bool {
+    /// Admits the oldest job that another thread handed over, waiting up to `timeout` for one; returns
+    /// whether one came. One at a time: the case runs as far as it can with it before the next is admitted.
+    func admitArrival(waitingUpTo timeout: Duration) -> Bool {
         let (seconds, attoseconds) = timeout.components
         let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18)
         inbox.lock()
-        defer { inbox.unlock() }
         while arrivals.isEmpty {
-            if !inbox.wait(until: deadline) { return !arrivals.isEmpty }
+            if !inbox.wait(until: deadline) { break }
         }
+        let arrival = arrivals.isEmpty ? nil : arrivals.removeFirst()
+        inbox.unlock()
+        guard let arrival else { return false }
+        hold(arrival.job, place: arrival.place, delay: arrival.delay, external: true)
         return true
     }
 
@@ -215,6 +224,20 @@ final class SchedulerCore: @unchecked Sendable {
             held.job.runSynchronously(on: taskExecutor)
         }
         runningOwner = 0
+        noteProgress()
+    }
+
+    /// Records the tasks whose resume address moved in the step just run: each ran there, then suspended
+    /// elsewhere. (The task whose own job ran is known from the step; `ScheduleRenderer.lanes` adds it when its
+    /// address did not move: it returned, or suspended where it had resumed.)
+    private func noteProgress() {
+        for index in tracked.indices {
+            let now = JobInspection.resumeFunction(tracked[index].task)
+            if now != tracked[index].resume {
+                record.ran.append(Ran(step: step, task: tracked[index].number, from: tracked[index].resume, to: now))
+                tracked[index].resume = now
+            }
+        }
     }
 
     /// Stops taking jobs: anything handed over after the case is dropped (never run), so no job of the
@@ -224,9 +247,26 @@ final class SchedulerCore: @unchecked Sendable {
         closed = true
         arrivals.removeAll()
         inbox.unlock()
+        for task in tracked { Unmanaged<AnyObject>.fromOpaque(task.task).release() }
+        tracked.removeAll()
+    }
+
+    /// Notes that the running job handed work to Dispatch (`DispatchHandoffs`).
+    func noteHandoff(_ kind: String, callers: [UInt]) {
+        record.handoffs.append(Handoff(step: step, task: currentTaskNumber() ?? runningOwner, kind: kind, callers: callers))
     }
 
     // MARK: Marks from the case's own code
+
+    /// Marks the run as the harness's group of labelled branches (`ScheduleRecord.branchesOnly`).
+    func drawsBranchesOnly() {
+        record.branchesOnly = true
+    }
+
+    /// Attaches `note` to step `step` (the one about to run, when the scheduler's loop notes something between steps).
+    func note(_ note: String, atStep step: Int) {
+        record.notes.append((step, note))
+    }
 
     /// Attaches `note` to the running step and, when `label` is given, names the task running it.
     /// Called from a job the scheduler runs (the driving thread).
@@ -236,13 +276,13 @@ final class SchedulerCore: @unchecked Sendable {
         if let label, let task = currentTaskNumber() { record.labels[task] = label }
     }
 
-    /// The case-local number of the task running the current job, if it is one of the case's tasks.
+    /// The case-local number of the task running the current code, numbering it if the case has not seen a
+    /// job of its own yet (a task whose first job went straight to an actor's queue); nil outside a task.
     private func currentTaskNumber() -> Int? {
-        let id = withUnsafeCurrentTask { task in
-            task.map { JobInspection.taskID(unsafeBitCast($0, to: UnownedJob.self)) } ?? 0
-        }
-        if id == 0 { return nil }
-        return lastTask.id == id ? lastTask.number : taskNumbers[id]
+        let current: UnsafeRawPointer? = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UnsafeRawPointer.self) } }
+        guard let task = current else { return nil }
+        let id = JobInspection.taskID(unsafeBitCast(task, to: UnownedJob.self))
+        return id == 0 ? nil : number(id, task: task, seenFirstAt: .caseExecutor)
     }
 }
 
@@ -257,6 +297,32 @@ struct ScheduleRecord: Sendable {
     var labels: [Int: String] = [:]
     /// `TypeName#n` for actor number n (index n − 1), numbered in order of first appearance.
     var actorNames: [String] = []
+    /// Work the case's jobs handed to Dispatch, in order.
+    var handoffs: [Handoff] = []
+    /// Tasks whose resume address moved in a step, in step order (`SchedulerCore.noteProgress`).
+    var ran: [Ran] = []
+    /// Each task's resume address when first seen (index n − 1 for task n).
+    var firstResume: [UInt] = []
+    /// The run's body is the harness's group of labelled branches: its root task is not drawn as a lane.
+    var branchesOnly = false
+}
+
+/// A task that ran in a step: the address it resumed at and the one it will resume at next (0: it returned, or
+/// suspended at the address it resumed at).
+struct Ran: Sendable {
+    let step: Int
+    let task: Int
+    let from: UInt
+    let to: UInt
+}
+
+/// Work a job handed to Dispatch: the step, the task (or owner) that ran it, the call (`DispatchQueue.async`)
+/// and the return addresses leading to it (named only when a report asks).
+struct Handoff: Sendable {
+    let step: Int
+    let task: Int
+    let kind: String
+    let callers: [UInt]
 }
 
 /// What one step ran.

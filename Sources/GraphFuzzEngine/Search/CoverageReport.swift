@@ -1,7 +1,7 @@
 /// A search's rule coverage, read against the target's rules: per rule how many predictions and
 /// invariant checks it decided, the rules exercised rarely or never, and health warnings in the
 /// spirit of Hypothesis' health checks (too many rejected cases, a rule never exercised, an
-/// action whose precondition never held). Rows are in the target's rule order, so the report is
+/// action that never ran or whose precondition never held). Rows are in the target's rule order, so the report is
 /// deterministic.
 package struct CoverageReport: Sendable, Equatable {
     /// One rule's count.
@@ -51,8 +51,9 @@ package struct CoverageReport: Sendable, Equatable {
                 + "the generators waste most cases")
         }
         for rule in never { out.append("\(target): rule \(rule) was never exercised in \(cases) cases") }
-        for action in actions where action.held == 0 && action.failed > 0 {
-            out.append("\(target): the precondition of action \(action.name) never held (\(action.failed) checks)")
+        for action in actions where action.ran == 0 {
+            out.append(action.held == 0 && action.failed > 0 ? "\(target): the precondition of action \(action.name) never held (\(action.failed) checks)"
+                                                             : "\(target): action \(action.name) never ran in \(cases) cases")
         }
         return out
     }
