@@ -14,14 +14,13 @@ public struct Action<M: StateMachine> {
     /// Whether the action may be chosen in this state. Never rejects a case: the engine only chooses among
     /// actions whose precondition holds.
     @usableFromInline let precondition: (M.Model) -> Bool
-    /// The step: draws (or reads) the arguments, predicts, and — when the run asks — runs the system and
-    /// judges what it observed. It holds the action's typed closures, so neither the arguments nor the
-    /// observation are boxed; what a recording run keeps of the step it makes only then.
+    /// The step: draws (or reads) the arguments against the model, predicts, and — when the run asks — runs the
+    /// system and judges what it observed (`Judge`). After a concurrent step the system may be in any of several
+    /// states (the model, then those `StepIO.others` points to): the step is predicted in each, and the states whose
+    /// prediction allows the observation are kept (none: the step fails as it would in the first). It holds the
+    /// action's typed closures, so neither the arguments nor the observation are boxed; what a recording run keeps of
+    /// the step it makes only then.
     @usableFromInline let step: (inout StepIO, inout M.Model, inout M.System?) -> StepVerdict
-    /// The step when earlier concurrent steps left several states the system may be in (`models`, never
-    /// empty): the arguments are drawn against the first, the system runs once, and the states whose
-    /// prediction allows the observation are kept (none: the step fails as it would on the first).
-    @usableFromInline let stepAmong: (inout StepIO, inout [M.Model], inout M.System?) -> StepVerdict
     /// The action's concurrent form (`Action.concurrent`); nil for an action whose perform is synchronous.
     @usableFromInline let concurrent: ConcurrentPart<M>?
 
@@ -81,7 +80,6 @@ public struct Action<M: StateMachine> {
         self.fixedWeight = weights == nil ? fixed ?? 1 : nil
         self.precondition = precondition
         self.step = Action.step(name, arguments, predict, perform, swiftLines)
-        self.stepAmong = Action.stepAmong(name, arguments, predict, perform, swiftLines)
         concurrent = nil
     }
 
@@ -92,10 +90,6 @@ public struct Action<M: StateMachine> {
         fixedWeight = weight
         self.precondition = precondition
         step = { io, _, _ in
-            io.fault = HarnessFault("the concurrent action '\(name)' was run as a synchronous step")
-            return .harnessFault
-        }
-        stepAmong = { io, _, _ in
             io.fault = HarnessFault("the concurrent action '\(name)' was run as a synchronous step")
             return .harnessFault
         }
@@ -147,25 +141,41 @@ public struct Action<M: StateMachine> {
                 }
                 return io.arguments.trace(name)
             }
-            let predicted = predict(command, &model)
-            if io.tally.counts { io.tally.count(predicted, of: io.action) }
-            if io.records {
-                let recorded = trace()
-                io.record = RecordedStep(trace: recorded, value: Rendering.text(predicted.value), rule: predicted.rule,
-                                         swift: swiftLines.map { lines in { isLast in lines(command, predicted, recorded, isLast) } })
+            // Counts the prediction the step is judged by and, recording, keeps the step's record.
+            @inline(__always)
+            func keep(_ predicted: Prediction<O>) {
+                if io.tally.counts { io.tally.count(predicted, of: io.action) }
+                if io.records {
+                    let recorded = trace()
+                    io.record = RecordedStep(trace: recorded, value: Rendering.text(predicted.value), rule: predicted.rule,
+                                             swift: swiftLines.map { lines in { isLast in lines(command, predicted, recorded, isLast) } })
+                }
             }
-            guard io.performs else { return .predicted }
+            let predicted = predict(command, &model)
+            // After a concurrent step, the other states the system may be in (nil in one state, the usual).
+            let others = io.others?.assumingMemoryBound(to: [M.Model].self)
+            guard io.performs else {
+                others?.pointee.removeAll()
+                keep(predicted)
+                return .predicted
+            }
             io.willPerform?(io.index)
             let observed: O
-            do { observed = try perform(command, &system!) } catch let fault as HarnessFault {
-                io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace())")
-                return .harnessFault
-            } catch {
-                io.failure = Failure(rule: predicted.rule, kind: .thrown, message: "\(trace()) threw \(error)")
+            do { observed = try perform(command, &system!) } catch {
+                keep(predicted)
+                if let fault = error as? HarnessFault {
+                    io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace())")
+                    return .harnessFault
+                }
+                io.failure = Judge.thrown(predicted, "\(error)", trace: trace())
                 return .failed
             }
-            if predicted.allows(observed) { return .passed }
-            io.failure = predicted.mismatch(observed, trace: trace())
+            // Several states: judged by the first whose prediction explains the observation (none: as in the model).
+            var judged = predicted
+            if let others { judged = Judge.keep(explaining: observed, &model, predicted, &others.pointee) { predict(command, &$0) } ?? predicted }
+            keep(judged)
+            if Judge.allows(judged, observed) { return .passed }
+            io.failure = Judge.mismatch(judged, observed, trace: trace())
             return .failed
         }
     }
@@ -191,54 +201,6 @@ extension Action {
         return command
     }
 
-    /// `step` over several states the system may be in (`stepAmong`).
-    @inlinable
-    static func stepAmong<A, O: Equatable>(_ name: String, _ arguments: @escaping (inout Arguments, M.Model) throws -> A,
-                                           _ predict: @escaping (A, inout M.Model) -> Prediction<O>,
-                                           _ perform: @escaping (A, inout M.System) throws -> O,
-                                           _ swiftLines: ((A, Prediction<O>, TraceStep, Bool) -> [String])?)
-    -> (inout StepIO, inout [M.Model], inout M.System?) -> StepVerdict {
-        { io, models, system in
-            let command: A
-            do throws(StepVerdictError) { command = try drawArguments(name, arguments, &io, models[0]) } catch { return error.verdict }
-            // The step's trace: asked only for a failure's message or a record.
-            func trace() -> TraceStep { io.arguments.trace(name) }
-            var predictions: [Prediction<O>] = []
-            for index in models.indices { predictions.append(predict(command, &models[index])) }
-            func keep(_ index: Int) {
-                if io.tally.counts { io.tally.count(predictions[index], of: io.action) }
-                if io.records {
-                    let predicted = predictions[index], recorded = trace()
-                    io.record = RecordedStep(trace: recorded, value: Rendering.text(predicted.value), rule: predicted.rule,
-                                             swift: swiftLines.map { lines in { isLast in lines(command, predicted, recorded, isLast) } })
-                }
-            }
-            guard io.performs else {
-                keep(0)
-                models = [models[0]]
-                return .predicted
-            }
-            io.willPerform?(io.index)
-            let observed: O
-            do { observed = try perform(command, &system!) } catch let fault as HarnessFault {
-                io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace())")
-                return .harnessFault
-            } catch {
-                keep(0)
-                io.failure = Failure(rule: predictions[0].rule, kind: .thrown, message: "\(trace()) threw \(error)")
-                return .failed
-            }
-            let explaining = predictions.indices.filter { predictions[$0].allows(observed) }
-            guard let first = explaining.first else {
-                keep(0)
-                io.failure = predictions[0].mismatch(observed, trace: trace())
-                return .failed
-            }
-            keep(first)
-            models = explaining.map { models[$0] }
-            return .passed
-        }
-    }
 }
 
 /// A step verdict as an error, for `Result`.
@@ -301,6 +263,11 @@ struct StepIO {
     @usableFromInline var records: Bool
     /// Whether the step runs on the system (false: predicted only).
     @usableFromInline var performs = true
+    /// After a concurrent step that left several states the system may be in, the other states (`[M.Model]`, the
+    /// model holding the first) for the step to judge among, during the step; nil in one state. Not a parameter of
+    /// `Action.step`: every step would pay for it, in a register or on the stack, and a machine whose steps are not
+    /// specialised would look up the array's metadata.
+    @usableFromInline var others: UnsafeMutableRawPointer?
     /// The step's 0-based index and its action's.
     @usableFromInline var index = 0
     @usableFromInline var action = 0
@@ -308,9 +275,11 @@ struct StepIO {
     @usableFromInline var willPerform: ((Int) -> Void)?
     /// The record of the last step (when `records`).
     @usableFromInline var record: RecordedStep?
-    /// The failure of the last step, when it failed; the harness's fault, when it could not do its part.
+    /// The failure of the last step, when it failed; the harness's fault, when it could not do its part; why a traced
+    /// step could not be read or applied.
     @usableFromInline var failure: Failure?
     @usableFromInline var fault: HarnessFault?
+    @usableFromInline var refused: TraceReplayError?
 
     @inlinable
     init(arguments: Arguments, tally: Tally, records: Bool, willPerform: ((Int) -> Void)?) {

@@ -108,7 +108,8 @@ struct WrittenPrediction {
     @usableFromInline var credits: [String]
 }
 
-/// One action of a concurrent step, its arguments drawn: what runs it on the system and what judges it.
+/// One action of a concurrent step, its arguments drawn: what runs it on the system, and its prediction and observation
+/// for the judge (`Judge`, which judges a step of one action too).
 @usableFromInline
 struct PendingBranch<M: StateMachine> {
     /// The action's trace (`withdraw(amount: 3)`) and the reference it creates.
@@ -118,11 +119,11 @@ struct PendingBranch<M: StateMachine> {
     @usableFromInline var action = 0
     /// The action on the system, as the body of a task.
     let start: (M.System) -> @Sendable () async -> BranchResult
-    /// Predicts the action on `model`; whether the prediction allows `result`.
+    /// Predicts the action on `model`; whether the prediction allows `result` (`Judge`).
     let allows: (BranchResult, inout M.Model) -> Bool
     /// Predicts the action on `model`, written out.
     let predict: (inout M.Model) -> WrittenPrediction
-    /// The failure of an observation that the prediction in `model` does not allow.
+    /// The failure of an observation that the prediction in `model` does not allow (`Judge`).
     let mismatch: (BranchResult, M.Model, TraceStep) -> Failure
     /// What the action observed, as reports write it.
     let observed: (BranchResult) -> String
@@ -142,8 +143,8 @@ struct PendingBranch<M: StateMachine> {
         }
         allows = { result, model in
             let predicted = predict(command, &model)
-            guard case .observed(let value) = result, let observed = value as? O else { return false }
-            return predicted.allows(observed)
+            guard case .observed(let value) = result else { return false }
+            return Judge.allows(predicted, value as! O)
         }
         self.predict = { model in
             let predicted = predict(command, &model)
@@ -153,9 +154,9 @@ struct PendingBranch<M: StateMachine> {
             var model = model
             let predicted = predict(command, &model)
             switch result {
-            case .observed(let value): return predicted.mismatch(value as! O, trace: trace)
-            case .threw(let error): return Failure(rule: predicted.rule, kind: .thrown, message: "\(trace) threw \(error)")
-            case .fault(let fault): return Failure(rule: predicted.rule, kind: .thrown, message: "\(trace): \(fault.message)")
+            case .observed(let value): return Judge.mismatch(predicted, value as! O, trace: trace)
+            case .threw(let error): return Judge.thrown(predicted, error, trace: trace)
+            case .fault(let fault): return Judge.thrown(predicted, fault.message, trace: trace)
             }
         }
         observed = { result in

@@ -28,39 +28,23 @@ extension MachineRunner {
         case trace(TraceStep)
         /// Read from a trace: a `concurrently(…)` step.
         case group(TraceStep)
+
+        /// Whether it is a traced `concurrently(…)` step.
+        @usableFromInline var isGroup: Bool {
+            if case .group = self { return true }
+            return false
+        }
     }
 
-    /// What a concurrent step did: the step's verdict (a failure or fault in `io`), the references it created,
-    /// a trace that could not be replayed, and whether the case ends here as a pass (the states the system
-    /// may be in grew past what the runner follows).
+    /// A concurrent step: a concurrent action's (alone or with others) over the states the system may be in (`model`
+    /// and `others`), which it leaves as the states after the step.
     @usableFromInline
-    struct GroupStep {
-        @usableFromInline var verdict: StepVerdict
-        @usableFromInline var created = 0
-        @usableFromInline var refused: TraceReplayError?
-        @usableFromInline var endsCase = false
-
-        init(_ verdict: StepVerdict) { self.verdict = verdict }
-    }
-
-    /// A step of a machine with concurrent actions that is not an ordinary one: a concurrent action's (alone
-    /// or with others), or any action's after a concurrent step left several states the system may be in
-    /// (`model` and `others`).
-    @usableFromInline
-    func step(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ scratch: inout Scratch, _ model: inout M.Model,
-              _ others: inout [M.Model], _ system: inout M.System?, refs: Int) -> GroupStep {
+    func concurrentStep(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ scratch: inout Scratch, _ model: inout M.Model,
+                        _ others: inout [M.Model], _ system: inout M.System?, refs: Int) -> StepEnd {
         var states = [model] + others
         defer {
             model = states[0]
             others = Array(states.dropFirst())
-        }
-        if case .group = source {
-            return concurrentStep(a, source, options, &scratch.io, &scratch.chooser, &states, &system, refs: refs)
-        }
-        guard actions[a].concurrent != nil else {
-            var end = GroupStep(actions[a].stepAmong(&scratch.io, &states, &system))
-            end.created = scratch.io.arguments.created == nil ? 0 : 1
-            return end
         }
         return concurrentStep(a, source, options, &scratch.io, &scratch.chooser, &states, &system, refs: refs)
     }
@@ -69,7 +53,7 @@ extension MachineRunner {
     /// scheduler and checks what they observed against `states` (the states the system may be in, the
     /// first the one arguments are drawn against), which it leaves as the states after the step.
     func concurrentStep(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ io: inout StepIO, _ chooser: inout Chooser,
-                        _ states: inout [M.Model], _ system: inout M.System?, refs: Int) -> GroupStep {
+                        _ states: inout [M.Model], _ system: inout M.System?, refs: Int) -> StepEnd {
         let settings = shared.concurrency
         var branches: [PendingBranch<M>] = []
         var picks: [Int] = []
@@ -79,22 +63,21 @@ extension MachineRunner {
                 branches = read.branches
                 picks = read.picks
             case .failure(let refused):
-                var end = GroupStep(.unavailable)
-                end.refused = refused
-                return end
+                io.refused = refused
+                return StepEnd(.unavailable)
             }
         } else {
             // The first action's arguments, in the step's arguments (begun by the caller).
             switch prepare(a, &io, states[0]) {
             case .success(let branch): branches.append(branch)
-            case .failure(let error): return GroupStep(error.verdict)
+            case .failure(let error): return StepEnd(error.verdict)
             }
             if case .draw(let draw, let spans) = source,
                let verdict = drawBranches(&branches, draw, spans: spans, settings, &io, &chooser, states[0], refs: refs) {
-                return GroupStep(verdict)
+                return StepEnd(verdict)
             }
         }
-        var end = GroupStep(.passed)
+        var end = StepEnd(.passed)
         end.created = branches.reduce(0) { $0 + ($1.created == nil ? 0 : 1) }
         guard let system, io.index < options.systemSteps else {
             // Not run: the branches predicted in their order, on the first state.
@@ -124,8 +107,8 @@ extension MachineRunner {
         })
         if case .group(let step) = source, let invalid = run.invalidPick {
             end.verdict = .unavailable
-            end.refused = TraceReplayError(step: io.index, message: "step \(io.index + 1) '\(step)': schedule pick \(invalid.pick) at job #\(invalid.step) "
-                                           + "is outside the \(invalid.choices) jobs that could run (0...\(invalid.choices - 1))")
+            io.refused = TraceReplayError(step: io.index, message: "step \(io.index + 1) '\(step)': schedule pick \(invalid.pick) at job #\(invalid.step) "
+                                          + "is outside the \(invalid.choices) jobs that could run (0...\(invalid.choices - 1))")
             return end
         }
         let judged = judge(branches, run, records, states: states, io: &io)

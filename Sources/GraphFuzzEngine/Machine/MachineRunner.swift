@@ -1,8 +1,30 @@
-/// Where a case's steps come from: a draw (generation, search, shrinking, fuzzing) or a recorded trace
-/// (corpus replay), configuration first.
-@usableFromInline package enum CaseSource {
-    case draw(Draw)
-    case trace(config: TraceStep, steps: [TraceStep])
+/// Where a case's configuration and steps come from: a draw (generation, search, shrinking, fuzzing), its spans marked
+/// only when it keeps a record, or a recorded trace, configuration first (corpus replay; the draw is then never asked).
+/// The step loop asks it for each step's action (`MachineRunner.drawStep`, `readStep`); the rest of a step is the same
+/// whichever it is.
+@usableFromInline package struct CaseSource {
+    @usableFromInline let draw: Draw
+    /// Whether the draw marks spans (it keeps a record).
+    @usableFromInline let spans: Bool
+    /// The trace read, nil when the case is drawn.
+    @usableFromInline let trace: (config: TraceStep, steps: [TraceStep])?
+
+    /// A case drawn from `draw`.
+    @inlinable
+    package static func draw(_ draw: Draw) -> CaseSource { CaseSource(draw: draw, spans: draw.keepsRecord, trace: nil) }
+
+    /// A case read from a trace: its configuration and its steps.
+    @inlinable
+    package static func trace(config: TraceStep, steps: [TraceStep]) -> CaseSource {
+        CaseSource(draw: Draw(replaying: ChoiceSequence([])), spans: false, trace: (config, steps))
+    }
+
+    @inlinable
+    init(draw: Draw, spans: Bool, trace: (config: TraceStep, steps: [TraceStep])?) {
+        self.draw = draw
+        self.spans = spans
+        self.trace = trace
+    }
 }
 
 /// How a case runs: what it keeps, what it counts, and how far the system goes.
@@ -169,15 +191,20 @@
     var continueProbability: Double { 1 - 1 / Double(maxSteps + 1) }
 
     /// The buffers a case uses — the steps' arguments and counts, the chooser, the records — kept across the
-    /// cases of a chunk so each case allocates nothing of its own.
+    /// cases of a chunk so each case allocates nothing of its own; and the machine's actions and invariants, read
+    /// once (each read of the runner's shared arrays is a retain and a release).
     @usableFromInline
     struct Scratch {
         @usableFromInline var io: StepIO
         @usableFromInline var chooser: Chooser
         @usableFromInline var records: [RecordedStep] = []
+        @usableFromInline let actions: [Action<M>]
+        @usableFromInline let invariants: [Invariant<M>]
 
         @inlinable
-        init(_ arguments: Arguments, actions: [Action<M>], options: RunOptions) {
+        init(_ arguments: Arguments, actions: [Action<M>], invariants: [Invariant<M>], options: RunOptions) {
+            self.actions = actions
+            self.invariants = invariants
             io = StepIO(arguments: arguments, tally: Tally(actions: actions.count, counts: options.covers), records: options.records,
                         willPerform: options.willRunStep)
             chooser = Chooser(actions: actions, counts: options.covers)
@@ -204,66 +231,36 @@
         }
     }
 
-    /// The one step loop: runs a case from `source` as `options` say, with `scratch`'s buffers.
-    ///
-    /// Drawing, each step draws its continue flag and its action, and the action's step draws the arguments,
-    /// predicts and (unless the system stops before it, or there is none) runs the system and judges the
-    /// observation; the invariants follow a step that passed. An action whose arguments do not fit is left
-    /// out and another drawn. Reading a trace, each step is the action of its name, its arguments read back;
-    /// a step that cannot be read or applied ends the case with `refused`.
-    @inlinable
-    func runCase(_ source: CaseSource, _ options: RunOptions, _ scratch: inout Scratch) -> CaseEnd {
-        switch source {
-        case .draw(let draw): return runCase(draw, reading: nil, options, &scratch)
-        case .trace(let config, let steps): return runCase(Draw(replaying: ChoiceSequence([])), reading: (config, steps), options, &scratch)
+    /// What a step did: its verdict (a failure, a fault or a trace step that could not be read is left in the step's
+    /// `StepIO`), the references it created, and whether the case ends after it as a pass (a concurrent step whose
+    /// states grew past what the runner follows).
+    @usableFromInline
+    struct StepEnd {
+        @usableFromInline var verdict: StepVerdict
+        @usableFromInline var created = 0
+        @usableFromInline var endsCase = false
+
+        @inlinable
+        init(_ verdict: StepVerdict, created: Int = 0) {
+            self.verdict = verdict
+            self.created = created
         }
     }
 
-    /// `runCase` with its source taken apart: the draw (its spans marked only when it keeps a record), or, when
-    /// `reading` is given, the configuration and the steps of a trace (the draw is then never asked). The draw is
-    /// a plain parameter so the steps borrow it, not a copy per step.
+    /// The one step loop: runs a case from `source` as `options` say, with `scratch`'s buffers.
+    ///
+    /// The configuration comes first (drawn, then the swarm; or read), then the model and the system; then each step
+    /// comes from the source (drawn: a continue flag and an action whose precondition holds; read: the action of the
+    /// trace step's name), runs (`run`: the action's arguments, the prediction and — unless the system stops before
+    /// it, or there is none — the system, judged), and ends the case or lets it go on (`after`): the invariants follow
+    /// a step that passed.
     @inlinable
-    func runCase(_ draw: Draw, reading: (config: TraceStep, steps: [TraceStep])?, _ options: RunOptions, _ scratch: inout Scratch) -> CaseEnd {
-        // Read once per case: each read of the runner's shared arrays is a retain and a release.
-        let actions = self.actions
-        let invariants = self.invariants
-        let checksInvariants = !invariants.isEmpty
-        let drawing = reading == nil
-        let traces = reading?.steps ?? []
-        let spans = drawing && draw.keepsRecord
+    func runCase(_ source: CaseSource, _ options: RunOptions, _ scratch: inout Scratch) -> CaseEnd {
         if options.records { scratch.records.removeAll(keepingCapacity: true) }
-        // The configuration.
-        let config: M.Config
-        var configTrace: TraceStep?
-        if drawing {
-            scratch.io.arguments.begin(nextRef: Ref(0), tracesCoded: options.records)
-            // A search's configuration is not traced: a failing case is run again, recorded, to describe it.
-            scratch.io.arguments.keepsValues = options.records
-            if spans { draw.beginSpan(.config) }
-            config = machine.makeConfig(&scratch.io.arguments)
-            if spans { draw.endSpan() }
-            scratch.io.arguments.keepsValues = true
-            if options.records { configTrace = TraceStep("config", scratch.io.arguments.recorded) }
-            if spans { draw.beginSpan(.swarm) }
-            let enabled = swarm(draw)
-            if spans { draw.endSpan() }
-            scratch.chooser.start(enabled: enabled, plan: plan)
-        } else {
-            let configStep = reading!.config
-            guard configStep.name == "config" else {
-                return CaseEnd(.rejected, 0, nil, configStep,
-                               refused: TraceReplayError(step: nil, message: "expected 'config(…)', found '\(configStep.name)'"))
-            }
-            scratch.io.arguments.begin(reading: configStep, nextRef: Ref(0))
-            config = machine.makeConfig(&scratch.io.arguments)
-            if let error = scratch.io.arguments.failure {
-                return CaseEnd(.rejected, 0, nil, configStep, refused: TraceReplayError(step: nil, message: error.message))
-            }
-            configTrace = configStep
-        }
+        let (made, configTrace, refused) = makeConfig(source, options, &scratch)
+        guard let config = made else { return CaseEnd(.rejected, 0, nil, configTrace, refused: refused) }
         if options.covers { scratch.io.tally.cases += 1 }
-        // The case. After a concurrent step the system may be in any of several states: `model` and `others`.
-        let concurrent = shared.hasConcurrent
+        // After a concurrent step the system may be in any of several states: `model` and `others`.
         var model = machine.makeModel(config)
         var others: [M.Model] = []
         var system: M.System?
@@ -276,101 +273,156 @@
         var index = 0
         var refs = 0
         while true {
-            var verdict: StepVerdict
-            // A concurrent step's references (-1: an ordinary step's, counted from its arguments), and whether
-            // the case ends after it.
-            var groupRefs = -1
-            var groupEndsCase = false
-            if drawing {
-                guard index < maxSteps else { return CaseEnd(.pass, index, config, configTrace) }
-                if spans { draw.beginSpan(.step) }
-                guard draw.chooseBool(probability: continueProbability) else {
-                    if spans { draw.endSpan() }
-                    return CaseEnd(.pass, index, config, configTrace)
-                }
-                scratch.chooser.begin(model)
-                var excluded = shared.joiningActions
-                while true {
-                    if spans { draw.beginSpan(.command) }
-                    let next = scratch.chooser.choose(model, excluded: excluded, draw)
-                    if spans { draw.endSpan() }
-                    guard let a = next else {
-                        if spans { draw.endSpan() }
-                        return CaseEnd(.pass, index, config, configTrace)
-                    }
-                    scratch.io.arguments.begin(nextRef: Ref(refs), tracesCoded: options.records)
-                    scratch.io.action = a
-                    scratch.io.index = index
-                    scratch.io.performs = system != nil && index < options.systemSteps
-                    // A concurrent step that found no arguments leaves its counts to the action drawn next.
-                    (groupRefs, groupEndsCase) = (-1, false)
-                    if concurrent && (actions[a].concurrent != nil || !others.isEmpty) {
-                        let group = step(a, .draw(draw, spans: spans), options, &scratch, &model, &others, &system, refs: refs)
-                        (verdict, groupRefs, groupEndsCase) = (group.verdict, group.created, group.endsCase)
-                    } else {
-                        verdict = actions[a].step(&scratch.io, &model, &system)
-                    }
-                    if case .unavailable = verdict {
-                        excluded.append(a)
-                        continue
-                    }
-                    break
-                }
-                if spans { draw.endSpan() }
-            } else {
-                guard index < traces.count else { return CaseEnd(.pass, index, config, configTrace) }
-                let trace = traces[index]
-                let found = actions.firstIndex { $0.name == trace.name }
-                // `concurrently(…)`: a concurrent step of several actions, or of one in a schedule of its own.
-                let isGroup = concurrent && found == nil && trace.name == Self.groupStepName
-                guard let a = found ?? (isGroup ? 0 : nil) else {
-                    let names = actions.map(\.name).joined(separator: ", ")
-                    return CaseEnd(.rejected, index, config, configTrace, refused: TraceReplayError(
-                        step: index, message: "step \(index + 1) '\(trace)': unknown step '\(trace.name)' (expected one of \(names))"))
-                }
-                scratch.io.arguments.begin(reading: trace, nextRef: Ref(refs))
-                scratch.io.action = a
-                scratch.io.index = index
-                scratch.io.performs = system != nil && index < options.systemSteps
-                if concurrent && (isGroup || actions[a].concurrent != nil || !others.isEmpty) {
-                    let group = step(a, isGroup ? .group(trace) : .trace(trace), options, &scratch, &model, &others, &system, refs: refs)
-                    if let refused = group.refused { return CaseEnd(.rejected, index, config, configTrace, refused: refused) }
-                    (verdict, groupRefs, groupEndsCase) = (group.verdict, group.created, group.endsCase)
-                } else {
-                    verdict = actions[a].step(&scratch.io, &model, &system)
-                }
-                if case .unavailable = verdict {
-                    let message = scratch.io.arguments.failure.map { "step \(index + 1) '\(trace)': \($0.message)" }
-                        ?? "step \(index + 1) '\(trace)' cannot be applied in the state the earlier steps leave (a reference or precondition no longer holds)"
-                    return CaseEnd(.rejected, index, config, configTrace, refused: TraceReplayError(step: index, message: message))
-                }
-            }
+            let next = source.trace == nil ? drawStep(index, refs: refs, source, options, &scratch, &model, &others, &system)
+                : readStep(index, refs: refs, source, options, &scratch, &model, &others, &system)
+            guard let step = next else { return CaseEnd(.pass, index, config, configTrace) }
+            if scratch.io.refused != nil { return CaseEnd(.rejected, index, config, configTrace, refused: scratch.io.refused.take()) }
             if options.records, let record = scratch.io.record {
                 scratch.records.append(record)
                 scratch.io.record = nil
             }
-            switch verdict {
-            case .passed:
-                if checksInvariants, var failure = others.isEmpty ? Self.checkInvariants(invariants, model, system!, tally: &scratch.io.tally)
-                    : Self.checkInvariants(invariants, &model, &others, system!, tally: &scratch.io.tally) {
-                    failure.step = index
-                    return CaseEnd(.fail(failure), index + 1, config, configTrace)
-                }
-                if groupEndsCase { return CaseEnd(.pass, index + 1, config, configTrace) }
-            case .unavailable: break
-            case .rejected: return CaseEnd(.rejected, index, config, configTrace)
-            case .predicted:
-                // The system stops before this step; without a system, the case goes on against the model.
-                if system != nil { return CaseEnd(.pass, index + 1, config, configTrace) }
-            case .failed:
-                var failure = scratch.io.failure.take()!
-                failure.step = index
-                return CaseEnd(.fail(failure), index + 1, config, configTrace)
-            case .harnessFault:
-                return CaseEnd(.harnessFault(scratch.io.fault.take()!), index + 1, config, configTrace)
-            }
-            if groupRefs >= 0 { refs += groupRefs } else if scratch.io.arguments.created != nil { refs += 1 }
+            if let (outcome, steps) = after(step, index, &scratch, &model, &others, system) { return CaseEnd(outcome, steps, config, configTrace) }
+            refs += step.created
             index += 1
+        }
+    }
+
+    /// The case's configuration, drawn (and the swarm after it: which actions the case may use) or read from the
+    /// trace, and its trace when the case records or reads one; nil with why when the trace's cannot be read.
+    @inlinable @inline(__always)
+    func makeConfig(_ source: CaseSource, _ options: RunOptions, _ scratch: inout Scratch)
+    -> (config: M.Config?, trace: TraceStep?, refused: TraceReplayError?) {
+        guard let read = source.trace?.config else {
+            let draw = source.draw, spans = source.spans
+            scratch.io.arguments.begin(nextRef: Ref(0), tracesCoded: options.records)
+            // A search's configuration is not traced: a failing case is run again, recorded, to describe it.
+            scratch.io.arguments.keepsValues = options.records
+            if spans { draw.beginSpan(.config) }
+            let config = machine.makeConfig(&scratch.io.arguments)
+            if spans { draw.endSpan() }
+            scratch.io.arguments.keepsValues = true
+            let trace = options.records ? TraceStep("config", scratch.io.arguments.recorded) : nil
+            if spans { draw.beginSpan(.swarm) }
+            let enabled = swarm(draw)
+            if spans { draw.endSpan() }
+            scratch.chooser.start(enabled: enabled, plan: plan)
+            return (config, trace, nil)
+        }
+        guard read.name == "config" else {
+            return (nil, read, TraceReplayError(step: nil, message: "expected 'config(…)', found '\(read.name)'"))
+        }
+        scratch.io.arguments.begin(reading: read, nextRef: Ref(0))
+        let config = machine.makeConfig(&scratch.io.arguments)
+        if let error = scratch.io.arguments.failure { return (nil, read, TraceReplayError(step: nil, message: error.message)) }
+        return (config, read, nil)
+    }
+
+    /// Draws step `index` and runs it: its continue flag, its action among the enabled ones whose precondition holds
+    /// (span `.command`; another when the one drawn finds no arguments that fit), and the action's step. Nil: the case
+    /// ends before it (the flag said stop, no action applies, or `maxSteps` steps have run).
+    @inlinable
+    func drawStep(_ index: Int, refs: Int, _ source: CaseSource, _ options: RunOptions, _ scratch: inout Scratch,
+                  _ model: inout M.Model, _ others: inout [M.Model], _ system: inout M.System?) -> StepEnd? {
+        guard index < maxSteps else { return nil }
+        let draw = source.draw, spans = source.spans
+        if spans { draw.beginSpan(.step) }
+        defer { if spans { draw.endSpan() } }
+        guard draw.chooseBool(probability: continueProbability) else { return nil }
+        scratch.chooser.begin(model)
+        var excluded = shared.joiningActions
+        while true {
+            if spans { draw.beginSpan(.command) }
+            let next = scratch.chooser.choose(model, excluded: excluded, draw)
+            if spans { draw.endSpan() }
+            guard let a = next else { return nil }
+            scratch.io.arguments.begin(nextRef: Ref(refs), tracesCoded: options.records)
+            let step = run(a, .draw(draw, spans: spans), index, refs: refs, options, &scratch, &model, &others, &system)
+            guard case .unavailable = step.verdict else { return step }
+            excluded.append(a)
+        }
+    }
+
+    /// Reads step `index` of the trace and runs it: the action of its name, its arguments read back (a
+    /// `concurrently(…)` step: its branches and schedule). Nil: the trace has no more steps. A step that cannot be
+    /// read or applied in the state the earlier steps leave is refused (`StepIO.refused`).
+    @inlinable
+    func readStep(_ index: Int, refs: Int, _ source: CaseSource, _ options: RunOptions, _ scratch: inout Scratch,
+                  _ model: inout M.Model, _ others: inout [M.Model], _ system: inout M.System?) -> StepEnd? {
+        let traces = source.trace!.steps
+        guard index < traces.count else { return nil }
+        let trace = traces[index]
+        let found = actions.firstIndex { $0.name == trace.name }
+        // `concurrently(…)`: a concurrent step of several actions, or of one in a schedule of its own.
+        let isGroup = shared.hasConcurrent && found == nil && trace.name == Self.groupStepName
+        guard let a = found ?? (isGroup ? 0 : nil) else {
+            scratch.io.refused = TraceReplayError(step: index, message: "step \(index + 1) '\(trace)': unknown step '\(trace.name)' "
+                                                  + "(expected one of \(actions.map(\.name).joined(separator: ", ")))")
+            return StepEnd(.unavailable)
+        }
+        scratch.io.arguments.begin(reading: trace, nextRef: Ref(refs))
+        let step = run(a, isGroup ? .group(trace) : .trace(trace), index, refs: refs, options, &scratch, &model, &others, &system)
+        if scratch.io.refused == nil, case .unavailable = step.verdict {
+            let message = scratch.io.arguments.failure.map { "step \(index + 1) '\(trace)': \($0.message)" }
+                ?? "step \(index + 1) '\(trace)' cannot be applied in the state the earlier steps leave (a reference or precondition no longer holds)"
+            scratch.io.refused = TraceReplayError(step: index, message: message)
+        }
+        return step
+    }
+
+    /// Runs action `a` as step `index`, its arguments begun: a concurrent step (`concurrentStep`) when the action may
+    /// run concurrently or the trace step is a `concurrently(…)` one, else the action's own step over the states the
+    /// system may be in.
+    @inlinable
+    func run(_ a: Int, _ source: GroupSource, _ index: Int, refs: Int, _ options: RunOptions, _ scratch: inout Scratch,
+             _ model: inout M.Model, _ others: inout [M.Model], _ system: inout M.System?) -> StepEnd {
+        scratch.io.action = a
+        scratch.io.index = index
+        scratch.io.performs = system != nil && index < options.systemSteps
+        let concurrent = shared.hasConcurrent
+        if concurrent, scratch.actions[a].concurrent != nil || source.isGroup {
+            return concurrentStep(a, source, options, &scratch, &model, &others, &system, refs: refs)
+        }
+        let verdict: StepVerdict
+        if !concurrent || others.isEmpty {
+            verdict = scratch.actions[a].step(&scratch.io, &model, &system)
+        } else {
+            // Several states the system may be in: the step judges among them through `StepIO.others`.
+            verdict = withUnsafeMutablePointer(to: &others) { states in
+                scratch.io.others = UnsafeMutableRawPointer(states)
+                defer { scratch.io.others = nil }
+                return scratch.actions[a].step(&scratch.io, &model, &system)
+            }
+        }
+        return StepEnd(verdict, created: scratch.io.arguments.created == nil ? 0 : 1)
+    }
+
+    /// How the case goes on after step `index` ended as `step`: nil with the next step, else its outcome and the steps
+    /// it ran. The invariants follow a step that passed.
+    @inlinable
+    func after(_ step: StepEnd, _ index: Int, _ scratch: inout Scratch, _ model: inout M.Model, _ others: inout [M.Model],
+               _ system: M.System?) -> (Outcome, steps: Int)? {
+        switch step.verdict {
+        case .passed:
+            if !scratch.invariants.isEmpty,
+               var failure = others.isEmpty ? Self.checkInvariants(scratch.invariants, model, system!, tally: &scratch.io.tally)
+                : Self.checkInvariants(scratch.invariants, &model, &others, system!, tally: &scratch.io.tally) {
+                failure.step = index
+                return (.fail(failure), index + 1)
+            }
+            return step.endsCase ? (.pass, index + 1) : nil
+        case .unavailable:
+            return nil
+        case .rejected:
+            return (.rejected, index)
+        case .predicted:
+            // The system stops before this step; without a system, the case goes on against the model.
+            return system != nil ? (.pass, index + 1) : nil
+        case .failed:
+            var failure = scratch.io.failure.take()!
+            failure.step = index
+            return (.fail(failure), index + 1)
+        case .harnessFault:
+            return (.harnessFault(scratch.io.fault.take()!), index + 1)
         }
     }
 
@@ -421,7 +473,7 @@
     /// Runs one case whose every decision comes from `draw`.
     @inlinable
     package func run(_ draw: Draw, _ options: RunOptions = .search) -> MachineRun<M> {
-        var scratch = Scratch(Arguments(.drawing(draw)), actions: actions, options: options)
+        var scratch = Scratch(Arguments(.drawing(draw)), actions: actions, invariants: invariants, options: options)
         let end = runCase(.draw(draw), options, &scratch)
         return MachineRun(outcome: end.outcome, steps: end.steps, config: end.config!, configTrace: end.configTrace ?? TraceStep("config"),
                           records: scratch.records, coverage: scratch.io.tally.coverage(shared.names, held: scratch.chooser.held,
@@ -433,7 +485,7 @@
     @inlinable
     package func replay(config: TraceStep, steps: [TraceStep], _ options: RunOptions = RunOptions(records: true, exports: true, covers: true))
     -> Result<MachineRun<M>, TraceReplayError> {
-        var scratch = Scratch(Arguments(.reading(config)), actions: actions, options: options)
+        var scratch = Scratch(Arguments(.reading(config)), actions: actions, invariants: invariants, options: options)
         let end = runCase(.trace(config: config, steps: steps), options, &scratch)
         if let refused = end.refused { return .failure(refused) }
         return .success(MachineRun(outcome: end.outcome, steps: end.steps, config: end.config!, configTrace: end.configTrace ?? config,
@@ -450,7 +502,7 @@
                           willRunCase: (Int, ChunkReport) -> Void = { _, _ in }) -> ChunkReport {
         let draw = Draw(unrecordedSeed: 0)
         let options = RunOptions(covers: covers)
-        var scratch = Scratch(Arguments(.drawing(draw), tracesCoded: false), actions: actions, options: options)
+        var scratch = Scratch(Arguments(.drawing(draw), tracesCoded: false), actions: actions, invariants: invariants, options: options)
         var report = ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure, willRun: willRunCase) { index in
             draw.restart(seed: SplitMix64.caseSeed(run: seed, case: index))
             let end = runCase(.draw(draw), options, &scratch)
