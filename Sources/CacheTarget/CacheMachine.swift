@@ -52,12 +52,13 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
 
     // MARK: Generation
 
-    /// The actions, in the order of the old positional weights (get is the simplest).
+    /// The actions, in the order of the old positional weights (get is the simplest). Each draws a command that
+    /// writes its own trace; `predict` and `perform` step every command.
     public var actions: [Action<CacheMachine>] {
         func coded(_ name: String, _ weight: UInt32, when: @escaping (CacheModel) -> Bool = { _ in true },
                    _ draw: @escaping (CacheModel, Draw) -> CacheCommand?) -> Action<CacheMachine> {
-            .coded(name, weights: nil, fixed: weight, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
-                   swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
+            Action(name, weight: weight, when: when, arguments: { args, model in try args.coded(applies: { applies($0, model) }) { draw(model, $0) } },
+                   predict: predict, perform: perform, swiftLines: swiftLines)
         }
         return [
             coded("get", 24) { m, d in .get(cache: Self.cache(m, d), key: Self.key(d)) },
@@ -112,11 +113,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     /// 003's concurrency tests: parallel sets and gets of one key), judged by linearizability (C10).
     private func actor(_ name: String, _ weight: UInt32, _ draw: @escaping (CacheModel, Draw) -> CacheCommand?) -> Action<CacheMachine> {
         .concurrent(name, weight: weight,
-                    arguments: { args, model in
-                        let command = try args.coded { draw(model, $0) }
-                        if args.isReplaying { try args.require(applies(command, model)) }
-                        return command
-                    },
+                    arguments: { args, model in try args.coded(applies: { applies($0, model) }) { draw(model, $0) } },
                     predict: { command, model in predict(command, &model).part("", rule: CacheRules.concurrentSets) },
                     perform: { command, system in try await system.performOnActor(command) })
     }

@@ -15,7 +15,7 @@ extension CacheMachine: SwiftExportable {
             + "strategy: \(strategy.swiftLiteral("CacheStrategy")))"]
     }
 
-    func swiftLines(_ command: CacheCommand, _ step: TraceStep, predicted expected: Prediction<CacheObservation>, isLast: Bool) -> [String] {
+    func swiftLines(_ command: CacheCommand, _ expected: Prediction<CacheObservation>, _ step: TraceStep, _ isLast: Bool) -> [String] {
         let comment = "// \(command.trace)"
         func check(_ observed: String) -> [String] {
             guard isLast else { return ["_ = \(observed)"] }

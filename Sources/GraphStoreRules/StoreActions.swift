@@ -18,11 +18,13 @@ package enum StoreActions {
     ) -> [Action<M>] where M.Model == GraphModel {
         func action(_ name: String, _ weight: UInt32, when precondition: @escaping (GraphModel) -> Bool = { _ in true },
                     _ arguments: @escaping (inout Arguments, GraphModel) throws -> GraphCommand) -> Action<M> {
-            Self.action(name, weights: nil, fixed: weight, when: precondition, arguments, predict, perform, swiftLines)
+            Action(name, weight: weight, when: running(precondition), arguments: allowed(arguments), predict: predict, perform: perform,
+                   swiftLines: swiftLines)
         }
         func action(_ name: String, weights: @escaping (GraphModel) -> UInt32, when precondition: @escaping (GraphModel) -> Bool = { _ in true },
                     _ arguments: @escaping (inout Arguments, GraphModel) throws -> GraphCommand) -> Action<M> {
-            Self.action(name, weights: weights, fixed: nil, when: precondition, arguments, predict, perform, swiftLines)
+            Action(name, weights: weights, when: running(precondition), arguments: allowed(arguments), predict: predict, perform: perform,
+                   swiftLines: swiftLines)
         }
         return [
             // Creates dominate while there is little to act on (as the other actions' preconditions fail).
@@ -254,22 +256,18 @@ package enum StoreActions {
         return weights
     }
 
-    /// Every store action: no step after the store crashed; the specification predicts, the system performs.
-    private static func action<M: StateMachine>(
-        _ name: String, weights: ((GraphModel) -> UInt32)?, fixed: UInt32?, when precondition: @escaping (GraphModel) -> Bool,
-        _ arguments: @escaping (inout Arguments, GraphModel) throws -> GraphCommand,
-        _ predict: @escaping (GraphCommand, inout GraphModel) -> Prediction<GraphObservation>,
-        _ perform: @escaping (GraphCommand, inout M.System) throws -> GraphObservation,
-        _ swiftLines: ((GraphCommand, Prediction<GraphObservation>, TraceStep, Bool) -> [String])?
-    ) -> Action<M> where M.Model == GraphModel {
-        Action(name, weights: weights, fixed: fixed, when: { !$0.crashed && precondition($0) },
-               arguments: { args, model in
-                   let command = try arguments(&args, model)
-                   try args.require(model.leavesEarlierLaunches(command))
-                   if args.isReplaying { try args.require(model.allows(command)) }
-                   return command
-               },
-               predict: predict, perform: perform, swiftLines: swiftLines)
+    /// A store action's precondition: no step after the store crashed.
+    static func running(_ precondition: @escaping (GraphModel) -> Bool) -> (GraphModel) -> Bool { { !$0.crashed && precondition($0) } }
+
+    /// A store action's arguments: a command that leaves earlier launches' models alone and, replayed, one the
+    /// specification allows in the state the earlier steps leave.
+    static func allowed(_ arguments: @escaping (inout Arguments, GraphModel) throws -> GraphCommand) -> (inout Arguments, GraphModel) throws -> GraphCommand {
+        { args, model in
+            let command = try arguments(&args, model)
+            try args.require(model.leavesEarlierLaunches(command))
+            if args.isReplaying { try args.require(model.allows(command)) }
+            return command
+        }
     }
 }
 

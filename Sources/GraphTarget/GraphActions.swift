@@ -24,7 +24,7 @@ extension GraphMachine {
         func named(_ name: String) -> Action<M> { storeActions.first { $0.name == name }! }
         func action(_ name: String, _ weight: UInt32, when precondition: @escaping (GraphModel) -> Bool,
                     _ arguments: @escaping (inout Arguments, GraphModel) throws -> BooksCommand) -> Action<M> {
-            Action(name, weights: nil, fixed: weight, when: { !$0.crashed && precondition($0) }, arguments: arguments,
+            Action(name, weight: weight, when: { !$0.crashed && precondition($0) }, arguments: arguments,
                    predict: { command, model in model.predict(command) }, perform: books, swiftLines: booksSwiftLines)
         }
         let domain: [Action<M>] = [
@@ -69,7 +69,7 @@ extension GraphMachine {
         func titleChange(_ model: GraphModel) -> (context: Int, pending: SpecValue, saved: SpecValue)? {
             model.pendingChange(entity: BooksEntities.work, attribute: BooksEntities.workTitle)
         }
-        let fetchTitle: Action<M> = Action("fetchTitle", weights: { titleChange($0) != nil ? 10 : 1 }, fixed: nil, when: { !$0.crashed },
+        let fetchTitle: Action<M> = Action("fetchTitle", weights: { titleChange($0) != nil ? 10 : 1 }, when: { !$0.crashed },
                                            arguments: { args, model in
             let change = args.flag(probability: 0.8) ? titleChange(model) : nil
             let context = args.int("context", in: 0...1) { draw in

@@ -14,7 +14,7 @@ extension MapperMachine: SwiftExportable {
         return ["let app = MapperExportFixture(behavior: \(behavior), mapper: DTOMapper(strategy: \(Self.swift(strategy))))  // DTOMapper() passes"]
     }
 
-    func swiftLines(_ command: MapperCommand, _ step: TraceStep, predicted expected: Prediction<MapperObservation>, isLast: Bool) -> [String] {
+    func swiftLines(_ command: MapperCommand, _ expected: Prediction<MapperObservation>, _ step: TraceStep, _ isLast: Bool) -> [String] {
         var lines: [String]
         switch command {
         case .map(let response, let result):

@@ -54,16 +54,18 @@ public struct MapperMachine: StateMachine, Sendable {
     /// cache, a fresh context, map an earlier response again (its trace is a `map` step), relaunch, map a body that
     /// lacks a required field.
     public var actions: [Action<MapperMachine>] {
-        func coded(_ name: String, _ weight: UInt32, when: @escaping (MapperState) -> Bool = { _ in true },
-                   _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
-            coded(name, weights: nil, fixed: weight, when: when, draw)
-        }
         // Each step's command draws (and, replayed, reads back) its own trace; a replayed one must apply in the state
         // the earlier steps leave.
-        func coded(_ name: String, weights: ((MapperState) -> UInt32)?, fixed: UInt32?, when: @escaping (MapperState) -> Bool,
+        func command(_ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> (inout Arguments, MapperState) throws -> MapperCommand {
+            { args, model in try args.coded(applies: { applies($0, model) }) { draw(model, $0) } }
+        }
+        func coded(_ name: String, _ weight: UInt32, when: @escaping (MapperState) -> Bool = { _ in true },
                    _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
-            .coded(name, weights: weights, fixed: fixed, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
-                   swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
+            Action(name, weight: weight, when: when, arguments: command(draw), predict: predict, perform: perform, swiftLines: swiftLines)
+        }
+        func coded(_ name: String, weights: @escaping (MapperState) -> UInt32, when: @escaping (MapperState) -> Bool,
+                   _ draw: @escaping (MapperState, Draw) -> MapperCommand?) -> Action<MapperMachine> {
+            Action(name, weights: weights, when: when, arguments: command(draw), predict: predict, perform: perform, swiftLines: swiftLines)
         }
         return [
             coded("map", 72) { m, d in mapCommand(ResponseGenerator.response(d), m) },
@@ -82,7 +84,7 @@ public struct MapperMachine: StateMachine, Sendable {
             coded("newContext", 12) { _, _ in .newContext },
             // The crash class: once a work is gone, mapping again a response naming one of its volume IDs
             // weighs more and is drawn most of the time (M10, M11).
-            coded("mapAgain", weights: { m in m.staleResponses.isEmpty ? 26 : 52 }, fixed: nil, when: { !$0.responses.isEmpty }) { m, d in
+            coded("mapAgain", weights: { m in m.staleResponses.isEmpty ? 26 : 52 }, when: { !$0.responses.isEmpty }) { m, d in
                 let stale = m.staleResponses
                 let pool = !stale.isEmpty && d.chooseBool(probability: 0.8) ? stale : Array(m.responses.indices)
                 return mapCommand(m.responses[pool[Int(d.choose(upTo: UInt64(pool.count - 1)))]], m)
@@ -95,9 +97,7 @@ public struct MapperMachine: StateMachine, Sendable {
             },
             .concurrent("enrich", weight: 2,
                         arguments: { args, model in
-                            let command = try args.coded { d in MapperCommand.enrich(ResponseGenerator.response(d)) }
-                            if args.isReplaying { try args.require(applies(command, model)) }
-                            return command
+                            try args.coded(applies: { applies($0, model) }) { d in MapperCommand.enrich(ResponseGenerator.response(d)) }
                         },
                         predict: { command, model in predict(command, &model) },
                         perform: { command, system in

@@ -16,7 +16,7 @@ extension SyncMachine: SwiftExportable {
     }
 
     /// Swift source for one step; the last step ends in the `#expect`s of what the specification predicts.
-    func swiftLines(_ command: SyncCommand, _ step: TraceStep, predicted expected: Prediction<SyncObservation>, isLast: Bool) -> [String] {
+    func swiftLines(_ command: SyncCommand, _ expected: Prediction<SyncObservation>, _ step: TraceStep, _ isLast: Bool) -> [String] {
         var lines: [String]
         switch command {
         case .addItem(let d, let project, let collection, let code, let result):

@@ -39,14 +39,16 @@ public struct SyncMachine: StateMachine, Sendable {
     /// The actions. Phase changes come early (most steps run with entities) and phase 3, which is
     /// final, comes late: the migrate weight falls with the phase; rolling reads back exists only in phase 2.
     public var actions: [Action<SyncMachine>] {
+        func command(_ draw: @escaping (SyncSpecModel, Draw) -> SyncCommand?) -> (inout Arguments, SyncSpecModel) throws -> SyncCommand {
+            { args, model in try args.coded(applies: { applies($0, model) }) { draw(model, $0) } }
+        }
         func coded(_ name: String, _ weight: UInt32, when: @escaping (SyncSpecModel) -> Bool = { _ in true },
                    _ draw: @escaping (SyncSpecModel, Draw) -> SyncCommand?) -> Action<SyncMachine> {
-            coded(name, weights: nil, fixed: weight, when: when, draw)
+            Action(name, weight: weight, when: when, arguments: command(draw), predict: predict, perform: perform, swiftLines: swiftLines)
         }
-        func coded(_ name: String, weights: ((SyncSpecModel) -> UInt32)?, fixed: UInt32?, when: @escaping (SyncSpecModel) -> Bool,
+        func coded(_ name: String, weights: @escaping (SyncSpecModel) -> UInt32, when: @escaping (SyncSpecModel) -> Bool,
                    _ draw: @escaping (SyncSpecModel, Draw) -> SyncCommand?) -> Action<SyncMachine> {
-            .coded(name, weights: weights, fixed: fixed, when: when, draw: draw, applies: applies, predict: predict, perform: perform,
-                   swiftLines: { command, predicted, step, isLast in swiftLines(command, step, predicted: predicted, isLast: isLast) })
+            Action(name, weights: weights, when: when, arguments: command(draw), predict: predict, perform: perform, swiftLines: swiftLines)
         }
         func device(_ draw: Draw) -> Int { Int(draw.choose(upTo: UInt64(Self.deviceCount - 1))) }
         func item(_ kind: Kind, _ model: SyncSpecModel, _ draw: Draw, _ make: (DeviceName, Ref) -> SyncCommand) -> SyncCommand? {
@@ -60,7 +62,7 @@ public struct SyncMachine: StateMachine, Sendable {
                 let device = device(d)
                 return .fetch(DeviceName(device), deliver: drawDelivery(m, device, d))
             },
-            coded("migrate", weights: { [4, 2, 1, 0][$0.phase] }, fixed: nil, when: { $0.phase < 3 }) { _, _ in .migrate },
+            coded("migrate", weights: { [4, 2, 1, 0][$0.phase] }, when: { $0.phase < 3 }) { _, _ in .migrate },
             coded("removeItem", 2) { m, d in item(.remove, m, d) { .removeItem($0, item: $1) } },
             coded("moveItem", 3) { m, d in
                 let dev = device(d)

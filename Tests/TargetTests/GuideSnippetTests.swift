@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// docs/guide.md's Swift blocks that no test runs as printed (GuideTests matches those) are compiled as printed, the
-/// way an app that depends on the products would: each with the guide's first machine, which it runs, and the
-/// dependency snippet as a package manifest.
+/// way an app that depends on the products would: each with the guide's machines (the first one, which it runs, and
+/// the cart machines over commands, which show the style the shipped targets are written in), and the dependency
+/// snippet as a package manifest.
 @Suite("docs/guide.md's other Swift blocks compile")
 struct GuideSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -39,9 +40,10 @@ struct GuideSnippetTests {
         let manifests = unmarked.filter { $0.hasPrefix("// Package.swift") }
         let snippets = unmarked.filter { !$0.hasPrefix("// Package.swift") }
         #expect(manifests.count == 1 && snippets.count == 2, "unmarked blocks: \(unmarked.map { $0.prefix(40) })")
-        let firstMachine = try #require(marked["first machine"])
+        // The machines an app writes, compiled outside the package: closures, and commands in both forms.
+        let machines = try ["first machine", "commands", "coded commands"].map { try #require(marked[$0]) }
         let body = snippets.enumerated().map { "struct Snippet\($0.offset) {\n\($0.element)\n}" }.joined(separator: "\n")
-        let code = try PublicSurfaceTests.typecheck(firstMachine + "\n" + body,
+        let code = try PublicSurfaceTests.typecheck((machines + [body]).joined(separator: "\n"),
                                                     imports: "import GraphFuzzEngine\nimport GraphFuzzTesting\nimport Testing\n")
         #expect(code.status == 0, "\(code.diagnostics)")
         for manifest in manifests {

@@ -2,8 +2,11 @@
 /// draws its arguments from the model, what the specification predicts and what the system does.
 /// Hypothesis' `@rule` with `@precondition`.
 ///
-/// Each action has its own argument type `A` and observation type `O`; a machine with one command type and
-/// one observation type for all its actions simply uses them for every action.
+/// Each action has its own argument type `A` and observation type `O`. A machine with one command type and
+/// one observation type for all its actions uses them for every action: each action's `arguments` draws a
+/// command, and `predict` and `perform` are the machine's two functions over commands (`predict: predict,
+/// perform: perform`), so the specification reads as one switch over the commands. A command that writes its
+/// own trace (`TraceCodable`) is drawn by `Arguments.coded(applies:_:)`.
 public struct Action<M: StateMachine> {
     public let name: String
     /// Relative frequency among the applicable actions; a function of the model for machines whose mix
@@ -69,12 +72,12 @@ public struct Action<M: StateMachine> {
     /// Every initialiser ends here. `swiftLines` renders a step of an exported test from its arguments,
     /// prediction and trace (the last one asserting).
     @inlinable
-    package init<A, O: Equatable>(_ name: String, weights: ((M.Model) -> UInt32)?, fixed: UInt32?,
-                                  when precondition: @escaping (M.Model) -> Bool = { _ in true },
-                                  arguments: @escaping (inout Arguments, M.Model) throws -> A,
-                                  predict: @escaping (A, inout M.Model) -> Prediction<O>,
-                                  perform: @escaping (A, inout M.System) throws -> O,
-                                  swiftLines: ((A, Prediction<O>, _ trace: TraceStep, _ isLast: Bool) -> [String])? = nil) {
+    init<A, O: Equatable>(_ name: String, weights: ((M.Model) -> UInt32)?, fixed: UInt32?,
+                          when precondition: @escaping (M.Model) -> Bool = { _ in true },
+                          arguments: @escaping (inout Arguments, M.Model) throws -> A,
+                          predict: @escaping (A, inout M.Model) -> Prediction<O>,
+                          perform: @escaping (A, inout M.System) throws -> O,
+                          swiftLines: ((A, Prediction<O>, _ trace: TraceStep, _ isLast: Bool) -> [String])? = nil) {
         self.name = name
         self.weight = weights ?? { _ in fixed ?? 1 }
         self.fixedWeight = weights == nil ? fixed ?? 1 : nil
@@ -94,24 +97,6 @@ public struct Action<M: StateMachine> {
             return .harnessFault
         }
         self.concurrent = concurrent
-    }
-
-    /// A coded action — its command `C` writes its own trace and is drawn by `draw` (nil: none fits) — whose
-    /// command, read back from a trace, must also be one that `applies` in the state the earlier steps leave.
-    @inlinable
-    package static func coded<C: TraceCodable, O: Equatable>(
-        _ name: String, weights: ((M.Model) -> UInt32)?, fixed: UInt32?, when precondition: @escaping (M.Model) -> Bool,
-        draw: @escaping (M.Model, Draw) -> C?, applies: @escaping (C, M.Model) -> Bool,
-        predict: @escaping (C, inout M.Model) -> Prediction<O>, perform: @escaping (C, inout M.System) throws -> O,
-        swiftLines: ((C, Prediction<O>, TraceStep, Bool) -> [String])?
-    ) -> Action {
-        Action(name, weights: weights, fixed: fixed, when: precondition,
-               arguments: { args, model in
-                   let command = try args.coded { draw(model, $0) }
-                   if args.isReplaying { try args.require(applies(command, model)) }
-                   return command
-               },
-               predict: predict, perform: perform, swiftLines: swiftLines)
     }
 
     /// Swift lines from a call: an earlier step runs it, the last one expects the predicted value.

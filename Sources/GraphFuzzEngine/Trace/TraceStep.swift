@@ -153,9 +153,33 @@ public struct TraceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A type that can be written as a trace step and read back.
+/// A command that writes its own trace step and reads itself back: for a machine whose commands are drawn by
+/// generators of their own rather than value by value through `Arguments` (`Arguments.coded`). The trace is
+/// what reports print and corpus cases keep, so `init(trace:)` must read back every command `trace` writes,
+/// and a trace that names no command of the type, or a value out of its range, throws a `TraceError` naming
+/// the step and the argument (`TraceStep.int(_:in:)`, `ref(_:)`, `enumeration(_:_:)` do).
+///
+///     enum CartCommand: TraceCodable {
+///         case add(item: Int), total
+///         var trace: TraceStep {
+///             switch self {
+///             case .add(let item): TraceStep("add", [.init("item", .int(item))])
+///             case .total: TraceStep("total")
+///             }
+///         }
+///         init(trace step: TraceStep) throws(TraceError) {
+///             switch step.name {
+///             case "add": self = .add(item: try step.int("item", in: 0...3))
+///             case "total": self = .total
+///             default: throw TraceError("unknown cart command '\(step.name)'")
+///             }
+///         }
+///     }
 public protocol TraceCodable {
+    /// The step as reports print it and corpus cases keep it: its name (the action's, as a rule), its labelled
+    /// arguments, and the reference it creates (`v3 = open(…)`).
     var trace: TraceStep { get }
+    /// The command a trace step names; throws when the step names none, or an argument is missing or out of range.
     init(trace: TraceStep) throws(TraceError)
     /// The reference the command creates: its trace's result (`v3 = …`). Searches ask for it at every step
     /// instead of the whole trace, so a command whose trace costs something to build answers it directly.

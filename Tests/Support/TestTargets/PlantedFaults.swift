@@ -49,7 +49,7 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
     public func makeSystem(_ config: NoConfig) -> PlantedBuffer { PlantedBuffer() }
 
     public var actions: [Action<Self>] {
-        [Action("append", weights: nil, fixed: 24, arguments: { args, _ in args.int("value", in: 0...9) },
+        [Action("append", weight: 24, arguments: { args, _ in args.int("value", in: 0...9) },
                 predict: { value, model in
                     model.append(value)
                     return Prediction("done", rule: "P1")
@@ -58,7 +58,7 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
                     buffer.append(value)
                     return "done"
                 }, swiftLines: { value, _, _, _ in ["buffer.append(\(value))"] }),
-         Action("element", weights: nil, fixed: 6, when: { !$0.isEmpty },
+         Action("element", weight: 6, when: { !$0.isEmpty },
                 arguments: { args, model in
                     let index = args.int("at", in: 0...99) { $0.int(in: 0...model.count) }
                     try args.require(index <= model.count)
@@ -69,7 +69,7 @@ public struct PlantedFaultsMachine: StateMachine, Sendable {
                 swiftLines: { index, predicted, _, isLast in
                     isLast ? ["#expect(buffer.element(at: \(index)) == \(predicted.value.map(String.init) ?? "nil"))  // \(predicted.rule)"] : []
                 }),
-         Action("rotate", weights: nil, fixed: 1, arguments: { args, _ in args.int("by", in: 0...9) },
+         Action("rotate", weight: 1, arguments: { args, _ in args.int("by", in: 0...9) },
                 predict: { amount, model in
                     if !model.isEmpty {
                         let shift = amount % model.count
