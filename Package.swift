@@ -89,7 +89,7 @@ let package = Package(
 
         .testTarget(name: "GraphFuzzEngineTests", dependencies: ["GraphFuzzEngine", "GraphFuzzIsolation", "GraphFuzzTesting", "ExampleTargets", "TestTargets", "ScheduleSamples"],
                     swiftSettings: strict),
-        .testTarget(name: "SchedulingTests", dependencies: ["GraphFuzzEngine", "ScheduleSamples"], swiftSettings: strict),
+        .testTarget(name: "SchedulingTests", dependencies: ["GraphFuzzEngine", "GraphFuzzTesting", "ScheduleSamples"], swiftSettings: strict),
         .testTarget(name: "GraphStoreTests", dependencies: ["GraphStore", "BooksTracker", "CSQLite", "FaultPoints", "graph-store-crasher"], swiftSettings: strict),
         .testTarget(name: "PersistentCacheTests", dependencies: ["PersistentCache"], swiftSettings: strict),
         .testTarget(name: "GlassSyncTests", dependencies: ["GlassSync", "GraphStore"], swiftSettings: strict),
@@ -108,7 +108,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The corpus exported as Swift tests against the production API (`graph-fuzz export-tests`).
         .testTarget(name: "CorpusRegressionTests", dependencies: [
-            "ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync", "CacheSpec", "CacheTarget", "GraphTarget", "MapperTarget",
+            "GraphFuzzEngine", "GraphFuzzTesting", "ExampleTargets", "GraphStore", "BooksTracker", "PersistentCache", "GlassSync", "CacheSpec", "CacheTarget", "GraphTarget", "MapperTarget",
         ],
                     swiftSettings: strict),
     ]

@@ -11,6 +11,7 @@ public enum BooksRules {
     public static let workCascade = "B6"
     public static let shippedSchemas = "B7"
     public static let backgroundByIdentifier = "B8"
+    public static let cancelledRefresh = "B9"
 
     /// The graph target's rules, as `graph-fuzz list` shows them: the store's, the app's, then the on-disk ones.
     public static let all: [Rule] = GraphRules.store + books + GraphRules.launch
@@ -31,6 +32,8 @@ public enum BooksRules {
              source: "seed 004 Phase 4, R23, R24", confidence: "D"),
         Rule(id: backgroundByIdentifier, statement: "The background actor's refresh of a work fetches it by identifier after its await: a work another context deleted and saved meanwhile is skipped, nothing changed and no trap; else it gets the title and Library.save() saves.",
              source: "seed 000 §4 (Concurrent Deletions), R16, R28", confidence: "design"),
+        Rule(id: cancelledRefresh, statement: "A background refresh cancelled while it awaits the catalogue stops before it changes anything: its context holds no change of it (an unsaved title there is written by the actor's next save).",
+             source: "Swift concurrency's cooperative cancellation (Task.isCancelled, SE-0304); seed 000 §4", confidence: "design"),
     ]
 }
 

@@ -19,6 +19,12 @@ extension GraphModel {
         return saved.part("", rule: BooksRules.backgroundByIdentifier)
     }
 
+    /// B9: the refresh cancelled during its await, stopped: nothing changes, and context 1 holds the changes earlier
+    /// steps left there, if any (G19's pending changes).
+    public func cancelledRefresh() -> Prediction<GraphObservation> {
+        Prediction(.cancelled(changes: objects.contains { $0.context == 1 && $0.hasChanges }), rule: BooksRules.cancelledRefresh)
+    }
+
     /// Store steps of the main actor run in one job (a delete or an edit of a work, then a save), each save
     /// `Library.save()`: the last step's observation, or the first trap.
     public mutating func inOneGo(_ commands: [GraphCommand]) -> Prediction<GraphObservation> {

@@ -187,7 +187,7 @@ package struct TestExporter {
 
     /// The tests of the cases under `corpus`, their first lines naming `identity` (default: the
     /// identity recorded in the folder; a folder without one is an error). A case that needs the scheduler (a
-    /// concurrent step) has none.
+    /// concurrent step) is replayed through the harness (`GraphFuzzTest.replay`), its interleaving with it.
     package func export(corpus: String, identity given: String? = nil) throws(CorpusError) -> [ExportedTest] {
         let identity: String
         if let given { identity = given } else { identity = try recordedIdentity(corpus) }
@@ -196,8 +196,8 @@ package struct TestExporter {
         let prefix = URL(fileURLWithPath: corpus).standardizedFileURL.path + "/"
         for file in try Corpus.files(in: [corpus]) {
             let corpusCase = try Corpus.read(file)
-            // A concurrent step's interleaving is the case's scheduler's: a plain Swift test cannot replay it.
-            if FailureReport.needsScheduler(steps: corpusCase.steps, kind: corpusCase.kind) { continue }
+            // A concurrent step's interleaving is the case's scheduler's: the test replays the case through the harness.
+            let scheduled = FailureReport.needsScheduler(steps: corpusCase.steps, kind: corpusCase.kind)
             guard let target = registry.target(named: corpusCase.target) else {
                 throw CorpusError(file: file, line: nil, message: "unknown target '\(corpusCase.target)'")
             }
@@ -221,12 +221,16 @@ package struct TestExporter {
                 source += "; the fixed production code must run it to the end.\n"
             } else {
                 source += "It passes on production code"
-                source += corpusCase.mutant.map { "; its last #expect fails on mutant \($0) (rule \(corpusCase.rule))" } ?? ""
+                source += corpusCase.mutant.map { scheduled ? "; replayed on mutant \($0) it fails rule \(corpusCase.rule)"
+                    : "; its last #expect fails on mutant \($0) (rule \(corpusCase.rule))" } ?? ""
                 source += ".\n"
             }
-            for module in ["Testing"] + target.swiftImports { source += "import \(module)\n" }
+            let imports = scheduled ? ["Testing", "GraphFuzzEngine", "GraphFuzzTesting"] + target.swiftImports : ["Testing"] + target.swiftImports
+            for module in imports { source += "import \(module)\n" }
             source += "\n"
-            source += SwiftTestRenderer.test(displayName: "\(corpusCase.target) \(corpusCase.rule): \(base)", functionName: name, lines: record.swiftLines)
+            let lines = scheduled ? SwiftTestRenderer.replayLines(subject: "Target.\(corpusCase.target)", config: corpusCase.config, steps: corpusCase.steps)
+                : record.swiftLines
+            source += SwiftTestRenderer.test(displayName: "\(corpusCase.target) \(corpusCase.rule): \(base)", functionName: name, lines: lines)
             tests.append(ExportedTest(fileName: "\(name).swift", source: source))
         }
         return tests

@@ -42,6 +42,9 @@ struct RunReport {
             progress.clear()
             unsaved += 1
             console.err("graph-fuzz: infrastructure error: could not save the case of the failure reported next: \(reason)\n")
+        case .sameInterleaving(let found, let earlier):
+            progress.note("the \(found.failure.rule) \(found.failure.kind.rawValue) of case \(found.caseIndex) of \(found.plan.target) shrank to the "
+                + "interleaving of the \(earlier.rule) \(earlier.kind.rawValue) reported above: the same bug, not reported again")
         case .failure(let found, let corpusFile):
             progress.clear()
             failure(FailureReport(found, corpusFile: corpusFile))

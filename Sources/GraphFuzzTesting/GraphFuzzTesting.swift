@@ -109,6 +109,61 @@ public enum GraphFuzzTest {
                      reproduce: reproduceLine(target: target, seed: seed), sourceLocation: sourceLocation)
     }
 
+    /// Replays one case of `target`'s production code, written as its trace — the steps of a failure's report, a
+    /// concurrent step's interleaving and cancellations included — and records an issue saying what broke when it
+    /// fails (an exported test of a concurrent case calls this). Returns whether it passed.
+    ///
+    /// ```swift
+    /// GraphFuzzTest.replay(Target.graph, config: "config(schema: \"local\", …)", steps: [
+    ///     "v1 = create(entity: \"Work\", variant: 0, context: 0)",
+    ///     "save(context: 0)",
+    ///     "concurrently(A: refreshTitle(work: v1, title: 1), B: retitle(work: v1, title: 2), schedule: [0, 1], cancel: [3])",
+    /// ])
+    /// ```
+    @discardableResult
+    public static func replay(_ target: Target, config: String, steps: [String], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        replay(target.machine(), name: target.name, config: config, steps: steps, sourceLocation: sourceLocation)
+    }
+
+    /// `replay(_:config:steps:)` for a state machine of your own (its configuration `config()` when it draws none).
+    @discardableResult
+    public static func replay<M: StateMachine & Sendable>(_ machine: M, config: String = "config()", steps: [String],
+                                                          sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let target = Target(name: "machine", summary: "", rules: [], mutants: [], defaultSteps: max(1, steps.count), generatorVersion: "0") { _ in machine }
+        return replay(target.machine(), name: "machine", config: config, steps: steps, sourceLocation: sourceLocation)
+    }
+
+    private static func replay(_ machine: AnyMachine, name: String, config: String, steps: [String], sourceLocation: SourceLocation) -> Bool {
+        var parsed: [TraceStep] = []
+        let configStep: TraceStep
+        do throws(TraceError) {
+            configStep = try TraceStep(parsing: config[...])
+            for step in steps { parsed.append(try TraceStep(parsing: step[...])) }
+        } catch {
+            Issue.record("graph-fuzz: cannot read the case's steps: \(error)", sourceLocation: sourceLocation)
+            return false
+        }
+        switch machine.replay(configStep, parsed) {
+        case .failure(let error):
+            Issue.record("graph-fuzz: \(name) cannot replay the case: \(error)", sourceLocation: sourceLocation)
+            return false
+        case .success(let record):
+            switch record.outcome {
+            case .pass:
+                return true
+            case .fail(let failure):
+                let at = failure.step.map { "step \($0 + 1): " } ?? ""
+                Issue.record(Comment(rawValue: "\(name): rule \(failure.rule), \(failure.kind.rawValue) — \(at)\(failure.message)"),
+                             sourceLocation: sourceLocation)
+            case .harnessFault(let fault):
+                Issue.record("graph-fuzz: \(fault)", sourceLocation: sourceLocation)
+            case .rejected:
+                Issue.record("graph-fuzz: \(name) rejected the case (an assumption of its steps does not hold)", sourceLocation: sourceLocation)
+            }
+            return false
+        }
+    }
+
     /// `swift test --filter NAME` for the running test (its seed is fixed in its source), or the
     /// CLI command when there is no current test.
     static func reproduceLine(target: Target, seed: UInt64) -> String {

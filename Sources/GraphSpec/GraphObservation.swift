@@ -125,6 +125,8 @@ public enum GraphObservation: Equatable, Sendable, CustomStringConvertible {
     case refused([String], SavedState)
     /// A relaunch: how many rows the reopened store holds, and its state.
     case relaunched(count: Int, SavedState)
+    /// A call cancelled while it awaited, which stopped: whether its context holds unsaved changes afterwards.
+    case cancelled(changes: Bool)
 
     public var description: String {
         switch self {
@@ -147,6 +149,7 @@ public enum GraphObservation: Equatable, Sendable, CustomStringConvertible {
             return "saveFailed(\(code): " + issues.map(\.description).joined(separator: "; ") + "), \(state)"
         case let .refused(issues, state): return "refused(" + issues.joined(separator: ", ") + "), \(state)"
         case let .relaunched(count, state): return "count(\(count)), \(state)"
+        case .cancelled(let changes): return "cancelled(changes: \(changes))"
         }
     }
 

@@ -6,12 +6,13 @@ import GraphStore
 
 /// The graph target's concurrent steps: the background actor (`CatalogRefresh`, SwiftData's `@ModelActor` shape, over
 /// context 1) refreshing a work's title while the main actor deletes or retitles a work and saves. Each branch is
-/// predicted by the specification as if it ran alone, in one go; a step is judged by linearizability.
+/// predicted by the specification as if it ran alone, in one go; a step is judged by linearizability. The refresh may be
+/// cancelled at its await (B9); the main actor's steps only join a refresh (alone each is an ordinary step).
 extension GraphMachine {
     /// A main-actor branch on a saved work of the main context: `steps` (of the work and a title's index) in one job;
     /// only steps the specification says save (a failed save is the sequential steps' to judge).
     private func main(_ name: String, titled: Bool = false, _ steps: @escaping @Sendable (Ref, Int) -> [GraphCommand]) -> Action<GraphMachine> {
-        .concurrent(name, weight: 1, when: { $0.hasSavedMainWork }, arguments: { args, model in
+        .concurrent(name, weight: 2, when: { $0.hasSavedMainWork }, arguments: { args, model in
             let title = titled ? args.int("title", in: 0...2) : 0
             let work = try args.ref("work", among: model.refs.count) { ref in
                 var after = model
@@ -21,19 +22,20 @@ extension GraphMachine {
             return (work: work, steps: steps(work, title))
         }, predict: { branch, model in model.inOneGo(branch.steps) }, perform: { branch, system in
             try await MainActor.run { try system.inOneGo(branch.steps) }
-        })
+        }, joinsOnly: true)
     }
 
-    /// The concurrent actions, drawn seldom (a scheduled step costs what dozens of sequential ones do); the background
-    /// refresh as often as the main actor's two, so that half the pairs mix them.
+    /// The concurrent actions, drawn seldom (a scheduled step costs what dozens of sequential ones do). Only the refresh
+    /// begins a step; it weighs as much as the main actor's two together, so that half the pairs mix them and steps
+    /// come as often as when the main actor's could begin one too.
     var concurrentActions: [Action<GraphMachine>] {
         [
-            .concurrent("refreshTitle", weight: 2, when: { $0.hasSavedMainWork }, arguments: { args, model in
+            .concurrent("refreshTitle", weight: 4, when: { $0.hasSavedMainWork }, arguments: { args, model in
                 let work = try args.ref("work", among: model.refs.count) { model.isSavedMainWork(Ref($0)) }
                 return (work: work, title: args.int("title", in: 0...2))
             }, predict: { arguments, model in
                 model.refreshTitle(model.objects[model.refs[arguments.work.index]].id, title: BooksEntities.titles[arguments.title])
-            }, perform: { arguments, system in
+            }, cancelled: { _, model in model.cancelledRefresh() }, perform: { arguments, system in
                 try await system.refreshTitle(arguments.work, title: BooksEntities.titles[arguments.title].stringText)
             }),
             main("removeWork") { work, _ in [.delete(work), .save(context: 0)] },
@@ -66,7 +68,7 @@ extension GraphSystem {
 
     /// The refresh, observed on the actor: what it saved is taken in the job that saved it, before anything else runs.
     private func refresh(on actor: isolated CatalogRefresh, _ id: PersistentIdentifier, title: String, traps: Int) async throws -> GraphObservation {
-        let outcome: Result<Bool, LibrarySaveError>
+        let outcome: Result<RefreshOutcome, LibrarySaveError>
         do throws(LibrarySaveError) {
             outcome = .success(try await actor.refreshTitle(of: id) {
                 await Task.yield()
@@ -77,8 +79,9 @@ extension GraphSystem {
         }
         if let own = (traps..<store.trapCount).first(where: { !mainActorTraps.contains($0) }) { return .trap(store.trapName(at: own)) }
         switch outcome {
-        case .success(false): return .notFound
-        case .success(true): return try store.observeSave(.success(nil))
+        case .success(.gone): return .notFound
+        case .success(.cancelled): return .cancelled(changes: actor.modelContext.hasChanges)
+        case .success(.refreshed): return try store.observeSave(.success(nil))
         case .failure(.refused(let issues)): return try store.observeSave(.success(issues.map(\.rawValue)))
         case .failure(.store(let error)): return try store.observeSave(.failure(error))
         }

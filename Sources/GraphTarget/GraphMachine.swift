@@ -71,8 +71,8 @@ extension Target {
     /// The object-graph store and the BooksTracker models against their executable specification.
     public static var graph: Target {
         Target(name: "graph",
-               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B8)",
-               rules: BooksRules.all, mutants: GraphMachine.mutants, defaultSteps: 30, generatorVersion: "3") { faults, scratchFolder in
+               summary: "SwiftData-shaped store and seed 004's BooksTracker models against the object-graph specification (G1–G27, B1–B9)",
+               rules: BooksRules.all, mutants: GraphMachine.mutants, defaultSteps: 30, generatorVersion: "4") { faults, scratchFolder in
             GraphMachine(faults: faults, scratchFolder: scratchFolder)
         }
     }

@@ -76,9 +76,13 @@ extension GraphMachine {
         Mutant(name: "store-rows-then-relationships", rule: "G25",
                summary: "Rows committed before their relationships: a killed save leaves rows without relationships (SaveTransactions.rowsThenRelationships)."):
          GraphFaults(saveTransactions: .rowsThenRelationships),
-        Mutant(name: "background-stale-model", rules: ["B8", "G19"],
+        Mutant(name: "background-stale-model", rules: ["B8", "G19", "B9"],
                summary: "The background actor fetches the work before it awaits and changes that model afterwards: a delete saved meanwhile leaves it without its row (LibraryPolicy fault backgroundStaleModel).",
-               reason: "the model it holds also keeps the title it was fetched with: giving it that title again is no change, so its save leaves the title the main context saved meanwhile (G19)"):
+               reason: "the model it holds also keeps the title it was fetched with: giving it that title again is no change, so its save leaves the title the main context saved meanwhile (G19); a change its failed save leaves in the actor's context shows when a later refresh is cancelled and observes the context's unsaved changes (B9)"):
          GraphFaults(library: [.backgroundStaleModel]),
+        Mutant(name: "cancelled-refresh-leaves-change", rules: ["B9", "G16", "G19", "G10"],
+               summary: "The background refresh checks for cancellation after it set the title, before it saves: cancelled during its await, it leaves the title unsaved in the actor's context (LibraryPolicy fault cancelledRefreshLeavesChange).",
+               reason: "a cancelled refresh stops with a change of its own in its context (B9); when the context already held unsaved changes the cancelled call cannot tell, and the title shows where a later step reads context 1: a fetch by title (G16), the rows its next save writes (G19), or the issues of that save when the title it left is not a valid one (G10)"):
+         GraphFaults(library: [.cancelledRefreshLeavesChange]),
     ])
 }

@@ -36,8 +36,11 @@ public actor FraudCheck {
 
 /// The specification is the balance; every action may run concurrently with the others.
 public struct AccountMachine: StateMachine, Sendable {
-    /// How concurrent steps are drawn and scheduled (the defaults unless a benchmark compares strategies).
-    public var concurrentSteps = ConcurrentSteps()
+    /// How concurrent steps are drawn and scheduled: PCT (depth 2, 64 steps), with which the guide's walkthrough was
+    /// written (seed 1 finds the bug at case 6 and shrinks it to one deposit and two withdrawals), unless a benchmark
+    /// compares strategies. Under the default portfolio seed 1 shrinks to a longer case (three concurrent deposits,
+    /// withdrawals of 1 and 3): a limit of the shrinker, which does not lower a later argument while it deletes branches.
+    public var concurrentSteps = ConcurrentSteps(strategy: .pct(depth: 2, expectedSteps: 64))
 
     public init() {}
 

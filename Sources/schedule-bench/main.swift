@@ -1,5 +1,5 @@
 // Measures the scheduler (docs/scheduling.md has the figures and how they were taken):
-//   schedule-bench job-cost [cases] [yields] [pct|random]
+//   schedule-bench job-cost [cases] [yields] [default|random]
 //                                                 cost of one scheduled job (run it under callgrind too)
 //   schedule-bench find [seeds] [max-cases] [head-start]
 //                                                 cases until the lost-update sample fails, per strategy
@@ -16,7 +16,7 @@
 //   schedule-bench graph [seeds] [max-cases]      cases and time until the graph target finds background-stale-model
 //   schedule-bench table [seeds] [max-cases] [all]
 //                                                 strategy × bug: cases until each sample bug (ScheduleSamples) shows, per
-//                                                 strategy; with `all`, the three shipped concurrency mutants too
+//                                                 strategy; with `all`, the four shipped concurrency mutants too
 import BooksTracker
 import CacheSpec
 import CacheTarget
@@ -28,8 +28,8 @@ import PersistentCache
 import ScheduleSamples
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-/// The portfolio `schedule-bench table` measures beside the single strategies.
-let portfolioStrategy = ScheduleStrategy.portfolio([.randomWalk, .pct(depth: 3, expectedSteps: 16)])
+/// The portfolio `schedule-bench table` measures beside the single strategies: the engine's default.
+let portfolioStrategy = ScheduleStrategy.standard
 
 /// The positional argument at `index` as an integer, or `fallback`; exit code 2 on a malformed one.
 func integer(_ index: Int, _ fallback: Int) -> Int {
@@ -175,7 +175,8 @@ case "table":
         ("\(bug.shape): `\(bug.name)`", { strategy in { draw in bug.shows(draw, Scheduler.Options(strategy: strategy, outsideWait: .zero)) } })
     }
     if withTargets {
-        columns += [("cache", "`cache-reentrant-read`"), ("mapper", "`enrichment-duplicate-work`"), ("graph", "`background-stale-model`")].map { target, title in
+        columns += [("cache", "`cache-reentrant-read`"), ("mapper", "`enrichment-duplicate-work`"), ("graph", "`background-stale-model`"),
+                    ("graph-cancel", "`cancelled-refresh-leaves-change`")].map { target, title in
             (title + " (30 steps a case)", { strategy in machineFailure(target, strategy) })
         }
     }
@@ -206,7 +207,7 @@ case "mapper-threads":
         + "each awaiting a task on the global executor; two works held the volume ID in \(duplicated) of \(runs) runs")
 
 default:
-    FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [pct|random] | find [seeds] [max-cases] [head-start] | "
+    FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [default|random] | find [seeds] [max-cases] [head-start] | "
         + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | "
         + "cache [seeds] [max-cases] | cache-threads [runs] | mapper [seeds] [max-cases] | mapper-threads [runs] | graph [seeds] [max-cases] | "
         + "table [seeds] [max-cases] [all]\n").utf8))
@@ -224,7 +225,8 @@ func casesUntilFound(seeds: Int, maxCases: Int, shows: (Draw) -> Bool) -> [(case
     }
 }
 
-/// Whether a case of 30 steps of `target` (`account`, `cache`, `mapper`, `graph`), scheduled by `strategy`, fails.
+/// Whether a case of 30 steps of `target` (`account`, `cache`, `mapper`, `graph`, `graph-cancel`: the graph target's
+/// cancellation mutant), scheduled by `strategy`, fails.
 func machineFailure(_ target: String, _ strategy: ScheduleStrategy) -> (Draw) -> Bool {
     let machine: AnyMachine
     switch target {
@@ -241,7 +243,8 @@ func machineFailure(_ target: String, _ strategy: ScheduleStrategy) -> (Draw) ->
         mapper.concurrentSteps.strategy = strategy
         machine = AnyMachine(mapper)
     default:
-        var graph = GraphMachine(faults: GraphMachine.mutants.selection(for: "background-stale-model"))
+        let mutant = target == "graph-cancel" ? "cancelled-refresh-leaves-change" : "background-stale-model"
+        var graph = GraphMachine(faults: GraphMachine.mutants.selection(for: mutant))
         graph.concurrentSteps.strategy = strategy
         machine = AnyMachine(graph)
     }

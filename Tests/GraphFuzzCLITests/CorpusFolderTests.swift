@@ -75,7 +75,7 @@ struct CorpusFolderTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let corpus = folder + "/d/a"
         try FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: true)
-        let name = try #require(exportableCorpusFiles.first { $0.hasPrefix("queue-") })
+        let name = try #require(corpusFiles.first { $0.hasPrefix("queue-") })
         try FileManager.default.copyItem(atPath: Package.corpus + "/" + name, toPath: corpus + "/" + name)
         // Two links to the folder itself (each walk through one leads to the other: 2^depth paths), one to its
         // parent, a hard link and a symbolic link to the case, and a link to nothing.

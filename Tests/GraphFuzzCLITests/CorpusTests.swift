@@ -9,13 +9,6 @@ import Testing
 let corpusFiles: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: Package.corpus)) ?? [])
     .filter { $0.hasSuffix(".case") }.sorted()
 
-/// The corpus files `export-tests` writes a test for: a case with a concurrent step has none (its interleaving is
-/// the case's scheduler's).
-let exportableCorpusFiles: [String] = corpusFiles.filter { name in
-    guard let corpusCase = try? Corpus.read(Package.corpus + "/" + name) else { return true }
-    return !FailureReport.needsScheduler(steps: corpusCase.steps, kind: corpusCase.kind)
-}
-
 @Suite("Regression corpus")
 struct CorpusTests {
     @Test("corpus case replays to its expected outcome", arguments: corpusFiles)

@@ -12,7 +12,8 @@ public struct ConcurrentSteps: Sendable, Equatable {
     public var groupProbability: Double
     /// The most actions in one concurrent step (2...32).
     public var maxBranches: Int
-    /// How the scheduler picks the next job (docs/scheduling.md compares the strategies).
+    /// How the scheduler picks the next job: `ScheduleStrategy.standard` by default (docs/scheduling.md compares
+    /// the strategies).
     public var strategy: ScheduleStrategy
     /// A concurrent step that runs this many jobs without finishing is a `livelock`.
     public var maxJobs: Int
@@ -21,7 +22,7 @@ public struct ConcurrentSteps: Sendable, Equatable {
     /// the case as a harness fault when it arrives; this wait only keeps a slow one from passing for a deadlock.
     public var outsideWait: Duration
 
-    public init(groupProbability: Double = 0.25, maxBranches: Int = 3, strategy: ScheduleStrategy = .pct(depth: 2, expectedSteps: 64),
+    public init(groupProbability: Double = 0.25, maxBranches: Int = 3, strategy: ScheduleStrategy = .standard,
                 maxJobs: Int = 100_000, outsideWait: Duration = .milliseconds(100)) {
         precondition((2...32).contains(maxBranches), "ConcurrentSteps.maxBranches must be in 2...32")
         self.groupProbability = groupProbability
@@ -59,9 +60,21 @@ extension Action {
         perform: @escaping @Sendable (A, M.System) async throws -> O,
         joinsOnly: Bool = false
     ) -> Action where M.System: Sendable {
+        concurrent(name, weight: weight, when: precondition, arguments: arguments, predict: predict, cancelled: nil, perform: perform,
+                   joinsOnly: joinsOnly)
+    }
+
+    /// Every concurrent action ends here; `cancelled` nil: the action is never cancelled.
+    static func concurrent<A: Sendable, O: Equatable & Sendable>(
+        _ name: String, weight: UInt32, when precondition: @escaping (M.Model) -> Bool,
+        arguments: @escaping (inout Arguments, M.Model) throws -> A,
+        predict: @escaping (A, inout M.Model) -> Prediction<O>, cancelled: ((A, inout M.Model) -> Prediction<O>)?,
+        perform: @escaping @Sendable (A, M.System) async throws -> O, joinsOnly: Bool
+    ) -> Action where M.System: Sendable {
         Action(name, weight: weight, when: precondition, concurrent: ConcurrentPart(joinsOnly: joinsOnly) { args, model in
             let command = try arguments(&args, model)
-            return PendingBranch(trace: args.trace(name), created: args.created, command: command, predict: predict, perform: perform)
+            return PendingBranch(trace: args.trace(name), created: args.created, command: command, predict: predict, cancelled: cancelled,
+                                 perform: perform)
         })
     }
 
@@ -117,10 +130,19 @@ struct PendingBranch<M: StateMachine> {
     @usableFromInline var created: Ref?
     /// The action's index (set by the runner).
     @usableFromInline var action = 0
+    /// Whether the scheduler may cancel the branch at a drawn point (an action with a `cancelled` prediction).
+    let cancellable: Bool
     /// The action on the system, as the body of a task.
     let start: (M.System) -> @Sendable () async -> BranchResult
     /// Predicts the action on `model`; whether the prediction allows `result` (`Judge`).
     let allows: (BranchResult, inout M.Model) -> Bool
+    /// For a branch that was cancelled while it ran: whether its prediction, or else what the specification says a
+    /// cancelled call may observe and leave, allows `result` (advancing `model` by the one that does).
+    let allowsCancelled: (BranchResult, inout M.Model) -> Bool
+    /// The failure of an observation of a cancelled branch that neither prediction allows: the cancelled one's.
+    let cancelledMismatch: (BranchResult, M.Model, TraceStep) -> Failure
+    /// What a cancelled call may leave, written out (nil: the action is never cancelled).
+    let predictCancelled: ((inout M.Model) -> WrittenPrediction)?
     /// Predicts the action on `model`, written out.
     let predict: (inout M.Model) -> WrittenPrediction
     /// The failure of an observation that the prediction in `model` does not allow (`Judge`).
@@ -129,9 +151,11 @@ struct PendingBranch<M: StateMachine> {
     let observed: (BranchResult) -> String
 
     init<A: Sendable, O: Equatable & Sendable>(trace: TraceStep, created: Ref?, command: A, predict: @escaping (A, inout M.Model) -> Prediction<O>,
+                                               cancelled: ((A, inout M.Model) -> Prediction<O>)?,
                                                perform: @escaping @Sendable (A, M.System) async throws -> O) where M.System: Sendable {
         self.trace = trace
         self.created = created
+        cancellable = cancelled != nil
         start = { system in
             {
                 do { return .observed(try await perform(command, system)) } catch let fault as HarnessFault {
@@ -141,16 +165,22 @@ struct PendingBranch<M: StateMachine> {
                 }
             }
         }
-        allows = { result, model in
+        let allows: (BranchResult, inout M.Model) -> Bool = { result, model in
             let predicted = predict(command, &model)
             guard case .observed(let value) = result else { return false }
             return Judge.allows(predicted, value as! O)
         }
-        self.predict = { model in
-            let predicted = predict(command, &model)
-            return WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
+        self.allows = allows
+        allowsCancelled = { result, model in
+            var completed = model
+            if allows(result, &completed) {
+                model = completed
+                return true
+            }
+            guard let cancelled, case .observed(let value) = result, let observed = value as? O else { return false }
+            return cancelled(command, &model).allows(observed)
         }
-        mismatch = { result, model, trace in
+        let mismatch: (BranchResult, M.Model, TraceStep) -> Failure = { result, model, trace in
             var model = model
             let predicted = predict(command, &model)
             switch result {
@@ -158,6 +188,25 @@ struct PendingBranch<M: StateMachine> {
             case .threw(let error): return Judge.thrown(predicted, error, trace: trace)
             case .fault(let fault): return Judge.thrown(predicted, fault.message, trace: trace)
             }
+        }
+        self.mismatch = mismatch
+        cancelledMismatch = { result, model, trace in
+            var model = model
+            guard let cancelled, case .observed(let value) = result else { return mismatch(result, model, trace) }
+            let predicted = cancelled(command, &model)
+            var failure = predicted.mismatch(value as! O, trace: trace)
+            failure.message = "cancelled: " + failure.message
+            return failure
+        }
+        predictCancelled = cancelled.map { cancelled in
+            { model in
+                let predicted = cancelled(command, &model)
+                return WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
+            }
+        }
+        self.predict = { model in
+            let predicted = predict(command, &model)
+            return WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
         }
         observed = { result in
             switch result {

@@ -13,8 +13,9 @@
 /// Traced, a step of one action that ran in FIFO order is the action's own trace (`withdraw(amount: 3)`); any
 /// other is `concurrently(A: withdraw(amount: 3), B: withdraw(amount: 4), schedule: [1, 0, 1])`: the branches
 /// by label, and the schedule as the picks of every scheduling decision that had a choice (the index of the job
-/// run among those that could run, oldest first; trailing zeros left out). Replaying the trace replays those
-/// picks, whatever strategy drew them.
+/// run among those that could run, oldest first; trailing zeros left out), and, when the scheduler cancelled a
+/// branch of a cancellable action, `cancel: [0, 3]` (each branch's cancellation point). Replaying the trace replays
+/// those picks and cancellations, whatever strategy drew them.
 extension MachineRunner {
     /// The step name of a concurrent step's trace.
     @usableFromInline static var groupStepName: String { "concurrently" }
@@ -57,11 +58,13 @@ extension MachineRunner {
         let settings = shared.concurrency
         var branches: [PendingBranch<M>] = []
         var picks: [Int] = []
+        var cancels: [Int] = []
         if case .group(let step) = source {
             switch readBranches(step, &io, states[0], refs: refs) {
             case .success(let read):
                 branches = read.branches
                 picks = read.picks
+                cancels = read.cancels
             case .failure(let refused):
                 io.refused = refused
                 return StepEnd(.unavailable)
@@ -83,7 +86,7 @@ extension MachineRunner {
             // Not run: the branches predicted in their order, on the first state.
             var model = states[0]
             let predicted = branches.map { $0.predict(&model) }
-            if io.records { io.record = groupRecord(branches, picks: [], how: "not run", predicted: predicted) }
+            if io.records { io.record = groupRecord(branches, picks: [], cancels: [], how: "not run", predicted: predicted) }
             states = [model]
             end.verdict = .predicted
             return end
@@ -101,9 +104,10 @@ extension MachineRunner {
         case .trace, .group:
             draw = Draw(replaying: ChoiceSequence([]))
             schedulerOptions.replaying = picks
+            schedulerOptions.replayingCancellations = cancels
         }
         let (run, records) = Scheduler(draw: draw, options: schedulerOptions).runConcurrently(branches.enumerated().map { index, branch in
-            ScheduledBranch(concurrentBranchLabel(index), branch.start(system))
+            ScheduledBranch(concurrentBranchLabel(index), cancellable: branch.cancellable, branch.start(system))
         })
         if case .group(let step) = source, let invalid = run.invalidPick {
             end.verdict = .unavailable
@@ -114,7 +118,7 @@ extension MachineRunner {
         let judged = judge(branches, run, records, states: states, io: &io)
         end.verdict = judged.verdict
         guard judged.verdict != .harnessFault else { return end }
-        if io.tally.counts || io.records { describe(branches, judged, run, states: states, &io) }
+        if io.tally.counts || io.records { describe(branches, judged, run, records, states: states, &io) }
         guard judged.verdict == .passed, let checked = judged.checked else { return end }
         states = checked.ends
         end.endsCase = checked.truncated
@@ -123,11 +127,12 @@ extension MachineRunner {
 
     /// Counts the step's rules and leaves its record: what the specification predicts for each branch, in the
     /// order that explains the observations (failing: the order that explains the most, else label order), and,
-    /// for a step that passed with a choice of interleaving, the interleaving (a later step's failure may be its
-    /// consequence; a failing step's message has it already).
+    /// for a step that passed with branches or a choice of interleaving, the interleaving (a later step's failure may
+    /// be its consequence; a failing step's message has it already).
     private func describe(_ branches: [PendingBranch<M>], _ judged: (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?),
-                          _ run: ScheduledRun<Void>, states: [M.Model], _ io: inout StepIO) {
+                          _ run: ScheduledRun<Void>, _ records: [BranchRecord<BranchResult>], states: [M.Model], _ io: inout StepIO) {
         let picks = run.picks
+        let cancels = Self.cancellations(records)
         let checked = judged.checked
         let order: [Int]
         var model: M.Model
@@ -142,7 +147,16 @@ extension MachineRunner {
             model = states[0]
         }
         var predicted: [WrittenPrediction?] = Array(repeating: nil, count: branches.count)
-        for index in order { predicted[index] = branches[index].predict(&model) }
+        for index in order {
+            // A cancelled branch its own prediction does not explain is the cancelled call's to predict.
+            var completed = model
+            if records[index].cancelled != nil, let cancelled = branches[index].predictCancelled, let result = records[index].result,
+               !branches[index].allows(result, &completed) {
+                predicted[index] = cancelled(&model)
+            } else {
+                predicted[index] = branches[index].predict(&model)
+            }
+        }
         if io.tally.counts {
             for index in order { io.tally.count(rule: predicted[index]!.rule, credits: predicted[index]!.credits, of: branches[index].action) }
         }
@@ -150,8 +164,8 @@ extension MachineRunner {
             let how = judged.verdict == .passed ? "in the order " + order.map(concurrentBranchLabel).joined(separator: ", ")
                 : checked == nil ? "in label order; the step did not finish"
                 : "no order explains the observations; the closest is " + order.map(concurrentBranchLabel).joined(separator: ", ")
-            io.record = groupRecord(branches, picks: picks, how: how, predicted: predicted.map { $0! })
-            if judged.verdict == .passed && !picks.isEmpty {
+            io.record = groupRecord(branches, picks: picks, cancels: cancels, how: how, predicted: predicted.map { $0! })
+            if judged.verdict == .passed && (branches.count > 1 || !picks.isEmpty || !cancels.isEmpty) {
                 io.record!.written = io.record!.expectation + "\n" + Self.interleaving(run)
             }
         }
@@ -204,18 +218,20 @@ extension MachineRunner {
 
     /// The branches and schedule of a traced `concurrently(…)` step.
     private func readBranches(_ step: TraceStep, _ io: inout StepIO, _ model: M.Model, refs: Int)
-    -> Result<(branches: [PendingBranch<M>], picks: [Int]), TraceReplayError> {
-        func refuse(_ message: String) -> Result<(branches: [PendingBranch<M>], picks: [Int]), TraceReplayError> {
+    -> Result<(branches: [PendingBranch<M>], picks: [Int], cancels: [Int]), TraceReplayError> {
+        func refuse(_ message: String) -> Result<(branches: [PendingBranch<M>], picks: [Int], cancels: [Int]), TraceReplayError> {
             .failure(TraceReplayError(step: io.index, message: "step \(io.index + 1) '\(step)': \(message)"))
         }
         var branches: [PendingBranch<M>] = []
         var picks: [Int] = []
+        var cancels: [Int] = []
         for argument in step.arguments {
-            if argument.label == "schedule" {
-                guard case .list(let values) = argument.value else { return refuse("'schedule' is not a list of picks like [1, 0, 2]") }
+            if argument.label == "schedule" || argument.label == "cancel" {
+                let what = argument.label == "schedule" ? "pick" : "cancellation point"
+                guard case .list(let values) = argument.value else { return refuse("'\(argument.label)' is not a list of \(what)s like [1, 0, 2]") }
                 for value in values {
-                    guard case .int(let pick) = value, pick >= 0 else { return refuse("'schedule' holds \(value), not a pick (0, 1, 2, …)") }
-                    picks.append(pick)
+                    guard case .int(let number) = value, number >= 0 else { return refuse("'\(argument.label)' holds \(value), not a \(what) (0, 1, 2, …)") }
+                    if argument.label == "schedule" { picks.append(number) } else { cancels.append(number) }
                 }
                 continue
             }
@@ -240,7 +256,10 @@ extension MachineRunner {
             }
         }
         guard !branches.isEmpty else { return refuse("a concurrent step needs at least one branch (A: …)") }
-        return .success((branches, picks))
+        if let index = cancels.indices.first(where: { cancels[$0] > 0 && !(branches.indices.contains($0) && branches[$0].cancellable) }) {
+            return refuse("'cancel' cancels branch \(concurrentBranchLabel(index)), which is not a cancellable action's")
+        }
+        return .success((branches, picks, cancels))
     }
 
     // MARK: The verdict
@@ -251,7 +270,7 @@ extension MachineRunner {
                        states: [M.Model], io: inout StepIO) -> (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?) {
         // Rendered only for a failure's message.
         var interleaving: String { Self.interleaving(run) }
-        var trace: TraceStep { groupTrace(branches, picks: run.picks) }
+        var trace: TraceStep { groupTrace(branches, picks: run.picks, cancels: Self.cancellations(records)) }
         if run.externalJobs > 0 {
             io.fault = HarnessFault(message: "work from other threads reached the concurrent step (\(run.uncontrolled.joined(separator: "; "))): "
                                     + "its interleaving is not under the scheduler's control", place: "the case's scheduler",
@@ -285,14 +304,21 @@ extension MachineRunner {
                 break
             }
         }
+        // A branch the cancellation reached is explained by its prediction or by what a cancelled call may leave.
+        let judges = branches.indices.map { index in
+            records[index].cancelled == nil
+                ? BranchJudge(allows: { branches[index].allows(results[index], &$0) },
+                              mismatch: { branches[index].mismatch(results[index], $0, branches[index].trace) })
+                : BranchJudge(allows: { branches[index].allowsCancelled(results[index], &$0) },
+                              mismatch: { branches[index].cancelledMismatch(results[index], $0, branches[index].trace) })
+        }
         let operations = branches.indices.map { index in
-            LinearOperation<M.Model>(explains: { branches[index].allows(results[index], &$0) },
-                                     started: records[index].started!, finished: records[index].finished!)
+            LinearOperation<M.Model>(explains: judges[index].allows, started: records[index].started!, finished: records[index].finished!)
         }
         let checked = shared.linearizability.check(operations, from: states)
         guard checked.ends.isEmpty else { return (.passed, checked) }
-        io.failure = unexplained(branches, results, operations, checked, trace: trace, states: states,
-                                 interleaving: branches.count > 1 || !run.picks.isEmpty ? interleaving : nil)
+        io.failure = unexplained(branches, results, judges, operations, checked, trace: trace, states: states,
+                                 interleaving: branches.count > 1 || !run.picks.isEmpty || records.contains { $0.cancelled != nil } ? interleaving : nil)
         return (.failed, checked)
     }
 
@@ -301,11 +327,12 @@ extension MachineRunner {
     ///
     /// A lone action's observation is a mismatch like a synchronous step's, its interleaving added when the
     /// scheduler had choices to make (`interleaving`).
-    private func unexplained(_ branches: [PendingBranch<M>], _ results: [BranchResult], _ operations: [LinearOperation<M.Model>],
+    private func unexplained(_ branches: [PendingBranch<M>], _ results: [BranchResult], _ judges: [BranchJudge<M.Model>],
+                             _ operations: [LinearOperation<M.Model>],
                              _ checked: Linearizability<M.Model>.Result, trace: TraceStep, states: [M.Model], interleaving: String?) -> Failure {
         let label = concurrentBranchLabel
         let closest = checked.closest!
-        var failure = branches[closest.failing].mismatch(results[closest.failing], closest.model, branches[closest.failing].trace)
+        var failure = judges[closest.failing].mismatch(closest.model)
         guard branches.count > 1, let interleaving else {
             if let interleaving { failure.message = "\(trace): \(failure.message)\n" + interleaving }
             return failure
@@ -327,8 +354,8 @@ extension MachineRunner {
                 var model = states[0]
                 for index in order {
                     var next = model
-                    if !branches[index].allows(results[index], &next) {
-                        let miss = branches[index].mismatch(results[index], model, branches[index].trace)
+                    if !judges[index].allows(&next) {
+                        let miss = judges[index].mismatch(model)
                         lines.append("  in the order \(order.map(label).joined(separator: ", ")): \(label(index)) \(miss.message) [\(miss.rule)]")
                         break
                     }
@@ -348,27 +375,39 @@ extension MachineRunner {
         names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
-    /// The schedule as indented lines, the last 40 of a long one.
+    /// The schedule drawn as lanes (`ScheduledRun.lanes`: a column per task, a row per job, each cell the function
+    /// the task ran and the await it resumed from), indented; the last 40 jobs of a long one.
     static func interleaving(_ run: ScheduledRun<Void>) -> String {
-        let lines = run.lines
-        let shown = lines.suffix(40)
-        let head = shown.count < lines.count ? "  interleaving (the last \(shown.count) of \(lines.count) jobs):" : "  interleaving:"
-        return ([head] + shown.map { "    " + $0 }).joined(separator: "\n")
+        let lanes = run.lanes
+        guard let header = lanes.first else { return "  interleaving: no job ran" }
+        let rows = lanes.dropFirst()
+        let shown = rows.suffix(40)
+        let head = shown.count < rows.count ? "  interleaving (the last \(shown.count) of \(rows.count) jobs):" : "  interleaving:"
+        return ([head, "    " + header] + shown.map { "    " + $0 }).joined(separator: "\n")
     }
 
     // MARK: Traces and records
 
+    /// The cancellation point of each branch the cancellation reached (0 for the others), trailing zeros left out:
+    /// what a trace's `cancel: [0, 3]` replays.
+    static func cancellations(_ records: [BranchRecord<BranchResult>]) -> [Int] {
+        var points = records.map { $0.cancelled == nil ? 0 : $0.cancelPoint }
+        while points.last == 0 { points.removeLast() }
+        return points
+    }
+
     /// The step's trace: a lone branch run in FIFO order as its own, anything else as `concurrently(…)`.
-    private func groupTrace(_ branches: [PendingBranch<M>], picks: [Int]) -> TraceStep {
-        if branches.count == 1 && picks.isEmpty { return branches[0].trace }
+    private func groupTrace(_ branches: [PendingBranch<M>], picks: [Int], cancels: [Int]) -> TraceStep {
+        if branches.count == 1 && picks.isEmpty && cancels.isEmpty { return branches[0].trace }
         var arguments = branches.enumerated().map { TraceStep.Argument(concurrentBranchLabel($0), .step($1.trace)) }
         if !picks.isEmpty { arguments.append(TraceStep.Argument("schedule", .list(picks.map { .int($0) }))) }
+        if !cancels.isEmpty { arguments.append(TraceStep.Argument("cancel", .list(cancels.map { .int($0) }))) }
         return TraceStep(Self.groupStepName, arguments)
     }
 
     /// The step's record: what the specification predicted for each branch, and in which order (`how`).
-    private func groupRecord(_ branches: [PendingBranch<M>], picks: [Int], how: String, predicted: [WrittenPrediction]) -> RecordedStep {
-        let trace = groupTrace(branches, picks: picks)
+    private func groupRecord(_ branches: [PendingBranch<M>], picks: [Int], cancels: [Int], how: String, predicted: [WrittenPrediction]) -> RecordedStep {
+        let trace = groupTrace(branches, picks: picks, cancels: cancels)
         if branches.count == 1 { return RecordedStep(trace: trace, value: predicted[0].value, rule: predicted[0].rule, swift: nil) }
         let labelled = branches.indices.map { "\(concurrentBranchLabel($0)) → \(predicted[$0].value) [\(predicted[$0].rule)]" }
         var record = RecordedStep(trace: trace, value: labelled.joined(separator: ", "), rule: "", swift: nil)
@@ -381,4 +420,11 @@ extension MachineRunner {
 func concurrentBranchLabel(_ index: Int) -> String {
     let letter = String(UnicodeScalar(UInt8(65 + index % 26)))
     return index < 26 ? letter : letter + String(index / 26)
+}
+
+/// How one branch of a judged step is explained: whether a prediction allows what it observed (advancing the model),
+/// and the failure when none does.
+struct BranchJudge<Model> {
+    let allows: (inout Model) -> Bool
+    let mismatch: (Model) -> Failure
 }

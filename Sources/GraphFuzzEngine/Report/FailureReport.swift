@@ -22,10 +22,18 @@ package struct FailureReport: Sendable {
     /// The Swift Testing source reproducing the shrunk case: a test that fails on the code that
     /// failed. Empty when none exists (`noSwiftTestReason` says why): never a test that passes.
     package var swiftTest: String {
-        guard let record = found.counterexample, SwiftTestRenderer.canFail(record.swiftLines, kind: found.failure.kind) else { return "" }
+        guard let record = found.counterexample else { return "" }
         let hash = CaseHash.hex(of: record)
         let name = SwiftTestRenderer.functionName(target: found.plan.target, mutant: found.plan.mutant, rule: found.failure.rule, hash: hash)
         let display = "\(found.plan.target) \(found.failure.rule) \(found.failure.kind.rawValue): seed \(found.plan.seed) case \(found.caseIndex)"
+        if Self.needsScheduler(steps: record.steps, kind: found.failure.kind) {
+            // A machine checked in a test is named by that test's own expression; a registered target by its name.
+            let subject = reproduce == nil ? "Target.\(found.plan.target)" : "machine"
+            var lines = SwiftTestRenderer.replayLines(subject: subject, config: record.config, steps: record.steps)
+            if reproduce != nil { lines.insert("// machine: the state machine `\(reproduce!)` checks.", at: 0) }
+            return SwiftTestRenderer.test(displayName: display, functionName: name, lines: lines)
+        }
+        guard SwiftTestRenderer.canFail(record.swiftLines, kind: found.failure.kind) else { return "" }
         var lines = record.swiftLines
         switch found.failure.kind {
         case .crash: lines.insert("// Its last step traps on the code that failed, taking the test process down with it.", at: 0)
@@ -36,19 +44,15 @@ package struct FailureReport: Sendable {
     }
 
     /// Whether a case with these steps, failing with this kind, needs the case's scheduler to reproduce (a
-    /// concurrent step's interleaving): it has no plain Swift test.
+    /// concurrent step's interleaving): its Swift test replays it through the harness (`GraphFuzzTest.replay`).
     package static func needsScheduler(steps: [TraceStep], kind: FailureKind?) -> Bool {
         steps.contains { $0.name == "concurrently" } || [.linearizability, .deadlock, .livelock].contains(kind)
     }
 
     /// Why there is no Swift test, when `swiftTest` is empty.
     package var noSwiftTestReason: String {
-        guard let record = found.counterexample else {
+        guard found.counterexample != nil else {
             return "none: the failure did not happen again when its case was re-run, so there are no steps to turn into a test"
-        }
-        if Self.needsScheduler(steps: record.steps, kind: found.failure.kind) {
-            return "none: a concurrent step's interleaving is the case's scheduler's, which a plain Swift test does not have; "
-                + "reproduce it with the command above"
         }
         return "none: target \(found.plan.target) renders no Swift code that can fail for these steps "
             + "(its machine's swiftLines gives no #expect); reproduce it with the command above"
@@ -97,6 +101,11 @@ package struct FailureReport: Sendable {
                 + "not minimal (a run that shrinks it to the end replaces its saved case)\n"
             : "  seed \(plan.seed), case \(found.caseIndex): shrunk \(steps) in \(found.shrink.attempts) attempts\n"
         if let caseCount { out += "  \(caseCount) \(caseCount == 1 ? "case" : "cases") of the run failed this way\n" }
+        for also in found.alsoBroken {
+            let first = also.failure.message.split(separator: "\n").first.map(String.init) ?? ""
+            out += "  the same interleaving also broke \(also.failure.rule) (\(also.failure.kind.rawValue), \(also.caseCount) "
+                + "\(also.caseCount == 1 ? "case" : "cases"), first case \(also.caseIndex)): \(first)\n"
+        }
         out += "  time: \(Format.seconds(found.seconds)) to find and shrink\n"
         for line in stepLines { out += "    \(line)\n" }
         out += "  reproduce: \(reproduce ?? commandLine(case: found.caseIndex))\n"

@@ -29,6 +29,21 @@ package enum SwiftTestRenderer {
         }
     }
 
+    /// The body of a test that replays a case with a concurrent step through the harness (`GraphFuzzTest.replay`):
+    /// its steps as their traces, so the step's schedule (`schedule:`) and cancellations (`cancel:`) run again on the
+    /// case's scheduler, and every observation is checked against the specification. `subject` is the replayed
+    /// target or machine as Swift (`Target.graph`).
+    package static func replayLines(subject: String, config: TraceStep, steps: [TraceStep]) -> [String] {
+        var lines = ["// The concurrent step's interleaving (schedule: the pick at each job that had a choice, oldest first) and",
+                     "// cancellations (cancel: each branch's point) run again on the case's scheduler; an issue says what broke."]
+        lines.append("GraphFuzzTest.replay(\(subject),")
+        lines.append("    config: \(TraceValue.quote(config.description)),")
+        lines.append("    steps: [")
+        lines += steps.map { "        \(TraceValue.quote($0.description))," }
+        lines.append("    ])")
+        return lines
+    }
+
     /// The source of one `@Test` whose body is `lines`.
     package static func test(displayName: String, functionName: String, lines: [String]) -> String {
         var out = "@Test(\(TraceValue.quote(displayName)))\n"

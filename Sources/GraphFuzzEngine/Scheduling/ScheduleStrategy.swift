@@ -15,6 +15,12 @@ public enum ScheduleStrategy: Sendable, Hashable, CustomStringConvertible {
     /// bugs no single strategy finds fastest. Members may not be portfolios themselves.
     indirect case portfolio([ScheduleStrategy])
 
+    /// The default of `Scheduler.Options` and `ConcurrentSteps`: a random walk and PCT (depth 3, 16 steps), one drawn
+    /// per run. No single strategy found every bug of the benchmark (docs/scheduling.md, "Strategy × bug"): a random
+    /// walk finds a job that must overtake another a few jobs apart soonest, PCT an ordering that sits deep in a
+    /// run; the portfolio found each for every seed.
+    public static let standard: ScheduleStrategy = .portfolio([.randomWalk, .pct(depth: 3, expectedSteps: 16)])
+
     public var description: String {
         switch self {
         case .randomWalk: "random walk"

@@ -43,8 +43,8 @@ extension Span.Label {
 public struct Scheduler {
     /// Settings of a scheduled run.
     public struct Options: Sendable {
-        /// How the next job is chosen; PCT (depth 2, 64 steps) by default. docs/scheduling.md compares the
-        /// strategies on the sample bugs and the shipped concurrency mutants.
+        /// How the next job is chosen; `ScheduleStrategy.standard` (a portfolio of a random walk and PCT) by
+        /// default. docs/scheduling.md compares the strategies on the sample bugs and the shipped concurrency mutants.
         public var strategy: ScheduleStrategy
         /// The run stops with `.jobLimit` after this many jobs.
         public var maxJobs: Int
@@ -65,7 +65,7 @@ public struct Scheduler {
         public var replayingCancellations: [Int]?
 
         /// The settings, each defaulted as its property says.
-        public init(strategy: ScheduleStrategy = .pct(depth: 2, expectedSteps: 64), maxJobs: Int = 100_000,
+        public init(strategy: ScheduleStrategy = .standard, maxJobs: Int = 100_000,
                     outsideWait: Duration = .seconds(1), cancelWithin: Int = 16) {
             self.strategy = strategy
             self.maxJobs = maxJobs

@@ -10,6 +10,9 @@ package enum CampaignEvent {
     case failure(FoundFailure, corpusFile: String?)
     /// A failure could not be saved (why); the failure itself is reported next.
     case saveFailed(String)
+    /// A failure whose shrunk case runs the same interleaving as the earlier failure of signature `as`: one bug, reported
+    /// with that one (`FoundFailure.alsoBroken`), not saved.
+    case sameInterleaving(FoundFailure, as: FailureSignature)
     /// A crash or hang whose lowest case did not fail the same way when run again to shrink it: no failure.
     case unconfirmed(SearchPlan, FailureGroups.Group)
     /// A target's search ended (it may have been interrupted): the search and its rules' coverage.
@@ -85,8 +88,13 @@ package struct Campaign {
                         _ event: (CampaignEvent) -> Void) throws(RunError) -> SearchRun {
         try withoutActuallyEscaping(event) { event throws(RunError) in
             let loop = SearchLoop(plan: plan, stopRequested: stopRequested, progress: { event(.progress($0)) }, progressInterval: progressInterval)
-            return try loop.run(executor) { group, _ throws(RunError) in
-                guard let found = try settle(group, plan, executor, event) else { return nil }
+            return try loop.run(executor) { group, soFar throws(RunError) in
+                guard var found = try settle(group, plan, executor, event) else { return nil }
+                if let earlier = soFar.failures.first(where: found.sharesInterleaving) {
+                    found.sameInterleavingAs = earlier.failure.signature
+                    event(.sameInterleaving(found, as: earlier.failure.signature))
+                    return found
+                }
                 event(.failure(found, corpusFile: target.flatMap { save(found, target: $0, event) }))
                 return found
             }

@@ -57,6 +57,12 @@
                 return
             }
             found.seconds = searchSeconds + (state.clock.now - started).seconds
+            // One interleaving that broke several rules is one bug: reported with the first failure it showed in.
+            if let earlier = found.sameInterleavingAs, let index = state.run.failures.firstIndex(where: { $0.failure.signature == earlier }) {
+                state.run.failures[index].alsoBroken.append(SameInterleaving(failure: found.failure, caseIndex: found.caseIndex,
+                                                                             caseCount: found.caseCount))
+                return
+            }
             state.run.failures.append(found)
         }
 
@@ -98,7 +104,13 @@
         var run = state.soFar
         run.wallSeconds = (state.clock.now - state.start).seconds
         let counts = Dictionary(uniqueKeysWithValues: state.groups.sorted.map { ($0.signature, $0.count) })
-        for index in run.failures.indices { run.failures[index].caseCount = counts[run.failures[index].failure.signature] ?? run.failures[index].caseCount }
+        for index in run.failures.indices {
+            run.failures[index].caseCount = counts[run.failures[index].failure.signature] ?? run.failures[index].caseCount
+            for other in run.failures[index].alsoBroken.indices {
+                let also = run.failures[index].alsoBroken[other]
+                run.failures[index].alsoBroken[other].caseCount = counts[also.failure.signature] ?? also.caseCount
+            }
+        }
         return run
     }
 }

@@ -20,6 +20,11 @@ package struct FoundFailure: Sendable, Equatable {
     package var caseCount: Int
     /// Search time until its lowest case ran, plus its shrink and description: wall clock.
     package var seconds: Double
+    /// Failures of other signatures whose shrunk cases ran the same interleaving as this one's: one concurrency bug that
+    /// broke several rules (a lost update that one case shows in a read and another in an invariant), reported once.
+    package var alsoBroken: [SameInterleaving] = []
+    /// Set on a failure whose shrunk case ran the same interleaving as an earlier one's: that failure's signature.
+    package var sameInterleavingAs: FailureSignature?
 
     package init(plan: SearchPlan, caseIndex: Int, original: ChoiceSequence, originalSteps: Int, shrunk: ChoiceSequence,
                  shrink: ShrinkResult, failure: Failure, counterexample: CaseRecord?, caseCount: Int, seconds: Double) {
@@ -35,11 +40,31 @@ package struct FoundFailure: Sendable, Equatable {
         self.seconds = seconds
     }
 
+    /// Whether this failure's shrunk case runs the same interleaving as `other`'s: the same configuration and the same
+    /// steps up to and including the first concurrent step (its branches, schedule and cancellations), of which there
+    /// is one. A shrunk case keeps what it needs to fail: steps that set the stage, the interleaving that does the
+    /// damage, then what shows it — which may differ (a read here, an invariant or another step there): one bug.
+    package func sharesInterleaving(with other: FoundFailure) -> Bool {
+        guard let mine = counterexample, let theirs = other.counterexample, mine.config == theirs.config,
+              let first = mine.steps.firstIndex(where: { $0.name == "concurrently" }),
+              theirs.steps.firstIndex(where: { $0.name == "concurrently" }) == first else { return false }
+        return mine.steps[...first] == theirs.steps[...first]
+    }
+
     /// Whether a mutant's failure names a rule the mutant does not declare (a wrong verdict to explain).
     package var isMisattributed: Bool {
         guard plan.mutant != nil, !plan.declaredRules.isEmpty else { return false }
         return !plan.declaredRules.contains(failure.rule)
     }
+}
+
+/// A failure reported with an earlier one whose shrunk case ran the same interleaving (`FoundFailure.alsoBroken`).
+package struct SameInterleaving: Sendable, Equatable {
+    /// The failure as its own shrunk case tells it.
+    package var failure: Failure
+    /// Its lowest failing case, and the cases of the search that failed with its signature.
+    package var caseIndex: Int
+    package var caseCount: Int
 }
 
 /// A search of one target (or a property), whole or so far: the cases it ran, what they exercised, and every
