@@ -3,15 +3,24 @@ import GraphFuzzEngine
 import GraphFuzzIsolation
 import GraphTarget
 
-/// `graph-fuzz bench`: throughput of each target (spec alone, the system's share, differential), time to a
-/// shrunk failure for every mutant over 20 seeds, peak memory. (The public shrinking challenge is measured by
-/// scripts/shrink-compare, beside Hypothesis.)
+/// `graph-fuzz bench`: throughput of each target (spec alone, the system's share, differential), time to the first
+/// shrunk failure for every mutant over 20 seeds (as a run reports it, in worker processes), peak memory;
+/// `--first-failure` that table alone. (The public shrinking challenge is measured by scripts/shrink-compare, beside
+/// Hypothesis.)
 struct BenchCommand: Command {
     static let name = "bench"
-    static let usage = "bench [--quick] [--json] [--target NAME] [--soak SECONDS] | bench --reach [--seeds N]"
+    static let usage = """
+        bench [--quick] [--json] [--target NAME] [--soak SECONDS]
+          | bench --first-failure [--target NAME] [--mutant NAME] [--seeds N] [--passes] [--json] | bench --reach [--seeds N]
+        """
     static let help = """
-        throughput, time to failure per mutant, shrink cost, memory
+        throughput, time to the first shrunk failure per mutant, shrink cost, memory
         (best from a release build: swift run -c release graph-fuzz bench);
+        --first-failure: per mutant (of --target, or --mutant alone), seeds 1…N (default 10), each run
+        as `graph-fuzz --mutant NAME --seed S` runs it (default workers) until its first failure is
+        shrunk and reported: the time from the start to that report (median, worst), the cases up to
+        the lowest failing case, the shrink's attempts and the shrunk steps; --passes: which shrink
+        passes spent the attempts;
         --reach: how many of seeds 1…N (default 5) reach each rare state of the graph target
         """
 
@@ -22,6 +31,12 @@ struct BenchCommand: Command {
     var soak: Double
     /// With `--reach`: the seeds 1…N whose runs are measured (nil: no reach measurement).
     var reachSeeds: Int?
+    /// With `--first-failure`: the seeds 1…N of the mutants' table, which is all that is measured (nil: everything).
+    var firstFailureSeeds: Int?
+    /// With `--first-failure`: one mutant alone.
+    var mutant: String?
+    /// With `--first-failure`: the shrink attempts per pass, per mutant.
+    var passes: Bool
 
     init(_ flags: inout Flags) throws(UsageError) {
         target = try flags.string("--target") ?? "all"
@@ -29,8 +44,15 @@ struct BenchCommand: Command {
         quick = try flags.has("--quick")
         json = try flags.has("--json")
         let seeds = try flags.int("--seeds", in: 1...100)
+        mutant = try flags.string("--mutant")
+        passes = try flags.has("--passes")
         reachSeeds = try flags.has("--reach") ? seeds ?? 5 : nil
-        if seeds != nil && reachSeeds == nil { throw UsageError("bench --seeds: only with --reach") }
+        firstFailureSeeds = try flags.has("--first-failure") ? seeds ?? 10 : nil
+        if reachSeeds != nil && firstFailureSeeds != nil { throw UsageError("bench: --reach and --first-failure measure different things: give one") }
+        if seeds != nil && reachSeeds == nil && firstFailureSeeds == nil { throw UsageError("bench --seeds: only with --reach or --first-failure") }
+        for (flag, given) in [("--mutant", mutant != nil), ("--passes", passes)] where given && firstFailureSeeds == nil {
+            throw UsageError("bench \(flag): only with --first-failure")
+        }
     }
 
     func run(_ context: CommandContext) throws(UsageError) -> Int32 {
@@ -49,13 +71,32 @@ struct BenchCommand: Command {
             }
             targets = [target]
         }
+        // Each mutant's seeds run as `graph-fuzz --mutant NAME --seed S` runs them: in worker processes, one per core.
+        let executor = context.workerExecutable.map { WorkerCommand.executor($0, jobs: nil, caseTimeout: 10) }
+        let workers = executor == nil ? "in this process" : "\(ProcessInfo.processInfo.activeProcessorCount) cores, default workers"
+        if let firstFailureSeeds {
+            var selected = targets.flatMap { target in target.mutants.map { (target, $0.name) } }
+            if let mutant {
+                selected = selected.filter { $0.1 == mutant }
+                guard !selected.isEmpty else {
+                    let known = targets.flatMap { $0.mutants.map(\.name) }.joined(separator: ", ")
+                    throw UsageError("bench --mutant: unknown mutant '\(mutant)'\(target == "all" ? "" : " of target '\(target)'") (known: \(known))")
+                }
+            }
+            let table = MutantTable(seeds: 1...UInt64(firstFailureSeeds), executor: executor, emit: emit, progress: progress)
+            for (target, mutant) in selected { table.measure(target, mutant) }
+            if !json {
+                console.out(table.title(workers: workers) + "\n" + table.text + "\n")
+                if passes { console.out(table.passesText) }
+            }
+            return 0
+        }
         let cases = quick ? 100 : 400
         let seconds = quick ? 0.3 : 2.0
-        let seeds: ClosedRange<UInt64> = 1...20
         // The system's rate is derived: a differential step's time less a specification step's (cases generated and
         // predicted against the model alone); cheap systems (the queue) sit within the noise.
         var throughputRows = [["target", "spec steps/s", "system steps/s (derived)", "differential steps/s", "overhead"]]
-        var mutantRows = [["target", "mutant", "found", "other rule", "median s", "max s", "median steps", "max steps", "median attempts"]]
+        let mutantTable = MutantTable(seeds: 1...20, executor: executor, emit: emit, progress: progress)
         var workerRows = [["target", "--jobs 1 steps/s", "--jobs 2 steps/s", "speed-up"]]
         var diskRows = [["target", "on-disk cases", "on-disk steps/s", "in-memory steps/s", "share of search time"]]
         for target in targets {
@@ -94,19 +135,7 @@ struct BenchCommand: Command {
                     console.err("graph-fuzz bench: workers: \(error)\n")
                 }
             }
-            for mutant in target.mutants {
-                progress("mutant \(mutant.name)")
-                let m = Benchmark.mutant(target, mutant.name, seeds: seeds, runs: SearchLoop.defaultRuns)
-                emit(.object([("event", .string("bench-mutant")), ("target", .string(target.name)), ("mutant", .string(m.mutant)),
-                              ("seeds", .int(m.seeds)), ("found", .int(m.found)),
-                              ("misattributed", .array(m.misattributed.map { .object([("seed", .int(Int($0.seed))), ("rule", .string($0.rule))]) })),
-                              ("medianSeconds", .double(m.medianSeconds)),
-                              ("maxSeconds", .double(m.maxSeconds)), ("medianSteps", .int(m.medianSteps)),
-                              ("maxSteps", .int(m.maxSteps)), ("medianShrinkAttempts", .int(m.medianShrinkAttempts))]))
-                let others = m.misattributed.isEmpty ? "—" : m.misattributed.map { "seed \($0.seed): \($0.rule)" }.joined(separator: ", ")
-                mutantRows.append([target.name, m.mutant, "\(m.found)/\(m.seeds)", others, Self.millis(m.medianSeconds), Self.millis(m.maxSeconds),
-                                   String(m.medianSteps), String(m.maxSteps), String(m.medianShrinkAttempts)])
-            }
+            for mutant in target.mutants { mutantTable.measure(target, mutant.name) }
         }
         if soak > 0 { soak(targets, console) }
         let peak = Benchmark.peakResidentBytes()
@@ -120,7 +149,7 @@ struct BenchCommand: Command {
             if workerRows.count > 1 {
                 console.out("Search in worker processes (\(Format.seconds(seconds)) each, \(ProcessInfo.processInfo.activeProcessorCount) cores)\n" + Format.table(workerRows) + "\n")
             }
-            console.out("Mutants (\(seeds.count) seeds each, --runs \(SearchLoop.defaultRuns); found: under a rule the mutant declares; other rule: seeds whose failure named another)\n" + Format.table(mutantRows) + "\n")
+            console.out(mutantTable.title(workers: workers) + "\n" + mutantTable.text + "\n")
             console.out("peak resident memory: \(peak / 1_048_576) MiB\n")
         }
         return 0
@@ -163,6 +192,62 @@ struct BenchCommand: Command {
     static func count(_ rate: Double) -> String { String(Int(rate.rounded())) }
     static func percent(_ share: Double) -> String { format2(share * 100) + "%" }
     static func millis(_ seconds: Double) -> String { format2(seconds * 1000) + " ms" }
+}
+
+/// The mutants' table of `bench`: each mutant run with each seed until its first failure is shrunk and reported.
+private final class MutantTable {
+    let seeds: ClosedRange<UInt64>
+    let executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?
+    let emit: (JSONValue) -> Void
+    let progress: (String) -> Void
+    private var rows = [["target", "mutant", "found", "other rule", "median", "max", "cases (median)", "attempts (median)",
+                         "attempts (max)", "steps (median)", "steps (max)"]]
+    private var passRows: [(String, [[String]])] = []
+
+    init(seeds: ClosedRange<UInt64>, executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?,
+         emit: @escaping (JSONValue) -> Void, progress: @escaping (String) -> Void) {
+        self.seeds = seeds
+        self.executor = executor
+        self.emit = emit
+        self.progress = progress
+    }
+
+    func measure(_ target: Target, _ mutant: String) {
+        progress("mutant \(mutant)")
+        let m = Benchmark.mutant(target, mutant, seeds: seeds, runs: SearchLoop.defaultRuns, executor: executor)
+        let perSeed: [JSONValue] = m.runs.map { run in
+            .object([("seed", .uint(run.seed)), ("seconds", .double(run.seconds)), ("cases", .int(run.cases)),
+                     ("originalSteps", .int(run.originalSteps)), ("steps", .int(run.steps)), ("shrinkAttempts", .int(run.shrinkAttempts))])
+        }
+        let passes = m.passAttempts.filter { $0.attempts > 0 }
+        emit(.object([("event", .string("bench-mutant")), ("target", .string(target.name)), ("mutant", .string(m.mutant)),
+                      ("seeds", .int(m.seeds)), ("found", .int(m.found)),
+                      ("misattributed", .array(m.misattributed.map { .object([("seed", .uint($0.seed)), ("rule", .string($0.rule))]) })),
+                      ("medianSeconds", .double(m.medianSeconds)), ("maxSeconds", .double(m.maxSeconds)),
+                      ("medianCases", .int(m.medianCases)), ("medianSteps", .int(m.medianSteps)), ("maxSteps", .int(m.maxSteps)),
+                      ("medianShrinkAttempts", .int(m.medianShrinkAttempts)), ("maxShrinkAttempts", .int(m.maxShrinkAttempts)),
+                      ("runs", .array(perSeed)),
+                      ("passes", .array(passes.map { .object([("pass", .string($0.pass)), ("attempts", .int($0.attempts)),
+                                                               ("improvements", .int($0.improvements))]) }))]))
+        let others = m.misattributed.isEmpty ? "—" : m.misattributed.map { "seed \($0.seed): \($0.rule)" }.joined(separator: ", ")
+        rows.append([target.name, m.mutant, "\(m.found)/\(m.seeds)", others, BenchCommand.millis(m.medianSeconds), BenchCommand.millis(m.maxSeconds),
+                     String(m.medianCases), String(m.medianShrinkAttempts), String(m.maxShrinkAttempts), String(m.medianSteps), String(m.maxSteps)])
+        passRows.append(("\(target.name)/\(m.mutant)", [["pass", "attempts", "improvements"]]
+            + passes.map { [$0.pass, String($0.attempts), String($0.improvements)] }))
+    }
+
+    func title(workers: String) -> String {
+        "Mutants to their first shrunk failure (seeds \(seeds.lowerBound)–\(seeds.upperBound), --runs \(SearchLoop.defaultRuns), \(workers); "
+            + "found: under a rule the mutant declares; other rule: seeds whose failure named another; median and max: time from the start "
+            + "to the shrunk failure's report; cases: up to the lowest failing case; steps: the shrunk case's)"
+    }
+
+    var text: String { Format.table(rows) }
+
+    /// Per mutant, the shrink attempts each pass spent over all its seeds (passes that ran none left out).
+    var passesText: String {
+        passRows.map { "shrink passes, \($0.0), seeds \(seeds.lowerBound)–\(seeds.upperBound)\n" + Format.table($0.1) + "\n" }.joined()
+    }
 }
 
 /// A number with two decimals.

@@ -111,13 +111,8 @@ struct RunCommand: Command {
                                 stopRequested: { Interruption.signal != nil || console.writeFailure() != nil },
                                 progressInterval: progress.interval)
         if let executable = context.workerExecutable, !inProcess {
-            campaign.executor = { [jobs, caseTimeout] target, plan throws(RunError) in
-                let budget: WorkerBudget
-                do throws(WorkerError) { budget = try WorkerBudget.current(requested: jobs) } catch { throw error.runError }
-                if let note = budget.note { console.err("graph-fuzz: note: \(note)\n") }
-                return ProcessExecutor(name: target.name, workers: budget.jobs, caseTimeout: caseTimeout,
-                                       launch: WorkerCommand.launch(executable, plan: plan), note: { progress.note($0) })
-            }
+            campaign.executor = WorkerCommand.executor(executable, jobs: jobs, caseTimeout: caseTimeout,
+                                                       budgetNote: { console.err("graph-fuzz: note: \($0)\n") }, note: { progress.note($0) })
         }
         var report = RunReport(json: json, quiet: quiet, console: console, progress: progress, caseIndex: caseIndex, runs: self.runs)
         let searched: [SearchRun]

@@ -39,6 +39,19 @@ struct WorkerCommand: Command {
                             scratchFolder: scratchFolder).serve()
     }
 
+    /// The executor a campaign runs each search's cases through: `jobs` worker processes (nil: one per core, as the
+    /// budget allows) started from `executable`. `budgetNote` is told why fewer workers run than asked for.
+    static func executor(_ executable: String, jobs: Int?, caseTimeout: Double, budgetNote: @escaping (String) -> Void = { _ in },
+                         note: @escaping (String) -> Void = { _ in }) -> (Target, SearchPlan) throws(RunError) -> any CaseExecutor {
+        { target, plan throws(RunError) in
+            let budget: WorkerBudget
+            do throws(WorkerError) { budget = try WorkerBudget.current(requested: jobs) } catch { throw error.runError }
+            if let message = budget.note { budgetNote(message) }
+            return ProcessExecutor(name: target.name, workers: budget.jobs, caseTimeout: caseTimeout,
+                                   launch: launch(executable, plan: plan), note: note)
+        }
+    }
+
     /// How a search starts `executable` as a worker serving the plan's target (production code, or its mutant) with its
     /// steps per case, in the scratch folder its parent made for it.
     static func launch(_ executable: String, plan: SearchPlan) -> WorkerLaunch {

@@ -46,9 +46,17 @@ struct WorkerAnswer {
 
 /// One worker process, started on first use and again after it dies, that runs one request at a
 /// time with a timeout: shrink candidates, the step at which a case crashes, corpus replays.
+///
+/// Once a worker of the client has died (a crash or hang the shrink reproduces), a spare is kept started: the next
+/// request after a death goes to a worker that has done its start-up while the one before ran candidates, and a
+/// new spare starts at once. A shrink of a crash whose candidates crash again and again then waits for no start-up.
 final class WorkerClient {
     let launch: WorkerLaunch
     private var process: WorkerProcess?
+    /// A started worker that has not run a request yet (kept once a worker died).
+    private var spare: WorkerProcess?
+    /// Whether a worker of this client died or was killed: from then on a spare is kept.
+    private var keepsSpare = false
 
     init(_ launch: WorkerLaunch) {
         self.launch = launch
@@ -61,10 +69,16 @@ final class WorkerClient {
     /// there: for a case that took the worker down, what a run stopping before that step's system call consumes.
     func run(_ request: WorkerRequest, timeout: Double, perStep: Bool = false) throws(WorkerError) -> WorkerAnswer {
         let worker: WorkerProcess
-        if let process { worker = process } else {
+        if let process { worker = process } else if let spare {
+            worker = spare
+            process = worker
+            self.spare = nil
+        } else {
             worker = try WorkerProcess(launch)
             process = worker
         }
+        // Started now, its start-up overlaps this request; a spare that cannot start is only a slower next request.
+        if keepsSpare && spare == nil { spare = try? WorkerProcess(launch) }
         let clock = ContinuousClock()
         var deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
         var answer = WorkerAnswer(run: .timedOut(seconds: timeout))
@@ -127,18 +141,23 @@ final class WorkerClient {
             guard left > 0, worker.waitReadable(timeout: left) else {
                 _ = worker.kill()
                 process = nil
+                keepsSpare = true
                 return unfinished(.timedOut(seconds: timeout))
             }
             if !worker.fill() { return unfinished(try end(worker)) }
         }
     }
 
-    /// Ends the worker, if one runs (the next request starts a fresh one).
-    func stop() { process = nil }
+    /// Ends the worker and its spare, if they run (the next request starts a fresh one).
+    func stop() {
+        process = nil
+        spare = nil
+    }
 
     private func end(_ worker: WorkerProcess) throws(WorkerError) -> WorkerRun {
         let termination = worker.wait()
         process = nil
+        keepsSpare = true
         if let fault = worker.harnessFault() { throw WorkerError.harness(fault) }
         return .died(termination, trapMessage: worker.trapMessage())
     }

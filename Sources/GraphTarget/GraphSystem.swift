@@ -136,15 +136,29 @@ struct CloudKitFindings: Sendable {
     }
 
     /// The findings for a case of `configuration` whose local schema uses `rule` on `Edition.userLibraryEntries`.
+    /// Each pair's are taken the first time a case of the process asks for them (a worker process that runs a few
+    /// shrink candidates takes one or two pairs, not all eight).
     static func of(_ configuration: BooksConfiguration, _ rule: DeleteRule) -> CloudKitFindings {
-        let index = BooksConfiguration.allCases.firstIndex(of: configuration)! * DeleteRule.allCases.count
-            + DeleteRule.allCases.firstIndex(of: rule)!
-        return all[index]
+        switch (configuration, rule) {
+        case (.local, .nullify): localNullify
+        case (.local, .cascade): localCascade
+        case (.local, .deny): localDeny
+        case (.local, .noAction): localNoAction
+        case (.cloudKit, .nullify): cloudKitNullify
+        case (.cloudKit, .cascade): cloudKitCascade
+        case (.cloudKit, .deny): cloudKitDeny
+        case (.cloudKit, .noAction): cloudKitNoAction
+        }
     }
 
-    private static let all: [CloudKitFindings] = BooksConfiguration.allCases.flatMap { configuration in
-        DeleteRule.allCases.map { CloudKitFindings(configuration, $0) }
-    }
+    private static let localNullify = CloudKitFindings(.local, .nullify)
+    private static let localCascade = CloudKitFindings(.local, .cascade)
+    private static let localDeny = CloudKitFindings(.local, .deny)
+    private static let localNoAction = CloudKitFindings(.local, .noAction)
+    private static let cloudKitNullify = CloudKitFindings(.cloudKit, .nullify)
+    private static let cloudKitCascade = CloudKitFindings(.cloudKit, .cascade)
+    private static let cloudKitDeny = CloudKitFindings(.cloudKit, .deny)
+    private static let cloudKitNoAction = CloudKitFindings(.cloudKit, .noAction)
 }
 
 extension SpecValue {

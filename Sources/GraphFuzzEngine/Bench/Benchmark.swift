@@ -13,36 +13,93 @@ package struct MutantBenchmark: Sendable {
     package var found: Int
     /// Seeds whose failure named another rule: (seed, the rule it named).
     package var misattributed: [(seed: UInt64, rule: String)] = []
-    package var medianSeconds: Double
-    package var maxSeconds: Double
-    package var medianSteps: Int
-    package var maxSteps: Int
-    package var medianShrinkAttempts: Int
+    /// Each seed whose search found the mutant under a declared rule, in seed order.
+    package var runs: [FirstFailure] = []
+
+    /// Seconds from the campaign's start to its first shrunk failure.
+    package var medianSeconds: Double { Benchmark.median(runs.map(\.seconds)) }
+    package var maxSeconds: Double { runs.map(\.seconds).max() ?? 0 }
+    package var medianSteps: Int { Benchmark.median(runs.map(\.steps)) }
+    package var maxSteps: Int { runs.map(\.steps).max() ?? 0 }
+    package var medianShrinkAttempts: Int { Benchmark.median(runs.map(\.shrinkAttempts)) }
+    package var maxShrinkAttempts: Int { runs.map(\.shrinkAttempts).max() ?? 0 }
+    package var medianCases: Int { Benchmark.median(runs.map(\.cases)) }
+    /// Shrink attempts per pass over every seed, in the shrinker's order (names and counts).
+    package var passAttempts: [(pass: String, attempts: Int, improvements: Int)] {
+        var totals: [(pass: String, attempts: Int, improvements: Int)] = []
+        for run in runs {
+            for stats in run.passes {
+                if let index = totals.firstIndex(where: { $0.pass == stats.pass }) {
+                    totals[index].attempts += stats.attempts
+                    totals[index].improvements += stats.improvements
+                } else {
+                    totals.append((stats.pass, stats.attempts, stats.improvements))
+                }
+            }
+        }
+        return totals
+    }
+}
+
+/// One seed's first shrunk failure: what a developer waits for.
+package struct FirstFailure: Sendable, Equatable {
+    package var seed: UInt64
+    /// Wall-clock seconds from the campaign's start (its workers' start included) to the failure's report.
+    package var seconds: Double
+    /// Cases up to and including the lowest failing case (its index + 1).
+    package var cases: Int
+    /// Steps of the failing case as found, and of the shrunk one.
+    package var originalSteps: Int
+    package var steps: Int
+    package var shrinkAttempts: Int
+    /// What each shrink pass did.
+    package var passes: [ShrinkPassStats]
 }
 
 /// Benchmarks: throughput per target, time to a shrunk failure per mutant, peak memory.
 package enum Benchmark {
-    /// Searches `mutant` with each seed to its first failure (`Campaign`, in this process) and summarises time to a
-    /// shrunk failure and its size. A seed whose search can give no verdict (a harness fault) counts as not found.
-    package static func mutant(_ target: Target, _ mutant: String, seeds: ClosedRange<UInt64>, runs: Int) -> MutantBenchmark {
-        var seconds: [Double] = [], steps: [Int] = [], attempts: [Int] = []
-        var misattributed: [(seed: UInt64, rule: String)] = []
+    /// Searches `mutant` with each seed as the command line does (`Campaign`, the default budget, in this process or
+    /// through `executor`'s worker processes) until its first failure is shrunk and reported, and summarises the time
+    /// from the campaign's start to that report, the cases run to the lowest failing case, the shrink's attempts and
+    /// the shrunk length. A seed whose search finds nothing or can give no verdict (a harness fault) counts as not
+    /// found.
+    package static func mutant(_ target: Target, _ mutant: String, seeds: ClosedRange<UInt64>, runs: Int,
+                               executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)? = nil) -> MutantBenchmark {
+        var result = MutantBenchmark(mutant: mutant, seeds: seeds.count, found: 0)
         for seed in seeds {
-            guard let found = try? Campaign.firstFailure(target, mutant: mutant, options: SearchOptions(seed: seed, runs: runs)).failures.first
-            else { continue }
+            guard let (found, seconds) = firstFailure(target, mutant, seed: seed, runs: runs, executor: executor) else { continue }
             if found.isMisattributed {
-                misattributed.append((seed, found.failure.rule))
+                result.misattributed.append((seed, found.failure.rule))
                 continue
             }
-            seconds.append(found.seconds)
-            steps.append(found.counterexample?.steps.count ?? 0)
-            attempts.append(found.shrink.attempts)
+            result.found += 1
+            result.runs.append(FirstFailure(seed: seed, seconds: seconds, cases: found.caseIndex + 1, originalSteps: found.originalSteps,
+                                            steps: found.counterexample?.steps.count ?? 0, shrinkAttempts: found.shrink.attempts,
+                                            passes: found.shrink.passes))
         }
-        return MutantBenchmark(mutant: mutant, seeds: seeds.count, found: seconds.count, misattributed: misattributed,
-                               medianSeconds: median(seconds), maxSeconds: seconds.max() ?? 0,
-                               medianSteps: Int(median(steps.map(Double.init))), maxSteps: steps.max() ?? 0,
-                               medianShrinkAttempts: Int(median(attempts.map(Double.init))))
+        return result
     }
+
+    /// The first failure a campaign of `target`'s `mutant` reports with `seed`, and the wall-clock seconds from the
+    /// campaign's start to that report; the search stops there. Nil when it reports none.
+    private static func firstFailure(_ target: Target, _ mutant: String, seed: UInt64, runs: Int,
+                                     executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?) -> (FoundFailure, Double)? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var first: (FoundFailure, Double)?
+        var stop = false
+        var campaign = Campaign(selection: [(target, mutant)], options: SearchOptions(seed: seed, runs: runs), scratchName: "bench",
+                                stopRequested: { stop })
+        campaign.executor = executor
+        _ = try? campaign.run { event in
+            guard case .failure(let found, _) = event, first == nil else { return }
+            first = (found, (clock.now - start).seconds)
+            stop = true
+        }
+        return first
+    }
+
+    package static func median(_ values: [Int]) -> Int { Int(median(values.map(Double.init))) }
 
     package static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
