@@ -2,7 +2,9 @@
 # The harness files a run really executes: a coverage build of graph-fuzz runs `graph-fuzz ARGS` (default
 # `--seed 1 --no-save`), every process of it (the parent and its workers) writing a profile, and prints per
 # harness module (GraphFuzzEngine, GraphFuzzCLI, GraphFuzzIsolation, graph-fuzz) the files of which at least one
-# line ran, then the total. docs/architecture.md quotes the figure.
+# line ran, then the total, the run's exit status and how many processes wrote a profile (a worker killed before it
+# exits writes none). It runs `graph-fuzz` in the package's root.
+# docs/architecture.md quotes the figure.
 #
 # Usage: scripts/harness-files.sh [--list] [ARGS...]
 #   --list  also print each executed file.
@@ -31,13 +33,15 @@ swift build --build-path "$build" --product graph-fuzz -Xswiftc -profile-generat
     || { cat "$work/build.log" >&2; exit 2; }
 binary="$build/debug/graph-fuzz"
 # %p: one profile per process, so the workers' files count too.
-LLVM_PROFILE_FILE="$work/run-%p.profraw" "$binary" "${arguments[@]}" > /dev/null 2>&1 || true
+status=0
+LLVM_PROFILE_FILE="$work/run-%p.profraw" "$binary" "${arguments[@]}" > /dev/null 2>&1 || status=$?
+processes=$(find "$work" -name 'run-*.profraw' | wc -l)
 "$profdata" merge -sparse "$work"/run-*.profraw -o "$work/run.profdata"
 "$cov" report "$binary" -instr-profile="$work/run.profdata" -show-region-summary=false -show-branch-summary=false \
     -show-functions=false 2> /dev/null > "$work/report.txt"
 # Columns: file (under Sources/), functions, missed functions, executed, lines, missed lines, cover: a file ran when
 # it has lines and not all of them were missed.
-awk -v list="$list" '
+awk -v list="$list" -v processes="$processes" -v status="$status" '
     $1 ~ /^(GraphFuzzEngine|GraphFuzzCLI|GraphFuzzIsolation|graph-fuzz)\// && $5 > 0 && $6 < $5 {
         split($1, parts, "/")
         module = parts[1]
@@ -46,6 +50,6 @@ awk -v list="$list" '
         if (list == "true") print "  " $1
     }
     END {
-        printf "engine %d, CLI %d, isolation %d, main %d: %d files\n", count["GraphFuzzEngine"], count["GraphFuzzCLI"],
-            count["GraphFuzzIsolation"], count["graph-fuzz"], total
+        printf "engine %d, CLI %d, isolation %d, main %d: %d files (the run exited %d; %d processes profiled)\n",
+            count["GraphFuzzEngine"], count["GraphFuzzCLI"], count["GraphFuzzIsolation"], count["graph-fuzz"], total, status, processes
     }' "$work/report.txt"

@@ -156,11 +156,13 @@ public struct Action<M: StateMachine> {
                 return .failed
             }
             // Several states: judged by the first whose prediction explains the observation (none: as in the model).
-            var judged = predicted
-            if let others { judged = Judge.keep(explaining: observed, &model, predicted, &others.pointee) { predict(command, &$0) } ?? predicted }
-            keep(judged)
-            if Judge.allows(judged, observed) { return .passed }
-            io.failure = Judge.mismatch(judged, observed, trace: trace())
+            if let others, let explaining = Judge.keep(explaining: observed, &model, predicted, &others.pointee, predict: { predict(command, &$0) }) {
+                keep(explaining)
+                return .passed
+            }
+            keep(predicted)
+            if Judge.allows(predicted, observed) { return .passed }
+            io.failure = Judge.mismatch(predicted, observed, trace: trace())
             return .failed
         }
     }
