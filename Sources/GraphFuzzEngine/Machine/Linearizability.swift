@@ -164,7 +164,10 @@ struct Linearizability<Model> {
                     continue
                 }
                 let placed = mask | 1 << UInt32(b)
-                if seen(placed, next) { continue }
+                // A full configuration ends the walk: `record` keeps its model once (compared, as the memo would),
+                // so hashing it into the memo would only cost. A lone operation's search is then one prediction
+                // per start state.
+                if placed != full, seen(placed, next) { continue }
                 walk(mask: placed, model: next, prefix: prefix + [b])
             }
         }
