@@ -54,6 +54,7 @@ public enum GraphBackendDifferential {
         }
 
         func makeConfig(_ args: inout Arguments) -> GraphConfig { GraphMachine().makeConfig(&args) }
+        var configurationStandsForSteps: Bool { GraphMachine().configurationStandsForSteps }
         /// The specification of the in-memory store: the step's observation is the memory backend's.
         func makeModel(_ config: GraphConfig) -> GraphModel {
             var memory = config

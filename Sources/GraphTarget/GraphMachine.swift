@@ -36,6 +36,10 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
                     parameters: StoreParameters.draw(&args))
     }
 
+    /// Every case starts from an empty store: the schema and the store's parameters say how the steps run, never
+    /// what was made before them.
+    public var configurationStandsForSteps: Bool { false }
+
     public func makeModel(_ config: GraphConfig) -> GraphModel { GraphModel(schema: BooksEntities.schema(config.schema), parameters: config.parameters) }
     public func makeSystem(_ config: GraphConfig) throws -> GraphSystem { try GraphSystem(config: config, faults: faults, stores: stores) }
 

@@ -109,6 +109,7 @@ struct ReachMachine: StateMachine {
     private let graph = GraphMachine()
 
     func makeConfig(_ args: inout Arguments) -> GraphConfig { graph.makeConfig(&args) }
+    var configurationStandsForSteps: Bool { graph.configurationStandsForSteps }
     func makeModel(_ config: GraphConfig) -> GraphModel { graph.makeModel(config) }
     func makeSystem(_ config: GraphConfig) throws -> GraphSystem { throw SpecificationOnly() }
 

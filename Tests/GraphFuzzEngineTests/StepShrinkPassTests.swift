@@ -22,6 +22,18 @@ struct StepShrinkPassTests {
         return draw.isRejected ? nil : failed
     }
 
+    /// The configuration (drawn in a span labelled `configuration`) starts the case with 0...2 things made; command 0
+    /// makes one, 1 does nothing, 2 fails once two are made.
+    static func failsWithTwoMade(configuration: Span.Label) -> (Draw) -> Bool? {
+        { draw in
+            var made = Int(draw.span(configuration) { draw.choose(upTo: 2) })
+            return steps(draw, bound: 2) { command in
+                if command == 0 { made += 1 }
+                return command == 2 && made >= 2
+            }
+        }
+    }
+
     @Test("replace-step-action replaces a step's action by a simpler one and realigns its arguments")
     func replaceStepAction() {
         // Commands: 0 makes (one argument), 1 makes in style (two arguments), 2 fails once something was made.
@@ -90,13 +102,7 @@ struct StepShrinkPassTests {
         // The configuration starts the case with 0...2 things made; command 0 makes one, 1 does nothing,
         // 2 fails once two are made. Lowering cannot raise the start, and no make can go alone.
         let start: [UInt64] = [0, 1, 0, 1, 1, 1, 0, 1, 2, 0]
-        let fails: (Draw) -> Bool? = { draw in
-            var made = Int(draw.span(.config) { draw.choose(upTo: 2) })
-            return Self.steps(draw, bound: 2) { command in
-                if command == 0 { made += 1 }
-                return command == 2 && made >= 2
-            }
-        }
+        let fails = Self.failsWithTwoMade(configuration: .config)
         #expect(ShrinkPassTests.shrink(start, .deleteSteps, fails: fails).sequence.values == [0, 1, 0, 1, 0, 1, 2, 0])
         #expect(ShrinkPassTests.shrink(start, .minimiseChoices, fails: fails).sequence.count == start.count)
         let result = ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails)
@@ -106,6 +112,15 @@ struct StepShrinkPassTests {
         #expect(ShrinkPassTests.shrink(Array(start.dropFirst()), .changeConfigDeletingSteps) { draw in
             Self.steps(draw, bound: 2) { $0 == 2 }
         }.attempts == 1)
+    }
+
+    @Test("the configuration passes try nothing on a configuration drawn as parameters (it cannot stand for steps)")
+    func parametersStandForNoSteps() {
+        // The case of change-config-delete-steps' test, its configuration drawn in a `.parameters` span.
+        let start: [UInt64] = [0, 1, 0, 1, 1, 1, 0, 1, 2, 0]
+        let fails = Self.failsWithTwoMade(configuration: .parameters)
+        #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails).attempts == 1)
+        #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingStepRepointing, fails: fails).attempts == 1)
     }
 
     @Test("change-config-delete-step-repoint takes a richer start in place of a step and re-points a later reference")

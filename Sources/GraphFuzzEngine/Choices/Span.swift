@@ -19,6 +19,10 @@
         /// One try of a filtered value (`Gen.filter`): the tries the filter rejected are discarded
         /// spans, followed by the one it kept.
         @usableFromInline package static let attempt = Label(rawValue: 10)
+        /// A configuration that says how the case runs, never where it starts (a machine whose
+        /// `configurationStandsForSteps` is false): no configuration choice can stand for steps, so
+        /// the configuration passes leave it alone.
+        @usableFromInline package static let parameters = Label(rawValue: 11)
     }
 
     @usableFromInline package let label: Label

@@ -60,12 +60,34 @@ struct Linearizability<Model> {
     /// Searches the orders of `operations` from each state in `starts` (the states earlier steps may have left).
     func check(_ operations: [LinearOperation<Model>], from starts: [Model]) -> Result {
         precondition(operations.count <= 32, "a concurrent group has at most 32 operations")
+        if operations.count == 1 { return lone(operations[0], from: starts) }
         var search = Search(operations: operations, checker: self)
         for index in 0..<starts.count {
             search.start = index
             search.walk(mask: 0, model: starts[index], prefix: [])
         }
         return search.result
+    }
+
+    /// A lone operation's search, without setting up a walk: its only order is itself, one prediction per start
+    /// state (what the walk finds for it, its `visited` count included).
+    private func lone(_ operation: LinearOperation<Model>, from starts: [Model]) -> Result {
+        var result = Result()
+        for index in 0..<starts.count {
+            result.visited += 1
+            var next = starts[index]
+            guard operation.explains(&next) else {
+                if result.order == nil, result.closest == nil { result.closest = ([], 0, starts[index], index) }
+                continue
+            }
+            result.visited += 1
+            if result.order == nil {
+                result.order = [0]
+                result.orderStart = index
+            }
+            result.record(next, self)
+        }
+        return result
     }
 
     /// `mask`'s operations' real-time predecessors: bit `a` of `predecessors[b]` when `a` finished before `b` started.
@@ -164,19 +186,27 @@ struct Linearizability<Model> {
                     continue
                 }
                 let placed = mask | 1 << UInt32(b)
-                if seen(placed, next) { continue }
+                // A full configuration ends the walk: `record` keeps its model once (compared, as the memo would),
+                // so hashing it into the memo would only cost. A lone operation's search is then one prediction
+                // per start state.
+                if placed != full, seen(placed, next) { continue }
                 walk(mask: placed, model: next, prefix: prefix + [b])
             }
         }
 
-        mutating func record(_ model: Model) {
-            if let equal = checker.equal, result.ends.contains(where: { equal($0, model) }) { return }
-            guard result.ends.count < checker.maxEnds else {
-                result.truncated = true
-                return
-            }
-            result.ends.append(model)
+        mutating func record(_ model: Model) { result.record(model, checker) }
+    }
+}
+
+extension Linearizability.Result {
+    /// Keeps an explaining order's end state once (when models can be compared), at most `checker.maxEnds` of them.
+    mutating func record(_ model: Model, _ checker: Linearizability) {
+        if let equal = checker.equal, ends.contains(where: { equal($0, model) }) { return }
+        guard ends.count < checker.maxEnds else {
+            truncated = true
+            return
         }
+        ends.append(model)
     }
 }
 

@@ -297,7 +297,7 @@
             scratch.io.arguments.begin(nextRef: Ref(0), tracesCoded: options.records)
             // A search's configuration is not traced: a failing case is run again, recorded, to describe it.
             scratch.io.arguments.keepsValues = options.records
-            if spans { draw.beginSpan(.config) }
+            if spans { draw.beginSpan(machine.configurationStandsForSteps ? .config : .parameters) }
             let config = machine.makeConfig(&scratch.io.arguments)
             if spans { draw.endSpan() }
             scratch.io.arguments.keepsValues = true

@@ -28,6 +28,12 @@ public protocol StateMachine {
 
     /// Draws the configuration (`args.int("capacity", in: 1...4)`).
     func makeConfig(_ args: inout Arguments) -> Config
+    /// Whether some configuration can start a case further on than another (a richer start: things made before
+    /// the first step), so that a configuration choice may stand for the steps that built the same state; the
+    /// shrinker then tries configurations in place of early steps. False for a configuration that only says how
+    /// the case runs (parameters fuzzed both ways, a backend) from the same start: those candidates cannot fail
+    /// the same way with fewer steps, and are not run. The default is true.
+    var configurationStandsForSteps: Bool { get }
     func makeModel(_ config: Config) -> Model
     func makeSystem(_ config: Config) throws -> System
     /// Releases what the system holds (temporary folders, for example).
@@ -45,6 +51,8 @@ extension StateMachine where Config == NoConfig {
 
 extension StateMachine {
     public var invariants: [Invariant<Self>] { [] }
+
+    public var configurationStandsForSteps: Bool { true }
 
     public var concurrentSteps: ConcurrentSteps { ConcurrentSteps() }
 

@@ -1,7 +1,9 @@
 /// A configuration choice changed together with the deletion of early steps: a configuration that
 /// starts a case further on (a richer start, Hypothesis' `@initialize`) can stand for the steps that
 /// built the same state. Lowering alone never finds it (the richer start is a higher value), and
-/// deleting those steps alone loses what they built.
+/// deleting those steps alone loses what they built. A machine whose configuration cannot start a case
+/// further on (`StateMachine.configurationStandsForSteps`) draws it in a `.parameters` span instead, and
+/// these passes try nothing.
 extension Shrinker {
     /// How many of the first steps the deleted ones are chosen from, and at most how many go.
     static let configStepWindow = 6
