@@ -11,11 +11,11 @@ import GraphTarget
 func graph_backgroundStaleModel_B8_4f3a3165c3() async throws {
     // The concurrent step's interleaving (schedule: the pick at each job that had a choice, oldest first) and
     // cancellations (cancel: each branch's point) run again on the case's scheduler; an issue says what broke.
-    GraphFuzzTest.replay(Target.graph,
+    #expect(GraphFuzzTest.replay(Target.graph,
         config: "config(schema: \"local\", newModelLink: \"trap\", temporaryIDAfterSave: \"resolves\", registeredAfterForeignDelete: \"stale\")",
         steps: [
             "v1 = create(entity: \"Work\", variant: 0, context: 0)",
             "save(context: 0)",
             "concurrently(A: refreshTitle(work: v1, title: 0), B: removeWork(work: v1))",
-        ])
+        ]))
 }

@@ -11,9 +11,9 @@ import MapperTarget
 func mapper_enrichmentDuplicateWork_M9_6143f1f86b() async throws {
     // The concurrent step's interleaving (schedule: the pick at each job that had a choice, oldest first) and
     // cancellations (cancel: each branch's point) run again on the case's scheduler; an issue says what broke.
-    GraphFuzzTest.replay(Target.mapper,
+    #expect(GraphFuzzTest.replay(Target.mapper,
         config: "config(temporaryIDAfterSave: \"resolves\", registeredAfterForeignDelete: \"stale\", newModelLink: \"autoInsert\")",
         steps: [
             "concurrently(A: enrich(works: [[\"Dune\", [], false, nil, [\"vol-A\", \"vol-A\"]]], editions: [], authors: []), B: enrich(works: [[\"Dune\", [], false, nil, [\"vol-A\"]]], editions: [], authors: []))",
-        ])
+        ]))
 }

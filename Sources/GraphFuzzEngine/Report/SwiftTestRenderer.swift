@@ -36,11 +36,11 @@ package enum SwiftTestRenderer {
     package static func replayLines(subject: String, config: TraceStep, steps: [TraceStep]) -> [String] {
         var lines = ["// The concurrent step's interleaving (schedule: the pick at each job that had a choice, oldest first) and",
                      "// cancellations (cancel: each branch's point) run again on the case's scheduler; an issue says what broke."]
-        lines.append("GraphFuzzTest.replay(\(subject),")
+        lines.append("#expect(GraphFuzzTest.replay(\(subject),")
         lines.append("    config: \(TraceValue.quote(config.description)),")
         lines.append("    steps: [")
         lines += steps.map { "        \(TraceValue.quote($0.description))," }
-        lines.append("    ])")
+        lines.append("    ]))")
         return lines
     }
 
