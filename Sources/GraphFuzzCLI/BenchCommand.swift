@@ -4,8 +4,8 @@ import GraphFuzzIsolation
 import GraphTarget
 
 /// `graph-fuzz bench`: throughput of each target (spec alone, the system's share, differential), time to the first
-/// shrunk failure for every mutant over 20 seeds (as a run reports it, in worker processes), peak memory;
-/// `--first-failure` that table alone. (The public shrinking challenge is measured by scripts/shrink-compare, beside
+/// shrunk failure for every mutant over 20 seeds, 3 with `--quick` (as a run reports it, in worker processes), peak
+/// memory; `--first-failure` that table alone. (The public shrinking challenge is measured by scripts/shrink-compare, beside
 /// Hypothesis.)
 struct BenchCommand: Command {
     static let name = "bench"
@@ -14,8 +14,8 @@ struct BenchCommand: Command {
           | bench --first-failure [--target NAME] [--mutant NAME] [--seeds N] [--passes] [--json] | bench --reach [--seeds N]
         """
     static let help = """
-        throughput, time to the first shrunk failure per mutant, shrink cost, memory
-        (best from a release build: swift run -c release graph-fuzz bench);
+        throughput, time to the first shrunk failure per mutant (seeds 1–20; --quick: 1–3), shrink cost,
+        memory (best from a release build: swift run -c release graph-fuzz bench);
         --first-failure: per mutant (of --target, or --mutant alone), seeds 1…N (default 10), each run
         as `graph-fuzz --mutant NAME --seed S` runs it (default workers) until its first failure is
         shrunk and reported: the time from the start to that report (median, worst), the cases up to
@@ -96,7 +96,8 @@ struct BenchCommand: Command {
         // The system's rate is derived: a differential step's time less a specification step's (cases generated and
         // predicted against the model alone); cheap systems (the queue) sit within the noise.
         var throughputRows = [["target", "spec steps/s", "system steps/s (derived)", "differential steps/s", "overhead"]]
-        let mutantTable = MutantTable(seeds: 1...20, executor: executor, emit: emit, progress: progress)
+        // `--quick` is a smoke check: seeds 1–3 (swift test checks every mutant over 20 seeds).
+        let mutantTable = MutantTable(seeds: 1...(quick ? 3 : 20), executor: executor, emit: emit, progress: progress)
         var workerRows = [["target", "--jobs 1 steps/s", "--jobs 2 steps/s", "speed-up"]]
         var diskRows = [["target", "on-disk cases", "on-disk steps/s", "in-memory steps/s", "share of search time"]]
         for target in targets {
