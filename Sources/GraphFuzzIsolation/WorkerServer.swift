@@ -47,7 +47,8 @@ package struct WorkerServer {
         shutdown.watch()
         defer { shutdown.removeScratchFolder() }
         var writer = AnswerWriter(descriptor: answers)
-        while let line = readLine() {
+        var requests = RequestReader()
+        while let line = requests.next() {
             shutdown.endIfRequested()
             guard let request = WorkerRequest(line: line) else {
                 writeUnbuffered(to: STDERR_FILENO, "graph-fuzz worker: malformed request '\(line)'\n")
@@ -134,6 +135,41 @@ package struct WorkerServer {
 
     private func writeFailure(_ failure: CaseFailure, _ writer: AnswerWriter) {
         writer.line("f \(failure.index) \(OutcomeLine.encode(.fail(failure.failure)))")
+    }
+}
+/// Reads the requests on standard input a line at a time. Swift's `readLine` is not used: it retries a read that a
+/// signal cut short, and when the input ends after that (SIGTERM and the parent's closed socket together, as a
+/// worker is stopped) it spins on the stale EINTR until the shutdown watcher ends the process half a second later.
+private struct RequestReader {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
+
+    /// The next request line (without its newline); nil at the end of the input, or once a stop was asked for.
+    mutating func next() -> String? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                return line
+            }
+            if start > 0 {
+                buffer.removeSubrange(0..<start)
+                start = 0
+            }
+            let count = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+            } else if count < 0 && errno == EINTR && Interruption.signal == nil {
+                continue
+            } else if count == 0 && !buffer.isEmpty {
+                // A last line without its newline is a request too.
+                defer { buffer = [] }
+                return String(decoding: buffer, as: UTF8.self)
+            } else {
+                return nil
+            }
+        }
     }
 }
 #endif
