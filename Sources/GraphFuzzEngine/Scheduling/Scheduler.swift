@@ -97,7 +97,7 @@ public struct Scheduler {
     /// The schedule's span holds, in order: PCT's change points (PCT only), the cancellation point of each
     /// cancellable branch, then one pick per step that had a choice.
     public func runConcurrently<Value: Sendable>(_ branches: [ScheduledBranch<Value>]) -> (run: ScheduledRun<Void>, branches: [BranchRecord<Value>]) {
-        let log = BranchLog<Value>(labels: branches.map(\.label))
+        let log = BranchLog<Value>(labels: branches.map { $0.label })
         let cancellable = branches.indices.filter { branches[$0].cancellable }
         let body: @Sendable () async -> Void = {
             await withTaskGroup(of: Void.self) { group in
@@ -218,7 +218,7 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         guard let core = DriverBinding.current else { return }
         started[index] = core.step
         tasks[index] = withUnsafeCurrentTask { $0 }
-        core.mark("\(labels[index]) started", label: labels[index])
+        core.mark(labels[index], "started", namesTask: true)
     }
 
     func end(_ index: Int, _ value: Value) {
@@ -226,7 +226,7 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         finished[index] = core.step
         results[index] = value
         tasks[index] = nil
-        core.mark("\(labels[index]) finished")
+        core.mark(labels[index], "finished")
     }
 
     /// Draws (or reads from `replaying`, one point per branch) the cancellation point of each cancellable
@@ -248,7 +248,7 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         for index in labels.indices where cancelPoints[index] > 0 && cancelledAt[index] == nil && finished[index] == nil {
             guard let start = started[index], start + cancelPoints[index] == next, let task = tasks[index] else { continue }
             cancelledAt[index] = next
-            core.note("\(labels[index]) cancelled", atStep: next)
+            core.note(labels[index], "cancelled", atStep: next)
             task.cancel()
         }
     }
