@@ -183,49 +183,14 @@ struct PendingBranch<M: StateMachine> {
                 }
             }
         }
-        let allows: (BranchResult, inout M.Model) -> Bool = { result, model in
-            let predicted = predict(command, &model)
-            guard case .observed(let value) = result else { return false }
-            return Judge.allows(predicted, value as! O)
-        }
-        self.allows = allows
-        allowsCancelled = { result, model in
-            var completed = model
-            if allows(result, &completed) {
-                model = completed
-                return true
-            }
-            guard let cancelled, case .observed(let value) = result, let observed = value as? O else { return false }
-            return cancelled(command, &model).allows(observed)
-        }
-        let mismatch: (BranchResult, M.Model, TraceStep) -> Failure = { result, model, trace in
-            var model = model
-            let predicted = predict(command, &model)
-            switch result {
-            case .observed(let value): return Judge.mismatch(predicted, value as! O, trace: trace)
-            case .threw(let error): return Judge.thrown(predicted, error, trace: trace)
-            case .fault(let fault): return Judge.thrown(predicted, fault.message, trace: trace)
-            }
-        }
-        self.mismatch = mismatch
-        cancelledMismatch = { result, model, trace in
-            var model = model
-            guard let cancelled, case .observed(let value) = result else { return mismatch(result, model, trace) }
-            let predicted = cancelled(command, &model)
-            var failure = predicted.mismatch(value as! O, trace: trace)
-            failure.message = "cancelled: " + failure.message
-            return failure
-        }
-        predictCancelled = cancelled.map { cancelled in
-            { model in
-                let predicted = cancelled(command, &model)
-                return WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
-            }
-        }
-        self.predict = { model in
-            let predicted = predict(command, &model)
-            return WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
-        }
+        // The judging closures share one object (each captures it alone, so none allocates a context of its own).
+        let call = BranchCall<M.Model, A, O>(command: command, predict: predict, cancelled: cancelled)
+        allows = { result, model in call.allows(result, &model) }
+        allowsCancelled = { result, model in call.allowsCancelled(result, &model) }
+        mismatch = { result, model, trace in call.mismatch(result, model, trace) }
+        cancelledMismatch = { result, model, trace in call.cancelledMismatch(result, model, trace) }
+        predictCancelled = cancelled == nil ? nil : { model in call.written(call.cancelled!(call.command, &model)) }
+        self.predict = { model in call.written(call.predict(call.command, &model)) }
         observed = { result in
             switch result {
             case .observed(let value): return Rendering.text(value as! O)
@@ -233,5 +198,70 @@ struct PendingBranch<M: StateMachine> {
             case .fault(let fault): return "harness fault: \(fault.message)"
             }
         }
+    }
+}
+
+/// A branch's arguments and the specification's functions for them: how `PendingBranch` judges what the branch observed.
+@usableFromInline
+final class BranchCall<Model, A, O: Equatable> {
+    @usableFromInline let command: A
+    @usableFromInline let predict: (A, inout Model) -> Prediction<O>
+    @usableFromInline let cancelled: ((A, inout Model) -> Prediction<O>)?
+
+    @inlinable
+    init(command: A, predict: @escaping (A, inout Model) -> Prediction<O>, cancelled: ((A, inout Model) -> Prediction<O>)?) {
+        self.command = command
+        self.predict = predict
+        self.cancelled = cancelled
+    }
+
+    /// Predicts the call on `model`; whether the prediction allows `result` (`Judge`).
+    @inlinable
+    func allows(_ result: BranchResult, _ model: inout Model) -> Bool {
+        let predicted = predict(command, &model)
+        guard case .observed(let value) = result else { return false }
+        return Judge.allows(predicted, value as! O)
+    }
+
+    /// For a cancelled call: its prediction, or else what a cancelled call may observe and leave, allows `result`
+    /// (advancing `model` by the one that does).
+    @inlinable
+    func allowsCancelled(_ result: BranchResult, _ model: inout Model) -> Bool {
+        var completed = model
+        if allows(result, &completed) {
+            model = completed
+            return true
+        }
+        guard let cancelled, case .observed(let value) = result, let observed = value as? O else { return false }
+        return cancelled(command, &model).allows(observed)
+    }
+
+    /// The failure of `result` that the prediction in `model` does not allow.
+    @inlinable
+    func mismatch(_ result: BranchResult, _ model: Model, _ trace: TraceStep) -> Failure {
+        var model = model
+        let predicted = predict(command, &model)
+        switch result {
+        case .observed(let value): return Judge.mismatch(predicted, value as! O, trace: trace)
+        case .threw(let error): return Judge.thrown(predicted, error, trace: trace)
+        case .fault(let fault): return Judge.thrown(predicted, fault.message, trace: trace)
+        }
+    }
+
+    /// The failure of a cancelled call's `result` that neither prediction allows: the cancelled one's.
+    @inlinable
+    func cancelledMismatch(_ result: BranchResult, _ model: Model, _ trace: TraceStep) -> Failure {
+        var model = model
+        guard let cancelled, case .observed(let value) = result else { return mismatch(result, model, trace) }
+        let predicted = cancelled(command, &model)
+        var failure = predicted.mismatch(value as! O, trace: trace)
+        failure.message = "cancelled: " + failure.message
+        return failure
+    }
+
+    /// `predicted` written out.
+    @inlinable
+    func written(_ predicted: Prediction<O>) -> WrittenPrediction {
+        WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
     }
 }
