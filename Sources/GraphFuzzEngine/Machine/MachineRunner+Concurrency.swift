@@ -39,7 +39,9 @@ extension MachineRunner {
 
     /// A concurrent step: a concurrent action's (alone or with others) over the states the system may be in (`model`
     /// and `others`), which it leaves as the states after the step.
-    @inlinable
+    /// Specialised for the machine but never inlined: the step loop of a machine whose steps are sequential stays as
+    /// small as it was.
+    @inlinable @inline(never)
     func concurrentStep(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ scratch: inout Scratch, _ model: inout M.Model,
                         _ others: inout [M.Model], _ system: inout M.System?, refs: Int) -> StepEnd {
         var states = [model] + others
