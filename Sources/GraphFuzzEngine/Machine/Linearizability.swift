@@ -33,7 +33,7 @@ struct LinearOperation<Model> {
 /// must be checked against every state the system may be in: `ends` holds those states, deduplicated when
 /// models can be compared, in the order the search reached them.
 ///
-/// Inlined into the concurrent step (specialised for the machine's model, like the step loop).
+/// Inlinable, with the concurrent step: specialised for the machine's model where its step loop is compiled.
 @usableFromInline
 struct Linearizability<Model> {
     /// Compares two models (nil: models cannot be compared; nothing is deduplicated or memoised).

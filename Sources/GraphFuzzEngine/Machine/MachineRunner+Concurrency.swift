@@ -56,8 +56,8 @@ extension MachineRunner {
     /// scheduler and checks what they observed against `states` (the states the system may be in, the
     /// first the one arguments are drawn against), which it leaves as the states after the step.
     ///
-    /// Inlined into the step loop, with what it drives on every step (`prepare`, `drawBranches`, `judge`,
-    /// `Linearizability`): specialised for the machine, a step looks up no generic metadata at run time.
+    /// Inlinable, with what it drives on every step (`prepare`, `drawBranches`, `judge`, `Linearizability`): compiled
+    /// where the machine's step loop is, specialised for the machine, a step looks up no generic metadata at run time.
     @inlinable
     func concurrentStep(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ io: inout StepIO, _ chooser: inout Chooser,
                         _ states: inout [M.Model], _ system: inout M.System?, refs: Int) -> StepEnd {
