@@ -5,8 +5,9 @@
 //                                                 cases until the lost-update sample fails, per strategy
 //   schedule-bench threads [runs] [head-start]    how often the same sample fails on real threads
 //   schedule-bench show [seed] [head-start]       one random-walk run of the sample: its lanes, its schedule and events
-//   schedule-bench step-cost [cases] [yields] [concurrent|sequential]
-//                                                 cost of a machine's step run as a concurrent step (10 a case)
+//   schedule-bench step-cost [cases] [yields] [concurrent|pair|sequential]
+//                                                 cost of a machine's step run as a concurrent step of one branch, of
+//                                                 two (`pair`), or as a sequential step (10 a case)
 //   schedule-bench account [seeds] [max-cases]    cases and time until the guide's account example fails
 //   schedule-bench cache [seeds] [max-cases]      cases and time until the cache target finds cache-reentrant-read
 //   schedule-bench cache-threads [runs]           how often that mutant's get and set of one key go wrong on real threads
@@ -57,11 +58,13 @@ func nanoseconds(_ duration: Duration) -> Double {
 final class Nothing: Sendable {}
 
 /// One action that yields `yields` times, as a concurrent action (under the case's scheduler) or a
-/// synchronous one (the sequential path, for comparison); groups of one, so every step is one scheduled run.
+/// synchronous one (the sequential path, for comparison); groups of `branches` (1 or 2), so every step is one
+/// scheduled run.
 struct YieldMachine: StateMachine, Sendable {
     let yields: Int
     let concurrent: Bool
-    var concurrentSteps: ConcurrentSteps { ConcurrentSteps(groupProbability: 0) }
+    var branches = 1
+    var concurrentSteps: ConcurrentSteps { ConcurrentSteps(groupProbability: branches > 1 ? 1 : 0, maxBranches: max(2, branches)) }
 
     func makeModel(_ config: NoConfig) -> Int { 0 }
     func makeSystem(_ config: NoConfig) -> Nothing { Nothing() }
@@ -136,8 +139,13 @@ case "show":
 
 case "step-cost":
     let cases = integer(1, 2000), yields = integer(2, 0)
-    let concurrent = !(arguments.count > 3 && arguments[3] == "sequential")
-    let machine = AnyMachine(YieldMachine(yields: yields, concurrent: concurrent))
+    let mode = arguments.count > 3 ? arguments[3] : "concurrent"
+    guard ["concurrent", "pair", "sequential"].contains(mode) else {
+        FileHandle.standardError.write(Data("schedule-bench: step-cost's mode '\(mode)' is not concurrent, pair or sequential\n".utf8))
+        exit(2)
+    }
+    let concurrent = mode != "sequential"
+    let machine = AnyMachine(YieldMachine(yields: yields, concurrent: concurrent, branches: mode == "pair" ? 2 : 1))
     var steps = 0
     let elapsed = ContinuousClock().measure {
         for index in 0..<cases {
@@ -146,7 +154,7 @@ case "step-cost":
             steps += run.steps
         }
     }
-    print("\(concurrent ? "concurrent" : "sequential") step, \(yields) yields: \(cases) cases, \(steps) steps, "
+    print("\(mode == "pair" ? "two-branch" : mode) step, \(yields) yields: \(cases) cases, \(steps) steps, "
         + "\(String(format: "%.0f", nanoseconds(elapsed) / Double(max(steps, 1)))) ns per step")
 
 case "account", "cache", "mapper", "graph":
@@ -208,7 +216,7 @@ case "mapper-threads":
 
 default:
     FileHandle.standardError.write(Data(("usage: schedule-bench job-cost [cases] [yields] [default|random] | find [seeds] [max-cases] [head-start] | "
-        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|sequential] | account [seeds] [max-cases] | "
+        + "threads [runs] [head-start] | show [seed] [head-start] | step-cost [cases] [yields] [concurrent|pair|sequential] | account [seeds] [max-cases] | "
         + "cache [seeds] [max-cases] | cache-threads [runs] | mapper [seeds] [max-cases] | mapper-threads [runs] | graph [seeds] [max-cases] | "
         + "table [seeds] [max-cases] [all]\n").utf8))
     exit(2)

@@ -87,6 +87,7 @@ public struct Action<M: StateMachine> {
     }
 
     /// A concurrent action (`Action.concurrent`): the runner runs it through `concurrent`, never `step`.
+    @usableFromInline
     init(_ name: String, weight: UInt32, when precondition: @escaping (M.Model) -> Bool, concurrent: ConcurrentPart<M>) {
         self.name = name
         self.weight = { _ in weight }

@@ -13,6 +13,7 @@ extension Action {
     ///   - cancelled: what the specification allows a call cancelled at a suspension point to observe, and the
     ///     state it leaves (for a call that stops before it changes anything, the model unchanged).
     ///   - the others: as `concurrent(_:weight:when:arguments:predict:perform:joinsOnly:)`.
+    @inlinable
     public static func concurrent<A: Sendable, O: Equatable & Sendable>(
         _ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
         arguments: @escaping (inout Arguments, M.Model) throws -> A,

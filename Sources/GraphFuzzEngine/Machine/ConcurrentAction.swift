@@ -53,6 +53,7 @@ extension Action {
     ///   - joinsOnly: true for an action that only runs beside others: it is drawn as a further branch of a
     ///     concurrent step another action begins, never as a step's first action (a user's step to interleave
     ///     with a task that suspends, which alone would be an ordinary step at a scheduled step's cost).
+    @inlinable
     public static func concurrent<A: Sendable, O: Equatable & Sendable>(
         _ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
         arguments: @escaping (inout Arguments, M.Model) throws -> A,
@@ -64,7 +65,9 @@ extension Action {
                    joinsOnly: joinsOnly)
     }
 
-    /// Every concurrent action ends here; `cancelled` nil: the action is never cancelled.
+    /// Every concurrent action ends here; `cancelled` nil: the action is never cancelled. Inlined where the machine
+    /// declares its actions, so a branch's closures are specialised for its arguments, observation and machine.
+    @inlinable
     static func concurrent<A: Sendable, O: Equatable & Sendable>(
         _ name: String, weight: UInt32, when precondition: @escaping (M.Model) -> Bool,
         arguments: @escaping (inout Arguments, M.Model) throws -> A,
@@ -79,6 +82,7 @@ extension Action {
     }
 
     /// A concurrent action without arguments.
+    @inlinable
     public static func concurrent<O: Equatable & Sendable>(
         _ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
         predict: @escaping (inout M.Model) -> Prediction<O>,
@@ -97,6 +101,12 @@ struct ConcurrentPart<M: StateMachine> {
     @usableFromInline let joinsOnly: Bool
     /// Draws (or reads) the arguments against the model at the step's start; throws as `arguments` does.
     @usableFromInline let prepare: (inout Arguments, M.Model) throws -> PendingBranch<M>
+
+    @inlinable
+    init(joinsOnly: Bool, prepare: @escaping (inout Arguments, M.Model) throws -> PendingBranch<M>) {
+        self.joinsOnly = joinsOnly
+        self.prepare = prepare
+    }
 }
 
 /// What a branch of a concurrent step observed.
@@ -114,11 +124,18 @@ enum BranchResult: Sendable {
 @usableFromInline
 struct WrittenPrediction {
     /// Writes the predicted value: only a record asks for it (coverage counts need the rules alone).
-    let render: () -> String
+    @usableFromInline let render: () -> String
     @usableFromInline var value: String { render() }
     @usableFromInline var rule: String
     /// Other rules it credits (its parts' and those it says it decided), for coverage.
     @usableFromInline var credits: [String]
+
+    @inlinable
+    init(render: @escaping () -> String, rule: String, credits: [String]) {
+        self.render = render
+        self.rule = rule
+        self.credits = credits
+    }
 }
 
 /// One action of a concurrent step, its arguments drawn: what runs it on the system, and its prediction and observation
@@ -131,25 +148,26 @@ struct PendingBranch<M: StateMachine> {
     /// The action's index (set by the runner).
     @usableFromInline var action = 0
     /// Whether the scheduler may cancel the branch at a drawn point (an action with a `cancelled` prediction).
-    let cancellable: Bool
+    @usableFromInline let cancellable: Bool
     /// The action on the system, as the body of a task.
-    let start: (M.System) -> @Sendable () async -> BranchResult
+    @usableFromInline let start: (M.System) -> @Sendable () async -> BranchResult
     /// Predicts the action on `model`; whether the prediction allows `result` (`Judge`).
-    let allows: (BranchResult, inout M.Model) -> Bool
+    @usableFromInline let allows: (BranchResult, inout M.Model) -> Bool
     /// For a branch that was cancelled while it ran: whether its prediction, or else what the specification says a
     /// cancelled call may observe and leave, allows `result` (advancing `model` by the one that does).
-    let allowsCancelled: (BranchResult, inout M.Model) -> Bool
+    @usableFromInline let allowsCancelled: (BranchResult, inout M.Model) -> Bool
     /// The failure of an observation of a cancelled branch that neither prediction allows: the cancelled one's.
-    let cancelledMismatch: (BranchResult, M.Model, TraceStep) -> Failure
+    @usableFromInline let cancelledMismatch: (BranchResult, M.Model, TraceStep) -> Failure
     /// What a cancelled call may leave, written out (nil: the action is never cancelled).
-    let predictCancelled: ((inout M.Model) -> WrittenPrediction)?
+    @usableFromInline let predictCancelled: ((inout M.Model) -> WrittenPrediction)?
     /// Predicts the action on `model`, written out.
-    let predict: (inout M.Model) -> WrittenPrediction
+    @usableFromInline let predict: (inout M.Model) -> WrittenPrediction
     /// The failure of an observation that the prediction in `model` does not allow (`Judge`).
-    let mismatch: (BranchResult, M.Model, TraceStep) -> Failure
+    @usableFromInline let mismatch: (BranchResult, M.Model, TraceStep) -> Failure
     /// What the action observed, as reports write it.
-    let observed: (BranchResult) -> String
+    @usableFromInline let observed: (BranchResult) -> String
 
+    @inlinable
     init<A: Sendable, O: Equatable & Sendable>(trace: TraceStep, created: Ref?, command: A, predict: @escaping (A, inout M.Model) -> Prediction<O>,
                                                cancelled: ((A, inout M.Model) -> Prediction<O>)?,
                                                perform: @escaping @Sendable (A, M.System) async throws -> O) where M.System: Sendable {
@@ -165,49 +183,14 @@ struct PendingBranch<M: StateMachine> {
                 }
             }
         }
-        let allows: (BranchResult, inout M.Model) -> Bool = { result, model in
-            let predicted = predict(command, &model)
-            guard case .observed(let value) = result else { return false }
-            return Judge.allows(predicted, value as! O)
-        }
-        self.allows = allows
-        allowsCancelled = { result, model in
-            var completed = model
-            if allows(result, &completed) {
-                model = completed
-                return true
-            }
-            guard let cancelled, case .observed(let value) = result, let observed = value as? O else { return false }
-            return cancelled(command, &model).allows(observed)
-        }
-        let mismatch: (BranchResult, M.Model, TraceStep) -> Failure = { result, model, trace in
-            var model = model
-            let predicted = predict(command, &model)
-            switch result {
-            case .observed(let value): return Judge.mismatch(predicted, value as! O, trace: trace)
-            case .threw(let error): return Judge.thrown(predicted, error, trace: trace)
-            case .fault(let fault): return Judge.thrown(predicted, fault.message, trace: trace)
-            }
-        }
-        self.mismatch = mismatch
-        cancelledMismatch = { result, model, trace in
-            var model = model
-            guard let cancelled, case .observed(let value) = result else { return mismatch(result, model, trace) }
-            let predicted = cancelled(command, &model)
-            var failure = predicted.mismatch(value as! O, trace: trace)
-            failure.message = "cancelled: " + failure.message
-            return failure
-        }
-        predictCancelled = cancelled.map { cancelled in
-            { model in
-                let predicted = cancelled(command, &model)
-                return WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
-            }
-        }
-        self.predict = { model in
-            let predicted = predict(command, &model)
-            return WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
-        }
+        // The judging closures share one object (each captures it alone, so none allocates a context of its own).
+        let call = BranchCall<M.Model, A, O>(command: command, predict: predict, cancelled: cancelled)
+        allows = { result, model in call.allows(result, &model) }
+        allowsCancelled = { result, model in call.allowsCancelled(result, &model) }
+        mismatch = { result, model, trace in call.mismatch(result, model, trace) }
+        cancelledMismatch = { result, model, trace in call.cancelledMismatch(result, model, trace) }
+        predictCancelled = cancelled == nil ? nil : { model in call.written(call.cancelled!(call.command, &model)) }
+        self.predict = { model in call.written(call.predict(call.command, &model)) }
         observed = { result in
             switch result {
             case .observed(let value): return Rendering.text(value as! O)
@@ -215,5 +198,70 @@ struct PendingBranch<M: StateMachine> {
             case .fault(let fault): return "harness fault: \(fault.message)"
             }
         }
+    }
+}
+
+/// A branch's arguments and the specification's functions for them: how `PendingBranch` judges what the branch observed.
+@usableFromInline
+final class BranchCall<Model, A, O: Equatable> {
+    @usableFromInline let command: A
+    @usableFromInline let predict: (A, inout Model) -> Prediction<O>
+    @usableFromInline let cancelled: ((A, inout Model) -> Prediction<O>)?
+
+    @inlinable
+    init(command: A, predict: @escaping (A, inout Model) -> Prediction<O>, cancelled: ((A, inout Model) -> Prediction<O>)?) {
+        self.command = command
+        self.predict = predict
+        self.cancelled = cancelled
+    }
+
+    /// Predicts the call on `model`; whether the prediction allows `result` (`Judge`).
+    @inlinable
+    func allows(_ result: BranchResult, _ model: inout Model) -> Bool {
+        let predicted = predict(command, &model)
+        guard case .observed(let value) = result else { return false }
+        return Judge.allows(predicted, value as! O)
+    }
+
+    /// For a cancelled call: its prediction, or else what a cancelled call may observe and leave, allows `result`
+    /// (advancing `model` by the one that does).
+    @inlinable
+    func allowsCancelled(_ result: BranchResult, _ model: inout Model) -> Bool {
+        var completed = model
+        if allows(result, &completed) {
+            model = completed
+            return true
+        }
+        guard let cancelled, case .observed(let value) = result, let observed = value as? O else { return false }
+        return cancelled(command, &model).allows(observed)
+    }
+
+    /// The failure of `result` that the prediction in `model` does not allow.
+    @inlinable
+    func mismatch(_ result: BranchResult, _ model: Model, _ trace: TraceStep) -> Failure {
+        var model = model
+        let predicted = predict(command, &model)
+        switch result {
+        case .observed(let value): return Judge.mismatch(predicted, value as! O, trace: trace)
+        case .threw(let error): return Judge.thrown(predicted, error, trace: trace)
+        case .fault(let fault): return Judge.thrown(predicted, fault.message, trace: trace)
+        }
+    }
+
+    /// The failure of a cancelled call's `result` that neither prediction allows: the cancelled one's.
+    @inlinable
+    func cancelledMismatch(_ result: BranchResult, _ model: Model, _ trace: TraceStep) -> Failure {
+        var model = model
+        guard let cancelled, case .observed(let value) = result else { return mismatch(result, model, trace) }
+        let predicted = cancelled(command, &model)
+        var failure = predicted.mismatch(value as! O, trace: trace)
+        failure.message = "cancelled: " + failure.message
+        return failure
+    }
+
+    /// `predicted` written out.
+    @inlinable
+    func written(_ predicted: Prediction<O>) -> WrittenPrediction {
+        WrittenPrediction(render: { Rendering.text(predicted.value) }, rule: predicted.rule, credits: predicted.credits.map(\.rule))
     }
 }

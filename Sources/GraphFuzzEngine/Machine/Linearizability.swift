@@ -1,13 +1,21 @@
 /// One operation of a concurrent history as the linearizability check sees it: whether the specification,
 /// stepped from a model, predicts what the operation observed, and when it ran.
+@usableFromInline
 struct LinearOperation<Model> {
     /// Predicts the operation on `model` (advancing it) and says whether the prediction allows what the
     /// operation observed.
-    let explains: (inout Model) -> Bool
+    @usableFromInline let explains: (inout Model) -> Bool
     /// The scheduler's steps during which the operation began and returned. `a` precedes `b` in real time
     /// when `a.finished < b.started`; an order that puts `b` first is not admissible.
-    let started: Int
-    let finished: Int
+    @usableFromInline let started: Int
+    @usableFromInline let finished: Int
+
+    @inlinable
+    init(explains: @escaping (inout Model) -> Bool, started: Int, finished: Int) {
+        self.explains = explains
+        self.started = started
+        self.finished = finished
+    }
 }
 
 /// Whether the observations of concurrent operations equal what the specification predicts for some order
@@ -24,15 +32,19 @@ struct LinearOperation<Model> {
 /// Every explaining order is followed to its end (configurations already seen aside), because later steps
 /// must be checked against every state the system may be in: `ends` holds those states, deduplicated when
 /// models can be compared, in the order the search reached them.
+///
+/// Inlinable, with the concurrent step: specialised for the machine's model where its step loop is compiled.
+@usableFromInline
 struct Linearizability<Model> {
     /// Compares two models (nil: models cannot be compared; nothing is deduplicated or memoised).
-    let equal: ((Model, Model) -> Bool)?
+    @usableFromInline let equal: ((Model, Model) -> Bool)?
     /// Hashes a model for the memo (nil: configurations are compared one by one among those with the same
     /// placed operations).
-    let hash: ((Model, inout Hasher) -> Void)?
+    @usableFromInline let hash: ((Model, inout Hasher) -> Void)?
     /// The most end states kept; past it the result says `truncated`.
-    let maxEnds: Int
+    @usableFromInline let maxEnds: Int
 
+    @inlinable
     init(equal: ((Model, Model) -> Bool)?, hash: ((Model, inout Hasher) -> Void)? = nil, maxEnds: Int = 64) {
         self.equal = equal
         self.hash = hash
@@ -40,24 +52,29 @@ struct Linearizability<Model> {
     }
 
     /// What the search found.
+    @usableFromInline
     struct Result {
         /// The states of the model after every explaining order (empty: no order explains the observations).
-        var ends: [Model] = []
+        @usableFromInline var ends: [Model] = []
         /// The first explaining order found (indices into the operations), and the start state it began from.
-        var order: [Int]?
-        var orderStart = 0
+        @usableFromInline var order: [Int]?
+        @usableFromInline var orderStart = 0
         /// When no order explains: the order that explains the longest prefix (the first such found, trying
         /// operations in the order they began: an actor serves calls in the order they reach it), the operation
         /// after that prefix whose observation its prediction does not allow, the model before it, and the start
         /// state it began from.
-        var closest: (prefix: [Int], failing: Int, model: Model, start: Int)?
+        @usableFromInline var closest: (prefix: [Int], failing: Int, model: Model, start: Int)?
         /// More explaining end states than `maxEnds`: `ends` holds the first ones only.
-        var truncated = false
+        @usableFromInline var truncated = false
         /// Configurations visited (the search's work, for measurements).
-        var visited = 0
+        @usableFromInline var visited = 0
+
+        @inlinable
+        init() {}
     }
 
     /// Searches the orders of `operations` from each state in `starts` (the states earlier steps may have left).
+    @inlinable
     func check(_ operations: [LinearOperation<Model>], from starts: [Model]) -> Result {
         precondition(operations.count <= 32, "a concurrent group has at most 32 operations")
         if operations.count == 1 { return lone(operations[0], from: starts) }
@@ -71,7 +88,8 @@ struct Linearizability<Model> {
 
     /// A lone operation's search, without setting up a walk: its only order is itself, one prediction per start
     /// state (what the walk finds for it, its `visited` count included).
-    private func lone(_ operation: LinearOperation<Model>, from starts: [Model]) -> Result {
+    @inlinable
+    func lone(_ operation: LinearOperation<Model>, from starts: [Model]) -> Result {
         var result = Result()
         for index in 0..<starts.count {
             result.visited += 1
@@ -91,6 +109,7 @@ struct Linearizability<Model> {
     }
 
     /// `mask`'s operations' real-time predecessors: bit `a` of `predecessors[b]` when `a` finished before `b` started.
+    @inlinable
     static func predecessors(_ operations: [LinearOperation<Model>]) -> [UInt32] {
         // Index loops: this runs unspecialized for every concurrent step, where `map` and `enumerated` cost far more.
         var masks = [UInt32](repeating: 0, count: operations.count)
@@ -115,20 +134,22 @@ struct Linearizability<Model> {
         return orders
     }
 
-    private struct Search {
-        let operations: [LinearOperation<Model>]
-        let checker: Linearizability
-        let before: [UInt32]
+    @usableFromInline
+    struct Search {
+        @usableFromInline let operations: [LinearOperation<Model>]
+        @usableFromInline let checker: Linearizability
+        @usableFromInline let before: [UInt32]
         /// The operations in the order they began (then by index): tried in this order, so the first order found,
         /// explaining or closest, is the one nearest to what the run did (an actor serves calls in arrival order).
-        let tryOrder: [Int]
-        let full: UInt32
-        var start = 0
-        var result = Result()
+        @usableFromInline let tryOrder: [Int]
+        @usableFromInline let full: UInt32
+        @usableFromInline var start = 0
+        @usableFromInline var result = Result()
         /// Configurations seen, by placed operations: hashed (`hash`) or listed (`equal` alone).
-        var seenHashed: Set<Configuration> = []
-        var seenListed: [UInt32: [Model]] = [:]
+        @usableFromInline var seenHashed: Set<Configuration> = []
+        @usableFromInline var seenListed: [UInt32: [Model]] = [:]
 
+        @inlinable
         init(operations: [LinearOperation<Model>], checker: Linearizability) {
             self.operations = operations
             self.checker = checker
@@ -138,16 +159,27 @@ struct Linearizability<Model> {
         }
 
         /// A configuration in the memo: the placed operations and the model's hash, compared by the model.
+        @usableFromInline
         struct Configuration: Hashable {
-            let mask: UInt32
-            let hashValueOfModel: Int
-            let model: Model
-            let equal: (Model, Model) -> Bool
+            @usableFromInline let mask: UInt32
+            @usableFromInline let hashValueOfModel: Int
+            @usableFromInline let model: Model
+            @usableFromInline let equal: (Model, Model) -> Bool
 
+            @inlinable
+            init(mask: UInt32, hashValueOfModel: Int, model: Model, equal: @escaping (Model, Model) -> Bool) {
+                self.mask = mask
+                self.hashValueOfModel = hashValueOfModel
+                self.model = model
+                self.equal = equal
+            }
+
+            @inlinable
             static func == (a: Configuration, b: Configuration) -> Bool {
                 a.mask == b.mask && a.hashValueOfModel == b.hashValueOfModel && a.equal(a.model, b.model)
             }
 
+            @inlinable
             func hash(into hasher: inout Hasher) {
                 hasher.combine(mask)
                 hasher.combine(hashValueOfModel)
@@ -155,6 +187,7 @@ struct Linearizability<Model> {
         }
 
         /// Whether the configuration was seen before (and remembers it).
+        @inlinable
         mutating func seen(_ mask: UInt32, _ model: Model) -> Bool {
             guard let equal = checker.equal else { return false }
             if let hash = checker.hash {
@@ -167,6 +200,7 @@ struct Linearizability<Model> {
             return false
         }
 
+        @inlinable
         mutating func walk(mask: UInt32, model: Model, prefix: [Int]) {
             result.visited += 1
             if mask == full {
@@ -194,12 +228,14 @@ struct Linearizability<Model> {
             }
         }
 
+        @inlinable
         mutating func record(_ model: Model) { result.record(model, checker) }
     }
 }
 
 extension Linearizability.Result {
     /// Keeps an explaining order's end state once (when models can be compared), at most `checker.maxEnds` of them.
+    @inlinable
     mutating func record(_ model: Model, _ checker: Linearizability) {
         if let equal = checker.equal, ends.contains(where: { equal($0, model) }) { return }
         guard ends.count < checker.maxEnds else {

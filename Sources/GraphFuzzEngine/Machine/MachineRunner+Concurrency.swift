@@ -39,7 +39,9 @@ extension MachineRunner {
 
     /// A concurrent step: a concurrent action's (alone or with others) over the states the system may be in (`model`
     /// and `others`), which it leaves as the states after the step.
-    @usableFromInline
+    /// Specialised for the machine but never inlined: the step loop of a machine whose steps are sequential stays as
+    /// small as it was.
+    @inlinable @inline(never)
     func concurrentStep(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ scratch: inout Scratch, _ model: inout M.Model,
                         _ others: inout [M.Model], _ system: inout M.System?, refs: Int) -> StepEnd {
         var states = [model] + others
@@ -53,6 +55,10 @@ extension MachineRunner {
     /// Runs the concurrent step whose first action is `a`: draws or reads its branches, runs them under the
     /// scheduler and checks what they observed against `states` (the states the system may be in, the
     /// first the one arguments are drawn against), which it leaves as the states after the step.
+    ///
+    /// Inlinable, with what it drives on every step (`prepare`, `drawBranches`, `judge`, `Linearizability`): compiled
+    /// where the machine's step loop is, specialised for the machine, a step looks up no generic metadata at run time.
+    @inlinable
     func concurrentStep(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ io: inout StepIO, _ chooser: inout Chooser,
                         _ states: inout [M.Model], _ system: inout M.System?, refs: Int) -> StepEnd {
         let settings = shared.concurrency
@@ -106,7 +112,7 @@ extension MachineRunner {
             schedulerOptions.replaying = picks
             schedulerOptions.replayingCancellations = cancels
         }
-        let (run, records) = Scheduler(draw: draw, options: schedulerOptions).runConcurrently(branches.enumerated().map { index, branch in
+        let (run, records) = Scheduler(draw: draw, options: schedulerOptions).runBranches(branches.enumerated().map { index, branch in
             ScheduledBranch(concurrentBranchLabel(index), cancellable: branch.cancellable, branch.start(system))
         })
         if case .group(let step) = source, let invalid = run.invalidPick {
@@ -129,7 +135,8 @@ extension MachineRunner {
     /// order that explains the observations (failing: the order that explains the most, else label order), and,
     /// for a step that passed with branches or a choice of interleaving, the interleaving (a later step's failure may
     /// be its consequence; a failing step's message has it already).
-    private func describe(_ branches: [PendingBranch<M>], _ judged: (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?),
+    @usableFromInline
+    func describe(_ branches: [PendingBranch<M>], _ judged: (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?),
                           _ run: ScheduledRun<Void>, _ records: [BranchRecord<BranchResult>], states: [M.Model], _ io: inout StepIO) {
         let picks = run.picks
         let cancels = Self.cancellations(records)
@@ -174,7 +181,8 @@ extension MachineRunner {
     // MARK: Branches
 
     /// Draws or reads action `a`'s arguments against `model` as a branch; the step's verdict when none fit.
-    private func prepare(_ a: Int, _ io: inout StepIO, _ model: M.Model) -> Result<PendingBranch<M>, StepVerdictError> {
+    @inlinable
+    func prepare(_ a: Int, _ io: inout StepIO, _ model: M.Model) -> Result<PendingBranch<M>, StepVerdictError> {
         Result { () throws(StepVerdictError) in
             var branch = try Action<M>.drawArguments(actions[a].name, actions[a].concurrent!.prepare, &io, model)
             branch.action = a
@@ -183,7 +191,8 @@ extension MachineRunner {
     }
 
     /// Draws the further branches of a step (see the type's comment); a verdict when the step cannot go on.
-    private func drawBranches(_ branches: inout [PendingBranch<M>], _ draw: Draw, spans: Bool, _ settings: ConcurrentSteps,
+    @inlinable
+    func drawBranches(_ branches: inout [PendingBranch<M>], _ draw: Draw, spans: Bool, _ settings: ConcurrentSteps,
                               _ io: inout StepIO, _ chooser: inout Chooser, _ model: M.Model, refs: Int) -> StepVerdict? {
         guard settings.groupProbability > 0 else { return nil }
         if spans { draw.beginSpan(.list) }
@@ -217,7 +226,8 @@ extension MachineRunner {
     }
 
     /// The branches and schedule of a traced `concurrently(…)` step.
-    private func readBranches(_ step: TraceStep, _ io: inout StepIO, _ model: M.Model, refs: Int)
+    @usableFromInline
+    func readBranches(_ step: TraceStep, _ io: inout StepIO, _ model: M.Model, refs: Int)
     -> Result<(branches: [PendingBranch<M>], picks: [Int], cancels: [Int]), TraceReplayError> {
         func refuse(_ message: String) -> Result<(branches: [PendingBranch<M>], picks: [Int], cancels: [Int]), TraceReplayError> {
             .failure(TraceReplayError(step: io.index, message: "step \(io.index + 1) '\(step)': \(message)"))
@@ -266,7 +276,8 @@ extension MachineRunner {
 
     /// Judges a scheduled run: the scheduler's own outcomes (work from other threads, a deadlock, the job
     /// limit), then each branch's (a harness fault, a thrown error), then linearizability.
-    private func judge(_ branches: [PendingBranch<M>], _ run: ScheduledRun<Void>, _ records: [BranchRecord<BranchResult>],
+    @inlinable
+    func judge(_ branches: [PendingBranch<M>], _ run: ScheduledRun<Void>, _ records: [BranchRecord<BranchResult>],
                        states: [M.Model], io: inout StepIO) -> (verdict: StepVerdict, checked: Linearizability<M.Model>.Result?) {
         // Rendered only for a failure's message.
         var interleaving: String { Self.interleaving(run) }
@@ -327,7 +338,8 @@ extension MachineRunner {
     ///
     /// A lone action's observation is a mismatch like a synchronous step's, its interleaving added when the
     /// scheduler had choices to make (`interleaving`).
-    private func unexplained(_ branches: [PendingBranch<M>], _ results: [BranchResult], _ judges: [BranchJudge<M.Model>],
+    @usableFromInline
+    func unexplained(_ branches: [PendingBranch<M>], _ results: [BranchResult], _ judges: [BranchJudge<M.Model>],
                              _ operations: [LinearOperation<M.Model>],
                              _ checked: Linearizability<M.Model>.Result, trace: TraceStep, states: [M.Model], interleaving: String?) -> Failure {
         let label = concurrentBranchLabel
@@ -377,6 +389,7 @@ extension MachineRunner {
 
     /// The schedule drawn as lanes (`ScheduledRun.lanes`: a column per task, a row per job, each cell the function
     /// the task ran and the await it resumed from), indented; the last 40 jobs of a long one.
+    @usableFromInline
     static func interleaving(_ run: ScheduledRun<Void>) -> String {
         let lanes = run.lanes
         guard let header = lanes.first else { return "  interleaving: no job ran" }
@@ -390,6 +403,7 @@ extension MachineRunner {
 
     /// The cancellation point of each branch the cancellation reached (0 for the others), trailing zeros left out:
     /// what a trace's `cancel: [0, 3]` replays.
+    @usableFromInline
     static func cancellations(_ records: [BranchRecord<BranchResult>]) -> [Int] {
         var points = records.map { $0.cancelled == nil ? 0 : $0.cancelPoint }
         while points.last == 0 { points.removeLast() }
@@ -397,7 +411,8 @@ extension MachineRunner {
     }
 
     /// The step's trace: a lone branch run in FIFO order as its own, anything else as `concurrently(…)`.
-    private func groupTrace(_ branches: [PendingBranch<M>], picks: [Int], cancels: [Int]) -> TraceStep {
+    @usableFromInline
+    func groupTrace(_ branches: [PendingBranch<M>], picks: [Int], cancels: [Int]) -> TraceStep {
         if branches.count == 1 && picks.isEmpty && cancels.isEmpty { return branches[0].trace }
         var arguments = branches.enumerated().map { TraceStep.Argument(concurrentBranchLabel($0), .step($1.trace)) }
         if !picks.isEmpty { arguments.append(TraceStep.Argument("schedule", .list(picks.map { .int($0) }))) }
@@ -406,7 +421,8 @@ extension MachineRunner {
     }
 
     /// The step's record: what the specification predicted for each branch, and in which order (`how`).
-    private func groupRecord(_ branches: [PendingBranch<M>], picks: [Int], cancels: [Int], how: String, predicted: [WrittenPrediction]) -> RecordedStep {
+    @usableFromInline
+    func groupRecord(_ branches: [PendingBranch<M>], picks: [Int], cancels: [Int], how: String, predicted: [WrittenPrediction]) -> RecordedStep {
         let trace = groupTrace(branches, picks: picks, cancels: cancels)
         if branches.count == 1 { return RecordedStep(trace: trace, value: predicted[0].value, rule: predicted[0].rule, swift: nil) }
         let labelled = branches.indices.map { "\(concurrentBranchLabel($0)) → \(predicted[$0].value) [\(predicted[$0].rule)]" }
@@ -416,7 +432,18 @@ extension MachineRunner {
     }
 }
 
+@available(macOS 15.0, *)
+extension Scheduler {
+    /// `runConcurrently` over a concurrent step's branches: called from the step (inlined where the machine is
+    /// known) into the engine, where the scheduler's run is specialised for `BranchResult`.
+    @usableFromInline
+    func runBranches(_ branches: [ScheduledBranch<BranchResult>]) -> (run: ScheduledRun<Void>, branches: [BranchRecord<BranchResult>]) {
+        runConcurrently(branches)
+    }
+}
+
 /// A concurrent step's branch labels: A, B, … Z, then A1, B1, ….
+@usableFromInline
 func concurrentBranchLabel(_ index: Int) -> String {
     let letter = String(UnicodeScalar(UInt8(65 + index % 26)))
     return index < 26 ? letter : letter + String(index / 26)
@@ -424,7 +451,14 @@ func concurrentBranchLabel(_ index: Int) -> String {
 
 /// How one branch of a judged step is explained: whether a prediction allows what it observed (advancing the model),
 /// and the failure when none does.
+@usableFromInline
 struct BranchJudge<Model> {
-    let allows: (inout Model) -> Bool
-    let mismatch: (Model) -> Failure
+    @usableFromInline let allows: (inout Model) -> Bool
+    @usableFromInline let mismatch: (Model) -> Failure
+
+    @inlinable
+    init(allows: @escaping (inout Model) -> Bool, mismatch: @escaping (Model) -> Failure) {
+        self.allows = allows
+        self.mismatch = mismatch
+    }
 }

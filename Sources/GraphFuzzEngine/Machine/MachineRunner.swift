@@ -145,11 +145,11 @@
         @usableFromInline let hasConcurrent: Bool
         /// The machine's `concurrentSteps`, the actions that cannot run concurrently, and the check of
         /// concurrent steps' observations.
-        let concurrency: ConcurrentSteps
-        let sequentialActions: [Int]
+        @usableFromInline let concurrency: ConcurrentSteps
+        @usableFromInline let sequentialActions: [Int]
         /// The concurrent actions never drawn as a step's first action (`Action.concurrent(joinsOnly:)`).
         @usableFromInline let joiningActions: [Int]
-        let linearizability: Linearizability<M.Model>
+        @usableFromInline let linearizability: Linearizability<M.Model>
 
         @usableFromInline
         init(_ machine: M) {

@@ -65,9 +65,9 @@ public struct ScheduledRun<Value> {
     public let pendingTimers: Int
     /// What the scheduler does not control: jobs that came from other threads, and work the case handed to
     /// Dispatch (counted at the hand-off, so a run that used Dispatch says so whichever thread won the race).
-    let externalJobs: Int
+    @usableFromInline let externalJobs: Int
     /// A replayed pick (`Scheduler.Options.replaying`) outside the jobs that could run at its step.
-    let invalidPick: (step: Int, pick: Int, choices: Int)?
+    @usableFromInline let invalidPick: (step: Int, pick: Int, choices: Int)?
 
     init(outcome: ScheduleOutcome<Value>, record: ScheduleRecord, uncontrolled: [String], virtualTime: UInt64, pendingTimers: Int,
          externalJobs: Int = 0, invalidPick: (step: Int, pick: Int, choices: Int)? = nil) {

@@ -97,7 +97,7 @@ public struct Scheduler {
     /// The schedule's span holds, in order: PCT's change points (PCT only), the cancellation point of each
     /// cancellable branch, then one pick per step that had a choice.
     public func runConcurrently<Value: Sendable>(_ branches: [ScheduledBranch<Value>]) -> (run: ScheduledRun<Void>, branches: [BranchRecord<Value>]) {
-        let log = BranchLog<Value>(labels: branches.map(\.label))
+        let log = BranchLog<Value>(branches)
         let cancellable = branches.indices.filter { branches[$0].cancellable }
         let body: @Sendable () async -> Void = {
             await withTaskGroup(of: Void.self) { group in
@@ -194,39 +194,42 @@ private final class ResultSlot<Value>: @unchecked Sendable {
 /// Start and finish steps of the branches of a concurrent run, their tasks and cancellations, written by their jobs
 /// and the scheduler's loop on the driving thread.
 private final class BranchLog<Value: Sendable>: @unchecked Sendable {
-    let labels: [String]
-    private var started: [Int?]
-    private var finished: [Int?]
-    private var results: [Value?]
-    /// Each branch's task, while it runs (valid until it finishes: the group keeps it alive until then).
-    private var tasks: [UnsafeCurrentTask?]
-    /// Each branch's cancellation point (0: never) and the step before which it was cancelled.
-    private var cancelPoints: [Int]
-    private var cancelledAt: [Int?]
+    /// What one branch did so far.
+    private struct Entry {
+        let label: String
+        /// The steps during which it began and returned.
+        var started: Int?
+        var finished: Int?
+        var result: Value?
+        /// Its task, while it runs (valid until it finishes: the group keeps it alive until then).
+        var task: UnsafeCurrentTask?
+        /// Its cancellation point (0: never) and the step before which it was cancelled.
+        var cancelPoint = 0
+        var cancelledAt: Int?
 
-    init(labels: [String]) {
-        self.labels = labels
-        started = Array(repeating: nil, count: labels.count)
-        finished = started
-        cancelledAt = started
-        results = Array(repeating: nil, count: labels.count)
-        tasks = Array(repeating: nil, count: labels.count)
-        cancelPoints = Array(repeating: 0, count: labels.count)
+        init(label: String) { self.label = label }
+    }
+
+    /// One entry per branch, in order: one array for the run's bookkeeping.
+    private var entries: [Entry]
+
+    init(_ branches: [ScheduledBranch<Value>]) {
+        entries = branches.map { Entry(label: $0.label) }
     }
 
     func begin(_ index: Int) {
         guard let core = DriverBinding.current else { return }
-        started[index] = core.step
-        tasks[index] = withUnsafeCurrentTask { $0 }
-        core.mark("\(labels[index]) started", label: labels[index])
+        entries[index].started = core.step
+        entries[index].task = withUnsafeCurrentTask { $0 }
+        core.mark(entries[index].label, "started", namesTask: true)
     }
 
     func end(_ index: Int, _ value: Value) {
         guard let core = DriverBinding.current else { return }
-        finished[index] = core.step
-        results[index] = value
-        tasks[index] = nil
-        core.mark("\(labels[index]) finished")
+        entries[index].finished = core.step
+        entries[index].result = value
+        entries[index].task = nil
+        core.mark(entries[index].label, "finished")
     }
 
     /// Draws (or reads from `replaying`, one point per branch) the cancellation point of each cancellable
@@ -235,9 +238,9 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         let weights = [UInt32(within)] + Array(repeating: UInt32(1), count: within)
         for index in cancellable {
             if let replaying {
-                cancelPoints[index] = index < replaying.count ? max(0, replaying[index]) : 0
+                entries[index].cancelPoint = index < replaying.count ? max(0, replaying[index]) : 0
             } else {
-                cancelPoints[index] = draw.chooseWeighted(weights)
+                entries[index].cancelPoint = draw.chooseWeighted(weights)
             }
         }
     }
@@ -245,26 +248,26 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
     /// Cancels every branch whose cancellation point is the step about to run.
     func cancelDue(_ core: SchedulerCore) {
         let next = core.step + 1
-        for index in labels.indices where cancelPoints[index] > 0 && cancelledAt[index] == nil && finished[index] == nil {
-            guard let start = started[index], start + cancelPoints[index] == next, let task = tasks[index] else { continue }
-            cancelledAt[index] = next
-            core.note("\(labels[index]) cancelled", atStep: next)
+        for index in entries.indices where entries[index].cancelPoint > 0 && entries[index].cancelledAt == nil && entries[index].finished == nil {
+            guard let start = entries[index].started, start + entries[index].cancelPoint == next, let task = entries[index].task else { continue }
+            entries[index].cancelledAt = next
+            core.note(entries[index].label, "cancelled", atStep: next)
             task.cancel()
         }
     }
 
     var records: [BranchRecord<Value>] {
-        labels.indices.map {
-            BranchRecord(label: labels[$0], result: results[$0], started: started[$0], finished: finished[$0],
-                         cancelPoint: cancelPoints[$0], cancelled: cancelledAt[$0])
+        entries.map {
+            BranchRecord(label: $0.label, result: $0.result, started: $0.started, finished: $0.finished, cancelPoint: $0.cancelPoint,
+                         cancelled: $0.cancelledAt)
         }
     }
 
     func unfinished(_ renderer: ScheduleRenderer) -> [String] {
-        labels.indices.compactMap { index in
-            if finished[index] != nil { return nil }
-            guard let step = started[index] else { return "\(labels[index]) never started" }
-            return "\(labels[index]) started at #\(step) and has not returned"
+        entries.compactMap { entry in
+            if entry.finished != nil { return nil }
+            guard let step = entry.started else { return "\(entry.label) never started" }
+            return "\(entry.label) started at #\(step) and has not returned"
         }
     }
 }

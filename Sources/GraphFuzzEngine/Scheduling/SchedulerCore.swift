@@ -97,6 +97,10 @@ final class SchedulerCore: @unchecked Sendable {
     init() {
         taskExecutor = unsafeBitCast((0, 0), to: UnownedTaskExecutor.self)
         mainActor = unsafeBitCast((0, 0), to: UnownedSerialExecutor.self)
+        // Room for a short run's jobs, so its first steps do not grow the arrays one allocation at a time.
+        runnable.reserveCapacity(4)
+        record.steps.reserveCapacity(8)
+        record.queued.reserveCapacity(8)
     }
 
     @available(macOS 15.0, *)
@@ -263,17 +267,18 @@ final class SchedulerCore: @unchecked Sendable {
         record.branchesOnly = true
     }
 
-    /// Attaches `note` to step `step` (the one about to run, when the scheduler's loop notes something between steps).
-    func note(_ note: String, atStep step: Int) {
-        record.notes.append((step, note))
+    /// Attaches `label event` (`A cancelled`) to step `step` (the one about to run, when the scheduler's loop notes
+    /// something between steps).
+    func note(_ label: String, _ event: StaticString, atStep step: Int) {
+        record.notes.append(StepNote(step: step, label: label, event: event))
     }
 
-    /// Attaches `note` to the running step and, when `label` is given, names the task running it.
-    /// Called from a job the scheduler runs (the driving thread).
-    func mark(_ note: String, label: String? = nil) {
+    /// Attaches `label event` (`A started`) to the running step and, with `namesTask`, names the task running it
+    /// `label`. Called from a job the scheduler runs (the driving thread).
+    func mark(_ label: String, _ event: StaticString, namesTask: Bool = false) {
         guard step > 0 else { return }
-        record.notes.append((step, note))
-        if let label, let task = currentTaskNumber() { record.labels[task] = label }
+        record.notes.append(StepNote(step: step, label: label, event: event))
+        if namesTask, let task = currentTaskNumber() { record.labels[task] = label }
     }
 
     /// The case-local number of the task running the current code, numbering it if the case has not seen a
@@ -292,7 +297,7 @@ final class SchedulerCore: @unchecked Sendable {
 struct ScheduleRecord: Sendable {
     var steps: [StepRecord] = []
     var queued: [(step: Int, job: JobRecord)] = []
-    var notes: [(step: Int, text: String)] = []
+    var notes: [StepNote] = []
     /// Labels the harness gave tasks, by case-local task number.
     var labels: [Int: String] = [:]
     /// `TypeName#n` for actor number n (index n − 1), numbered in order of first appearance.
@@ -305,6 +310,15 @@ struct ScheduleRecord: Sendable {
     var firstResume: [UInt] = []
     /// The run's body is the harness's group of labelled branches: its root task is not drawn as a lane.
     var branchesOnly = false
+}
+
+/// A mark the harness attached to a step (`A started`), written out only when a report reads it.
+struct StepNote: Sendable {
+    let step: Int
+    let label: String
+    let event: StaticString
+
+    var text: String { "\(label) \(event)" }
 }
 
 /// A task that ran in a step: the address it resumed at and the one it will resume at next (0: it returned, or
