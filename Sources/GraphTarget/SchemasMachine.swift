@@ -38,6 +38,10 @@ public struct SchemasMachine: StateMachine, Sendable {
         return Config(schema: schema, parameters: parameters)
     }
 
+    /// Every case starts from an empty store: the schema and the store's parameters say how the steps run, never
+    /// what was made before them.
+    public var configurationStandsForSteps: Bool { false }
+
     public func makeModel(_ config: Config) -> GraphModel { GraphModel(schema: config.schema, parameters: config.parameters) }
 
     /// Throws when the drawn schema does not hold together for the store (`SchemaError`: a fault of the drawing,

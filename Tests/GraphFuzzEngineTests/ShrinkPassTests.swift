@@ -267,6 +267,32 @@ struct ShrinkPassTests {
         #expect(Self.shrink(start, .deleteSpanLowerNeighbour, fails: fails).sequence.values == [1, 1, 0])
     }
 
+    @Test("delete-span-lower-neighbour realigns the next step when its simpler command reads fewer arguments")
+    func deleteStepLowerCommandRealigned() {
+        // Commands: 0 does nothing, 1 fails alone, 2 creates and 3 uses what 2 created and fails, each with two
+        // arguments. With the create deleted and "use" lowered to 1, the use's arguments are left over: read as they
+        // stand they make a next step that uses nothing created (rejected); the realigned step reads none of them.
+        let start: [UInt64] = [1, 2, 4, 4, 1, 3, 5, 5, 0]
+        let fails: (Draw) -> Bool? = { draw in
+            var created = false, failed = false
+            while draw.span(.step, { () -> Bool in
+                guard draw.chooseBool() else { return false }
+                let command = draw.span(.command) { Self.value(draw, 3) }
+                if command >= 2 { _ = (Self.value(draw, 9), Self.value(draw, 9)) }
+                if command == 3 && !created { draw.reject() }
+                if command == 2 { created = true }
+                if command == 1 || command == 3 { failed = true }
+                return true
+            }) {}
+            return draw.isRejected ? nil : failed
+        }
+        let result = Self.shrink(start, .deleteSpanLowerNeighbour, fails: fails)
+        #expect(result.sequence.values == [1, 1, 0])
+        // Per value of the command, the candidate as it stands and, once, the realigned one: not every number of
+        // left-over choices dropped.
+        #expect(result.attempts <= 5, "\(result.attempts) attempts")
+    }
+
     @Test("delete-span-lower-neighbour deletes a step and lowers a choice of the step before")
     func deleteStepLowerPrevious() {
         // Commands: 1 marks, 2 creates outside (context 1) or inside (0), 3 moves what 2 created inside.

@@ -112,6 +112,36 @@ struct ShrinkerScheduleTests {
         #expect(result.skipped > 0)
     }
 
+    @Test("a pass that realigns a candidate already run reads what that run consumed instead of running it again")
+    func realigningReusesKnownRuns() {
+        // Steps of (continue flag, command, arguments): command 0 reads one argument, 1 reads two, 2 fails once
+        // something was made. Minimise-choices lowers the first command alone (1 to 0: the second argument then
+        // reads as the next step's flag); replace-step-action makes the same candidate and needs what it consumed
+        // to realign the step.
+        final class Runs: @unchecked Sendable { var consumed: [[UInt64]] = [] }
+        let runs = Runs()
+        let failure = Failure(rule: "R", kind: .mismatch, message: "")
+        let test: (Draw) -> Outcome = { draw in
+            var made = false, failed = false
+            while draw.span(.step, { () -> Bool in
+                guard draw.chooseBool() else { return false }
+                switch draw.span(.command, { draw.choose(upTo: 2) }) {
+                case 0: _ = draw.choose(upTo: 9); made = true
+                case 1: _ = (draw.choose(upTo: 9), draw.choose(upTo: 9)); made = true
+                default: failed = failed || made
+                }
+                return true
+            }) {}
+            runs.consumed.append(draw.consumed.choices)
+            return failed ? .fail(failure) : .pass
+        }
+        let result = Shrinker(signature: failure.signature, passes: [.minimiseChoices, .replaceStepAction], test: test)
+            .shrink(ChoiceSequence([1, 1, 5, 5, 1, 2, 0]))
+        #expect(result.sequence.values == [1, 0, 0, 1, 2, 0])
+        #expect(runs.consumed.count == result.attempts)
+        #expect(Set(runs.consumed).count == runs.consumed.count, "a run repeated an earlier one's choices")
+    }
+
     @Test("passes are reported in the order given, with their runs")
     func passStatistics() {
         let gen = Gen<Int>.int(in: 0...1000).list()

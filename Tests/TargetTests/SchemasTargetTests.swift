@@ -15,6 +15,17 @@ struct SchemasTargetTests {
         #expect(result.cases == 300)
     }
 
+    @Test("A schemas case draws its schema and parameters as parameters: no configuration stands for steps")
+    func configurationIsParameters() {
+        // Every case starts from an empty store, whatever its schema: the shrinker's configuration passes
+        // (richer starts in place of steps) have nothing to try.
+        #expect(!SchemasMachine().configurationStandsForSteps)
+        let draw = Draw(seed: 3)
+        _ = MachineRunner(SchemasMachine(), maxSteps: 3).run(draw)
+        #expect(draw.spans.contains { $0.label == .parameters && $0.count > 0 })
+        #expect(!draw.spans.contains { $0.label == .config })
+    }
+
     /// The schemas of the first `count` cases of seed 1.
     static func drawn(_ count: Int) -> [GraphSchema] {
         let runner = MachineRunner(SchemasMachine(), maxSteps: 1)

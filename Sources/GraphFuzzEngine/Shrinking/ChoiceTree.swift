@@ -1,5 +1,6 @@
-/// The choices every run of a shrink consumed, as a tree, with how each run ended: a candidate
-/// whose choices (clamped to the bounds met on the way) lead to a known end is not run again.
+/// The choices every run of a shrink consumed, as a tree, with how each run ended and what it consumed: a
+/// candidate whose choices (clamped to the bounds met on the way) lead to a known end is not run again, and a pass
+/// that only needs to see what such a candidate consumes (to realign what follows) reads it here.
 ///
 /// A candidate often differs from an earlier run only in choices that run never read (past its
 /// end) or that clamp to the same value; Hypothesis' `DataTree` makes the same saving. Runs must
@@ -18,16 +19,29 @@ struct ChoiceTree {
     private var bounds: [UInt64?] = [nil]
     private var edges: [Edge: Int32] = [:]
     private var ends: [Int32: End] = [:]
+    /// What the run that ended at a node consumed (its choices, bounds and spans).
+    private var runs: [Int32: Consumed] = [:]
     private let maxNodes: Int
 
     init(maxNodes: Int = 200_000) { self.maxNodes = maxNodes }
 
     /// How a run of `candidate` would end, if an earlier run already took the same path.
     func end(of candidate: [UInt64]) -> End? {
+        endNode(of: candidate).flatMap { ends[$0] }
+    }
+
+    /// What a run of `candidate` would consume, if an earlier run that was recorded with its consumption
+    /// (`record(_:end:)`) already took the same path: the same choices, bounds and spans, as runs are deterministic.
+    func consumed(by candidate: [UInt64]) -> Consumed? {
+        endNode(of: candidate).flatMap { runs[$0] }
+    }
+
+    /// The node where a run of `candidate` ends, if an earlier run already took the same path.
+    private func endNode(of candidate: [UInt64]) -> Int32? {
         var node: Int32 = 0
         var k = 0
         while true {
-            if let end = ends[node] { return end }
+            if ends[node] != nil { return node }
             guard let bound = bounds[Int(node)] else { return nil }
             let value = Swift.min(k < candidate.count ? candidate[k] : 0, bound)
             guard let next = edges[Edge(node: node, value: value)] else { return nil }
@@ -36,13 +50,20 @@ struct ChoiceTree {
         }
     }
 
-    /// Records a run: the choices it consumed, their bounds, and how it ended.
-    mutating func record(choices: [UInt64], bounds choiceBounds: [UInt64], end: End) {
-        guard choices.count == choiceBounds.count, bounds.count + choices.count <= maxNodes else { return }
+    /// Records a run: what it consumed and how it ended.
+    mutating func record(_ consumed: Consumed, end: End) {
+        guard let node = record(choices: consumed.choices, bounds: consumed.bounds, end: end) else { return }
+        runs[node] = consumed
+    }
+
+    /// Records the path of a run: the choices it consumed, their bounds, and how it ended. Returns the node where
+    /// it ended, if it was recorded there.
+    private mutating func record(choices: [UInt64], bounds choiceBounds: [UInt64], end: End) -> Int32? {
+        guard choices.count == choiceBounds.count, bounds.count + choices.count <= maxNodes else { return nil }
         var node: Int32 = 0
         for (value, bound) in zip(choices, choiceBounds) {
-            if ends[node] != nil { return }
-            if let known = bounds[Int(node)], known != bound { return }
+            if ends[node] != nil { return nil }
+            if let known = bounds[Int(node)], known != bound { return nil }
             bounds[Int(node)] = bound
             let edge = Edge(node: node, value: value)
             if let next = edges[edge] {
@@ -54,6 +75,8 @@ struct ChoiceTree {
                 node = next
             }
         }
-        if bounds[Int(node)] == nil { ends[node] = end }
+        guard bounds[Int(node)] == nil, ends[node] == nil else { return nil }
+        ends[node] = end
+        return node
     }
 }

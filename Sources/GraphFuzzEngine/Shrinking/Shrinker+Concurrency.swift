@@ -29,29 +29,17 @@ extension Shrinker {
             let branches = spans.filter { $0.label == .element && $0.count > 1 && step.start <= $0.start && $0.end <= step.end }
             for branch in branches.reversed() where branch.end <= raw.count && !outOfBudget {
                 let deleted = removing(branch.range)
-                if realigned(deleted, step: step, shift: branch.count) { return true }
+                if realigned(deleted, stepAt: step.start, depth: step.depth, followedByChoicesFrom: step.end) { return true }
                 for p in values.reversed() where p < branch.start && !outOfBudget {
                     for value in Set([raw[p] - 1, 0]).sorted(by: >) where !outOfBudget {
                         var candidate = deleted
                         candidate[p] = value
-                        if realigned(candidate, step: step, shift: branch.count) { return true }
+                        if realigned(candidate, stepAt: step.start, depth: step.depth, followedByChoicesFrom: step.end) { return true }
                     }
                 }
             }
         }
         return false
-    }
-
-    /// Considers `candidate` (the best with `shift` choices fewer inside `step`); if it is not accepted, runs
-    /// it and considers what `step` then consumed followed by the choices after the old step.
-    private func realigned(_ candidate: [UInt64], step: Span, shift: Int) -> Bool {
-        let (accepted, draw) = evaluate(candidate)
-        if accepted { return true }
-        guard let run = draw ?? probe(candidate),
-              let now = run.spans.first(where: { $0.label == .step && $0.start == step.start && $0.depth == step.depth }),
-              now.end <= run.choices.count, step.end <= raw.count else { return false }
-        let aligned = Array(run.choices[..<now.end]) + raw[step.end...]
-        return aligned != candidate && consider(aligned)
     }
 
     /// The positions of non-zero argument values (bound above 1, outside continue flags, actions and

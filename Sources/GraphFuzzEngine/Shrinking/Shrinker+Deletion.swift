@@ -298,8 +298,8 @@ extension Shrinker {
     /// Deletes a span and, in the same candidate, lowers a choice near it, for the cases where
     /// the deletion alone leaves a later choice meaningless:
     /// - a state-machine step: the next step's command choice (its `.command` span's first choice)
-    ///   goes to each smaller value, with up to two of that step's last choices dropped, so a later
-    ///   step that needed the deleted one's object can become a simpler command that does not;
+    ///   goes to each smaller value, that step realigned, so a later step that needed the deleted
+    ///   one's object can become a simpler command that does not;
     /// - else a state-machine step with one choice of the step before it lowered (to 0, or one lower);
     /// - an element whose deletion alone was discarded (an assumption tied it to other values):
     ///   each value (bound above 1) within `window` choices after it goes one lower — a size drawn
@@ -373,6 +373,10 @@ extension Shrinker {
         return false
     }
 
+    /// For each step but the last (the last first): the candidate without it and with the next step's action (its
+    /// `.command` span's first choice) at each smaller value, the next step's other choices as they were; when that
+    /// does not fail as it is, the next step realigned (`realigned`): a simpler action reads fewer arguments, and the
+    /// old ones left over would otherwise be read as the steps after it.
     private func deleteStepLoweringNextCommand() -> Bool {
         var i = stepSpans().count - 2
         while i >= 0 && !outOfBudget {
@@ -381,16 +385,13 @@ extension Shrinker {
             guard i + 1 < steps.count else { continue }
             let deleted = steps[i], next = steps[i + 1]
             guard let command = spans.first(where: { $0.label == .command && $0.start >= next.start && $0.end <= next.end && $0.count > 0 }),
-                  command.start < raw.count, raw[command.start] > 0 else { continue }
+                  command.start < raw.count, raw[command.start] > 0, next.end <= raw.count else { continue }
             let decision = command.start
             for value in 0..<raw[decision] where !outOfBudget {
-                for drop in 0...Swift.min(2, next.end - decision - 1) where !outOfBudget {
-                    var candidate = raw
-                    candidate[decision] = value
-                    candidate.removeSubrange((next.end - drop)..<next.end)
-                    candidate.removeSubrange(deleted.range)
-                    if consider(candidate) { return true }
-                }
+                var candidate = raw
+                candidate[decision] = value
+                candidate.removeSubrange(deleted.range)
+                if realigned(candidate, stepAt: next.start - deleted.count, depth: next.depth, followedByChoicesFrom: next.end) { return true }
             }
         }
         return false

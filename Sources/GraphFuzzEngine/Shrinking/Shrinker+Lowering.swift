@@ -265,7 +265,7 @@ extension Shrinker {
         ![Span.Label.element, .list, .step, .value, .config, .parameters, .command, .attempt].contains(label)
     }
 
-    /// Runs `candidate` only to see what it consumes (never adopted; counts as an attempt).
+    /// What `candidate` consumes (`probe`: never adopted; an attempt only when no earlier run took its path).
     private func rerun(_ candidate: [UInt64]) -> Consumed? {
         probe(candidate)
     }

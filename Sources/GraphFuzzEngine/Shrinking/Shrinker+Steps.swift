@@ -67,6 +67,20 @@ extension Shrinker {
         return false
     }
 
+    /// Considers `candidate` (the best with one step changed, its steps before it as they were); if it is not
+    /// accepted, considers what the changed step (the `.step` span at `start` and `depth`) then consumed, followed by
+    /// the best's choices from `end` (where the old step ended): the later steps as they were, however many choices
+    /// the changed step now reads.
+    func realigned(_ candidate: [UInt64], stepAt start: Int, depth: Int, followedByChoicesFrom end: Int) -> Bool {
+        let (accepted, draw) = evaluate(candidate)
+        if accepted { return true }
+        guard let run = draw ?? probe(candidate),
+              let now = run.spans.first(where: { $0.label == .step && $0.start == start && $0.depth == depth }),
+              now.end <= run.choices.count, end <= raw.count else { return false }
+        let aligned = Array(run.choices[..<now.end]) + raw[end...]
+        return aligned != candidate && consider(aligned)
+    }
+
     /// Runs `candidate` (whose steps before `s` are those of `steps`) without each earlier step, the
     /// nearest first: an index into what that step created shifts, so nothing else changes.
     private func considerWithoutEarlierStep(_ candidate: [UInt64], _ s: Int, _ steps: [Span]) -> Bool {

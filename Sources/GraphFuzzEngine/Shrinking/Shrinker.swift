@@ -60,6 +60,8 @@ package final class Shrinker {
     private var stalled = false
     private var interrupted = false
     private var stats: [ShrinkPassStats]
+    /// Per pass, how many of its runs in a row improved nothing.
+    private var failedRuns: [Int]
     private var current = 0
 
     /// - Parameters:
@@ -86,6 +88,7 @@ package final class Shrinker {
         self.budget = budget
         self.passes = passes
         self.stats = passes.map { ShrinkPassStats(pass: $0.name) }
+        self.failedRuns = passes.map { _ in 0 }
         let start = ContinuousClock().now
         self.deadline = budget.maxSeconds.map { start.advanced(by: .milliseconds(Int64($0 * 1000))) }
         self.best = ChoiceSequence([])
@@ -117,7 +120,12 @@ package final class Shrinker {
     }
 
     /// Runs the passes in `order` (stopping at the first that improves, if asked), then reorders
-    /// them stably: passes that removed choices first, then those that improved, then the rest.
+    /// them stably: passes that removed choices first, then those that improved, then the rest. In a
+    /// round that stops at its first improvement, the rest are ordered by how many of their runs in a
+    /// row improved nothing (fewest first, a pass not reached keeping its count): a pass that keeps
+    /// failing runs after those that improved lately, so it stops costing a run in every round before
+    /// the pass that improves (Hypothesis deprioritises passes that keep failing). At a fixed point
+    /// every pass has still run on the final sequence.
     private func round(_ order: inout [Int], untilFirstImprovement: Bool) -> Bool {
         var rank: [Int: Int] = [:]
         var progress = false
@@ -129,13 +137,17 @@ package final class Shrinker {
             if improved {
                 stats[index].choicesRemoved += before.count - best.count
             }
+            failedRuns[index] = improved ? 0 : failedRuns[index] + 1
             rank[index] = !improved ? 2 : best.count < before.count ? 0 : 1
             progress = progress || improved
             if improved && untilFirstImprovement { break }
         }
+        let failures = { (index: Int) in untilFirstImprovement ? self.failedRuns[index] : 0 }
         order = order.enumerated().sorted { a, b in
-            let (ra, rb) = (rank[a.element] ?? 1, rank[b.element] ?? 1)
-            return ra != rb ? ra < rb : a.offset < b.offset
+            let (ra, rb) = (rank[a.element] ?? (untilFirstImprovement ? 2 : 1), rank[b.element] ?? (untilFirstImprovement ? 2 : 1))
+            if ra != rb { return ra < rb }
+            let (fa, fb) = (failures(a.element), failures(b.element))
+            return fa != fb ? fa < fb : a.offset < b.offset
         }.map(\.element)
         return progress
     }
@@ -256,15 +268,20 @@ package final class Shrinker {
         case .fail: end = .failedOtherwise
         case .harnessFault: return  // no verdict: nothing to remember
         }
-        tree.record(choices: draw.choices, bounds: draw.bounds, end: end)
+        tree.record(draw, end: end)
     }
 
-    /// Runs a candidate that was already tried, only to see what it consumes: never adopted, but
-    /// counted as an attempt and bound by the budget. Nil when it is not simpler than the best.
+    /// What a candidate that was already tried consumes: never adopted. When an earlier run took the same path
+    /// (`ChoiceTree`), what that run consumed, without running it again; otherwise it runs, counted as an attempt
+    /// and bound by the budget. Nil when it is not simpler than the best.
     func probe(_ candidate: [UInt64]) -> Consumed? {
         let sequence = ChoiceSequence(candidate)
         guard sequence.isSimpler(than: best), !outOfBudget, attempts < budget.maxAttempts,
               attempts - lastImprovement < budget.maxStall, !stopped() else { return nil }
+        if let known = tree.consumed(by: candidate) {
+            skipped += 1
+            return known.choices.isEmpty ? nil : known
+        }
         attempts += 1
         stats[current].attempts += 1
         let result = test(sequence)
