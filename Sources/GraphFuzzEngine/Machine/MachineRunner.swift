@@ -272,11 +272,14 @@
         defer { if system != nil { machine.tearDown(&system!) } }
         var index = 0
         var refs = 0
+        // Read once per case, not at every step.
+        let draw = source.draw, spans = source.spans, reading = source.trace != nil
         while true {
-            let next = source.trace == nil ? drawStep(index, refs: refs, source, options, &scratch, &model, &others, &system)
-                : readStep(index, refs: refs, source, options, &scratch, &model, &others, &system)
+            let next = reading ? readStep(index, refs: refs, source, options, &scratch, &model, &others, &system)
+                : drawStep(index, refs: refs, draw, spans: spans, options, &scratch, &model, &others, &system)
             guard let step = next else { return CaseEnd(.pass, index, config, configTrace) }
-            if scratch.io.refused != nil { return CaseEnd(.rejected, index, config, configTrace, refused: scratch.io.refused.take()) }
+            // Only a step read from a trace is refused.
+            if reading, let refused = scratch.io.refused.take() { return CaseEnd(.rejected, index, config, configTrace, refused: refused) }
             if options.records, let record = scratch.io.record {
                 scratch.records.append(record)
                 scratch.io.record = nil
@@ -321,10 +324,9 @@
     /// (span `.command`; another when the one drawn finds no arguments that fit), and the action's step. Nil: the case
     /// ends before it (the flag said stop, no action applies, or `maxSteps` steps have run).
     @inlinable
-    func drawStep(_ index: Int, refs: Int, _ source: CaseSource, _ options: RunOptions, _ scratch: inout Scratch,
+    func drawStep(_ index: Int, refs: Int, _ draw: Draw, spans: Bool, _ options: RunOptions, _ scratch: inout Scratch,
                   _ model: inout M.Model, _ others: inout [M.Model], _ system: inout M.System?) -> StepEnd? {
         guard index < maxSteps else { return nil }
-        let draw = source.draw, spans = source.spans
         if spans { draw.beginSpan(.step) }
         defer { if spans { draw.endSpan() } }
         guard draw.chooseBool(probability: continueProbability) else { return nil }
@@ -495,17 +497,18 @@
     /// Runs a search's chunk of cases — case `i` drawn from `SplitMix64.caseSeed(run: seed, case: i)`, exactly
     /// what `run` draws for it — and adds up what they did; with `stopAtFirstFailure`, stops after the first
     /// failing case. Nobody reads a passing case's choices (a failing case is run again from its seed,
-    /// recorded, to shrink it), so the cases share one draw that keeps no record, and one scratch.
+    /// recorded, to shrink it), so the cases share one draw that keeps no record (one source), and one scratch.
     /// `willRunCase` is told each case's index, with what the chunk did so far, before it runs.
     @inlinable
     package func runChunk(_ chunk: CaseChunk, seed: UInt64, stopAtFirstFailure: Bool, covers: Bool = true,
                           willRunCase: (Int, ChunkReport) -> Void = { _, _ in }) -> ChunkReport {
         let draw = Draw(unrecordedSeed: 0)
         let options = RunOptions(covers: covers)
+        let source = CaseSource.draw(draw)
         var scratch = Scratch(Arguments(.drawing(draw), tracesCoded: false), actions: actions, invariants: invariants, options: options)
         var report = ChunkReport.collect(chunk, seed: seed, stopAtFirstFailure: stopAtFirstFailure, willRun: willRunCase) { index in
             draw.restart(seed: SplitMix64.caseSeed(run: seed, case: index))
-            let end = runCase(.draw(draw), options, &scratch)
+            let end = runCase(source, options, &scratch)
             return (end.outcome, end.steps, nil)
         }
         report.coverage = scratch.io.tally.coverage(shared.names, held: scratch.chooser.held, failed: scratch.chooser.failed)
