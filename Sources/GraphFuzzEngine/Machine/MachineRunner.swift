@@ -331,7 +331,9 @@
         defer { if spans { draw.endSpan() } }
         guard draw.chooseBool(probability: continueProbability) else { return nil }
         scratch.chooser.begin(model)
-        var excluded = shared.joiningActions
+        // Only a machine with concurrent actions has joining ones; any other starts from an empty list, which
+        // retains nothing (a copy of the runner's list is a retain and a release at every step).
+        var excluded = shared.hasConcurrent ? shared.joiningActions : []
         while true {
             if spans { draw.beginSpan(.command) }
             let next = scratch.chooser.choose(model, excluded: excluded, draw)
