@@ -111,7 +111,7 @@ struct Linearizability<Model> {
     /// `mask`'s operations' real-time predecessors: bit `a` of `predecessors[b]` when `a` finished before `b` started.
     @inlinable
     static func predecessors(_ operations: [LinearOperation<Model>]) -> [UInt32] {
-        // Index loops: this runs unspecialized for every concurrent step, where `map` and `enumerated` cost far more.
+        // Index loops: this runs for every concurrent step of two or more branches.
         var masks = [UInt32](repeating: 0, count: operations.count)
         for b in 0..<operations.count {
             let started = operations[b].started

@@ -250,7 +250,7 @@ extension Shrinker {
                 let (accepted, draw) = evaluate(lowered)
                 if accepted { return true }
                 // Re-run when an earlier pass already tried the plain lowering, to see what it reads.
-                guard let consumed = draw ?? rerun(lowered),
+                guard let consumed = draw ?? probe(lowered),
                       let now = consumed.spans.first(where: { $0.start == span.start && $0.label == span.label && $0.depth == span.depth }),
                       now.end != span.end, now.end <= consumed.choices.count else { continue }
                 if consider(Array(consumed.choices[..<now.end]) + raw[span.end...]) { return true }
@@ -263,11 +263,6 @@ extension Shrinker {
     /// the user's own (lists, elements, steps, integers and a filter's tries have passes of their own).
     static func realignable(_ label: Span.Label) -> Bool {
         ![Span.Label.element, .list, .step, .value, .config, .parameters, .command, .attempt].contains(label)
-    }
-
-    /// What `candidate` consumes (`probe`: never adopted; an attempt only when no earlier run took its path).
-    private func rerun(_ candidate: [UInt64]) -> Consumed? {
-        probe(candidate)
     }
 
     /// For pairs of nearby non-zero choices: lower both by the same amount (which keeps their order
