@@ -48,7 +48,7 @@ struct WorkerCommand: Command {
             do throws(WorkerError) { budget = try WorkerBudget.current(requested: jobs) } catch { throw error.runError }
             if let message = budget.note { budgetNote(message) }
             return ProcessExecutor(name: target.name, workers: budget.jobs, caseTimeout: caseTimeout,
-                                   launch: launch(executable, plan: plan), note: note)
+                                   launch: launch(executable, plan: plan), startsShrinkWorker: true, note: note)
         }
     }
 

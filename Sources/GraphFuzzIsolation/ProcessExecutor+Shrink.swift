@@ -7,8 +7,13 @@ package struct RequestCounts: Equatable, Sendable {
     package var cases = 0
     /// Cases run alone to begin a shrink (a group's lowest failing case).
     package var firstRuns = 0
-    /// Shrink candidates.
+    /// Shrink candidates: one request each, or all of a shrink in the worker that ran its first case (`shrinks`).
     package var candidates = 0
+    /// Failures shrunk in the worker that ran their lowest case again (`WorkerRequest.shrink`).
+    package var shrinks = 0
+    /// Shrinks in a worker that a candidate ended (the worker died, or sent no heartbeat in time), made again
+    /// candidate by candidate.
+    package var shrinksHandedBack = 0
     /// Shrunk cases run recorded, to describe them.
     package var descriptions = 0
     /// Suspected cases run again in a fresh worker after a death or a timeout.
@@ -50,6 +55,34 @@ extension ProcessExecutor {
         // Died again before its first step: reported as found, unshrunk and without steps.
         if let failure, answer.lastStep == nil, answer.run.ended, result.outcome == .rejected { return CaseResult(outcome: .fail(failure)) }
         return result
+    }
+
+    /// Runs case `index` again and, unless its failure took a worker down, has the worker shrink it too
+    /// (`WorkerRequest.shrink`): the same candidates as one by one, without a round trip each. A candidate that crashes
+    /// or hangs there (its worker dies, or sends no heartbeat for `candidateTimeout`) leaves the shrink to the caller,
+    /// from the case run here, candidate by candidate.
+    package func runAndShrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget,
+                              stopRequested: () -> Bool) throws(RunError) -> FirstRun {
+        guard shrinksInWorker, let failure = caseFailures[index], failure.kind != .crash, failure.kind != .hang else {
+            return FirstRun(result: try run(case: index, seed: seed))
+        }
+        shrinking = ShrinkState(signature: failure.signature, diedInWorker: false)
+        requests.firstRuns += 1
+        do {
+            let answer = try client.run(.shrink(seed: seed, index: index, signature: signature, budget: budget), timeout: confirmStepTimeout,
+                                        perStep: true)
+            let result = interpret(answer)
+            guard case .finished = answer.run, result.failure?.signature == signature else { return FirstRun(result: result) }
+            guard let (shrink, fault) = try client.shrinkAnswer(timeout: candidateTimeout, stopRequested: stopRequested) else {
+                requests.shrinksHandedBack += 1
+                return FirstRun(result: result)
+            }
+            requests.shrinks += 1
+            requests.candidates += shrink.attempts
+            return FirstRun(result: result, shrink: shrink, candidateFault: fault?.harnessFault)
+        } catch {
+            throw error.runError
+        }
     }
 
     package func replay(_ sequence: ChoiceSequence) throws(RunError) -> CaseResult {

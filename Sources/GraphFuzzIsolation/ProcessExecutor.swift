@@ -47,6 +47,13 @@ package final class ProcessExecutor: CaseExecutor {
     package internal(set) var requests = RequestCounts()
     /// What the shrink of the current group learned (see `ProcessExecutor+Shrink`).
     var shrinking = ShrinkState()
+    /// Whether a failure that did not take a worker down is shrunk in the worker that runs its lowest case again
+    /// (`runAndShrink`); false: candidate by candidate, a request each (what a shrink in a worker is checked against).
+    package var shrinksInWorker = true
+    /// Whether the shrinking worker starts with the search (the first failure's shrink then waits for no start-up),
+    /// and whether it was started.
+    private let startsShrinkWorker: Bool
+    private var shrinkWorkerStarted = false
 
     /// Shrink candidates get this timeout for each step: the case timeout, but at most one second.
     var candidateTimeout: Double { Swift.min(caseTimeout, 1) }
@@ -58,9 +65,12 @@ package final class ProcessExecutor: CaseExecutor {
     static let announcementPause: UInt32 = 3_000
 
     /// The cases of the machine `launch` starts workers for (named `name` in messages), in `workers` worker processes;
-    /// `note` hears what the harness did that is no failure.
-    package init(name: String, workers: Int, caseTimeout: Double, launch: WorkerLaunch, note: @escaping (String) -> Void = { _ in }) {
+    /// `note` hears what the harness did that is no failure. With `startsShrinkWorker`, the worker that shrinks
+    /// failures starts with the search's workers, at the first chunk, instead of at the first failure.
+    package init(name: String, workers: Int, caseTimeout: Double, launch: WorkerLaunch, startsShrinkWorker: Bool = false,
+                 note: @escaping (String) -> Void = { _ in }) {
         self.name = name
+        self.startsShrinkWorker = startsShrinkWorker
         self.workers = Swift.max(1, workers)
         self.caseTimeout = caseTimeout
         self.launch = launch
@@ -109,6 +119,10 @@ package final class ProcessExecutor: CaseExecutor {
     package func submit(_ chunk: CaseChunk, seed: UInt64) throws(RunError) {
         queue.append(SeededChunk(chunk: chunk, seed: seed))
         do { try dispatchQueued() } catch { throw error.runError }
+        if startsShrinkWorker && !shrinkWorkerStarted {
+            shrinkWorkerStarted = true
+            client.start()
+        }
     }
 
     package func stop() {

@@ -62,6 +62,12 @@ final class WorkerClient {
         self.launch = launch
     }
 
+    /// Starts the worker now if none runs, so the first request waits for no start-up; one that cannot start now is
+    /// started by that request.
+    func start() {
+        if process == nil && spare == nil { process = try? WorkerProcess(launch) }
+    }
+
     /// Sends `request` and waits for its answer or the worker's end, at most `timeout` seconds — or, with `perStep`,
     /// at most `timeout` seconds for each step the worker announces (`k STEP`), so a long case that keeps finishing
     /// steps is slow, never a hang, and only a step that itself runs longer than `timeout` times out. The answer says
@@ -145,6 +151,57 @@ final class WorkerClient {
                 return unfinished(.timedOut(seconds: timeout))
             }
             if !worker.fill() { return unfinished(try end(worker)) }
+        }
+    }
+
+    /// Reads the rest of a `z` request's answer after its first run's (`run`): the shrink the worker made and the
+    /// first candidate whose harness faulted. Nil when the worker died, went `timeout` seconds without a heartbeat
+    /// (`h`: a candidate that hangs, or a loaded machine), or had not answered `WorkerProcess.stopGrace` seconds after
+    /// it was told to stop (`stopRequested`, asked at least every 50 ms): the caller then shrinks through single
+    /// candidates, which tell a crash or a hang apart from the failure being shrunk. A worker told to stop ends after
+    /// its answer, so the next request starts a fresh one.
+    func shrinkAnswer(timeout: Double, stopRequested: () -> Bool) throws(WorkerError) -> (result: ShrinkResult, fault: Outcome?)? {
+        guard let worker = process else { return nil }
+        let clock = ContinuousClock()
+        var deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000)))
+        var fault: Outcome?
+        var stopping = false
+        func malformed(_ line: String) -> WorkerError { WorkerError(.internalError, "the worker answered '\(line.prefix(80))' to a shrink") }
+        while true {
+            while let line = worker.nextLine() {
+                switch line.first {
+                case "h":
+                    if !stopping { deadline = clock.now.advanced(by: .milliseconds(Int64(timeout * 1000))) }
+                case "F":
+                    guard let outcome = OutcomeLine.decodeOutcome(line.dropFirst(2)) else { throw malformed(line) }
+                    fault = outcome
+                case "z":
+                    guard let result = ShrinkLine.decode(line.dropFirst(2)) else { throw malformed(line) }
+                    if stopping {
+                        _ = worker.wait()
+                        process = nil
+                    }
+                    return (result, fault)
+                default:
+                    throw malformed(line)
+                }
+            }
+            if !stopping && stopRequested() {
+                stopping = true
+                worker.terminate()
+                deadline = clock.now.advanced(by: .milliseconds(Int64(WorkerProcess.stopGrace * 1000)))
+            }
+            let left = (deadline - clock.now).seconds
+            guard left > 0 else {
+                _ = worker.kill()
+                process = nil
+                keepsSpare = true
+                return nil
+            }
+            if worker.waitReadable(timeout: Swift.min(left, 0.05)) && !worker.fill() {
+                _ = try end(worker)
+                return nil
+            }
         }
     }
 

@@ -201,6 +201,11 @@ final class WorkerProcess {
         }
     }
 
+    /// Asks the worker to stop (SIGTERM): it ends between cases, a shrink it is making once it answered.
+    func terminate() {
+        if reaped == nil { _ = signalProcess(pid, SIGTERM) }
+    }
+
     /// Kills the worker (SIGKILL: a case that hangs, a worker that did not stop when asked) and reaps it.
     func kill() -> WorkerTermination {
         if let reaped { return reaped }

@@ -22,6 +22,12 @@ import Darwin
 /// - `p STOP CHOICES…`: replay a choice sequence recorded, to describe it (STOP `-`: the whole case; a step number: the
 ///   steps before it, and that step generated and predicted but not run on the system — a case that crashed or hung
 ///   there). Writes `k STEP` before each step, the record (`RecordLines`) and `o OUTCOME`.
+/// - `z SEED INDEX MAXATTEMPTS MAXSTALL MAXSECONDS<TAB>KIND<TAB>RULE<TAB>DETAIL`: run case INDEX of the run SEED as `w`
+///   does (its answer the same, to `o`) and, when it failed with that signature, shrink it in the worker: the
+///   candidates run here one after another, with no round trip to the parent, as `r` runs them. While they run the
+///   worker writes `h` at least every `ShrinkLine.heartbeat` seconds of progress (at a step's start), so the parent can
+///   tell a candidate that hangs; a candidate whose harness faulted adds `F OUTCOME` (the shrink then stops trying
+///   candidates, as in the parent); the answer ends with `z SHRINK` (`ShrinkLine`). MAXSECONDS is `-` for none.
 /// - `x FILE`: replay a corpus file's trace against the worker's machine: `o OUTCOME`, or `e STEP<TAB>MESSAGE` when
 ///   the trace cannot be applied.
 ///
@@ -33,6 +39,8 @@ package enum WorkerRequest: Equatable, Sendable {
     /// Describe a sequence: recorded, up to step `stop` when given (not run on the system).
     case describe(ChoiceSequence, stoppingAt: Int?)
     case corpusFile(String)
+    /// Run a case and shrink it in the worker when it fails with `signature`.
+    case shrink(seed: UInt64, index: Int, signature: FailureSignature, budget: ShrinkBudget)
 
     /// The request as the line the parent sends (without its newline).
     package var line: String {
@@ -42,6 +50,10 @@ package enum WorkerRequest: Equatable, Sendable {
         case .replay(let sequence): return "r \(sequence)"
         case .describe(let sequence, let stop): return "p \(stop.map(String.init) ?? "-") \(sequence)"
         case .corpusFile(let file): return "x \(file)"
+        case .shrink(let seed, let index, let signature, let budget):
+            let escape = OutcomeLine.escape
+            return "z \(seed) \(index) \(budget.maxAttempts) \(budget.maxStall) \(budget.maxSeconds.map { "\($0)" } ?? "-")\t"
+                + "\(signature.kind.rawValue)\t\(escape(signature.rule))\t\(escape(signature.detail))"
         }
     }
 
@@ -66,6 +78,15 @@ package enum WorkerRequest: Equatable, Sendable {
         case "x":
             guard line.count > 2 else { return nil }
             self = .corpusFile(String(line.dropFirst(2)))
+        case "z":
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let numbers = parts[0].split(separator: " ")
+            guard parts.count == 4, numbers.count == 6, let seed = UInt64(numbers[1]), let index = Int(numbers[2]),
+                  let attempts = Int(numbers[3]), let stall = Int(numbers[4]), numbers[5] == "-" || Double(numbers[5]) != nil,
+                  let kind = FailureKind(rawValue: String(parts[1])) else { return nil }
+            let signature = FailureSignature(rule: OutcomeLine.unescape(parts[2]), kind: kind, detail: OutcomeLine.unescape(parts[3]))
+            self = .shrink(seed: seed, index: index, signature: signature,
+                           budget: ShrinkBudget(maxAttempts: attempts, maxSeconds: Double(numbers[5]), maxStall: stall))
         default:
             return nil
         }
@@ -210,6 +231,45 @@ package enum ConsumedLine {
             values.append(value)
         }
         return values
+    }
+}
+
+/// A shrink's result (`ShrinkResult`) as the `z` answer of a `z` request:
+/// `ATTEMPTS IMPROVEMENTS SKIPPED FLAGS<TAB>CHOICES<TAB>PASSES`, FLAGS the letters of what ended the shrink (`b` the
+/// budget, `s` a stall, `i` an interruption; `-` for a fixed point), PASSES `NAME,RUNS,ATTEMPTS,IMPROVEMENTS,REMOVED`
+/// `;`-separated (pass names hold none of `\t,;`).
+package enum ShrinkLine {
+    /// Seconds of progress between a worker's heartbeats (`h`) while it shrinks.
+    package static let heartbeat = 0.01
+
+    package static func encode(_ result: ShrinkResult) -> String {
+        let flags = (result.budgetExhausted ? "b" : "") + (result.stalled ? "s" : "") + (result.interrupted ? "i" : "")
+        let passes = result.passes.map { "\($0.pass),\($0.runs),\($0.attempts),\($0.improvements),\($0.choicesRemoved)" }
+        return "\(result.attempts) \(result.improvements) \(result.skipped) \(flags.isEmpty ? "-" : flags)\t\(result.sequence)\t"
+            + passes.joined(separator: ";")
+    }
+
+    /// Reads the fields `encode` wrote; nil when they are not.
+    package static func decode(_ text: Substring) -> ShrinkResult? {
+        let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count == 3 else { return nil }
+        let numbers = fields[0].split(separator: " ")
+        guard numbers.count == 4, let attempts = Int(numbers[0]), let improvements = Int(numbers[1]), let skipped = Int(numbers[2]),
+              numbers[3].allSatisfy({ "bsi-".contains($0) }), let sequence = ChoiceSequence(parsing: fields[1]) else { return nil }
+        var passes: [ShrinkPassStats] = []
+        for entry in fields[2].split(separator: ";") {
+            let parts = entry.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 5, let runs = Int(parts[1]), let tried = Int(parts[2]), let improved = Int(parts[3]),
+                  let removed = Int(parts[4]) else { return nil }
+            var stats = ShrinkPassStats(pass: String(parts[0]))
+            stats.runs = runs
+            stats.attempts = tried
+            stats.improvements = improved
+            stats.choicesRemoved = removed
+            passes.append(stats)
+        }
+        return ShrinkResult(sequence: sequence, attempts: attempts, improvements: improvements, budgetExhausted: numbers[3].contains("b"),
+                            stalled: numbers[3].contains("s"), interrupted: numbers[3].contains("i"), passes: passes, skipped: skipped)
     }
 }
 

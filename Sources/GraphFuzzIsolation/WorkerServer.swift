@@ -59,6 +59,8 @@ package struct WorkerServer {
                 runBatch(chunk, seed: seed, &writer, shutdown)
             case .runCase(let seed, let index):
                 run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), covers: true, writer)
+            case .shrink(let seed, let index, let signature, let budget):
+                shrink(case: index, seed: seed, signature: signature, budget: budget, writer)
             case .replay(let sequence):
                 run(Draw(replaying: sequence), covers: false, writer)
             case .describe(let sequence, let stop):
@@ -82,7 +84,8 @@ package struct WorkerServer {
 
     /// Runs one case, announcing each step just before the system runs it with what the case consumed since the last
     /// announcement, then the rest of what it consumed, its coverage (when it `covers`) and its outcome.
-    private func run(_ draw: Draw, covers: Bool, _ writer: AnswerWriter) {
+    @discardableResult
+    private func run(_ draw: Draw, covers: Bool, _ writer: AnswerWriter) -> CaseResult {
         var sent = ConsumedMark()
         let result = machine.run(draw, maxSteps, RunOptions(covers: covers, willRunStep: { step in
             writer.line("k \(step)\t" + ConsumedLine.encode(draw.consumedDelta(since: &sent)))
@@ -90,6 +93,42 @@ package struct WorkerServer {
         writer.line("u \(result.steps)\t" + ConsumedLine.encode(draw.consumedDelta(since: &sent)))
         if covers { writer.line("c \(result.coverage.line)") }
         writer.line("o \(OutcomeLine.encode(result.outcome))")
+        return result
+    }
+
+    /// Runs case `index` of the run `seed` as `w` does and, when it failed with `signature`, shrinks it here: each
+    /// candidate runs in this process as `r` would run it (what the shrinker sees is what the parent would have
+    /// read), so the shrink makes the same candidates and reaches the same case as one the parent drives, without a
+    /// round trip per candidate. Writes `h` at a candidate's or a step's start once `ShrinkLine.heartbeat` seconds passed since the
+    /// last, `F OUTCOME` for the first candidate whose harness faulted (no candidate runs after it), then `z SHRINK`.
+    /// SIGTERM ends the shrink before its next candidate, its best so far marked interrupted.
+    private func shrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget, _ writer: AnswerWriter) {
+        let first = run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), covers: true, writer)
+        guard first.failure?.signature == signature else { return }
+        let clock = ContinuousClock()
+        let heartbeat = Duration.milliseconds(Int64(ShrinkLine.heartbeat * 1000))
+        var lastBeat = clock.now
+        func beat() {
+            let now = clock.now
+            guard now - lastBeat >= heartbeat else { return }
+            lastBeat = now
+            writer.line("h")
+        }
+        var fault: Outcome?
+        let options = RunOptions(covers: false, willRunStep: { _ in beat() })
+        let shrinker = Shrinker(signature: signature, budget: budget, stopRequested: { Interruption.signal != nil }) { sequence in
+            guard fault == nil else { return CaseResult(outcome: .rejected) }
+            beat()
+            let result = machine.run(Draw(replaying: sequence), maxSteps, options)
+            guard result.outcome.harnessFault == nil else {
+                fault = result.outcome
+                return CaseResult(outcome: .rejected)
+            }
+            return result
+        }
+        let result = shrinker.shrink(first.consumed.sequence, run: first)
+        if let fault { writer.line("F \(OutcomeLine.encode(fault))") }
+        writer.line("z \(ShrinkLine.encode(result))")
     }
 
     /// Runs a sequence recorded (up to step `stop`, which is predicted but not run on the system), announcing each step

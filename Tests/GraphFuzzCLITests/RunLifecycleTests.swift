@@ -233,7 +233,8 @@ struct RunLifecycleTests {
     @Test("SIGINT stops the workers, leaves no temporary file, prints the summary so far and exits 130")
     func interrupt() throws {
         let run = try Background(["--target", "queue", "--seed", "1", "--runs", "100000000", "--jobs", "2", "--no-save"])
-        #expect(run.wait(upTo: 10) { run.workers.count == 2 })
+        // Two search workers and the one that shrinks failures, started with them.
+        #expect(run.wait(upTo: 10) { run.workers.count == 3 })
         usleep(300_000)
         let workers = run.workers
         // Ctrl-C on a terminal reaches the whole process group: the workers too.
@@ -264,9 +265,9 @@ struct RunLifecycleTests {
             usleep(10_000)
         }
         let graphFuzz = try #require(pid)
-        while childProcesses(of: graphFuzz).count < 2 && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
+        while childProcesses(of: graphFuzz).count < 3 && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
         let workers = childProcesses(of: graphFuzz)
-        #expect(workers.count == 2)
+        #expect(workers.count == 3)  // two search workers and the one that shrinks failures
         kill(parent.processIdentifier, SIGKILL)
         parent.waitUntilExit()
         let end = Date().addingTimeInterval(5)
@@ -304,8 +305,9 @@ struct ScratchCleanupTests {
         let run = try Background(["--target", target, "--seed", "1", "--runs", "100000000", "--no-save"]
             + (inProcess ? ["--in-process"] : ["--jobs", "2"]))
         // The cases keep their files in the run's scratch folders, under the TMPDIR the test set.
+        // In workers: two search workers and the one that shrinks failures, each with its folder.
         let prefix = inProcess ? "graph-fuzz-run-" : "graph-fuzz-worker-"
-        #expect(run.wait(upTo: 10) { run.temporaryFiles.filter { $0.hasPrefix(prefix) }.count == (inProcess ? 1 : 2) },
+        #expect(run.wait(upTo: 10) { run.temporaryFiles.filter { $0.hasPrefix(prefix) }.count == (inProcess ? 1 : 3) },
                 "scratch folders: \(run.temporaryFiles)")
         usleep(700_000)  // mid-search: cases are running, some with their store files or cache folders open
         let workers = run.workers
@@ -320,9 +322,9 @@ struct ScratchCleanupTests {
     @Test("a worker killed mid-case (SIGKILL): the parent removes what it left in the folder it handed out, and the run goes on")
     func killedWorkersFolderRemoved() throws {
         let run = try Background(["--target", "graph", "--seed", "1", "--runs", "100000000", "--time", "30", "--jobs", "2", "--no-save"])
-        #expect(run.wait(upTo: 10) { run.workers.count == 2 })
+        #expect(run.wait(upTo: 10) { run.workers.count == 3 })
         usleep(500_000)
-        let victim = try #require(run.workers.first)
+        let victim = try #require(run.workers.first)  // a search worker (started before the one that shrinks)
         let folder = try #require(scratchFolder(of: victim), "the worker was given no scratch folder")
         #expect(folder.hasPrefix(run.folder + "/tmp/"), "\(folder)")
         #expect(FileManager.default.fileExists(atPath: folder))
@@ -339,7 +341,8 @@ struct ScratchCleanupTests {
     @Test("workers whose graph-fuzz is killed (SIGKILL, no chance to clean up) remove their own scratch folders and end")
     func orphanedWorkersCleanUp() throws {
         let run = try Background(["--target", "graph", "--seed", "1", "--runs", "100000000", "--jobs", "2", "--no-save"])
-        #expect(run.wait(upTo: 10) { run.workers.count == 2 && run.temporaryFiles.count == 2 }, "\(run.temporaryFiles)")
+        // Two search workers and the one that shrinks failures, each with its scratch folder.
+        #expect(run.wait(upTo: 10) { run.workers.count == 3 && run.temporaryFiles.count == 3 }, "\(run.temporaryFiles)")
         usleep(500_000)
         let workers = run.workers
         kill(run.process.processIdentifier, SIGKILL)

@@ -7,7 +7,8 @@ import Testing
 
 @Suite("process isolation shrinks as in process")
 struct IsolationShrinkTests {
-    /// A worker answers each candidate with what it consumed, so the shrinker sees what every candidate consumed as it
+    /// A worker shrinks a failure itself, running each candidate as it would run one sent to it: it sees what every
+    /// candidate consumed as a shrink in process does, so the shrinker sees what every candidate consumed as it
     /// does in process (a passing candidate that came back without it would make the shrink take other steps: 28
     /// attempts against 15 for this case), and no candidate runs twice.
     @Test("a check's worker finds the same shrunk cases in the same attempts as in process, running each case once")
@@ -29,8 +30,54 @@ struct IsolationShrinkTests {
         // described; none again after a worker's answer (this process has no machine to run them).
         #expect(executor.requests.cases == 2)
         #expect(executor.requests.firstRuns == found.count)
+        // Each failure was shrunk in the worker that ran its lowest case again, with no request per candidate.
+        #expect(executor.requests.shrinks == found.count)
+        #expect(executor.requests.shrinksHandedBack == 0)
         #expect(executor.requests.candidates == found.map(\.shrink.attempts).reduce(0, +))
         #expect(executor.requests.descriptions == found.count)
         #expect(executor.requests.confirms == 0)
+    }
+
+    @Test("a worker's own shrink that a candidate takes down is made again candidate by candidate: the same shrunk cases in the same attempts")
+    func handedBack() throws {
+        let target = Target(name: "divider", summary: "", rules: [], mutants: [], defaultSteps: 6, generatorVersion: "0") { _ in DividerMachine() }
+        let check = CheckIsolation.name(target: target.name, mutant: nil, maxSteps: 6, sourceLocation: #_sourceLocation)
+        ProcessIsolation.serveIfWorker(check: check, maxSteps: 6) { target.machine(mutant: nil, scratchFolder: $0) }
+        let options = SearchOptions(seed: 1, runs: 60)
+        func search(inWorker: Bool) throws -> (SearchRun, RequestCounts) {
+            let executor = try #require(try CheckIsolation.executor(target: target, check: check, test: Test.current) as? ProcessExecutor)
+            executor.shrinksInWorker = inWorker
+            let run = try Campaign(selection: [], options: options).search(SearchPlan(target, mutant: nil, options: options),
+                                                                           executor: executor, target: target) { _ in }
+            return (run, executor.requests)
+        }
+        let (inWorker, counts) = try search(inWorker: true)
+        let (byCandidate, _) = try search(inWorker: false)
+        let wrong = try #require(inWorker.failures.first { $0.failure.rule == "D1" })
+        #expect(wrong.counterexample?.steps.map(\.description) == ["divide(divisor: 7)"])
+        // Zeroing a step divides by zero: the worker shrinking the wrong quotient dies, and the shrink is made again.
+        #expect(counts.shrinksHandedBack == 1)
+        #expect(inWorker.failures.map(\.shrunk) == byCandidate.failures.map(\.shrunk))
+        #expect(inWorker.failures.map(\.shrink.attempts) == byCandidate.failures.map(\.shrink.attempts))
+        #expect(inWorker.failures.map(\.counterexample) == byCandidate.failures.map(\.counterexample))
+    }
+}
+
+/// `divide` answers 100 divided by its argument, wrongly for 7 (rule D1), and traps on 0 (its divisor is not
+/// checked): shrinking the wrong quotient meets candidates that divide by zero and take their worker down.
+struct DividerMachine: StateMachine, Sendable {
+    struct Model: Sendable {}
+    struct System: Sendable {}
+
+    func makeModel(_ config: NoConfig) -> Model { Model() }
+    func makeSystem(_ config: NoConfig) -> System { System() }
+
+    var actions: [Action<Self>] {
+        [Action("divide", arguments: { args, _ in args.int("divisor", in: 0...9) },
+                predict: { divisor, _ in Prediction(divisor == 0 ? "refused" : "\(100 / divisor)", rule: "D1") },
+                perform: { divisor, _ in
+                    let quotient = 100 / divisor  // planted: no check for 0, which traps
+                    return divisor == 7 ? "\(quotient + 1)" : "\(quotient)"
+                })]
     }
 }

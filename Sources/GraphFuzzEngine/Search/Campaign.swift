@@ -103,28 +103,38 @@ package struct Campaign {
 
     /// Shrinks `group` from its lowest failing case and describes the shrunk case; nil when that case no longer fails
     /// the same way (told as `unconfirmed`). Each case runs once: the lowest case, each candidate, and the shrunk case
-    /// recorded, which says how it fails. A harness fault in any of them stops the search (at the group's case).
+    /// recorded, which says how it fails. A harness fault in any of them stops the search (at the group's case). The
+    /// executor shrinks where the case runs when it can (`runAndShrink`: a worker shrinks without a round trip per
+    /// candidate); otherwise each candidate goes through `replay`.
     private func settle(_ group: FailureGroups.Group, _ plan: SearchPlan, _ executor: some CaseExecutor,
                         _ event: (CampaignEvent) -> Void) throws(RunError) -> FoundFailure? {
         func checked(_ result: CaseResult) throws(RunError) -> CaseResult {
             guard let fault = result.outcome.harnessFault else { return result }
             throw .harnessFault(plan.naming(CaseHarnessFault(seed: plan.seed, caseIndex: group.firstCase, fault: fault)))
         }
-        let first = try checked(executor.run(case: group.firstCase, seed: plan.seed))
+        let started = try executor.runAndShrink(case: group.firstCase, seed: plan.seed, signature: group.signature,
+                                                budget: plan.options.shrinkBudget, stopRequested: stopRequested)
+        let first = try checked(started.result)
         guard first.failure?.signature == group.signature else {
             event(.unconfirmed(plan, group))
             return nil
         }
-        var thrown: RunError?
-        let shrinker = Shrinker(signature: group.signature, budget: plan.options.shrinkBudget, stopRequested: stopRequested) { sequence in
-            guard thrown == nil else { return CaseResult(outcome: .rejected) }
-            do throws(RunError) { return try checked(executor.replay(sequence)) } catch {
-                thrown = error
-                return CaseResult(outcome: .rejected)
+        if let fault = started.candidateFault { _ = try checked(CaseResult(outcome: .harnessFault(fault))) }
+        let shrink: ShrinkResult
+        if let shrunk = started.shrink {
+            shrink = shrunk
+        } else {
+            var thrown: RunError?
+            let shrinker = Shrinker(signature: group.signature, budget: plan.options.shrinkBudget, stopRequested: stopRequested) { sequence in
+                guard thrown == nil else { return CaseResult(outcome: .rejected) }
+                do throws(RunError) { return try checked(executor.replay(sequence)) } catch {
+                    thrown = error
+                    return CaseResult(outcome: .rejected)
+                }
             }
+            shrink = shrinker.shrink(first.consumed.sequence, run: first)
+            if let thrown { throw thrown }
         }
-        let shrink = shrinker.shrink(first.consumed.sequence, run: first)
-        if let thrown { throw thrown }
         let described = try checked(executor.describe(shrink.sequence))
         let failure = described.failure.flatMap { $0.signature == group.signature ? $0 : nil } ?? group.failure
         return FoundFailure(plan: plan, caseIndex: group.firstCase, original: first.consumed.sequence, originalSteps: first.steps,

@@ -65,6 +65,31 @@ extension ChunkReport {
     }
 }
 
+/// A group's lowest failing case run again to begin its shrink (`CaseExecutor.runAndShrink`), and the shrink when the
+/// executor made it.
+package struct FirstRun {
+    /// The case run again: what it did and consumed.
+    package var result: CaseResult
+    /// The shrink, nil when the caller is to shrink (the case did not fail the same way, or the executor shrinks
+    /// nothing itself).
+    package var shrink: ShrinkResult?
+    /// The first candidate of that shrink whose harness faulted (no candidate ran after it): the search stops there.
+    package var candidateFault: HarnessFault?
+
+    package init(result: CaseResult, shrink: ShrinkResult? = nil, candidateFault: HarnessFault? = nil) {
+        self.result = result
+        self.shrink = shrink
+        self.candidateFault = candidateFault
+    }
+}
+
+extension CaseExecutor {
+    package func runAndShrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget,
+                              stopRequested: () -> Bool) throws(RunError) -> FirstRun {
+        FirstRun(result: try run(case: index, seed: seed))
+    }
+}
+
 /// Where the cases of a search run: the seam between the search loop (`SearchLoop`) and how a case is executed — in
 /// this process (`LocalExecutor`), or in worker processes that a trap may take down without taking the search with
 /// them (GraphFuzzIsolation's `ProcessExecutor`, for the command line and `GraphFuzzTest`). Case `i` is generated from
@@ -99,6 +124,12 @@ package protocol CaseExecutor: AnyObject {
     func stop()
     /// Runs case `index` of the run `seed` alone (a group's lowest failing case, to shrink it): what it did and consumed.
     func run(case index: Int, seed: UInt64) throws(RunError) -> CaseResult
+    /// Runs case `index` of the run `seed` alone to begin the shrink of its group (failures of `signature`) and, when
+    /// the executor can shrink it where it runs (no round trip per candidate), shrinks it too, with the same
+    /// candidates and result as a shrink that runs each candidate through `replay`. The default runs the case
+    /// (`run(case:seed:)`) and leaves the shrink to the caller.
+    func runAndShrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget,
+                      stopRequested: () -> Bool) throws(RunError) -> FirstRun
     /// Runs a shrink candidate: what it did and consumed (see `Shrinker.init(signature:budget:passes:stopRequested:candidates:)`).
     func replay(_ sequence: ChoiceSequence) throws(RunError) -> CaseResult
     /// Runs the shrunk case recorded, to describe it: its outcome and record (nil for a subject that has none).
