@@ -7,7 +7,7 @@ import GraphFuzzIsolation
 /// comes with each request, its steps per case with the launch (`launch`).
 struct WorkerCommand: Command {
     static let name = "worker"
-    static let usage = "worker --target NAME [--mutant NAME] --steps N [--scratch DIR]"
+    static let usage = "worker --target NAME [--mutant NAME] --steps N [--scratch DIR] [--shrink ATTEMPTS,STALL,SECONDS|-]"
     static let help = "a worker process of a run (graph-fuzz starts it)"
     static let listed = false
 
@@ -16,6 +16,9 @@ struct WorkerCommand: Command {
     var steps: Int
     /// The folder its cases keep their files in (its parent made it for this worker and removes it).
     var scratchFolder: String?
+    /// The run's shrink budget, with which the worker shrinks the first failure of each signature a batch meets
+    /// (`WorkerServer.batchShrink`).
+    var shrink: ShrinkBudget?
 
     init(_ flags: inout Flags) throws(UsageError) {
         guard let target = try flags.string("--target") else { throw UsageError("worker: --target is required") }
@@ -24,6 +27,14 @@ struct WorkerCommand: Command {
         guard let steps = try flags.int("--steps", in: FlagLimits.steps) else { throw UsageError("worker: --steps is required") }
         self.steps = steps
         scratchFolder = try flags.string("--scratch")
+        if let text = try flags.string("--shrink") {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 3, let attempts = Int(parts[0]), attempts > 0, let stall = Int(parts[1]), stall > 0,
+                  parts[2] == "-" || (Double(parts[2]).map { $0 > 0 } ?? false) else {
+                throw UsageError("worker: --shrink: '\(text)' is not ATTEMPTS,STALL,SECONDS (positive numbers; SECONDS may be -)")
+            }
+            shrink = ShrinkBudget(maxAttempts: attempts, maxSeconds: Double(parts[2]), maxStall: stall)
+        }
     }
 
     func run(_ context: CommandContext) -> Int32 {
@@ -36,7 +47,7 @@ struct WorkerCommand: Command {
             return 2
         }
         return WorkerServer(machine: target.machine(mutant: mutant, scratchFolder: scratchFolder), maxSteps: steps,
-                            scratchFolder: scratchFolder).serve()
+                            scratchFolder: scratchFolder, batchShrink: shrink).serve()
     }
 
     /// The executor a campaign runs each search's cases through: `jobs` worker processes (nil: one per core, as the
@@ -48,21 +59,24 @@ struct WorkerCommand: Command {
             do throws(WorkerError) { budget = try WorkerBudget.current(requested: jobs) } catch { throw error.runError }
             if let message = budget.note { budgetNote(message) }
             return ProcessExecutor(name: target.name, workers: budget.jobs, caseTimeout: caseTimeout,
-                                   launch: launch(executable, plan: plan), startsShrinkWorker: true, note: note)
+                                   launch: launch(executable, plan: plan), note: note)
         }
     }
 
     /// How a search starts `executable` as a worker serving the plan's target (production code, or its mutant) with its
     /// steps per case, in the scratch folder its parent made for it.
+    /// Its workers shrink the first failure of each signature a batch meets where it ran, with the plan's budget.
     static func launch(_ executable: String, plan: SearchPlan) -> WorkerLaunch {
-        launch(executable, target: plan.target, mutant: plan.mutant, steps: plan.maxSteps)
+        launch(executable, target: plan.target, mutant: plan.mutant, steps: plan.maxSteps, shrink: plan.options.shrinkBudget)
     }
 
-    /// How `executable` is started as a worker serving `target` (production code, or `mutant`) with `steps` per case.
-    static func launch(_ executable: String, target: String, mutant: String?, steps: Int) -> WorkerLaunch {
+    /// How `executable` is started as a worker serving `target` (production code, or `mutant`) with `steps` per case,
+    /// shrinking in its batches with `shrink` when given.
+    static func launch(_ executable: String, target: String, mutant: String?, steps: Int, shrink: ShrinkBudget? = nil) -> WorkerLaunch {
         WorkerLaunch(executable: executable) { scratchFolder in
             var line = [name, "--target", target]
             if let mutant { line += ["--mutant", mutant] }
+            if let shrink { line += ["--shrink", "\(shrink.maxAttempts),\(shrink.maxStall),\(shrink.maxSeconds.map { "\($0)" } ?? "-")"] }
             return line + ["--steps", String(steps), "--scratch", scratchFolder]
         }
     }

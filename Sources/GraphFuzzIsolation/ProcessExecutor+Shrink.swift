@@ -22,6 +22,16 @@ package struct RequestCounts: Equatable, Sendable {
     package init() {}
 }
 
+/// A failure a worker shrank where its batch ran it (`WorkerServer.shrinkInBatch`): the case's steps and all it
+/// consumed, the shrink, and the shrunk case's record (its outcome the described one).
+struct BatchShrink {
+    var index: Int
+    var steps: Int
+    var consumed: Consumed
+    var shrink: ShrinkResult
+    var record: CaseRecord
+}
+
 /// What the shrink of one failure group learned: the signature it keeps, and the candidates that crashed or hung with
 /// it (what each consumed up to the step it died at, and that step), and how many timed out.
 struct ShrinkState {
@@ -65,6 +75,14 @@ extension ProcessExecutor {
                               stopRequested: () -> Bool) throws(RunError) -> FirstRun {
         guard shrinksInWorker, let failure = caseFailures[index], failure.kind != .crash, failure.kind != .hang else {
             return FirstRun(result: try run(case: index, seed: seed))
+        }
+        if let shrunk = batchShrinks.removeValue(forKey: index), failure.signature == signature {
+            // Shrunk where the search ran it: nothing runs again.
+            shrinking = ShrinkState(signature: failure.signature, diedInWorker: false)
+            batchDescription = (shrunk.shrink.sequence, CaseResult(outcome: shrunk.record.outcome, record: shrunk.record))
+            requests.shrinks += 1
+            requests.candidates += shrunk.shrink.attempts
+            return FirstRun(result: CaseResult(outcome: .fail(failure), steps: shrunk.steps, consumed: shrunk.consumed), shrink: shrunk.shrink)
         }
         shrinking = ShrinkState(signature: failure.signature, diedInWorker: false)
         requests.firstRuns += 1
@@ -117,6 +135,11 @@ extension ProcessExecutor {
     /// The shrunk case described in a worker: recorded; a crash or hang up to the step it stopped at, which is
     /// predicted but not run, its failure naming that step.
     package func describe(_ sequence: ChoiceSequence) throws(RunError) -> CaseResult {
+        if let described = batchDescription, described.sequence == sequence {
+            batchDescription = nil
+            return described.result
+        }
+        batchDescription = nil
         let died = shrinking.diedInWorker ? shrinking.died[sequence] : nil
         if shrinking.diedInWorker && died == nil { return CaseResult(outcome: .rejected) }
         requests.descriptions += 1

@@ -47,13 +47,14 @@ package final class ProcessExecutor: CaseExecutor {
     package internal(set) var requests = RequestCounts()
     /// What the shrink of the current group learned (see `ProcessExecutor+Shrink`).
     var shrinking = ShrinkState()
+    /// Failures the workers shrank in their batches, by case: a group whose lowest case is one of them is settled
+    /// from it (`runAndShrink`, `describe`).
+    var batchShrinks: [Int: BatchShrink] = [:]
+    /// The description of the shrunk case of the group being settled from a batch's shrink.
+    var batchDescription: (sequence: ChoiceSequence, result: CaseResult)?
     /// Whether a failure that did not take a worker down is shrunk in the worker that runs its lowest case again
     /// (`runAndShrink`); false: candidate by candidate, a request each (what a shrink in a worker is checked against).
     package var shrinksInWorker = true
-    /// Whether the shrinking worker starts with the search (the first failure's shrink then waits for no start-up),
-    /// and whether it was started.
-    private let startsShrinkWorker: Bool
-    private var shrinkWorkerStarted = false
 
     /// Shrink candidates get this timeout for each step: the case timeout, but at most one second.
     var candidateTimeout: Double { Swift.min(caseTimeout, 1) }
@@ -65,12 +66,9 @@ package final class ProcessExecutor: CaseExecutor {
     static let announcementPause: UInt32 = 3_000
 
     /// The cases of the machine `launch` starts workers for (named `name` in messages), in `workers` worker processes;
-    /// `note` hears what the harness did that is no failure. With `startsShrinkWorker`, the worker that shrinks
-    /// failures starts with the search's workers, at the first chunk, instead of at the first failure.
-    package init(name: String, workers: Int, caseTimeout: Double, launch: WorkerLaunch, startsShrinkWorker: Bool = false,
-                 note: @escaping (String) -> Void = { _ in }) {
+    /// `note` hears what the harness did that is no failure.
+    package init(name: String, workers: Int, caseTimeout: Double, launch: WorkerLaunch, note: @escaping (String) -> Void = { _ in }) {
         self.name = name
-        self.startsShrinkWorker = startsShrinkWorker
         self.workers = Swift.max(1, workers)
         self.caseTimeout = caseTimeout
         self.launch = launch
@@ -96,6 +94,8 @@ package final class ProcessExecutor: CaseExecutor {
         var chunks: [SeededChunk] = []
         var current: Int?
         var started: ContinuousClock.Instant
+        /// The failure the worker is telling it shrank in its batch (`g`, its record, then `G`).
+        var shrinking: BatchShrink?
         init(now: ContinuousClock.Instant) { started = now }
 
         /// The lowest case of this slot's chunks that has not finished (a re-queued chunk waiting
@@ -119,11 +119,25 @@ package final class ProcessExecutor: CaseExecutor {
     package func submit(_ chunk: CaseChunk, seed: UInt64) throws(RunError) {
         queue.append(SeededChunk(chunk: chunk, seed: seed))
         do { try dispatchQueued() } catch { throw error.runError }
-        if startsShrinkWorker && !shrinkWorkerStarted {
-            shrinkWorkerStarted = true
-            client.start()
-        }
     }
+
+    package func stopReporting() -> ChunkReport {
+        // All at once, as `stop` does; a worker shrinking in its batch ends its shrink, tells it and its failure, and
+        // ends. What the workers wrote up to their end is read before they are forgotten.
+        WorkerProcess.stop(slots.compactMap(\.process))
+        var report = ChunkReport()
+        let clock = ContinuousClock()
+        for slot in slots {
+            guard let process = slot.process else { continue }
+            while process.fill() {}
+            while let line = process.nextLineBytes() { _ = try? read(line, slot: slot, clock: clock, into: &report) }
+        }
+        report.harnessFault = nil
+        stop()
+        return report
+    }
+
+    package func holdsShrink(case index: Int) -> Bool { shrinksInWorker && batchShrinks[index] != nil }
 
     package func stop() {
         queue = []
@@ -220,6 +234,10 @@ package final class ProcessExecutor: CaseExecutor {
             case .harnessFault(let fault): noteHarnessFault(fault, case: index, seed: seed, in: &report)
             case .pass, .rejected: throw malformed(line)
             }
+        case UInt8(ascii: "h"):
+            slot.started = clock.now  // a shrink in the batch goes on
+        case UInt8(ascii: "g"), UInt8(ascii: "y"), UInt8(ascii: "G"):
+            guard readBatchShrink(String(decoding: line, as: UTF8.self), slot: slot, into: &report) else { throw malformed(line) }
         case UInt8(ascii: "c"):
             guard let coverage = Coverage(line: scanner.rest) else { throw malformed(line) }
             report.coverage.merge(coverage)
@@ -238,6 +256,37 @@ package final class ProcessExecutor: CaseExecutor {
             throw malformed(line)
         }
         return false
+    }
+
+    /// Reads a line of a failure a worker shrank in its batch (`WorkerServer.shrinkInBatch`): `g` starts it, the
+    /// record's `y` lines follow, `G` ends it and keeps it for the group's shrink (`runAndShrink`). False when the
+    /// line is not one.
+    private func readBatchShrink(_ line: String, slot: Slot, into report: inout ChunkReport) -> Bool {
+        let text = line.dropFirst(2)
+        switch line.first {
+        case "g":
+            let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+            let numbers = fields.first?.split(separator: " ") ?? []
+            guard fields.count == 9, numbers.count == 3, let index = Int(numbers[0]), let steps = Int(numbers[1]),
+                  let seconds = Double(numbers[2]), seconds >= 0,
+                  let delta = ConsumedLine.decode(fields[1...5]), let shrink = ShrinkLine.decode(Substring(fields[6...8].joined(separator: "\t")))
+            else { return false }
+            var consumed = Consumed()
+            consumed.apply(delta)
+            // Shrinking is not search time, wherever it runs.
+            report.pausedSeconds += seconds
+            slot.shrinking = BatchShrink(index: index, steps: steps, consumed: consumed, shrink: shrink,
+                                         record: CaseRecord(config: TraceStep("config"), steps: [], expectations: [], outcome: .pass, swiftLines: []))
+        case "y":
+            guard slot.shrinking != nil else { return false }
+            return RecordLines.read(text, into: &slot.shrinking!.record)
+        default:
+            guard var shrunk = slot.shrinking, let outcome = OutcomeLine.decodeOutcome(text) else { return false }
+            shrunk.record.outcome = outcome
+            batchShrinks[shrunk.index] = shrunk
+            slot.shrinking = nil
+        }
+        return true
     }
 
     /// The lowest case whose harness faulted: the search stops with it.

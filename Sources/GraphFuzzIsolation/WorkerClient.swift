@@ -62,12 +62,6 @@ final class WorkerClient {
         self.launch = launch
     }
 
-    /// Starts the worker now if none runs, so the first request waits for no start-up; one that cannot start now is
-    /// started by that request.
-    func start() {
-        if process == nil && spare == nil { process = try? WorkerProcess(launch) }
-    }
-
     /// Sends `request` and waits for its answer or the worker's end, at most `timeout` seconds — or, with `perStep`,
     /// at most `timeout` seconds for each step the worker announces (`k STEP`), so a long case that keeps finishing
     /// steps is slow, never a hang, and only a step that itself runs longer than `timeout` times out. The answer says

@@ -18,12 +18,16 @@ package struct WorkerServer {
     package var scratchFolder: String?
     /// Where answers are written (`WorkerLaunch.answers`).
     package var answers: Int32
+    /// The run's shrink budget, when the worker shrinks in a batch the first failure of each signature it meets
+    /// (`runBatch`); nil: failures are shrunk only when asked (`z`).
+    package var batchShrink: ShrinkBudget?
 
-    package init(machine: AnyMachine, maxSteps: Int, scratchFolder: String?, answers: Int32 = STDOUT_FILENO) {
+    package init(machine: AnyMachine, maxSteps: Int, scratchFolder: String?, answers: Int32 = STDOUT_FILENO, batchShrink: ShrinkBudget? = nil) {
         self.machine = machine
         self.maxSteps = maxSteps
         self.scratchFolder = scratchFolder
         self.answers = answers
+        self.batchShrink = batchShrink
     }
 
     /// Serves requests until standard input ends: 0, or 3 after a request that is not in the protocol.
@@ -48,6 +52,7 @@ package struct WorkerServer {
         defer { shutdown.removeScratchFolder() }
         var writer = AnswerWriter(descriptor: answers)
         var requests = RequestReader()
+        var shrunk: Set<FailureSignature> = []
         while let line = requests.next() {
             shutdown.endIfRequested()
             guard let request = WorkerRequest(line: line) else {
@@ -56,7 +61,7 @@ package struct WorkerServer {
             }
             switch request {
             case .batch(let seed, let chunk):
-                runBatch(chunk, seed: seed, &writer, shutdown)
+                runBatch(chunk, seed: seed, &writer, shutdown, shrunk: &shrunk)
             case .runCase(let seed, let index):
                 run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), covers: true, writer)
             case .shrink(let seed, let index, let signature, let budget):
@@ -99,12 +104,22 @@ package struct WorkerServer {
     /// Runs case `index` of the run `seed` as `w` does and, when it failed with `signature`, shrinks it here: each
     /// candidate runs in this process as `r` would run it (what the shrinker sees is what the parent would have
     /// read), so the shrink makes the same candidates and reaches the same case as one the parent drives, without a
-    /// round trip per candidate. Writes `h` at a candidate's or a step's start once `ShrinkLine.heartbeat` seconds passed since the
-    /// last, `F OUTCOME` for the first candidate whose harness faulted (no candidate runs after it), then `z SHRINK`.
-    /// SIGTERM ends the shrink before its next candidate, its best so far marked interrupted.
+    /// round trip per candidate. Writes heartbeats while it shrinks, `F OUTCOME` for the first candidate whose harness
+    /// faulted (no candidate runs after it), then `z SHRINK`. SIGTERM ends the shrink before its next candidate, its
+    /// best so far marked interrupted.
     private func shrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget, _ writer: AnswerWriter) {
         let first = run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), covers: true, writer)
         guard first.failure?.signature == signature else { return }
+        let (result, fault) = shrink(first, signature: signature, budget: budget, writer)
+        if let fault { writer.line("F \(OutcomeLine.encode(fault))") }
+        writer.line("z \(ShrinkLine.encode(result))")
+    }
+
+    /// Shrinks `first`, a run of a case failing with `signature`, here (the `z` request and `runBatch`): the shrink and
+    /// the first candidate whose harness faulted. Writes `h` at a candidate's or a step's start once
+    /// `ShrinkLine.heartbeat` seconds passed since the last.
+    private func shrink(_ first: CaseResult, signature: FailureSignature, budget: ShrinkBudget,
+                        _ writer: AnswerWriter) -> (ShrinkResult, Outcome?) {
         let clock = ContinuousClock()
         let heartbeat = Duration.milliseconds(Int64(ShrinkLine.heartbeat * 1000))
         var lastBeat = clock.now
@@ -126,9 +141,30 @@ package struct WorkerServer {
             }
             return result
         }
-        let result = shrinker.shrink(first.consumed.sequence, run: first)
-        if let fault { writer.line("F \(OutcomeLine.encode(fault))") }
-        writer.line("z \(ShrinkLine.encode(result))")
+        return (shrinker.shrink(first.consumed.sequence, run: first), fault)
+    }
+
+    /// Shrinks and describes `failure`, case `index` of the run `seed`, where the batch runs it, when the worker has
+    /// a batch shrink budget and shrank no failure of its signature yet: the case runs again as `w` runs it (what it
+    /// consumed), is shrunk as `z` shrinks it, and the shrunk case runs recorded as `p` runs it. Writes
+    /// `g INDEX STEPS SECONDS<TAB>CONSUMED<TAB>SHRINK` (the case's steps, the seconds all this took, which are not
+    /// search time, and all the case consumed, `ConsumedLine`; the shrink, `ShrinkLine`), the record (`RecordLines`) and `G OUTCOME`, the shrunk case's, before the batch's `f` line for
+    /// the case; nothing when a candidate's harness faulted (the parent's own request then meets the fault again).
+    private func shrinkInBatch(_ failure: Failure, case index: Int, seed: UInt64, _ writer: AnswerWriter,
+                               shrunk: inout Set<FailureSignature>) {
+        guard let budget = batchShrink, shrunk.insert(failure.signature).inserted else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let first = machine.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), maxSteps, RunOptions(covers: true))
+        guard first.failure?.signature == failure.signature else { return }
+        let (result, fault) = shrink(first, signature: failure.signature, budget: budget, writer)
+        guard fault == nil else { return }
+        let described = machine.run(Draw(replaying: result.sequence), maxSteps, .record)
+        let consumed = ConsumedDelta(choices: first.consumed.choices, bounds: first.consumed.bounds, spansFrom: 0,
+                                     spans: first.consumed.spans, openSpans: [])
+        writer.line("g \(index) \(first.steps) \((clock.now - start).seconds)\t\(ConsumedLine.encode(consumed))\t\(ShrinkLine.encode(result))")
+        for line in described.record.map(RecordLines.encode) ?? [] { writer.line(line) }
+        writer.line("G \(OutcomeLine.encode(described.outcome))")
     }
 
     /// Runs a sequence recorded (up to step `stop`, which is predicted but not run on the system), announcing each step
@@ -142,9 +178,11 @@ package struct WorkerServer {
     }
 
     /// Runs a batch through the chunk runner (what an in-process search runs), announcing each case before it
-    /// runs and each failing case as soon as it ended; a chunk ends at a harness fault, so the batch goes on with
+    /// runs and each failing case as soon as it ended (shrunk first, when it is the first of its signature the worker
+    /// meets and the worker has a batch shrink budget: `shrinkInBatch`); a chunk ends at a harness fault, so the batch goes on with
     /// the cases after it, as the parent expects every case of it run.
-    private func runBatch(_ batch: CaseChunk, seed: UInt64, _ writer: inout AnswerWriter, _ shutdown: WorkerShutdown) {
+    private func runBatch(_ batch: CaseChunk, seed: UInt64, _ writer: inout AnswerWriter, _ shutdown: WorkerShutdown,
+                          shrunk: inout Set<FailureSignature>) {
         var steps = 0, rejected = 0
         var coverage = Coverage()
         var pending: CaseChunk? = batch
@@ -152,13 +190,18 @@ package struct WorkerServer {
             var written = 0
             let report = machine.runChunk(chunk, seed, maxSteps, false) { index, soFar in
                 while written < soFar.failures.count {
-                    writeFailure(soFar.failures[written], writer)
+                    let failing = soFar.failures[written]
+                    shrinkInBatch(failing.failure, case: failing.index, seed: seed, writer, shrunk: &shrunk)
+                    writeFailure(failing, writer)
                     written += 1
                 }
                 shutdown.endIfRequested()
                 writer.announce("s", index)
             }
-            for failure in report.failures[written...] { writeFailure(failure, writer) }
+            for failing in report.failures[written...] {
+                shrinkInBatch(failing.failure, case: failing.index, seed: seed, writer, shrunk: &shrunk)
+                writeFailure(failing, writer)
+            }
             steps += report.steps
             rejected += report.rejected
             coverage.merge(report.coverage)

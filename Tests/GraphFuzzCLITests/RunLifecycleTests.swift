@@ -133,7 +133,7 @@ struct RunLifecycleTests {
         #expect(steps > 0 && seconds >= Double(steps) * 0.040, "\(row): \(steps) steps of 40 ms each")
     }
 
-    @Test("a case runs once: the search's cases, each failure's lowest case, its shrink candidates and its shrunk case described, in workers as in process")
+    @Test("a case runs once: the search's cases, each failure's lowest case, its shrink candidates and its shrunk case described, in a worker as in process")
     func eachCaseRunsOnce() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -151,8 +151,15 @@ struct RunLifecycleTests {
             let cases = try #require(events.first { $0["event"] as? String == "summary" }?["cases"] as? Int)
             let runs = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
             #expect(!attempts.isEmpty && cases == 6)
-            // Each search case once, and per failure: its lowest case, each candidate, the shrunk case recorded.
-            #expect(runs == cases + attempts.reduce(0) { $0 + $1 + 2 }, "\(mode): \(runs) runs for \(cases) cases and shrinks of \(attempts) attempts")
+            // Each search case once, and per failure: its lowest case, each candidate, the shrunk case recorded. With
+            // several workers, each shrinks the first failure of a signature it meets where it ran it, so a worker whose
+            // failure was not its group's lowest made a shrink of its own too (in parallel): more runs, never fewer.
+            let once = cases + attempts.reduce(0) { $0 + $1 + 2 }
+            if mode == ["--jobs", "2"] {
+                #expect(runs >= once, "\(mode): \(runs) runs for \(cases) cases and shrinks of \(attempts) attempts")
+            } else {
+                #expect(runs == once, "\(mode): \(runs) runs for \(cases) cases and shrinks of \(attempts) attempts")
+            }
         }
     }
 
@@ -233,8 +240,7 @@ struct RunLifecycleTests {
     @Test("SIGINT stops the workers, leaves no temporary file, prints the summary so far and exits 130")
     func interrupt() throws {
         let run = try Background(["--target", "queue", "--seed", "1", "--runs", "100000000", "--jobs", "2", "--no-save"])
-        // Two search workers and the one that shrinks failures, started with them.
-        #expect(run.wait(upTo: 10) { run.workers.count == 3 })
+        #expect(run.wait(upTo: 10) { run.workers.count == 2 })
         usleep(300_000)
         let workers = run.workers
         // Ctrl-C on a terminal reaches the whole process group: the workers too.
@@ -265,9 +271,9 @@ struct RunLifecycleTests {
             usleep(10_000)
         }
         let graphFuzz = try #require(pid)
-        while childProcesses(of: graphFuzz).count < 3 && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
+        while childProcesses(of: graphFuzz).count < 2 && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
         let workers = childProcesses(of: graphFuzz)
-        #expect(workers.count == 3)  // two search workers and the one that shrinks failures
+        #expect(workers.count == 2)
         kill(parent.processIdentifier, SIGKILL)
         parent.waitUntilExit()
         let end = Date().addingTimeInterval(5)
@@ -305,9 +311,8 @@ struct ScratchCleanupTests {
         let run = try Background(["--target", target, "--seed", "1", "--runs", "100000000", "--no-save"]
             + (inProcess ? ["--in-process"] : ["--jobs", "2"]))
         // The cases keep their files in the run's scratch folders, under the TMPDIR the test set.
-        // In workers: two search workers and the one that shrinks failures, each with its folder.
         let prefix = inProcess ? "graph-fuzz-run-" : "graph-fuzz-worker-"
-        #expect(run.wait(upTo: 10) { run.temporaryFiles.filter { $0.hasPrefix(prefix) }.count == (inProcess ? 1 : 3) },
+        #expect(run.wait(upTo: 10) { run.temporaryFiles.filter { $0.hasPrefix(prefix) }.count == (inProcess ? 1 : 2) },
                 "scratch folders: \(run.temporaryFiles)")
         usleep(700_000)  // mid-search: cases are running, some with their store files or cache folders open
         let workers = run.workers
@@ -322,9 +327,9 @@ struct ScratchCleanupTests {
     @Test("a worker killed mid-case (SIGKILL): the parent removes what it left in the folder it handed out, and the run goes on")
     func killedWorkersFolderRemoved() throws {
         let run = try Background(["--target", "graph", "--seed", "1", "--runs", "100000000", "--time", "30", "--jobs", "2", "--no-save"])
-        #expect(run.wait(upTo: 10) { run.workers.count == 3 })
+        #expect(run.wait(upTo: 10) { run.workers.count == 2 })
         usleep(500_000)
-        let victim = try #require(run.workers.first)  // a search worker (started before the one that shrinks)
+        let victim = try #require(run.workers.first)
         let folder = try #require(scratchFolder(of: victim), "the worker was given no scratch folder")
         #expect(folder.hasPrefix(run.folder + "/tmp/"), "\(folder)")
         #expect(FileManager.default.fileExists(atPath: folder))
@@ -341,8 +346,7 @@ struct ScratchCleanupTests {
     @Test("workers whose graph-fuzz is killed (SIGKILL, no chance to clean up) remove their own scratch folders and end")
     func orphanedWorkersCleanUp() throws {
         let run = try Background(["--target", "graph", "--seed", "1", "--runs", "100000000", "--jobs", "2", "--no-save"])
-        // Two search workers and the one that shrinks failures, each with its scratch folder.
-        #expect(run.wait(upTo: 10) { run.workers.count == 3 && run.temporaryFiles.count == 3 }, "\(run.temporaryFiles)")
+        #expect(run.wait(upTo: 10) { run.workers.count == 2 && run.temporaryFiles.count == 2 }, "\(run.temporaryFiles)")
         usleep(500_000)
         let workers = run.workers
         kill(run.process.processIdentifier, SIGKILL)

@@ -1,4 +1,5 @@
-import GraphFuzzCLI
+import ExampleTargets
+@testable import GraphFuzzCLI
 import GraphFuzzEngine
 @testable import GraphFuzzIsolation
 import Testing
@@ -109,5 +110,25 @@ struct WorkerBudgetTests {
         #expect(files.jobs == 12 && files.note?.contains("open-file limit of 50") == true)
         #expect(try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 16, openFiles: 6) == WorkerBudget(jobs: 1, note: nil))
         #expect(throws: WorkerError.self) { try WorkerBudget.plan(requested: 1, cores: 2, openFileLimit: 8, openFiles: 6) }
+    }
+}
+
+@Suite("a search worker shrinks where it ran the failure")
+struct BatchShrinkTests {
+    /// One worker runs the cases in order, so the first failure of a signature it meets is its group's lowest case:
+    /// settling the group reads the shrink and the shrunk case's record the batch told, and runs nothing more.
+    @Test("the shrink made in the batch is the one an in-process search makes, and settling it runs no case")
+    func sameShrinkNothingRunsAgain() throws {
+        let options = SearchOptions(seed: 1, runs: 40)
+        let plan = SearchPlan(.queue, mutant: "queue-off-by-one", options: options)
+        let executor = ProcessExecutor(name: "queue", workers: 1, caseTimeout: 10, launch: WorkerCommand.launch(Package.executable, plan: plan))
+        let inWorker = try Campaign(selection: [], options: options).search(plan, executor: executor, target: .queue) { _ in }
+        let inProcess = try Campaign(selection: [(.queue, "queue-off-by-one")], options: options).run { _ in }[0]
+        #expect(!inProcess.failures.isEmpty)
+        #expect(inWorker.failures.map(\.shrunk) == inProcess.failures.map(\.shrunk))
+        #expect(inWorker.failures.map(\.shrink.attempts) == inProcess.failures.map(\.shrink.attempts))
+        #expect(inWorker.failures.map(\.counterexample) == inProcess.failures.map(\.counterexample))
+        #expect(executor.requests.shrinks == inProcess.failures.count)
+        #expect(executor.requests.firstRuns == 0 && executor.requests.descriptions == 0)
     }
 }

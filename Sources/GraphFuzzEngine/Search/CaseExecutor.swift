@@ -84,6 +84,13 @@ package struct FirstRun {
 }
 
 extension CaseExecutor {
+    package func stopReporting() -> ChunkReport {
+        stop()
+        return ChunkReport()
+    }
+
+    package func holdsShrink(case index: Int) -> Bool { false }
+
     package func runAndShrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget,
                               stopRequested: () -> Bool) throws(RunError) -> FirstRun {
         FirstRun(result: try run(case: index, seed: seed))
@@ -122,6 +129,12 @@ package protocol CaseExecutor: AnyObject {
     func collect(timeout: Double, dispatch: Bool) throws(RunError) -> ChunkReport
     /// Abandons every queued and running chunk (the search stopped).
     func stop()
+    /// Stops as `stop` does and reports what the running chunks told as they stopped: a failure a worker was
+    /// shrinking where its batch ran it, with its shrink so far (`holdsShrink`). The default stops and reports nothing.
+    func stopReporting() -> ChunkReport
+    /// Whether the executor holds the shrink of case `index`, made where the search ran it: settling its group runs
+    /// nothing more (`runAndShrink`, `describe`). The default holds none.
+    func holdsShrink(case index: Int) -> Bool
     /// Runs case `index` of the run `seed` alone (a group's lowest failing case, to shrink it): what it did and consumed.
     func run(case index: Int, seed: UInt64) throws(RunError) -> CaseResult
     /// Runs case `index` of the run `seed` alone to begin the shrink of its group (failures of `signature`) and, when

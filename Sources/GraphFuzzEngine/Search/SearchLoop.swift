@@ -68,8 +68,15 @@
 
         while true {
             if stopRequested() {
-                executor.stop()
+                let frontier = Swift.min(cursor.remaining > 0 ? cursor.next : Int.max, executor.lowestUnfinished ?? Int.max)
+                state.add(executor.stopReporting())
                 state.run.interrupted = true
+                // A failure whose shrink a worker was making where it ran it is reported with that shrink, marked
+                // interrupted (settling it runs nothing more); the other groups are left.
+                for group in state.groups.sorted where !state.settled.contains(group.signature) && group.firstCase <= frontier
+                    && executor.holdsShrink(case: group.firstCase) {
+                    try settle(group)
+                }
                 break
             }
             let stopping = state.timeUp || (options.stopAtFirstFailure && state.groups.count > 0)
