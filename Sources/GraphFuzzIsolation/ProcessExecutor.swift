@@ -90,7 +90,8 @@ package final class ProcessExecutor: CaseExecutor {
     /// A worker slot: its process, the chunks sent to it (the first is running, the next waits in
     /// its pipe so it never idles between chunks) and the case it announced last.
     private final class Slot {
-        var process: WorkerProcess?
+        /// A block the worker was telling (`shrinking`) ends with it.
+        var process: WorkerProcess? { didSet { shrinking = nil } }
         var chunks: [SeededChunk] = []
         var current: Int?
         var started: ContinuousClock.Instant
