@@ -9,7 +9,8 @@ package struct RequestCounts: Equatable, Sendable {
     package var firstRuns = 0
     /// Shrink candidates: one request each, or all of a shrink in the worker that ran its first case (`shrinks`).
     package var candidates = 0
-    /// Failures shrunk in the worker that ran their lowest case again (`WorkerRequest.shrink`).
+    /// Failures shrunk in a worker: by the search worker that met them, in its batch, or by one that ran the lowest
+    /// case again for it (`WorkerRequest.shrink`, which counts in `firstRuns`).
     package var shrinks = 0
     /// Shrinks in a worker that a candidate ended (the worker died, or sent no heartbeat in time), made again
     /// candidate by candidate.
@@ -67,10 +68,11 @@ extension ProcessExecutor {
         return result
     }
 
-    /// Runs case `index` again and, unless its failure took a worker down, has the worker shrink it too
-    /// (`WorkerRequest.shrink`): the same candidates as one by one, without a round trip each. A candidate that crashes
-    /// or hangs there (its worker dies, or sends no heartbeat for `candidateTimeout`) leaves the shrink to the caller,
-    /// from the case run here, candidate by candidate.
+    /// Settles case `index` from the shrink its search worker made in its batch (nothing runs again), or runs it again
+    /// and, unless its failure took a worker down, has that worker shrink it too (`WorkerRequest.shrink`): the same
+    /// candidates as one by one, without a round trip each. A candidate that crashes or hangs there (its worker dies,
+    /// or sends no heartbeat for `candidateTimeout`) leaves the shrink to the caller, from the case run here,
+    /// candidate by candidate.
     package func runAndShrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget,
                               stopRequested: () -> Bool) throws(RunError) -> FirstRun {
         guard shrinksInWorker, let failure = caseFailures[index], failure.kind != .crash, failure.kind != .hang else {

@@ -52,8 +52,9 @@ package final class ProcessExecutor: CaseExecutor {
     var batchShrinks: [Int: BatchShrink] = [:]
     /// The description of the shrunk case of the group being settled from a batch's shrink.
     var batchDescription: (sequence: ChoiceSequence, result: CaseResult)?
-    /// Whether a failure that did not take a worker down is shrunk in the worker that runs its lowest case again
-    /// (`runAndShrink`); false: candidate by candidate, a request each (what a shrink in a worker is checked against).
+    /// Whether a failure that did not take a worker down is shrunk in a worker (`runAndShrink`: where the search ran
+    /// it, or in one request); false: candidate by candidate, a request each (what a shrink in a worker is checked
+    /// against).
     package var shrinksInWorker = true
 
     /// Shrink candidates get this timeout for each step: the case timeout, but at most one second.

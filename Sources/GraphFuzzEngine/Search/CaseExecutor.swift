@@ -65,10 +65,10 @@ extension ChunkReport {
     }
 }
 
-/// A group's lowest failing case run again to begin its shrink (`CaseExecutor.runAndShrink`), and the shrink when the
+/// A group's lowest failing case as it ran to begin its shrink (`CaseExecutor.runAndShrink`), and the shrink when the
 /// executor made it.
 package struct FirstRun {
-    /// The case run again: what it did and consumed.
+    /// The case: what it did and consumed.
     package var result: CaseResult
     /// The shrink, nil when the caller is to shrink (the case did not fail the same way, or the executor shrinks
     /// nothing itself).
@@ -139,8 +139,9 @@ package protocol CaseExecutor: AnyObject {
     func run(case index: Int, seed: UInt64) throws(RunError) -> CaseResult
     /// Runs case `index` of the run `seed` alone to begin the shrink of its group (failures of `signature`) and, when
     /// the executor can shrink it where it runs (no round trip per candidate), shrinks it too, with the same
-    /// candidates and result as a shrink that runs each candidate through `replay`. The default runs the case
-    /// (`run(case:seed:)`) and leaves the shrink to the caller.
+    /// candidates and result as a shrink that runs each candidate through `replay`; an executor that holds the case's
+    /// shrink already (`holdsShrink`) runs nothing. The default runs the case (`run(case:seed:)`) and leaves the shrink
+    /// to the caller.
     func runAndShrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget,
                       stopRequested: () -> Bool) throws(RunError) -> FirstRun
     /// Runs a shrink candidate: what it did and consumed (see `Shrinker.init(signature:budget:passes:stopRequested:candidates:)`).
