@@ -148,8 +148,9 @@ package struct WorkerServer {
     /// a batch shrink budget and shrank no failure of its signature yet: the case runs again as `w` runs it (what it
     /// consumed), is shrunk as `z` shrinks it, and the shrunk case runs recorded as `p` runs it. Writes
     /// `g INDEX STEPS SECONDS<TAB>CONSUMED<TAB>SHRINK` (the case's steps, the seconds all this took, which are not
-    /// search time, and all the case consumed, `ConsumedLine`; the shrink, `ShrinkLine`), the record (`RecordLines`) and `G OUTCOME`, the shrunk case's, before the batch's `f` line for
-    /// the case; nothing when a candidate's harness faulted (the parent's own request then meets the fault again).
+    /// search time, and all the case consumed, `ConsumedLine`; the shrink, `ShrinkLine`), the record (`RecordLines`)
+    /// and `G OUTCOME`, the shrunk case's, before the batch's `f` line for the case; nothing when a candidate's
+    /// harness faulted (the parent's own request then meets the fault again).
     private func shrinkInBatch(_ failure: Failure, case index: Int, seed: UInt64, _ writer: AnswerWriter,
                                shrunk: inout Set<FailureSignature>) {
         guard let budget = batchShrink, shrunk.insert(failure.signature).inserted else { return }
@@ -179,8 +180,8 @@ package struct WorkerServer {
 
     /// Runs a batch through the chunk runner (what an in-process search runs), announcing each case before it
     /// runs and each failing case as soon as it ended (shrunk first, when it is the first of its signature the worker
-    /// meets and the worker has a batch shrink budget: `shrinkInBatch`); a chunk ends at a harness fault, so the batch goes on with
-    /// the cases after it, as the parent expects every case of it run.
+    /// meets and the worker has a batch shrink budget: `shrinkInBatch`); a chunk ends at a harness fault, so the batch
+    /// goes on with the cases after it, as the parent expects every case of it run.
     private func runBatch(_ batch: CaseChunk, seed: UInt64, _ writer: inout AnswerWriter, _ shutdown: WorkerShutdown,
                           shrunk: inout Set<FailureSignature>) {
         var steps = 0, rejected = 0
