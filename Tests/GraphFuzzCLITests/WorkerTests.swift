@@ -108,6 +108,7 @@ struct WorkerTests {
         (["--shard", "x"], "--shard: 'x' is not I/N"),
         (["--jobs", "0"], "--jobs: '0' is not a positive integer"),
         (["--case-timeout", "-1"], "--case-timeout: '-1' is not a positive number of seconds"),
+        (["worker", "--target", "queue", "--steps", "5", "--shrink", "10,x,-"], "worker: --shrink: '10,x,-' is not ATTEMPTS,STALL,SECONDS"),
     ])
     func badUsage(_ arguments: [String], _ message: String) throws {
         let result = try graphFuzz(arguments)
