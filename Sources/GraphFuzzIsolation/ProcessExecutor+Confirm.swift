@@ -17,6 +17,14 @@ enum Suspicion: Equatable, CustomStringConvertible {
         case .timedOut: return "a case timed out"
         }
     }
+
+    /// What happened to a worker that was shrinking, as a note says it.
+    var whileShrinking: String {
+        switch self {
+        case .died: return "died of \(description)"
+        case .timedOut: return "told nothing for longer than the case timeout"
+        }
+    }
 }
 
 /// What running a suspected case again in a fresh worker showed.

@@ -32,7 +32,9 @@ package final class ProcessExecutor: CaseExecutor {
     /// The worker that runs shrink candidates, and the one that runs suspected cases again.
     let client: WorkerClient
     let confirmer: WorkerClient
-    private let launch: WorkerLaunch
+    /// How search workers start: as given, until a shrink in a batch takes a worker down; from then on without
+    /// shrinking in their batches (`WorkerServer.noBatchShrinkVariable`), so no fresh worker meets that candidate again.
+    private var launch: WorkerLaunch
     private let slots: [Slot]
     /// Submitted chunks not sent to a worker yet, in order.
     private var queue: [SeededChunk] = []
@@ -91,11 +93,18 @@ package final class ProcessExecutor: CaseExecutor {
     /// A worker slot: its process, the chunks sent to it (the first is running, the next waits in
     /// its pipe so it never idles between chunks) and the case it announced last.
     private final class Slot {
-        /// A block the worker was telling (`shrinking`) ends with it.
-        var process: WorkerProcess? { didSet { shrinking = nil } }
+        /// A shrink the worker was making or telling (`shrinkingCase`, `shrinking`) ends with it.
+        var process: WorkerProcess? {
+            didSet {
+                shrinkingCase = nil
+                shrinking = nil
+            }
+        }
         var chunks: [SeededChunk] = []
         var current: Int?
         var started: ContinuousClock.Instant
+        /// The case whose failure the worker is shrinking in its batch (`v`), until it tells the shrink or the failure.
+        var shrinkingCase: Int?
         /// The failure the worker is telling it shrank in its batch (`g`, its record, then `G`).
         var shrinking: BatchShrink?
         init(now: ContinuousClock.Instant) { started = now }
@@ -231,11 +240,15 @@ package final class ProcessExecutor: CaseExecutor {
             guard let index = scanner.int(), let outcome = OutcomeLine.decodeOutcome(scanner.rest), let seed = slot.chunks.first?.seed else {
                 throw malformed(line)
             }
+            slot.shrinkingCase = nil
             switch outcome {
             case .fail(let failure): add(failure, case: index, to: &report)
             case .harnessFault(let fault): noteHarnessFault(fault, case: index, seed: seed, in: &report)
             case .pass, .rejected: throw malformed(line)
             }
+        case UInt8(ascii: "v"):
+            guard let index = scanner.int(), scanner.atEnd else { throw malformed(line) }
+            slot.shrinkingCase = index
         case UInt8(ascii: "h"):
             slot.started = clock.now  // a shrink in the batch goes on
         case UInt8(ascii: "g"), UInt8(ascii: "y"), UInt8(ascii: "G"):
@@ -331,6 +344,8 @@ package final class ProcessExecutor: CaseExecutor {
                 + "worker: not a failure of the code under test")
             return
         }
+        // Died or stuck while it shrank the failure of its current case: a candidate of that shrink, not the case.
+        let shrinking = slot.shrinkingCase == current
         let chunk = seeded.chunk
         requeued.append(contentsOf: slot.chunks.dropFirst().reversed())
         if let rest = chunk.remaining(after: current) { requeued.append(SeededChunk(chunk: rest, seed: seeded.seed)) }
@@ -351,7 +366,15 @@ package final class ProcessExecutor: CaseExecutor {
         case .reproduced(let failure):
             add(failure, case: current, to: &report)
         case .ran(let result, let what):
-            note(what)
+            if shrinking {
+                note("a worker \(suspicion.whileShrinking) while it shrank the failure of case \(current) of \(name): one of the "
+                    + "shrink's candidates did, not the case, which ran to the end run again in a fresh worker; the shrink is "
+                    + "made again, and the search's workers no longer shrink where they run a failure")
+                let environment = launch.environment
+                launch.environment = { environment($0).merging([WorkerServer.noBatchShrinkVariable: "1"]) { $1 } }
+            } else {
+                note(what)
+            }
             report.steps += result.steps
             report.coverage.merge(result.coverage)
             switch result.outcome {

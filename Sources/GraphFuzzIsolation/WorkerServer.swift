@@ -19,15 +19,18 @@ package struct WorkerServer {
     /// Where answers are written (`WorkerLaunch.answers`).
     package var answers: Int32
     /// The run's shrink budget, when the worker shrinks in a batch the first failure of each signature it meets
-    /// (`runBatch`); nil: failures are shrunk only when asked (`z`).
+    /// (`runBatch`); nil: failures are shrunk only when asked (`z`). Set in the environment, `noBatchShrinkVariable`
+    /// turns it off: its parent starts workers so once a shrink in a batch took one down.
     package var batchShrink: ShrinkBudget?
+    /// The environment variable that keeps a worker from shrinking in its batches.
+    package static let noBatchShrinkVariable = "GRAPHFUZZ_WORKER_NO_BATCH_SHRINK"
 
     package init(machine: AnyMachine, maxSteps: Int, scratchFolder: String?, answers: Int32 = STDOUT_FILENO, batchShrink: ShrinkBudget? = nil) {
         self.machine = machine
         self.maxSteps = maxSteps
         self.scratchFolder = scratchFolder
         self.answers = answers
-        self.batchShrink = batchShrink
+        self.batchShrink = getenv(WorkerServer.noBatchShrinkVariable) == nil ? batchShrink : nil
     }
 
     /// Serves requests until standard input ends: 0, or 3 after a request that is not in the protocol.
@@ -146,7 +149,8 @@ package struct WorkerServer {
 
     /// Shrinks and describes `failure`, case `index` of the run `seed`, where the batch runs it, when the worker has
     /// a batch shrink budget and shrank no failure of its signature yet: the case runs again as `w` runs it (what it
-    /// consumed), is shrunk as `z` shrinks it, and the shrunk case runs recorded as `p` runs it. Writes
+    /// consumed), is shrunk as `z` shrinks it, and the shrunk case runs recorded as `p` runs it. Writes `v INDEX`
+    /// first (a death or a silence from here on is the shrink's, not the case's), then
     /// `g INDEX STEPS SECONDS<TAB>CONSUMED<TAB>SHRINK` (the case's steps, the seconds all this took, which are not
     /// search time, and all the case consumed, `ConsumedLine`; the shrink, `ShrinkLine`), the record (`RecordLines`)
     /// and `G OUTCOME`, the shrunk case's, before the batch's `f` line for the case; nothing when a candidate's
@@ -154,6 +158,7 @@ package struct WorkerServer {
     private func shrinkInBatch(_ failure: Failure, case index: Int, seed: UInt64, _ writer: AnswerWriter,
                                shrunk: inout Set<FailureSignature>) {
         guard let budget = batchShrink, shrunk.insert(failure.signature).inserted else { return }
+        writer.line("v \(index)")
         let clock = ContinuousClock()
         let start = clock.now
         let first = machine.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), maxSteps, RunOptions(covers: true))

@@ -123,3 +123,18 @@ struct WorkerTests {
         #expect(try graphFuzzPlanted(["list"]).stdout.contains("target planted"))
     }
 }
+
+@Suite("a shrink in a search worker that a candidate takes down (built executable)")
+struct BatchShrinkDeathTests {
+    /// `planted-divider`'s wrong quotient for 7 is shrunk by the search worker that met it; zeroing a step divides by
+    /// zero and takes that worker down. The death is the shrink's, and said so; the failure is reported and shrunk.
+    @Test("the note names the shrink, not the case; the wrong answer is still found and shrunk to one step")
+    func deathWhileShrinking() throws {
+        let result = try graphFuzzPlanted(["--target", "planted-divider", "--seed", "1", "--runs", "60", "--jobs", "1", "--no-save"])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("while it shrank the failure of case"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("one of the shrink's candidates did, not the case"), "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("rule D1"), "\(result.stdout)")
+        #expect(result.stdout.contains("divide(divisor: 7)"), "\(result.stdout)")
+    }
+}

@@ -4,13 +4,13 @@ import GraphFuzzEngine
 import GraphFuzzIsolation
 @testable import GraphFuzzTesting
 import Testing
+import TestTargets
 
 @Suite("process isolation shrinks as in process")
 struct IsolationShrinkTests {
-    /// A worker shrinks a failure itself, running each candidate as it would run one sent to it: it sees what every
-    /// candidate consumed as a shrink in process does, so the shrinker sees what every candidate consumed as it
-    /// does in process (a passing candidate that came back without it would make the shrink take other steps: 28
-    /// attempts against 15 for this case), and no candidate runs twice.
+    /// A worker shrinks a failure itself, running each candidate as it would run one sent to it, so the shrinker sees
+    /// what every candidate consumed as it does in process (a passing candidate that came back without it would make
+    /// the shrink take other steps: 28 attempts against 15 for this case), and no candidate runs twice.
     @Test("a check's worker finds the same shrunk cases in the same attempts as in process, running each case once")
     func sameShrink() throws {
         let mutant = "queue-off-by-one", steps = Target.queue.defaultSteps
@@ -40,7 +40,7 @@ struct IsolationShrinkTests {
 
     @Test("a worker's own shrink that a candidate takes down is made again candidate by candidate: the same shrunk cases in the same attempts")
     func handedBack() throws {
-        let target = Target(name: "divider", summary: "", rules: [], mutants: [], defaultSteps: 6, generatorVersion: "0") { _ in DividerMachine() }
+        let target = Target.plantedDivider
         let check = CheckIsolation.name(target: target.name, mutant: nil, maxSteps: 6, sourceLocation: #_sourceLocation)
         ProcessIsolation.serveIfWorker(check: check, maxSteps: 6) { target.machine(mutant: nil, scratchFolder: $0) }
         let options = SearchOptions(seed: 1, runs: 60)
@@ -60,24 +60,5 @@ struct IsolationShrinkTests {
         #expect(inWorker.failures.map(\.shrunk) == byCandidate.failures.map(\.shrunk))
         #expect(inWorker.failures.map(\.shrink.attempts) == byCandidate.failures.map(\.shrink.attempts))
         #expect(inWorker.failures.map(\.counterexample) == byCandidate.failures.map(\.counterexample))
-    }
-}
-
-/// `divide` answers 100 divided by its argument, wrongly for 7 (rule D1), and traps on 0 (its divisor is not
-/// checked): shrinking the wrong quotient meets candidates that divide by zero and take their worker down.
-struct DividerMachine: StateMachine, Sendable {
-    struct Model: Sendable {}
-    struct System: Sendable {}
-
-    func makeModel(_ config: NoConfig) -> Model { Model() }
-    func makeSystem(_ config: NoConfig) -> System { System() }
-
-    var actions: [Action<Self>] {
-        [Action("divide", arguments: { args, _ in args.int("divisor", in: 0...9) },
-                predict: { divisor, _ in Prediction(divisor == 0 ? "refused" : "\(100 / divisor)", rule: "D1") },
-                perform: { divisor, _ in
-                    let quotient = 100 / divisor  // planted: no check for 0, which traps
-                    return divisor == 7 ? "\(quotient + 1)" : "\(quotient)"
-                })]
     }
 }
