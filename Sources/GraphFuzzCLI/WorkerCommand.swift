@@ -28,12 +28,10 @@ struct WorkerCommand: Command {
         self.steps = steps
         scratchFolder = try flags.string("--scratch")
         if let text = try flags.string("--shrink") {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 3, let attempts = Int(parts[0]), attempts > 0, let stall = Int(parts[1]), stall > 0,
-                  parts[2] == "-" || (Double(parts[2]).map { $0 > 0 } ?? false) else {
+            guard let budget = ShrinkBudget(line: Substring(text)) else {
                 throw UsageError("worker: --shrink: '\(text)' is not ATTEMPTS,STALL,SECONDS (positive numbers; SECONDS may be -)")
             }
-            shrink = ShrinkBudget(maxAttempts: attempts, maxSeconds: Double(parts[2]), maxStall: stall)
+            shrink = budget
         }
     }
 
@@ -76,7 +74,7 @@ struct WorkerCommand: Command {
         WorkerLaunch(executable: executable) { scratchFolder in
             var line = [name, "--target", target]
             if let mutant { line += ["--mutant", mutant] }
-            if let shrink { line += ["--shrink", "\(shrink.maxAttempts),\(shrink.maxStall),\(shrink.maxSeconds.map { "\($0)" } ?? "-")"] }
+            if let shrink { line += ["--shrink", shrink.line] }
             return line + ["--steps", String(steps), "--scratch", scratchFolder]
         }
     }

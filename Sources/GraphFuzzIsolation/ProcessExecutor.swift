@@ -143,6 +143,7 @@ package final class ProcessExecutor: CaseExecutor {
             while process.fill() {}
             while let line = process.nextLineBytes() { _ = try? read(line, slot: slot, clock: clock, into: &report) }
         }
+        // The run stops either way: a harness fault told now would only stop it again.
         report.harnessFault = nil
         stop()
         return report

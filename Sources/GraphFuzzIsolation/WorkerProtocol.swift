@@ -25,12 +25,12 @@ import Darwin
 /// - `p STOP CHOICES…`: replay a choice sequence recorded, to describe it (STOP `-`: the whole case; a step number: the
 ///   steps before it, and that step generated and predicted but not run on the system — a case that crashed or hung
 ///   there). Writes `k STEP` before each step, the record (`RecordLines`) and `o OUTCOME`.
-/// - `z SEED INDEX MAXATTEMPTS MAXSTALL MAXSECONDS<TAB>KIND<TAB>RULE<TAB>DETAIL`: run case INDEX of the run SEED as `w`
+/// - `z SEED INDEX BUDGET<TAB>KIND<TAB>RULE<TAB>DETAIL`: run case INDEX of the run SEED as `w`
 ///   does (its answer the same, to `o`) and, when it failed with that signature, shrink it in the worker: the
 ///   candidates run here one after another, with no round trip to the parent, as `r` runs them. While they run the
 ///   worker writes `h` at least every `ShrinkLine.heartbeat` seconds of progress (at a step's start), so the parent can
 ///   tell a candidate that hangs; a candidate whose harness faulted adds `F OUTCOME` (the shrink then stops trying
-///   candidates, as in the parent); the answer ends with `z SHRINK` (`ShrinkLine`). MAXSECONDS is `-` for none.
+///   candidates, as in the parent); the answer ends with `z SHRINK` (`ShrinkLine`). BUDGET is `ShrinkBudget.line`.
 /// - `x FILE`: replay a corpus file's trace against the worker's machine: `o OUTCOME`, or `e STEP<TAB>MESSAGE` when
 ///   the trace cannot be applied.
 ///
@@ -55,8 +55,7 @@ package enum WorkerRequest: Equatable, Sendable {
         case .corpusFile(let file): return "x \(file)"
         case .shrink(let seed, let index, let signature, let budget):
             let escape = OutcomeLine.escape
-            return "z \(seed) \(index) \(budget.maxAttempts) \(budget.maxStall) \(budget.maxSeconds.map { "\($0)" } ?? "-")\t"
-                + "\(signature.kind.rawValue)\t\(escape(signature.rule))\t\(escape(signature.detail))"
+            return "z \(seed) \(index) \(budget.line)\t\(signature.kind.rawValue)\t\(escape(signature.rule))\t\(escape(signature.detail))"
         }
     }
 
@@ -84,12 +83,10 @@ package enum WorkerRequest: Equatable, Sendable {
         case "z":
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
             let numbers = parts[0].split(separator: " ")
-            guard parts.count == 4, numbers.count == 6, let seed = UInt64(numbers[1]), let index = Int(numbers[2]),
-                  let attempts = Int(numbers[3]), let stall = Int(numbers[4]), numbers[5] == "-" || Double(numbers[5]) != nil,
-                  let kind = FailureKind(rawValue: String(parts[1])) else { return nil }
+            guard parts.count == 4, numbers.count == 4, let seed = UInt64(numbers[1]), let index = Int(numbers[2]),
+                  let budget = ShrinkBudget(line: numbers[3]), let kind = FailureKind(rawValue: String(parts[1])) else { return nil }
             let signature = FailureSignature(rule: OutcomeLine.unescape(parts[2]), kind: kind, detail: OutcomeLine.unescape(parts[3]))
-            self = .shrink(seed: seed, index: index, signature: signature,
-                           budget: ShrinkBudget(maxAttempts: attempts, maxSeconds: Double(numbers[5]), maxStall: stall))
+            self = .shrink(seed: seed, index: index, signature: signature, budget: budget)
         default:
             return nil
         }
@@ -234,6 +231,21 @@ package enum ConsumedLine {
             values.append(value)
         }
         return values
+    }
+}
+
+extension ShrinkBudget {
+    /// The budget as one field, `ATTEMPTS,STALL,SECONDS` (`-` for no time limit): a `z` request's and
+    /// `graph-fuzz worker --shrink`'s.
+    package var line: String { "\(maxAttempts),\(maxStall),\(maxSeconds.map { "\($0)" } ?? "-")" }
+
+    /// Reads `line`'s form; nil unless every number is positive.
+    package init?(line: Substring) {
+        let parts = line.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 3, let attempts = Int(parts[0]), attempts > 0, let stall = Int(parts[1]), stall > 0 else { return nil }
+        let seconds = parts[2] == "-" ? nil : Double(parts[2])
+        guard parts[2] == "-" || (seconds.map { $0 > 0 && $0.isFinite } ?? false) else { return nil }
+        self.init(maxAttempts: attempts, maxSeconds: seconds, maxStall: stall)
     }
 }
 

@@ -59,10 +59,14 @@ struct WorkerUnitTests {
     @Test("requests carry the run's seed and survive the line protocol")
     func requestRoundTrip() {
         let requests: [WorkerRequest] = [.batch(seed: UInt64.max, CaseChunk(start: 3, stride: 2, count: 5)), .runCase(seed: 7, index: 12),
-                                          .replay(ChoiceSequence([1, 2, 3])), .replay(ChoiceSequence([])), .corpusFile("Corpus/a b.case")]
+                                          .replay(ChoiceSequence([1, 2, 3])), .replay(ChoiceSequence([])), .corpusFile("Corpus/a b.case"),
+                                          .shrink(seed: 9, index: 4, signature: FailureSignature(rule: "G 4\t;", kind: .trap, detail: "x\ny"),
+                                                  budget: ShrinkBudget(maxAttempts: 20, maxSeconds: 1.5, maxStall: 7)),
+                                          .shrink(seed: 9, index: 4, signature: FailureSignature(rule: "G4", kind: .mismatch), budget: ShrinkBudget())]
         for request in requests { #expect(WorkerRequest(line: request.line) == request, "\(request.line)") }
         #expect(WorkerRequest(line: "b 0 1 4") == nil, "a batch without its seed")
         #expect(WorkerRequest(line: "w 12") == nil, "a case without its seed")
+        #expect(WorkerRequest(line: "z 9 4 0,7,-\tmismatch\tG4\t") == nil, "a shrink without attempts")
         #expect(WorkerRequest(line: "q 1") == nil)
     }
 

@@ -72,7 +72,8 @@
                 state.add(executor.stopReporting())
                 state.run.interrupted = true
                 // A failure whose shrink a worker was making where it ran it is reported with that shrink, marked
-                // interrupted (settling it runs nothing more); the other groups are left.
+                // interrupted (settling it runs nothing more); the other groups are left. Its case may be the frontier
+                // itself (the case its worker had announced last), which has finished: it failed.
                 for group in state.groups.sorted where !state.settled.contains(group.signature) && group.firstCase <= frontier
                     && executor.holdsShrink(case: group.firstCase) {
                     try settle(group)
