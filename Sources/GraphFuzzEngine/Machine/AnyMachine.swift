@@ -9,8 +9,10 @@
     @usableFromInline package let runChunk: (CaseChunk, UInt64, Int, Bool, (Int, ChunkReport) -> Void) -> ChunkReport
     /// Replays a trace (configuration, steps); errors name the step that cannot be read or applied.
     @usableFromInline package let replay: (TraceStep, [TraceStep], RunOptions) -> Result<CaseResult, TraceReplayError>
-    /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`).
-    @usableFromInline package let swiftImports: [String]
+    /// The modules an exported Swift test imports (empty unless the machine is `SwiftExportable`), worked out when
+    /// asked: a worker never asks.
+    @usableFromInline package var swiftImports: [String] { imports() }
+    @usableFromInline let imports: () -> [String]
 
     @inlinable
     package init<M: StateMachine>(_ machine: M) {
@@ -26,7 +28,7 @@
         replay = { config, steps, options in
             runner.replay(config: config, steps: steps, options).map { CaseResult($0, runner, options, consumed: Consumed()) }
         }
-        swiftImports = AnyMachine.swiftImports(machine)
+        imports = { AnyMachine.swiftImports(machine) }
     }
 
     /// Runs one case from `draw` in a search: its outcome, steps and what it consumed.

@@ -8,8 +8,10 @@ public struct Target: Sendable {
     public let defaultSteps: Int
     /// A fingerprint of the generators (bump when generation changes); corpus files record it.
     public let generatorVersion: String
-    /// Modules an exported Swift test of this target imports.
-    @usableFromInline package let swiftImports: [String]
+    /// Modules an exported Swift test of this target imports (worked out when asked: finding them makes the
+    /// production machine, which a process that runs another target never needs).
+    @usableFromInline package var swiftImports: [String] { imports() }
+    @usableFromInline let imports: @Sendable () -> [String]
     @usableFromInline
     let make: @Sendable (String?, String?) -> AnyMachine
 
@@ -38,7 +40,7 @@ public struct Target: Sendable {
         self.mutants = mutants
         self.defaultSteps = defaultSteps
         self.generatorVersion = generatorVersion
-        self.swiftImports = AnyMachine.swiftImports(machine(nil, nil))
+        self.imports = { AnyMachine.swiftImports(machine(nil, nil)) }
         self.make = { AnyMachine(machine($0, $1)) }
     }
 
