@@ -12,6 +12,19 @@ public struct ChoiceSequence: Hashable, Sendable, CustomStringConvertible {
 
     @usableFromInline package var count: Int { values.count }
 
+    /// Equal when the choices are.
+    public static func == (lhs: ChoiceSequence, rhs: ChoiceSequence) -> Bool { lhs.values == rhs.values }
+
+    /// Hashes the length and one word folded from the choices (FNV-1a over whole choices): a shrink puts every
+    /// candidate in a set, and feeding the hasher every choice of a several-hundred-choice sequence cost more than
+    /// the set's other work. Equality still compares every choice.
+    public func hash(into hasher: inout Hasher) {
+        var folded: UInt64 = 0xcbf2_9ce4_8422_2325
+        for value in values { folded = (folded ^ value) &* 0x0000_0100_0000_01b3 }
+        hasher.combine(values.count)
+        hasher.combine(folded)
+    }
+
     /// Shortlex order: fewer choices is simpler; at equal length, the lexicographically smaller is.
     @usableFromInline package func isSimpler(than other: ChoiceSequence) -> Bool {
         if values.count != other.values.count { return values.count < other.values.count }
