@@ -40,8 +40,10 @@ enum ModelReflection {
         return properties
     }
 
-    /// The entity name of `modelClass`: its name, as SwiftData names it.
-    static func entityName(_ modelClass: PersistentModel.Type) -> String { String(describing: modelClass) }
+    /// The entity name of `modelClass`: its name, as SwiftData names it — what `String(describing:)` prints for the
+    /// class, read from its metadata without the printing (which asks whether the metatype conforms to the
+    /// description protocols: a scan of every conformance in the process, the first time, for each class).
+    static func entityName(_ modelClass: PersistentModel.Type) -> String { _typeName(modelClass, qualified: false) }
 
     /// What `modelClass` declares. An initial value that differs between two new objects (`= Date.now`, `= UUID()`)
     /// gives the attribute its type's placeholder as the schema's default, so the schema is the same in every run.
