@@ -7,9 +7,10 @@
 #
 # Each run is `BINARY bench --first-failure --seeds 10 --mutant M` for the four mutants a developer meets first
 # (docs/performance.md, "Time to the first shrunk failure"); printed per build and mutant: the run's median and worst
-# seed, in milliseconds, one pair per run. Wall-clock figures: run it on a quiet machine, and compare the spread of
-# the runs, not one figure. Cases, attempts and shrunk steps are counts: `bench --first-failure` prints them, the same
-# on every run.
+# seed, in milliseconds, and the median CPU time of the campaign's processes (workers included; "-" from a build
+# whose table has no CPU columns), one triple per run. Wall-clock figures: run it on a quiet machine, and compare the
+# spread of the runs, not one figure. Cases, attempts and shrunk steps are counts: `bench --first-failure` prints them,
+# the same on every run.
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then
@@ -27,8 +28,10 @@ declare -A figures
 for ((run = 1; run <= runs; run++)); do
     for binary in "$old" "$new"; do
         for mutant in "${mutants[@]}"; do
-            # The table's row: target mutant found other median "ms" max "ms" cases attempts … (fields 5 and 7).
-            row=$("$binary" bench --first-failure --seeds 10 --mutant "$mutant" | awk -v m="$mutant" '$2 == m { print $5 " (" $7 ")" }')
+            # The table's row: target mutant found other median "ms" max "ms" cases attempts … CPU-median "ms" CPU-max "ms"
+            # (fields 5, 7 and NF-3; 17 fields with the CPU columns, 13 without).
+            row=$("$binary" bench --first-failure --seeds 10 --mutant "$mutant" \
+                | awk -v m="$mutant" '$2 == m { print $5 " (" $7 ") CPU " (NF >= 17 ? $(NF - 3) : "-") }')
             [[ -n $row ]] || { echo "$0: $binary printed no row for $mutant" >&2; exit 1; }
             figures[$binary/$mutant]+="${figures[$binary/$mutant]:+, }$row"
         done

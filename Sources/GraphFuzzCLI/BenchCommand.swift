@@ -202,7 +202,7 @@ private final class MutantTable {
     let emit: (JSONValue) -> Void
     let progress: (String) -> Void
     private var rows = [["target", "mutant", "found", "other rule", "median", "max", "cases (median)", "attempts (median)",
-                         "attempts (max)", "steps (median)", "steps (max)"]]
+                         "attempts (max)", "steps (median)", "steps (max)", "CPU (median)", "CPU (max)"]]
     private var passRows: [(String, [[String]])] = []
 
     init(seeds: ClosedRange<UInt64>, executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?,
@@ -217,7 +217,7 @@ private final class MutantTable {
         progress("mutant \(mutant)")
         let m = Benchmark.mutant(target, mutant, seeds: seeds, runs: SearchLoop.defaultRuns, executor: executor)
         let perSeed: [JSONValue] = m.runs.map { run in
-            .object([("seed", .uint(run.seed)), ("seconds", .double(run.seconds)), ("cases", .int(run.cases)),
+            .object([("seed", .uint(run.seed)), ("seconds", .double(run.seconds)), ("cpuSeconds", .double(run.cpuSeconds)), ("cases", .int(run.cases)),
                      ("originalSteps", .int(run.originalSteps)), ("steps", .int(run.steps)), ("shrinkAttempts", .int(run.shrinkAttempts))])
         }
         let passes = m.passAttempts.filter { $0.attempts > 0 }
@@ -225,6 +225,7 @@ private final class MutantTable {
                       ("seeds", .int(m.seeds)), ("found", .int(m.found)),
                       ("misattributed", .array(m.misattributed.map { .object([("seed", .uint($0.seed)), ("rule", .string($0.rule))]) })),
                       ("medianSeconds", .double(m.medianSeconds)), ("maxSeconds", .double(m.maxSeconds)),
+                      ("medianCPUSeconds", .double(m.medianCPUSeconds)), ("maxCPUSeconds", .double(m.maxCPUSeconds)),
                       ("medianCases", .int(m.medianCases)), ("medianSteps", .int(m.medianSteps)), ("maxSteps", .int(m.maxSteps)),
                       ("medianShrinkAttempts", .int(m.medianShrinkAttempts)), ("maxShrinkAttempts", .int(m.maxShrinkAttempts)),
                       ("runs", .array(perSeed)),
@@ -232,7 +233,8 @@ private final class MutantTable {
                                                                ("improvements", .int($0.improvements))]) }))]))
         let others = m.misattributed.isEmpty ? "—" : m.misattributed.map { "seed \($0.seed): \($0.rule)" }.joined(separator: ", ")
         rows.append([target.name, m.mutant, "\(m.found)/\(m.seeds)", others, BenchCommand.millis(m.medianSeconds), BenchCommand.millis(m.maxSeconds),
-                     String(m.medianCases), String(m.medianShrinkAttempts), String(m.maxShrinkAttempts), String(m.medianSteps), String(m.maxSteps)])
+                     String(m.medianCases), String(m.medianShrinkAttempts), String(m.maxShrinkAttempts), String(m.medianSteps), String(m.maxSteps),
+                     BenchCommand.millis(m.medianCPUSeconds), BenchCommand.millis(m.maxCPUSeconds)])
         passRows.append(("\(target.name)/\(m.mutant)", [["pass", "attempts", "improvements"]]
             + passes.map { [$0.pass, String($0.attempts), String($0.improvements)] }))
     }
@@ -240,7 +242,8 @@ private final class MutantTable {
     func title(workers: String) -> String {
         "Mutants to their first shrunk failure (seeds \(seeds.lowerBound)–\(seeds.upperBound), --runs \(SearchLoop.defaultRuns), \(workers); "
             + "found: under a rule the mutant declares; other rule: seeds whose failure named another; median and max: time from the start "
-            + "to the shrunk failure's report; cases: up to the lowest failing case; steps: the shrunk case's)"
+            + "to the shrunk failure's report; cases: up to the lowest failing case; steps: the shrunk case's; CPU: what the campaign's "
+            + "processes spent in that time, workers included)"
     }
 
     var text: String { Format.table(rows) }

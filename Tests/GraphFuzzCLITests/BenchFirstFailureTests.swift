@@ -30,6 +30,8 @@ struct BenchFirstFailureTests {
             #expect(run["steps"] as? Int == failure["steps"] as? Int, "seed \(seed)")
             #expect(run["originalSteps"] as? Int == failure["originalSteps"] as? Int, "seed \(seed)")
             #expect((run["seconds"] as? Double ?? 0) > 0)
+            // The CPU time of the parent and its workers (each worker's start-up alone takes some).
+            #expect((run["cpuSeconds"] as? Double ?? 0) > 0, "seed \(seed): \(run)")
         }
         let passes = try #require(event["passes"] as? [[String: Any]])
         let attempts = passes.compactMap { $0["attempts"] as? Int }.reduce(0, +)
@@ -41,7 +43,8 @@ struct BenchFirstFailureTests {
         let text = try graphFuzz(["bench", "--first-failure", "--mutant", "relate-before-insert", "--seeds", "1", "--passes"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("Mutants to their first shrunk failure (seeds 1–1"), "\(text.stdout)")
-        #expect(text.stdout.contains("cases (median)") && text.stdout.contains("attempts (max)") && text.stdout.contains("steps (max)"))
+        #expect(text.stdout.contains("cases (median)") && text.stdout.contains("attempts (max)") && text.stdout.contains("steps (max)")
+            && text.stdout.contains("CPU (median)") && text.stdout.contains("CPU (max)"))
         #expect(text.stdout.contains("relate-before-insert  1/1"), "\(text.stdout)")
         #expect(text.stdout.contains("shrink passes, graph/relate-before-insert, seeds 1–1") && text.stdout.contains("delete-steps"))
     }

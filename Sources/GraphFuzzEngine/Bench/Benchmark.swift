@@ -19,6 +19,9 @@ package struct MutantBenchmark: Sendable {
     /// Seconds from the campaign's start to its first shrunk failure.
     package var medianSeconds: Double { Benchmark.median(runs.map(\.seconds)) }
     package var maxSeconds: Double { runs.map(\.seconds).max() ?? 0 }
+    /// CPU seconds of the campaign's processes (see `FirstFailure.cpuSeconds`).
+    package var medianCPUSeconds: Double { Benchmark.median(runs.map(\.cpuSeconds)) }
+    package var maxCPUSeconds: Double { runs.map(\.cpuSeconds).max() ?? 0 }
     package var medianSteps: Int { Benchmark.median(runs.map(\.steps)) }
     package var maxSteps: Int { runs.map(\.steps).max() ?? 0 }
     package var medianShrinkAttempts: Int { Benchmark.median(runs.map(\.shrinkAttempts)) }
@@ -46,6 +49,10 @@ package struct FirstFailure: Sendable, Equatable {
     package var seed: UInt64
     /// Wall-clock seconds from the campaign's start (its workers' start included) to the failure's report.
     package var seconds: Double
+    /// CPU seconds (user and system) the campaign's processes spent in that time: this process up to the report, its
+    /// worker processes until they ended (stopped right after it). The work, where `seconds` is the wait: a machine's
+    /// other load moves it far less.
+    package var cpuSeconds: Double
     /// Cases up to and including the lowest failing case (its index + 1).
     package var cases: Int
     /// Steps of the failing case as found, and of the shrunk one.
@@ -67,36 +74,51 @@ package enum Benchmark {
                                executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)? = nil) -> MutantBenchmark {
         var result = MutantBenchmark(mutant: mutant, seeds: seeds.count, found: 0)
         for seed in seeds {
-            guard let (found, seconds) = firstFailure(target, mutant, seed: seed, runs: runs, executor: executor) else { continue }
+            guard let (found, seconds, cpuSeconds) = firstFailure(target, mutant, seed: seed, runs: runs, executor: executor) else { continue }
             if found.isMisattributed {
                 result.misattributed.append((seed, found.failure.rule))
                 continue
             }
             result.found += 1
-            result.runs.append(FirstFailure(seed: seed, seconds: seconds, cases: found.caseIndex + 1, originalSteps: found.originalSteps,
+            result.runs.append(FirstFailure(seed: seed, seconds: seconds, cpuSeconds: cpuSeconds, cases: found.caseIndex + 1, originalSteps: found.originalSteps,
                                             steps: found.counterexample?.steps.count ?? 0, shrinkAttempts: found.shrink.attempts,
                                             passes: found.shrink.passes))
         }
         return result
     }
 
-    /// The first failure a campaign of `target`'s `mutant` reports with `seed`, and the wall-clock seconds from the
-    /// campaign's start to that report; the search stops there. Nil when it reports none.
+    /// The first failure a campaign of `target`'s `mutant` reports with `seed`, the wall-clock seconds from the
+    /// campaign's start to that report and the CPU seconds its processes spent (`FirstFailure.cpuSeconds`); the search
+    /// stops there. Nil when it reports none.
     private static func firstFailure(_ target: Target, _ mutant: String, seed: UInt64, runs: Int,
-                                     executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?) -> (FoundFailure, Double)? {
+                                     executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?) -> (FoundFailure, Double, Double)? {
         let clock = ContinuousClock()
         let start = clock.now
-        var first: (FoundFailure, Double)?
+        let ownStart = cpuSeconds(children: false), childrenStart = cpuSeconds(children: true)
+        var first: (found: FoundFailure, seconds: Double, ownCPU: Double)?
         var stop = false
         var campaign = Campaign(selection: [(target, mutant)], options: SearchOptions(seed: seed, runs: runs), scratchName: "bench",
                                 stopRequested: { stop })
         campaign.executor = executor
         _ = try? campaign.run { event in
             guard case .failure(let found, _) = event, first == nil else { return }
-            first = (found, (clock.now - start).seconds)
+            first = (found, (clock.now - start).seconds, cpuSeconds(children: false) - ownStart)
             stop = true
         }
-        return first
+        // The campaign has stopped and reaped its workers: their CPU time is the children's now.
+        return first.map { ($0.found, $0.seconds, $0.ownCPU + cpuSeconds(children: true) - childrenStart) }
+    }
+
+    /// User and system CPU seconds of this process, or of its children that ended and were reaped.
+    static func cpuSeconds(children: Bool) -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(Int32((children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue), &usage)
+        #else
+        getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
+        #endif
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     package static func median(_ values: [Int]) -> Int { Int(median(values.map(Double.init))) }
