@@ -41,14 +41,14 @@ package struct GraphFuzzCommand {
     }
 
     /// The command as an executable runs it, with `registry`'s targets: worker processes run this same executable.
-    /// With `GRAPH_FUZZ_EXIT_WITH_PARENT=1` (set by the tests that start it) it ends when its parent does.
-    package static func executable(registry: Registry = .standard,
-                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> GraphFuzzCommand {
+    /// With `GRAPH_FUZZ_EXIT_WITH_PARENT=1` (set by the tests that start it) it ends when its parent does. (The one
+    /// variable is read alone: `ProcessInfo.environment` builds a dictionary of them all, at every start.)
+    package static func executable(registry: Registry = .standard) -> GraphFuzzCommand {
         Interruption.unblock()
         // A closed pipe under standard output is a failed write (`Console`): the run then stops its
         // workers and removes its temporary files, which dying of SIGPIPE would not. (Workers ignore it too.)
         signal(SIGPIPE, SIG_IGN)
-        if environment["GRAPH_FUZZ_EXIT_WITH_PARENT"] == "1" {
+        if let exitWithParent = getenv("GRAPH_FUZZ_EXIT_WITH_PARENT"), String(cString: exitWithParent) == "1" {
             // Orphaned (its parent, say `swift test`, is gone): stop as on SIGTERM — workers
             // stopped, temporary files removed — and end.
             ParentWatch.start { Interruption.stopOnce() }
