@@ -51,7 +51,7 @@ package struct FirstFailure: Sendable, Equatable {
     package var seconds: Double
     /// CPU seconds (user and system) the campaign's processes spent in that time: this process up to the report, its
     /// worker processes until they ended (stopped right after it). The work, where `seconds` is the wait: a machine's
-    /// other load moves it far less.
+    /// other load moves it less.
     package var cpuSeconds: Double
     /// Cases up to and including the lowest failing case (its index + 1).
     package var cases: Int

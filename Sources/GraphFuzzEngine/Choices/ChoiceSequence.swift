@@ -16,8 +16,8 @@ public struct ChoiceSequence: Hashable, Sendable, CustomStringConvertible {
     public static func == (lhs: ChoiceSequence, rhs: ChoiceSequence) -> Bool { lhs.values == rhs.values }
 
     /// Hashes the length and one word folded from the choices (FNV-1a over whole choices): a shrink puts every
-    /// candidate in a set, and feeding the hasher every choice of a several-hundred-choice sequence cost more than
-    /// the set's other work. Equality still compares every choice.
+    /// candidate in a set, and feeding the hasher every choice of a sequence of hundreds would cost more than the
+    /// set's other work. Equality still compares every choice.
     public func hash(into hasher: inout Hasher) {
         var folded: UInt64 = 0xcbf2_9ce4_8422_2325
         for value in values { folded = (folded ^ value) &* 0x0000_0100_0000_01b3 }

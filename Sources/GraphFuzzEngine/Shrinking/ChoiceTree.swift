@@ -6,9 +6,9 @@
 /// end) or that clamp to the same value; Hypothesis' `DataTree` makes the same saving. Runs must
 /// be deterministic functions of their choices. The tree stops growing at `maxNodes`.
 ///
-/// Every run's path is walked at each candidate, so the nodes are arrays indexed by node number, and a node's children
-/// a list through `firstChild` and `nextSibling` (a choice rarely has more than a few values tried): a step down is a
-/// few array reads, where a hashed edge table cost a hash of the edge per choice.
+/// Every candidate walks the tree and every run is recorded in it, a choice at a time, so the nodes are arrays indexed
+/// by node number and a node's children a list through `firstChild` and `nextSibling` (a choice rarely has more than a
+/// few values tried): a step down is a few array reads, not a hash of the edge.
 struct ChoiceTree {
     /// How a run ended, as far as the shrinker cares.
     enum End: Equatable {
