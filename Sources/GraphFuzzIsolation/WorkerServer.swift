@@ -70,7 +70,7 @@ package struct WorkerServer {
             case .shrink(let seed, let index, let signature, let budget):
                 shrink(case: index, seed: seed, signature: signature, budget: budget, writer)
             case .replay(let sequence):
-                run(Draw(replaying: sequence), covers: false, writer)
+                run(Draw(replaying: sequence), covers: false, describesFailures: false, writer)
             case .describe(let sequence, let stop):
                 describe(sequence, stoppingAt: stop, writer)
             case .corpusFile(let file):
@@ -91,11 +91,12 @@ package struct WorkerServer {
     }
 
     /// Runs one case, announcing each step just before the system runs it with what the case consumed since the last
-    /// announcement, then the rest of what it consumed, its coverage (when it `covers`) and its outcome.
+    /// announcement, then the rest of what it consumed, its coverage (when it `covers`) and its outcome (a mismatch
+    /// written out unless it is a shrink candidate's: `describesFailures`).
     @discardableResult
-    private func run(_ draw: Draw, covers: Bool, _ writer: AnswerWriter) -> CaseResult {
+    private func run(_ draw: Draw, covers: Bool, describesFailures: Bool = true, _ writer: AnswerWriter) -> CaseResult {
         var sent = ConsumedMark()
-        let result = machine.run(draw, maxSteps, RunOptions(covers: covers, willRunStep: { step in
+        let result = machine.run(draw, maxSteps, RunOptions(covers: covers, describesFailures: describesFailures, willRunStep: { step in
             writer.line("k \(step)\t" + ConsumedLine.encode(draw.consumedDelta(since: &sent)))
         }))
         writer.line("u \(result.steps)\t" + ConsumedLine.encode(draw.consumedDelta(since: &sent)))
@@ -133,7 +134,7 @@ package struct WorkerServer {
             writer.line("h")
         }
         var fault: Outcome?
-        let options = RunOptions(covers: false, willRunStep: { _ in beat() })
+        let options = RunOptions(covers: false, describesFailures: false, willRunStep: { _ in beat() })
         let shrinker = Shrinker(signature: signature, budget: budget, stopRequested: { Interruption.signal != nil }) { sequence in
             guard fault == nil else { return CaseResult(outcome: .rejected) }
             beat()

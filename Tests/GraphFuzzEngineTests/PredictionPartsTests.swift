@@ -70,6 +70,19 @@ struct PredictionPartsTests {
         #expect(mode.message == "turn(by: 2): expected 2 cold, observed 2 off (its mode differs)")
     }
 
+    @Test("a shrink candidate's mismatch has the described one's rule, kind, detail and step; its message is left unwritten")
+    func candidateMismatch() throws {
+        for fault in [DialMachine.Fault.level, .mode, .trap] {
+            let machine = AnyMachine(DialMachine(fault: fault))
+            let described = try #require(try machine.replay(TraceStep("config"), [Self.turn], .search).get().outcome.failure)
+            let candidate = try #require(try machine.replay(TraceStep("config"), [Self.turn], .candidate).get().outcome.failure)
+            #expect(candidate.signature == described.signature && candidate.step == described.step, "\(fault)")
+            #expect(described.message.hasPrefix("turn(by: 2): "), "\(fault): \(described.message)")
+            #expect(candidate.message == "(not described: a shrink candidate)", "\(fault)")
+        }
+        #expect(try AnyMachine(DialMachine(fault: .none)).replay(TraceStep("config"), [Self.turn], .candidate).get().outcome == .pass)
+    }
+
     @Test("a part only the observation has is compared where the observation lists it")
     func observedOnlyPart() {
         let predicted: [(label: String, value: String)] = [("outcome", "failed"), ("validation", ""), ("code", "1")]

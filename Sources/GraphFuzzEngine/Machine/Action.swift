@@ -163,7 +163,7 @@ public struct Action<M: StateMachine> {
             }
             keep(predicted)
             if Judge.allows(predicted, observed) { return .passed }
-            io.failure = Judge.mismatch(predicted, observed, trace: trace())
+            io.failure = io.describesFailures ? Judge.mismatch(predicted, observed, trace: trace()) : Judge.mismatch(predicted, observed)
             return .failed
         }
     }
@@ -251,6 +251,8 @@ struct StepIO {
     @usableFromInline var records: Bool
     /// Whether the step runs on the system (false: predicted only).
     @usableFromInline var performs = true
+    /// Whether a mismatch is written out (`RunOptions.describesFailures`).
+    @usableFromInline var describesFailures: Bool
     /// After a concurrent step that left several states the system may be in, the other states (`[M.Model]`, the
     /// model holding the first) for the step to judge among, during the step; nil in one state. Not a parameter of
     /// `Action.step`: every step would pay for it, in a register or on the stack, and a machine whose steps are not
@@ -270,10 +272,11 @@ struct StepIO {
     @usableFromInline var refused: TraceReplayError?
 
     @inlinable
-    init(arguments: Arguments, tally: Tally, records: Bool, willPerform: ((Int) -> Void)?) {
+    init(arguments: Arguments, tally: Tally, records: Bool, describesFailures: Bool = true, willPerform: ((Int) -> Void)?) {
         self.arguments = arguments
         self.tally = tally
         self.records = records
+        self.describesFailures = describesFailures
         self.willPerform = willPerform
     }
 

@@ -18,6 +18,12 @@ enum Judge {
         predicted.mismatch(observed, trace: trace)
     }
 
+    /// The same failure, its signature alone: a shrink candidate's (`RunOptions.describesFailures`).
+    @inlinable @inline(__always)
+    static func mismatch<O: Equatable>(_ predicted: Prediction<O>, _ observed: O) -> Failure {
+        predicted.mismatch(observed, trace: nil)
+    }
+
     /// The failure of a step whose system threw `error` (what it says) where `predicted` expects an observation: under
     /// the prediction's rule.
     @inlinable @inline(__always)

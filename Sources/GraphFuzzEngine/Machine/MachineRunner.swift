@@ -44,19 +44,26 @@
     @usableFromInline package var makesSystem: Bool
     /// Told each step's 0-based index just before the system runs it (a worker announces it to its parent).
     @usableFromInline package var willRunStep: ((Int) -> Void)?
+    /// Whether a step's mismatch is written out (`Failure.message`: the step, what was expected and what was
+    /// observed). False for a shrink candidate, which is judged by its failure's signature alone: the rule, the kind
+    /// and the detail are the same either way, and the shrunk case is described by a run of its own.
+    @usableFromInline package var describesFailures: Bool
 
     @usableFromInline package init(records: Bool = false, exports: Bool = false, covers: Bool = false, systemSteps: Int = .max, makesSystem: Bool = true,
-                 willRunStep: ((Int) -> Void)? = nil) {
+                 describesFailures: Bool = true, willRunStep: ((Int) -> Void)? = nil) {
         self.records = records
         self.exports = exports
         self.covers = covers
         self.systemSteps = systemSteps
         self.makesSystem = makesSystem
+        self.describesFailures = describesFailures
         self.willRunStep = willRunStep
     }
 
     /// A search's case: the outcome alone.
     @usableFromInline package static var search: RunOptions { RunOptions() }
+    /// A shrink candidate: the outcome alone, a mismatch not written out (`describesFailures`).
+    @usableFromInline package static var candidate: RunOptions { RunOptions(describesFailures: false) }
     /// A case recorded and described (its steps, expectations and Swift lines).
     @usableFromInline package static var record: RunOptions { RunOptions(records: true, exports: true) }
     /// A case recorded up to step `stop`, which is predicted but not run on the system.
@@ -206,7 +213,7 @@
             self.actions = actions
             self.invariants = invariants
             io = StepIO(arguments: arguments, tally: Tally(actions: actions.count, counts: options.covers), records: options.records,
-                        willPerform: options.willRunStep)
+                        describesFailures: options.describesFailures, willPerform: options.willRunStep)
             chooser = Chooser(actions: actions, counts: options.covers)
         }
     }

@@ -73,21 +73,25 @@ extension ObservationParts {
 extension Prediction {
     /// The failure of a step whose observation `observed` the prediction does not allow (`trace` is the
     /// step's trace): the rule of the first differing part when the observation has parts, the trap kind
-    /// when it recorded a trap the prediction does not.
+    /// when it recorded a trap the prediction does not. Without a trace, the same failure with its message left
+    /// unwritten (`RunOptions.describesFailures`): its rule, kind and detail do not depend on the message.
     @usableFromInline
-    func mismatch(_ observed: Observation, trace: TraceStep) -> Failure {
-        let expected = Rendering.text(value), seen = Rendering.text(observed)
+    func mismatch(_ observed: Observation, trace: TraceStep?) -> Failure {
+        let undescribed = "(not described: a shrink candidate)"
+        let expected = { Rendering.text(self.value) }
         guard let observedParts = observed as? any ObservationParts, let predictedParts = value as? any ObservationParts else {
-            return Failure(rule: rule, kind: .mismatch, message: "\(trace): expected \(expected), observed \(seen)")
+            guard let trace else { return Failure(rule: rule, kind: .mismatch, message: undescribed) }
+            return Failure(rule: rule, kind: .mismatch, message: "\(trace): expected \(expected()), observed \(Rendering.text(observed))")
         }
         let differing = Self.firstDifferingPart(predicted: predictedParts.parts, observed: observedParts.parts)
         let decided = differing.flatMap { predictedParts.provenance(ofPart: $0, observed: observed) ?? rule(ofPart: $0) } ?? rule
         if let code = observedParts.trapCode, predictedParts.trapCode == nil {
-            return Failure(rule: decided, kind: .trap, message: "\(trace): trapped (\(code)) where the specification expects \(expected)",
-                           detail: code)
+            let message = trace.map { "\($0): trapped (\(code)) where the specification expects \(expected())" } ?? undescribed
+            return Failure(rule: decided, kind: .trap, message: message, detail: code)
         }
+        guard let trace else { return Failure(rule: decided, kind: .mismatch, message: undescribed) }
         let located = differing.map { " (its \($0) differs)" } ?? ""
-        return Failure(rule: decided, kind: .mismatch, message: "\(trace): expected \(expected), observed \(seen)\(located)")
+        return Failure(rule: decided, kind: .mismatch, message: "\(trace): expected \(expected()), observed \(Rendering.text(observed))\(located)")
     }
 }
 

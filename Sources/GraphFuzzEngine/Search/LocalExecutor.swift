@@ -67,7 +67,7 @@ package final class LocalExecutor: CaseExecutor {
     }
 
     package func replay(_ sequence: ChoiceSequence) -> CaseResult {
-        run(Draw(replaying: sequence), options: .search)
+        run(Draw(replaying: sequence), options: .candidate)
     }
 
     package func describe(_ sequence: ChoiceSequence) -> CaseResult {
