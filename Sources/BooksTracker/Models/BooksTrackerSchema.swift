@@ -17,16 +17,18 @@ public enum BooksTrackerSchema {
     /// The schema of `configuration`. `localEditionEntriesRule` is the local configuration's delete rule on
     /// `Edition.userLibraryEntries` (`.deny`, seed 004's fix; mutant `edition-nullify` selects `.nullify`).
     public static func schema(_ configuration: BooksConfiguration, localEditionEntriesRule: DeleteRule = .deny) -> Schema {
-        switch (configuration, localEditionEntriesRule) {
-        case (.cloudKit, _): return cloudKitSchema
-        case (.local, .deny): return localSchema
-        case (.local, _): return makeSchema(.local, localEditionEntriesRule: localEditionEntriesRule)
+        switch configuration {
+        case .cloudKit: return cloudKitSchema
+        case .local: return localSchemas[localEditionEntriesRule] ?? makeSchema(.local, localEditionEntriesRule: localEditionEntriesRule)
         }
     }
 
-    /// The shipped schemas, derived once from the model classes (a schema is an immutable value).
+    /// The schemas, derived once from the model classes (a schema is an immutable value): the local one for every
+    /// delete rule, so a store opened with another rule (a mutant's) costs what a shipped one does.
     private static let cloudKitSchema = derive()
-    private static let localSchema = makeSchema(.local, localEditionEntriesRule: .deny)
+    private static let localSchemas = Dictionary(uniqueKeysWithValues: DeleteRule.allCases.map { rule in
+        (rule, makeSchema(.local, localEditionEntriesRule: rule))
+    })
 
     private static func derive() -> Schema {
         do {
