@@ -19,8 +19,8 @@ struct BenchCommand: Command {
         --first-failure: per mutant (of --target, or --mutant alone), seeds 1…N (default 10), each run
         as `graph-fuzz --mutant NAME --seed S` runs it (default workers) until its first failure is
         shrunk and reported: the time from the start to that report (median, worst), the cases up to
-        the lowest failing case, the shrink's attempts and the shrunk steps; --passes: which shrink
-        passes spent the attempts;
+        the lowest failing case, the shrink's attempts, the shrunk steps and the CPU time of the run's
+        processes, workers included (median, worst); --passes: which shrink passes spent the attempts;
         --reach: how many of seeds 1…N (default 5) reach each rare state of the graph target
         """
 
