@@ -19,7 +19,7 @@ public enum BooksTrackerSchema {
     public static func schema(_ configuration: BooksConfiguration, localEditionEntriesRule: DeleteRule = .deny) -> Schema {
         switch configuration {
         case .cloudKit: return cloudKitSchema
-        case .local: return localSchemas[localEditionEntriesRule] ?? makeSchema(.local, localEditionEntriesRule: localEditionEntriesRule)
+        case .local: return localSchemas[localEditionEntriesRule]!  // every rule is a key
         }
     }
 

@@ -111,14 +111,20 @@ package enum Benchmark {
 
     /// User and system CPU seconds of this process, or of its children that ended and were reaped.
     static func cpuSeconds(children: Bool) -> Double {
+        let usage = usage(children: children)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// The resources this process, or its children that ended and were reaped, used so far (`getrusage`).
+    private static func usage(children: Bool) -> rusage {
         var usage = rusage()
         #if os(Linux)
         getrusage(Int32((children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue), &usage)
         #else
         getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
         #endif
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        return usage
     }
 
     package static func median(_ values: [Int]) -> Int { Int(median(values.map(Double.init))) }
@@ -132,13 +138,11 @@ package enum Benchmark {
 
     /// The process's peak resident memory in bytes.
     package static func peakResidentBytes() -> Int {
-        var usage = rusage()
+        // `ru_maxrss` is in kilobytes on Linux, in bytes on Darwin.
         #if os(Linux)
-        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        return Int(usage.ru_maxrss) * 1024
+        return Int(usage(children: false).ru_maxrss) * 1024
         #else
-        getrusage(RUSAGE_SELF, &usage)
-        return Int(usage.ru_maxrss)
+        return Int(usage(children: false).ru_maxrss)
         #endif
     }
 
