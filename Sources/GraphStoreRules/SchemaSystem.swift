@@ -18,7 +18,7 @@ public struct SchemaSystem {
     /// The SQLite store file of an on-disk case (removed at tear-down), nil in memory.
     let storeFile: ScratchStoreFile?
     /// The empty store image the case's SQLite store was made from (its layout serves G26's damaged copies).
-    let storeImage: EmptyStoreImage?
+    package let storeImage: EmptyStoreImage?
     /// Where the case's store file and G26's damaged copies go.
     let stores: ScratchStores
     /// The containers of earlier launches: their models raise traps there (G22).

@@ -28,11 +28,15 @@ public final class GraphSystem: @unchecked Sendable {
     package init(config: GraphConfig, faults: GraphFaults = .shipped, stores: ScratchStores = ScratchStores()) throws {
         let configuration: BooksConfiguration = config.schema == .local ? .local : .cloudKit
         let findings = CloudKitFindings.of(configuration, faults.editionEntriesRule)
+        let schema = BooksTrackerSchema.schema(configuration, localEditionEntriesRule: faults.editionEntriesRule)
+        // The image of the store this case opens, with its delete rule: one made for another rule would not fit, and
+        // every case would build its store file again.
         let image = config.parameters.backend == .sqlite
-            ? stores.emptyImage(config.schema.rawValue, schema: BooksTrackerSchema.schema(configuration), storeIdentifier: ModelConfiguration().storeIdentifier)
+            ? stores.emptyImage("\(config.schema.rawValue)-\(faults.editionEntriesRule.rawValue)", schema: schema,
+                                storeIdentifier: ModelConfiguration().storeIdentifier)
             : nil
         store = try SchemaSystem(schema: BooksEntities.schema(config.schema),
-                                 store: BooksTrackerSchema.schema(configuration, localEditionEntriesRule: faults.editionEntriesRule),
+                                 store: schema,
                                  parameters: config.parameters, configuration: ModelConfiguration(trapPolicy: .record, behavior: faults.behavior(config)),
                                  saveTransactions: faults.saveTransactions, image: image, stores: stores, makeModel: Self.make,
                                  cloudKit: (findings.containerViolations, findings.predictedContainerViolations))

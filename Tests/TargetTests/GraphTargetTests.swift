@@ -1,6 +1,7 @@
 import BooksSpec
 import GraphFuzzEngine
 import GraphSpec
+import GraphStore
 import GraphTarget
 import Testing
 
@@ -24,6 +25,19 @@ struct GraphTargetTests {
         let production = try Target.graph.machine().replay(record.config, record.steps).get()
         #expect(production.outcome == .pass)
         #expect(record.swiftLines.contains { $0.contains("#expect(saveCode == 1600)") })
+    }
+
+    /// Every SQLite case writes its new store from the empty image of the schema it opens, the mutants' delete rules
+    /// included: an image made for another rule does not fit, and the case would build its store file again.
+    @Test("A case's SQLite store is written from an empty image of its own schema, whichever delete rule it uses",
+          arguments: DeleteRule.allCases)
+    func storeImageFits(rule: DeleteRule) throws {
+        var system = try GraphSystem(config: GraphConfig(parameters: StoreParameters(backend: .sqlite)),
+                                     faults: GraphFaults(editionEntriesRule: rule))
+        defer { GraphMachine().tearDown(&system) }
+        let image = try #require(system.store.storeImage)
+        let fits = image.fits(system.store.container.schema, storeIdentifier: system.store.container.storeIdentifier)
+        #expect(fits, "the empty image does not fit the store of a case whose edition entries are \(rule.rawValue)")
     }
 
     /// Seed 6's case 6435 (and seeds 1-3), shrunk: a killed save whose save traps (G17, the entry's work was
