@@ -117,13 +117,43 @@ enum LoadedImages {
             if count <= 0 { break }
             bytes += buffer.prefix(count)
         }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ", maxSplits: 2)
-            guard fields.count >= 2 else { return nil }
-            let range = fields[0].split(separator: "-")
-            guard range.count == 2, let low = UInt(range[0], radix: 16), let high = UInt(range[1], radix: 16) else { return nil }
-            return (low, high, fields[1].dropFirst().first == "w")
+        return parseMappings(bytes)
+    }
+
+    /// The mappings listed in the text of `/proc/self/maps`: per line, `low-high perms …` (hexadecimal addresses), and
+    /// whether `perms` grants writing. A line that does not start so is skipped. Read byte by byte: the file has a
+    /// few hundred lines, which split into strings cost more than the rest of the hooks' installation.
+    static func parseMappings(_ bytes: [UInt8]) -> [(low: UInt, high: UInt, writable: Bool)] {
+        var result: [(low: UInt, high: UInt, writable: Bool)] = []
+        var i = 0
+        func hex(until end: UInt8) -> UInt? {
+            var value: UInt = 0, digits = 0
+            while i < bytes.count, bytes[i] != end {
+                let byte = bytes[i]
+                let digit: UInt
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt(byte - UInt8(ascii: "A") + 10)
+                default: return nil
+                }
+                guard digits < UInt.bitWidth / 4 else { return nil }
+                value = value << 4 | digit
+                digits += 1
+                i += 1
+            }
+            guard digits > 0, i < bytes.count else { return nil }
+            i += 1  // the separator
+            return value
         }
+        while i < bytes.count {
+            if let low = hex(until: UInt8(ascii: "-")), let high = hex(until: UInt8(ascii: " ")), i + 1 < bytes.count {
+                result.append((low, high, bytes[i + 1] == UInt8(ascii: "w")))
+            }
+            while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+            i += 1
+        }
+        return result
     }
 
     // MARK: Function symbols of a file
