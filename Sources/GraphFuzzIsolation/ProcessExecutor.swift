@@ -281,8 +281,8 @@ package final class ProcessExecutor: CaseExecutor {
         let text = line.dropFirst(2)
         switch line.first {
         case "g":
-            let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
-            let numbers = fields.first?.split(separator: " ") ?? []
+            let fields = text.fields(UInt8(ascii: "\t"))
+            let numbers = fields.first?.parts(UInt8(ascii: " ")) ?? []
             guard fields.count == 9, numbers.count == 3, let index = Int(numbers[0]), let steps = Int(numbers[1]),
                   let seconds = Double(numbers[2]), seconds >= 0,
                   let delta = ConsumedLine.decode(fields[1...5]), let shrink = ShrinkLine.decode(Substring(fields[6...8].joined(separator: "\t")))

@@ -89,7 +89,7 @@ final class WorkerClient {
         }
         /// Adds the consumed fields of a `k` or `u` line after its first field.
         func consumed(_ line: String) throws(WorkerError) -> Int {
-            let fields = line.dropFirst(2).split(separator: "\t", omittingEmptySubsequences: false)
+            let fields = line.dropFirst(2).fields(UInt8(ascii: "\t"))
             guard let first = fields.first, let number = Int(first) else { throw malformed(line) }
             guard fields.count > 1 else { return number }
             guard let delta = ConsumedLine.decode(fields.dropFirst()) else { throw malformed(line) }

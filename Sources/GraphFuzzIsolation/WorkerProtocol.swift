@@ -95,41 +95,44 @@ package enum WorkerRequest: Equatable, Sendable {
 
 /// An outcome as one line of text (the `OUTCOME` of the worker protocol's answers).
 package enum OutcomeLine {
+    /// Escapes backslash, tab, newline and carriage return, scalar by scalar: as characters, a carriage return and
+    /// a newline together (or a backslash and a combining mark) are one, which no case here would match.
     package static func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return text }
-        var out = ""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.append(character)
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+        else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\".unicodeScalars
+            case "\t": out += "\\t".unicodeScalars
+            case "\n": out += "\\n".unicodeScalars
+            case "\r": out += "\\r".unicodeScalars
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     package static func unescape(_ text: Substring) -> String {
-        guard text.contains("\\") else { return String(text) }
-        var out = ""
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return String(text) }
+        var out = String.UnicodeScalarView()
         var escaping = false
-        for character in text {
+        for scalar in text.unicodeScalars {
             if escaping {
-                switch character {
-                case "t": out += "\t"
-                case "n": out += "\n"
-                case "r": out += "\r"
-                default: out.append(character)
+                switch scalar {
+                case "t": out.append("\t")
+                case "n": out.append("\n")
+                case "r": out.append("\r")
+                default: out.append(scalar)
                 }
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                out.append(character)
+                out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     /// `pass`, `rejected`, `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`, or
@@ -150,7 +153,7 @@ package enum OutcomeLine {
     package static func decodeOutcome(_ text: Substring) -> Outcome? {
         if text == "pass" { return .pass }
         if text == "rejected" { return .rejected }
-        let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+        let fields = text.fields(UInt8(ascii: "\t"))
         if fields.count == 5, fields[0] == "harness" {
             let step = Int(fields[1])
             return .harnessFault(HarnessFault(message: unescape(fields[4]), place: unescape(fields[3]), step: step,
@@ -175,18 +178,18 @@ extension Coverage {
 
     /// Reads `line`; nil when it is not one.
     package init?(line: Substring) {
-        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        let fields = line.fields(UInt8(ascii: "\t"))
         guard fields.count == 4, let cases = Int(fields[0]) else { return nil }
         var actions: [ActionCount] = []
-        for entry in fields[1].split(separator: ";") {
-            let parts = entry.split(separator: ",", omittingEmptySubsequences: false)
+        for entry in fields[1].parts(UInt8(ascii: ";")) {
+            let parts = entry.fields(UInt8(ascii: ","))
             guard parts.count == 4, let ran = Int(parts[1]), let held = Int(parts[2]), let failed = Int(parts[3]) else { return nil }
             actions.append(ActionCount(name: String(parts[0]), ran: ran, held: held, failed: failed))
         }
         func counts(_ field: Substring) -> [String: Int]? {
             var out: [String: Int] = [:]
-            for entry in field.split(separator: ";") {
-                let parts = entry.split(separator: "=", omittingEmptySubsequences: false)
+            for entry in field.parts(UInt8(ascii: ";")) {
+                let parts = entry.fields(UInt8(ascii: "="))
                 guard parts.count == 2, let count = Int(parts[1]) else { return nil }
                 out[String(parts[0]), default: 0] += count
             }
@@ -213,25 +216,52 @@ package enum ConsumedLine {
         let field = Array(fields)
         guard let choices = numbers(field[0]), let bounds = numbers(field[1]), choices.count == bounds.count, let spansFrom = Int(field[2]),
               let open = numbers(field[4]) else { return nil }
-        var spans: [Span] = []
-        for entry in field[3].split(separator: ";") {
-            let parts = entry.split(separator: ",").compactMap { Int($0) }
-            guard parts.count == 5, parts[0] >= 0 else { return nil }
-            spans.append(Span(label: Span.Label(rawValue: UInt32(parts[0])), start: parts[1], end: parts[2], depth: parts[3], isDiscarded: parts[4] == 1))
-        }
+        guard let spans = spans(field[3]) else { return nil }
         return ConsumedDelta(choices: choices, bounds: bounds, spansFrom: spansFrom, spans: spans, openSpans: open.map { Int($0) })
+    }
+
+    /// The spans `encode` wrote, `LABEL,START,END,DEPTH,DISCARDED` each, `;`-separated, read from the field's bytes (a
+    /// case's answer holds thousands); nil when an entry is not five numbers.
+    private static func spans(_ text: Substring) -> [Span]? {
+        var spans: [Span] = []
+        var numbers: [Int] = []
+        numbers.reserveCapacity(5)
+        var value = 0, digits = 0
+        func endEntry() -> Bool {
+            if digits == 0 && numbers.isEmpty { return true }  // an empty entry, as `split(separator:)` skips it
+            guard digits > 0, numbers.count == 4 else { return false }
+            numbers.append(value)
+            guard numbers[0] <= Int(UInt32.max) else { return false }
+            spans.append(Span(label: Span.Label(rawValue: UInt32(numbers[0])), start: numbers[1], end: numbers[2], depth: numbers[3],
+                              isDiscarded: numbers[4] == 1))
+            numbers.removeAll(keepingCapacity: true)
+            value = 0
+            digits = 0
+            return true
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard digits < 18 else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            case UInt8(ascii: ","):
+                guard digits > 0, numbers.count < 4 else { return nil }
+                numbers.append(value)
+                value = 0
+                digits = 0
+            case UInt8(ascii: ";"):
+                guard endEntry() else { return nil }
+            default:
+                return nil
+            }
+        }
+        return endEntry() ? spans : nil
     }
 
     private static func numbers(_ values: [UInt64]) -> String { values.map(String.init).joined(separator: " ") }
 
-    private static func numbers(_ text: Substring) -> [UInt64]? {
-        var values: [UInt64] = []
-        for part in text.split(separator: " ") {
-            guard let value = UInt64(part) else { return nil }
-            values.append(value)
-        }
-        return values
-    }
+    private static func numbers(_ text: Substring) -> [UInt64]? { ChoiceSequence.values(parsing: text) }
 }
 
 extension ShrinkBudget {
@@ -266,14 +296,14 @@ package enum ShrinkLine {
 
     /// Reads the fields `encode` wrote; nil when they are not.
     package static func decode(_ text: Substring) -> ShrinkResult? {
-        let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+        let fields = text.fields(UInt8(ascii: "\t"))
         guard fields.count == 3 else { return nil }
-        let numbers = fields[0].split(separator: " ")
+        let numbers = fields[0].parts(UInt8(ascii: " "))
         guard numbers.count == 4, let attempts = Int(numbers[0]), let improvements = Int(numbers[1]), let skipped = Int(numbers[2]),
               numbers[3].allSatisfy({ "bsi-".contains($0) }), let sequence = ChoiceSequence(parsing: fields[1]) else { return nil }
         var passes: [ShrinkPassStats] = []
-        for entry in fields[2].split(separator: ";") {
-            let parts = entry.split(separator: ",", omittingEmptySubsequences: false)
+        for entry in fields[2].parts(UInt8(ascii: ";")) {
+            let parts = entry.fields(UInt8(ascii: ","))
             guard parts.count == 5, let runs = Int(parts[1]), let tried = Int(parts[2]), let improved = Int(parts[3]),
                   let removed = Int(parts[4]) else { return nil }
             var stats = ShrinkPassStats(pass: String(parts[0]))
@@ -308,7 +338,7 @@ package enum RecordLines {
             record.config = config
         case "l": record.configLines.append(OutcomeLine.unescape(text))
         case "s":
-            let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+            let fields = text.fields(UInt8(ascii: "\t"))
             guard fields.count == 2, let step = try? TraceStep(parsing: Substring(OutcomeLine.unescape(fields[0]))) else { return false }
             record.steps.append(step)
             record.expectations.append(OutcomeLine.unescape(fields[1]))

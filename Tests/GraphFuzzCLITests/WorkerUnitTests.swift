@@ -56,6 +56,46 @@ struct WorkerUnitTests {
         }
     }
 
+    @Test("text survives the escaping scalar by scalar: a carriage return before a newline, a backslash before a combining mark")
+    func escapingScalars() {
+        for text in ["a\r\nb", "\r\n", "x\\\u{301}y", "\\t is not a tab", "é\tü\n", "", "plain"] {
+            let escaped = OutcomeLine.escape(text)
+            #expect(!escaped.utf8.contains { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }, "\(escaped.debugDescription)")
+            #expect(OutcomeLine.unescape(Substring(escaped)) == text, "\(text.debugDescription)")
+        }
+    }
+
+    @Test("a line's fields split at a separator byte as `split(separator:)` splits at the character")
+    func byteFields() {
+        for text in ["a\tb\t\tc", "\t", "", "\tlead", "trail\t", "é\tü\t→", "one"] {
+            let line = Substring(text)
+            #expect(line.fields(UInt8(ascii: "\t")) == line.split(separator: "\t", omittingEmptySubsequences: false), "\(text.debugDescription)")
+            #expect(line.parts(UInt8(ascii: "\t")) == line.split(separator: "\t"), "\(text.debugDescription)")
+        }
+        #expect(ChoiceSequence.values(parsing: "0 18446744073709551615  7 ") == [0, UInt64.max, 7])
+        #expect(ChoiceSequence.values(parsing: "") == [])
+        #expect(ChoiceSequence.values(parsing: "18446744073709551616") == nil, "past 64 bits")
+        #expect(ChoiceSequence.values(parsing: "1 +2") == nil)
+        #expect(ChoiceSequence.values(parsing: "1\t2") == nil)
+    }
+
+    @Test("what a case consumed survives the line protocol, its spans included; a span that is not five numbers is refused")
+    func consumedRoundTrip() {
+        let delta = ConsumedDelta(choices: [0, 7, UInt64.max], bounds: [1, 9, UInt64.max], spansFrom: 4,
+                                  spans: [Span(label: .step, start: 0, end: 3, depth: 0, isDiscarded: false),
+                                          Span(label: .value, start: 1, end: 2, depth: 1, isDiscarded: true)], openSpans: [2, 0])
+        let fields = Substring(ConsumedLine.encode(delta)).fields(UInt8(ascii: "\t"))
+        #expect(ConsumedLine.decode(fields) == delta)
+        let empty = ConsumedDelta(choices: [], bounds: [], spansFrom: 0, spans: [], openSpans: [])
+        #expect(ConsumedLine.decode(Substring(ConsumedLine.encode(empty)).fields(UInt8(ascii: "\t"))) == empty)
+        for spans in ["1,0,3,0", "1,0,3,0,0,5", "1,0,,0,0", "1,0,3,0,x", "-1,0,3,0,0", "4294967296,0,3,0,0"] {
+            let line: [Substring] = ["0", "1", "0", Substring(spans), ""]
+            #expect(ConsumedLine.decode(line) == nil, "\(spans)")
+        }
+        let skipped: [Substring] = ["0", "1", "0", ";1,0,1,0,0;;", ""]
+        #expect(ConsumedLine.decode(skipped)?.spans == [Span(label: .step, start: 0, end: 1, depth: 0, isDiscarded: false)])
+    }
+
     @Test("requests carry the run's seed and survive the line protocol")
     func requestRoundTrip() {
         let requests: [WorkerRequest] = [.batch(seed: UInt64.max, CaseChunk(start: 3, stride: 2, count: 5)), .runCase(seed: 7, index: 12),

@@ -37,11 +37,31 @@ public struct ChoiceSequence: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses the space-separated form written by `description`.
     @usableFromInline package init?(parsing text: Substring) {
-        var values: [UInt64] = []
-        for part in text.split(separator: " ", omittingEmptySubsequences: true) {
-            guard let value = UInt64(part) else { return nil }
-            values.append(value)
-        }
+        guard let values = Self.values(parsing: text) else { return nil }
         self.init(values)
+    }
+
+    /// Space-separated decimal numbers (runs of spaces allowed, no sign), read from the text's UTF-8 bytes; nil when
+    /// anything else is there or a number does not fit 64 bits. The worker protocol's lists of choices and bounds.
+    package static func values(parsing text: Substring) -> [UInt64]? {
+        var values: [UInt64] = []
+        var value: UInt64 = 0, inNumber = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: " ") {
+                if inNumber { values.append(value) }
+                value = 0
+                inNumber = false
+            } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+                let (sum, carried) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                guard !overflowed && !carried else { return nil }
+                value = sum
+                inNumber = true
+            } else {
+                return nil
+            }
+        }
+        if inNumber { values.append(value) }
+        return values
     }
 }
