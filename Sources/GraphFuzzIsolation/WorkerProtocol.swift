@@ -95,44 +95,53 @@ package enum WorkerRequest: Equatable, Sendable {
 
 /// An outcome as one line of text (the `OUTCOME` of the worker protocol's answers).
 package enum OutcomeLine {
-    /// Escapes backslash, tab, newline and carriage return, scalar by scalar: as characters, a carriage return and
-    /// a newline together (or a backslash and a combining mark) are one, which no case here would match.
+    /// Escapes backslash, tab, newline and carriage return, byte by byte: the four are ASCII, never part of another
+    /// character's UTF-8 bytes, and as characters a carriage return and a newline together (or a backslash and a
+    /// combining mark) would be one that no case here matches.
     package static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
-        else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\".unicodeScalars
-            case "\t": out += "\\t".unicodeScalars
-            case "\n": out += "\\n".unicodeScalars
-            case "\r": out += "\\r".unicodeScalars
-            default: out.append(scalar)
+        let special: (UInt8) -> Bool = { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }
+        guard text.utf8.contains(where: special) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            let letter: UInt8
+            switch byte {
+            case UInt8(ascii: "\\"): letter = UInt8(ascii: "\\")
+            case UInt8(ascii: "\t"): letter = UInt8(ascii: "t")
+            case UInt8(ascii: "\n"): letter = UInt8(ascii: "n")
+            case UInt8(ascii: "\r"): letter = UInt8(ascii: "r")
+            default:
+                out.append(byte)
+                continue
             }
+            out.append(UInt8(ascii: "\\"))
+            out.append(letter)
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
+    /// Reverses `escape`, byte by byte; a backslash before any other byte stands for that byte.
     package static func unescape(_ text: Substring) -> String {
         guard text.utf8.contains(UInt8(ascii: "\\")) else { return String(text) }
-        var out = String.UnicodeScalarView()
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         var escaping = false
-        for scalar in text.unicodeScalars {
+        for byte in text.utf8 {
             if escaping {
-                switch scalar {
-                case "t": out.append("\t")
-                case "n": out.append("\n")
-                case "r": out.append("\r")
-                default: out.append(scalar)
+                switch byte {
+                case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
+                case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "r"): out.append(UInt8(ascii: "\r"))
+                default: out.append(byte)
                 }
                 escaping = false
-            } else if scalar == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaping = true
             } else {
-                out.append(scalar)
+                out.append(byte)
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `pass`, `rejected`, `fail<TAB>KIND<TAB>RULE<TAB>DETAIL<TAB>STEP<TAB>MESSAGE`, or
