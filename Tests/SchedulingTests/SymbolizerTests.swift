@@ -44,7 +44,8 @@ struct SymbolizerTests {
         let own = try #require(LoadedImages.mappings())
         var local = 0
         let stack = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
-        let code = UInt(bitPattern: try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc")))
+        let code = UInt(bitPattern: dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc"))
+        #expect(code != 0)
         #expect(own.first { stack >= $0.low && stack < $0.high }?.writable == true)
         #expect(own.first { code >= $0.low && code < $0.high }?.writable == false)
     }
