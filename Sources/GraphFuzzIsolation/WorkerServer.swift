@@ -50,6 +50,7 @@ package struct WorkerServer {
         sigaction(SIGINT, &ignore, nil)
         signal(SIGPIPE, SIG_IGN)
         Interruption.install()  // SIGTERM only: SIGINT is ignored, and stays so
+        PhaseLog.note("serve")
         let shutdown = WorkerShutdown(scratchFolder: scratchFolder)
         shutdown.watch()
         defer { shutdown.removeScratchFolder() }
@@ -160,12 +161,14 @@ package struct WorkerServer {
                                shrunk: inout Set<FailureSignature>) {
         guard let budget = batchShrink, shrunk.insert(failure.signature).inserted else { return }
         writer.line("v \(index)")
+        PhaseLog.note("shrink-start \(index)")
         let clock = ContinuousClock()
         let start = clock.now
         let first = machine.run(Draw(seed: SplitMix64.caseSeed(run: seed, case: index)), maxSteps, RunOptions(covers: true))
         guard first.failure?.signature == failure.signature else { return }
         let (result, fault) = shrink(first, signature: failure.signature, budget: budget, writer)
         guard fault == nil else { return }
+        PhaseLog.note("shrink-end \(index) \(result.attempts)")
         let described = machine.run(Draw(replaying: result.sequence), maxSteps, .record)
         let consumed = ConsumedDelta(choices: first.consumed.choices, bounds: first.consumed.bounds, spansFrom: 0,
                                      spans: first.consumed.spans, openSpans: [])
@@ -190,6 +193,7 @@ package struct WorkerServer {
     /// goes on with the cases after it, as the parent expects every case of it run.
     private func runBatch(_ batch: CaseChunk, seed: UInt64, _ writer: inout AnswerWriter, _ shutdown: WorkerShutdown,
                           shrunk: inout Set<FailureSignature>) {
+        PhaseLog.note("batch \(batch.start) \(batch.count)")
         var steps = 0, rejected = 0
         var coverage = Coverage()
         var pending: CaseChunk? = batch
@@ -203,6 +207,7 @@ package struct WorkerServer {
                     written += 1
                 }
                 shutdown.endIfRequested()
+                PhaseLog.note("case \(index)")
                 writer.announce("s", index)
             }
             for failing in report.failures[written...] {
@@ -223,6 +228,7 @@ package struct WorkerServer {
     }
 
     private func writeFailure(_ failure: CaseFailure, _ writer: AnswerWriter) {
+        PhaseLog.note("failure \(failure.index) \(failure.failure.rule)")
         writer.line("f \(failure.index) \(OutcomeLine.encode(.fail(failure.failure)))")
     }
 }

@@ -38,6 +38,32 @@ struct BenchFirstFailureTests {
         #expect(attempts == runs.compactMap { $0["shrinkAttempts"] as? Int }.reduce(0, +), "the passes' attempts add up to the shrinks'")
     }
 
+    @Test("GRAPHFUZZ_PHASE_LOG: the bench and its workers log their phases, one clock for all, the shrink's attempts as reported")
+    func phaseLog() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = folder + "/phases"
+        let bench = try graphFuzz(["bench", "--first-failure", "--mutant", "relate-before-insert", "--seeds", "1", "--json"],
+                                  environment: ["GRAPHFUZZ_PHASE_LOG": log])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        let run = try #require((try object(Substring(bench.stdout.split(separator: "\n")[0]))["runs"] as? [[String: Any]])?.first)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let events = try lines.map { line in
+            let parts = line.split(separator: " ", maxSplits: 3)
+            try #require(parts.count == 4 && Int(parts[0]) != nil && Double(parts[1]) != nil && Double(parts[2]) != nil, "\(line)")
+            return (pid: Int(parts[0])!, ms: Double(parts[1])!, event: String(parts[3]))
+        }
+        let campaign = try #require(events.first { $0.event == "campaign 1" })
+        let report = try #require(events.first { $0.event == "report 1" })
+        #expect(report.pid == campaign.pid && report.ms > campaign.ms)
+        let workers = Set(events.filter { $0.event == "serve" }.map(\.pid))
+        #expect(!workers.isEmpty && !workers.contains(campaign.pid), "\(lines)")
+        #expect(events.contains { workers.contains($0.pid) && $0.event.hasPrefix("batch 0 ") && $0.ms > campaign.ms })
+        let attempts = try #require(run["shrinkAttempts"] as? Int)
+        #expect(events.contains { workers.contains($0.pid) && $0.event.hasPrefix("shrink-end ") && $0.event.hasSuffix(" \(attempts)") && $0.ms < report.ms },
+                "\(lines)")
+    }
+
     @Test("the text table names the mutant with its columns; --passes adds where the shrink's attempts went")
     func table() throws {
         let text = try graphFuzz(["bench", "--first-failure", "--mutant", "relate-before-insert", "--seeds", "1", "--passes"])

@@ -92,6 +92,7 @@ package enum Benchmark {
     /// stops there. Nil when it reports none.
     private static func firstFailure(_ target: Target, _ mutant: String, seed: UInt64, runs: Int,
                                      executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?) -> (FoundFailure, Double, Double)? {
+        PhaseLog.note("campaign \(seed)")
         let clock = ContinuousClock()
         let start = clock.now
         let ownStart = cpuSeconds(children: false), childrenStart = cpuSeconds(children: true)
@@ -102,6 +103,7 @@ package enum Benchmark {
         campaign.executor = executor
         _ = try? campaign.run { event in
             guard case .failure(let found, _) = event, first == nil else { return }
+            PhaseLog.note("report \(seed)")
             first = (found, (clock.now - start).seconds, cpuSeconds(children: false) - ownStart)
             stop = true
         }

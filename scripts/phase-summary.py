@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Where the time to a first failure went, from a phase log (GRAPHFUZZ_PHASE_LOG, PhaseLog.swift).
+
+Usage:
+    GRAPHFUZZ_PHASE_LOG=/tmp/phases graph-fuzz bench --first-failure --mutant edition-nullify
+    scripts/phase-summary.py /tmp/phases
+
+Per campaign (a `campaign SEED` line of the bench; a log without one is a single campaign from its first line), in
+milliseconds from its start: when each worker was ready (`serve`), each shrink where the failure ran (from the moment
+the failing case was met to its end, and its attempts), and the report. Then the cases' durations: the time from one `case` line of a
+worker to its next within a batch, which holds the case's run only.
+"""
+import sys
+
+
+def read(path):
+    events = []
+    with open(path) as log:
+        for number, line in enumerate(log, 1):
+            parts = line.split(maxsplit=3)
+            if len(parts) < 4:
+                sys.exit(f"{path}:{number}: not a phase line: {line.rstrip()!r}")
+            pid, ms, cpu, event = parts
+            events.append((int(pid), float(ms), float(cpu), event.rstrip("\n")))
+    return events
+
+
+def campaigns(events):
+    starts = [i for i, e in enumerate(events) if e[3].startswith("campaign ")]
+    if not starts:
+        return [events]
+    return [events[a:b] for a, b in zip(starts, starts[1:] + [len(events)])]
+
+
+def summary(campaign):
+    t0 = campaign[0][1]
+    ms = lambda e: f"{e[1] - t0:.1f}"
+    ready = [ms(e) for e in campaign if e[3] == "serve"]
+    shrinks = {}
+    for e in campaign:
+        word, *rest = e[3].split()
+        if word == "shrink-start":
+            shrinks[(e[0], rest[0])] = [ms(e), None, None]
+        elif word == "shrink-end" and (e[0], rest[0]) in shrinks:
+            shrinks[(e[0], rest[0])][1:] = [ms(e), rest[1]]
+    report = next((e for e in campaign if e[3].startswith("report ")), None)
+    parts = [campaign[0][3] if campaign[0][3].startswith("campaign ") else "run",
+             "ready " + ",".join(ready),
+             "shrinks " + " ".join(f"case {case} {s}-{e or '?'} ({n or '?'} attempts)" for (_, case), (s, e, n) in shrinks.items())]
+    if report:
+        parts.append(f"report {ms(report)}")
+    return "; ".join(parts)
+
+
+def case_durations(events):
+    last, durations = {}, []
+    for pid, ms, _, event in events:
+        if event.startswith("case "):
+            if pid in last:
+                durations.append(ms - last[pid])
+            last[pid] = ms
+        else:
+            last.pop(pid, None)
+    return sorted(durations)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: phase-summary.py LOG")
+    events = read(sys.argv[1])
+    for campaign in campaigns(events):
+        print(summary(campaign))
+    durations = case_durations(events)
+    if durations:
+        total = sum(durations)
+        print(f"cases timed: {len(durations)}, {total:.1f} ms, median {durations[len(durations) // 2]:.3f} ms")
+        for threshold in (1, 2, 5, 10):
+            slow = [d for d in durations if d > threshold]
+            print(f"  over {threshold} ms: {len(slow)} cases, {sum(slow):.1f} ms ({100 * sum(slow) / total:.0f}%)")
+
+
+if __name__ == "__main__":
+    main()
