@@ -21,6 +21,8 @@ struct BenchCommand: Command {
         shrunk and reported: the time from the start to that report (median, worst), the cases up to
         the lowest failing case, the shrink's attempts, the shrunk steps and the CPU time of the run's
         processes, workers included (median, worst); --passes: which shrink passes spent the attempts;
+        GRAPHFUZZ_PHASE_LOG=FILE in the environment: each process logs its phases to FILE (read it with
+        scripts/phase-summary.py FILE);
         --reach: how many of seeds 1…N (default 5) reach each rare state of the graph target
         """
 
