@@ -10,18 +10,31 @@ milliseconds from its start: when each worker was ready (`serve`), each shrink w
 the failing case was met to its end, and its attempts), and the report. Then the cases' durations: the time from one `case` line of a
 worker to its next within a batch, which holds the case's run only.
 """
+import signal
 import sys
+
+
+def fail(message):
+    """Bad input: the message on standard error, exit code 2."""
+    print(f"phase-summary.py: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def read(path):
     events = []
-    with open(path) as log:
+    try:
+        log = open(path)
+    except OSError as error:
+        fail(f"{path}: {error.strerror}")
+    with log:
         for number, line in enumerate(log, 1):
             parts = line.split(maxsplit=3)
             if len(parts) < 4:
-                sys.exit(f"{path}:{number}: not a phase line: {line.rstrip()!r}")
-            pid, ms, cpu, event = parts
-            events.append((int(pid), float(ms), float(cpu), event.rstrip("\n")))
+                fail(f"{path}:{number}: not a phase line (PID MILLISECONDS CPU EVENT): {line.rstrip()!r}")
+            try:
+                events.append((int(parts[0]), float(parts[1]), float(parts[2]), parts[3].rstrip("\n")))
+            except ValueError:
+                fail(f"{path}:{number}: not a phase line (PID MILLISECONDS CPU EVENT): {line.rstrip()!r}")
     return events
 
 
@@ -65,8 +78,9 @@ def case_durations(events):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (`| head`) ends it quietly
     if len(sys.argv) != 2:
-        sys.exit("usage: phase-summary.py LOG")
+        fail("usage: phase-summary.py LOG")
     events = read(sys.argv[1])
     for campaign in campaigns(events):
         print(summary(campaign))
