@@ -29,7 +29,8 @@ package enum PhaseLog {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
-        let line = "\(getpid()) \(format(milliseconds: monotonicMilliseconds())) \(format(milliseconds: cpuMilliseconds())) \(event)\n"
+        let line = "\(getpid()) \(format(milliseconds: monotonicMilliseconds())) "
+            + "\(format(milliseconds: Benchmark.cpuSeconds(children: false) * 1000)) \(event)\n"
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
@@ -38,17 +39,6 @@ package enum PhaseLog {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
-    }
-
-    static func cpuMilliseconds() -> Double {
-        var usage = rusage()
-        #if os(Linux)
-        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        #else
-        getrusage(RUSAGE_SELF, &usage)
-        #endif
-        func milliseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
-        return milliseconds(usage.ru_utime) + milliseconds(usage.ru_stime)
     }
 
     /// Three decimals, without the locale or exponents.
