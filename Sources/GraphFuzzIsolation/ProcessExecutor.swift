@@ -224,8 +224,10 @@ package final class ProcessExecutor: CaseExecutor {
         }
         if dispatch { try dispatchQueued() }
         // Case announcements only matter when a worker dies or hangs: let them collect in the
-        // pipe for a moment rather than waking for each, which would take CPU from the workers.
-        if !freed && ready > 0 { usleep(ProcessExecutor.announcementPause) }
+        // pipe for a moment rather than waking for each, which would take CPU from the workers. A failure (or a
+        // harness fault) goes to the loop at once: it may settle a group, or end a search that stops at its first.
+        let told = !report.failures.isEmpty || report.harnessFault != nil
+        if !freed && !told && ready > 0 { usleep(ProcessExecutor.announcementPause) }
         return report
     }
 
