@@ -162,7 +162,7 @@ public final class MapperSystem: @unchecked Sendable {
         for index in marked.works.indices { marked.works[index].googleBooksVolumeIDs = [marked.works[index].id] }
         let scratch = ModelContext(scratchContainer)
         let before = scratchContainer.traps.count
-        let works = DTOMapper(strategy: mapper.strategy).mapToWorks(marked, context: scratch).map(Self.canonicalWork)
+        let works = mapper.withEmptyCache().mapToWorks(marked, context: scratch).map(Self.canonicalWork)
         let traps = scratchContainer.traps
         return (works, traps.count > before ? Self.observation(traps[before]) : nil)
     }

@@ -29,6 +29,16 @@ public final class DTOMapper {
         cacheDesign = WorkCache.Design(strategy)
     }
 
+    private init(strategy: MapperStrategy, cacheDesign: WorkCache.Design) {
+        self.strategy = strategy
+        self.cacheDesign = cacheDesign
+    }
+
+    /// A mapper with this one's faults and an empty cache: what `init(strategy:)` makes, without working out the
+    /// cache's design from the faults again (a generic lookup of a few microseconds, paid at every map step by a
+    /// target that maps each response with a fresh mapper too).
+    package func withEmptyCache() -> DTOMapper { DTOMapper(strategy: strategy, cacheDesign: cacheDesign) }
+
     /// The number of volume IDs cached.
     public var cachedVolumeCount: Int { cache.entries.count }
 
