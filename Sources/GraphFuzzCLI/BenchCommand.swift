@@ -74,7 +74,7 @@ struct BenchCommand: Command {
             targets = [target]
         }
         // Each mutant's seeds run as `graph-fuzz --mutant NAME --seed S` runs them: in worker processes, one per core.
-        let executor = context.workerExecutable.map { WorkerCommand.executor($0, jobs: nil, caseTimeout: 10) }
+        let executor = context.workerExecutable.map { WorkerCommand.executor($0, entry: context.workerEntry, jobs: nil, caseTimeout: 10) }
         let workers = executor == nil ? "in this process" : "\(ProcessInfo.processInfo.activeProcessorCount) cores, default workers"
         if let firstFailureSeeds {
             var selected = targets.flatMap { target in target.mutants.map { (target, $0.name) } }
@@ -126,7 +126,7 @@ struct BenchCommand: Command {
             if let executable = context.workerExecutable {
                 progress("workers \(target.name)")
                 do {
-                    let launch = WorkerCommand.launch(executable, target: target.name, mutant: nil, steps: target.defaultSteps)
+                    let launch = WorkerCommand.launch(executable, entry: context.workerEntry, target: target.name, mutant: nil, steps: target.defaultSteps)
                     let rows = try WorkerScaling(seconds: seconds, launch: launch).measure(target, jobs: [1, 2])
                     for row in rows {
                         emit(.object([("event", .string("bench-jobs")), ("target", .string(target.name)), ("jobs", .int(row.jobs)),

@@ -34,4 +34,6 @@ struct CommandContext {
     var freshSeed: () -> UInt64
     /// The executable worker processes run (`graph-fuzz worker`); nil runs every case in this process.
     var workerExecutable: String?
+    /// What `workerExecutable` runs as a worker when it is this process's own executable (`WorkerLaunch.entry`).
+    var workerEntry: (@Sendable ([String]) -> Int32)? = nil
 }

@@ -30,6 +30,9 @@ package struct GraphFuzzCommand {
     /// The `graph-fuzz` executable that runs worker processes (`graph-fuzz worker`); nil runs
     /// every case in this process, as `--in-process` does.
     package var workerExecutable: String?
+    /// What `workerExecutable` runs as a worker, when it is this process's own executable (`executable(registry:)`):
+    /// a worker may then be this process forked (`WorkerLaunch.entry`).
+    var workerEntry: (@Sendable ([String]) -> Int32)?
 
     package init(registry: Registry = .standard, console: Console = .standard(),
                  freshSeed: @escaping () -> UInt64 = { UInt64.random(in: 1...UInt64(UInt32.max)) },
@@ -53,7 +56,10 @@ package struct GraphFuzzCommand {
             // stopped, temporary files removed — and end.
             ParentWatch.start { Interruption.stopOnce() }
         }
-        return GraphFuzzCommand(registry: registry, workerExecutable: currentExecutable())
+        var command = GraphFuzzCommand(registry: registry, workerExecutable: currentExecutable())
+        // The executable started with a worker's arguments runs this: `graph-fuzz worker …` as its `main` would.
+        command.workerEntry = { arguments in GraphFuzzCommand(registry: registry).run(arguments) }
+        return command
     }
 
     /// The absolute path of the running executable.
@@ -90,7 +96,8 @@ package struct GraphFuzzCommand {
             var flags = Flags(named == nil ? arguments[...] : arguments.dropFirst(), prefix: type.flagPrefix)
             let command = try type.init(&flags)
             if let leftover = flags.leftover { throw Help.unknown(leftover, command: type, commands: Self.commands) }
-            let context = CommandContext(registry: registry, console: console, freshSeed: freshSeed, workerExecutable: workerExecutable)
+            let context = CommandContext(registry: registry, console: console, freshSeed: freshSeed, workerExecutable: workerExecutable,
+                                         workerEntry: workerEntry)
             return try command.run(context)
         } catch {
             console.err("graph-fuzz: \(error.message)\n")

@@ -40,7 +40,7 @@ struct ReplayCommand: Command {
                 if let executable = context.workerExecutable, corpusCase.kind == .crash || corpusCase.kind == .hang {
                     let replay = WorkerReplay(timeout: caseTimeout) { target, mutant in
                         // A replay reads its steps from the trace: the steps per case draw nothing there.
-                        WorkerCommand.launch(executable, target: target.name, mutant: mutant, steps: target.defaultSteps)
+                        WorkerCommand.launch(executable, entry: context.workerEntry, target: target.name, mutant: mutant, steps: target.defaultSteps)
                     }
                     result = try replay.replay(corpusCase, file: file, targets: context.registry.targets)
                 } else {

@@ -111,7 +111,7 @@ struct RunCommand: Command {
                                 stopRequested: { Interruption.signal != nil || console.writeFailure() != nil },
                                 progressInterval: progress.interval)
         if let executable = context.workerExecutable, !inProcess {
-            campaign.executor = WorkerCommand.executor(executable, jobs: jobs, caseTimeout: caseTimeout,
+            campaign.executor = WorkerCommand.executor(executable, entry: context.workerEntry, jobs: jobs, caseTimeout: caseTimeout,
                                                        budgetNote: { console.err("graph-fuzz: note: \($0)\n") }, note: { progress.note($0) })
         }
         var report = RunReport(json: json, quiet: quiet, console: console, progress: progress, caseIndex: caseIndex, runs: self.runs)

@@ -50,32 +50,35 @@ struct WorkerCommand: Command {
 
     /// The executor a campaign runs each search's cases through: `jobs` worker processes (nil: one per core, as the
     /// budget allows) started from `executable`. `budgetNote` is told why fewer workers run than asked for.
-    static func executor(_ executable: String, jobs: Int?, caseTimeout: Double, budgetNote: @escaping (String) -> Void = { _ in },
+    static func executor(_ executable: String, entry: (@Sendable ([String]) -> Int32)?, jobs: Int?, caseTimeout: Double,
+                         budgetNote: @escaping (String) -> Void = { _ in },
                          note: @escaping (String) -> Void = { _ in }) -> (Target, SearchPlan) throws(RunError) -> any CaseExecutor {
         { target, plan throws(RunError) in
             let budget: WorkerBudget
             do throws(WorkerError) { budget = try WorkerBudget.current(requested: jobs) } catch { throw error.runError }
             if let message = budget.note { budgetNote(message) }
             return ProcessExecutor(name: target.name, workers: budget.jobs, caseTimeout: caseTimeout,
-                                   launch: launch(executable, plan: plan), note: note)
+                                   launch: launch(executable, entry: entry, plan: plan), note: note)
         }
     }
 
     /// How a search starts `executable` as a worker serving the plan's target (production code, or its mutant) with its
     /// steps per case, in the scratch folder its parent made for it.
     /// Its workers shrink the first failure of each signature a batch meets where it ran, with the plan's budget.
-    static func launch(_ executable: String, plan: SearchPlan) -> WorkerLaunch {
-        launch(executable, target: plan.target, mutant: plan.mutant, steps: plan.maxSteps, shrink: plan.options.shrinkBudget)
+    static func launch(_ executable: String, entry: (@Sendable ([String]) -> Int32)?, plan: SearchPlan) -> WorkerLaunch {
+        launch(executable, entry: entry, target: plan.target, mutant: plan.mutant, steps: plan.maxSteps, shrink: plan.options.shrinkBudget)
     }
 
     /// How `executable` is started as a worker serving `target` (production code, or `mutant`) with `steps` per case,
-    /// shrinking in its batches with `shrink` when given.
-    static func launch(_ executable: String, target: String, mutant: String?, steps: Int, shrink: ShrinkBudget? = nil) -> WorkerLaunch {
-        WorkerLaunch(executable: executable) { scratchFolder in
+    /// shrinking in its batches with `shrink` when given; `entry` is what the executable runs then, when it is this
+    /// process's own (a worker may then be this process forked).
+    static func launch(_ executable: String, entry: (@Sendable ([String]) -> Int32)?, target: String, mutant: String?, steps: Int,
+                       shrink: ShrinkBudget? = nil) -> WorkerLaunch {
+        WorkerLaunch(executable: executable, arguments: { scratchFolder in
             var line = [name, "--target", target]
             if let mutant { line += ["--mutant", mutant] }
             if let shrink { line += ["--shrink", shrink.line] }
             return line + ["--steps", String(steps), "--scratch", scratchFolder]
-        }
+        }, entry: entry)
     }
 }

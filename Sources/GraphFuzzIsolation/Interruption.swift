@@ -31,6 +31,13 @@ package enum Interruption {
         kill(getpid(), SIGTERM)
     }
 
+    /// Forgets the signal received and the stop sent: for a child forked from this process (`WorkerFork`), which
+    /// starts as a started process would, told nothing.
+    static func forget() {
+        received.store(0, ordering: .relaxed)
+        stopSent.store(false, ordering: .relaxed)
+    }
+
     /// The exit code for an interrupted run: 128 + the signal.
     package static var exitCode: Int32 { 128 + (signal ?? SIGINT) }
 
@@ -81,14 +88,50 @@ package enum Interruption {
 package enum ParentWatch {
     /// Checks the parent every `interval` seconds on a background thread; when it changed, calls
     /// `orphaned` (on that thread).
+    ///
+    /// On Linux the thread is a bare POSIX thread that only asks for its parent and sleeps until then, holding no lock
+    /// and allocating nothing: a fork of this process meanwhile is whole (`WorkerFork`), so it counts as quiet.
     package static func start(interval: Double = 0.2, orphaned: @escaping @Sendable () -> Void) {
         let parent = getppid()
+        #if os(Linux)
+        let watch = Unmanaged.passRetained(Watch(parent: parent, pause: useconds_t(interval * 1_000_000), orphaned: orphaned))
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 1 << 16)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        WorkerFork.quietThreads.add(1, ordering: .relaxed)
+        let started = pthread_create(&thread, &attributes, { context in
+            let watch = Unmanaged<Watch>.fromOpaque(context!).takeRetainedValue()
+            while getppid() == watch.parent { usleep(watch.pause) }
+            watch.orphaned()
+            return nil
+        }, watch.toOpaque())
+        if started != 0 {
+            WorkerFork.quietThreads.subtract(1, ordering: .relaxed)
+            watch.release()
+        }
+        #else
         let thread = Thread {
             while getppid() == parent { Thread.sleep(forTimeInterval: interval) }
             orphaned()
         }
         thread.stackSize = 1 << 16
         thread.start()
+        #endif
     }
+
+    #if os(Linux)
+    /// What the watching thread needs.
+    private final class Watch {
+        let parent: pid_t
+        let pause: useconds_t
+        let orphaned: @Sendable () -> Void
+        init(parent: pid_t, pause: useconds_t, orphaned: @escaping @Sendable () -> Void) {
+            (self.parent, self.pause, self.orphaned) = (parent, pause, orphaned)
+        }
+    }
+    #endif
 }
 #endif

@@ -101,14 +101,26 @@ final class WorkerProcess {
             posix_spawn_file_actions_addclose(&actions, fd)
         }
 
-        var environment = ProcessInfo.processInfo.environment
-        environment.merge(launch.environment(scratchFolder)) { $1 }
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        let argv = ([executable] + launch.arguments(scratchFolder)).map { strdup($0) } + [nil]
-        let envp = environment.keys.sorted().map { strdup("\($0)=\(environment[$0]!)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let status: Int32
+        #if os(Linux)
+        let forks = launch.entry != nil && launch.answers == STDOUT_FILENO && WorkerFork.onlyQuietThreads()
+        #else
+        let forks = false
+        #endif
+        if forks, let entry = launch.entry {
+            status = WorkerFork.start(&pid, entry: entry, arguments: launch.arguments(scratchFolder),
+                                      environment: launch.environment(scratchFolder), input: toChild[0], output: fromChild[1],
+                                      error: errorFile)
+        } else {
+            var environment = ProcessInfo.processInfo.environment
+            environment.merge(launch.environment(scratchFolder)) { $1 }
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            let argv = ([executable] + launch.arguments(scratchFolder)).map { strdup($0) } + [nil]
+            let envp = environment.keys.sorted().map { strdup("\($0)=\(environment[$0]!)") } + [nil]
+            defer { for pointer in argv + envp { free(pointer) } }
+            status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        }
         close(toChild[0]); close(fromChild[1])
         unlink(path)
         guard status == 0 else {

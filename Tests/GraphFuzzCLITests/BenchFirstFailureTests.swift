@@ -58,6 +58,10 @@ struct BenchFirstFailureTests {
         #expect(report.pid == campaign.pid && report.ms > campaign.ms)
         let workers = Set(events.filter { $0.event == "serve" }.map(\.pid))
         #expect(!workers.isEmpty && !workers.contains(campaign.pid), "\(lines)")
+        #if os(Linux)
+        // The command line runs one thread (and its parent watch): its workers are forks of it, not new starts.
+        #expect(Set(events.filter { $0.event == "forked" }.map(\.pid)) == workers, "\(lines)")
+        #endif
         #expect(events.contains { workers.contains($0.pid) && $0.event.hasPrefix("batch 0 ") && $0.ms > campaign.ms })
         let attempts = try #require(run["shrinkAttempts"] as? Int)
         #expect(events.contains { workers.contains($0.pid) && $0.event.hasPrefix("shrink-end ") && $0.event.hasSuffix(" \(attempts)") && $0.ms < report.ms },

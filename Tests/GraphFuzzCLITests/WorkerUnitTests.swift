@@ -165,7 +165,7 @@ struct BatchShrinkTests {
     func sameShrinkNothingRunsAgain() throws {
         let options = SearchOptions(seed: 1, runs: 40)
         let plan = SearchPlan(.queue, mutant: "queue-off-by-one", options: options)
-        let executor = ProcessExecutor(name: "queue", workers: 1, caseTimeout: 10, launch: WorkerCommand.launch(Package.executable, plan: plan))
+        let executor = ProcessExecutor(name: "queue", workers: 1, caseTimeout: 10, launch: WorkerCommand.launch(Package.executable, entry: nil, plan: plan))
         let inWorker = try Campaign(selection: [], options: options).search(plan, executor: executor, target: .queue) { _ in }
         let inProcess = try Campaign(selection: [(.queue, "queue-off-by-one")], options: options).run { _ in }[0]
         #expect(!inProcess.failures.isEmpty)

@@ -7,8 +7,8 @@ import Darwin
 /// Where the time to a first failure goes, for a maintainer who measures it: with `GRAPHFUZZ_PHASE_LOG=FILE` in the
 /// environment, a campaign's processes (the parent, and its workers, which inherit the variable) each append one line
 /// per phase to FILE: `PID MILLISECONDS CPU EVENT`, the milliseconds read from the monotonic clock (one clock for
-/// every process of the machine) and CPU the process's own CPU milliseconds so far. Events: a worker's `serve` (it is
-/// ready for requests), `batch START COUNT`, `case INDEX` (about to run), `failure INDEX RULE`, `shrink-start INDEX`
+/// every process of the machine) and CPU the process's own CPU milliseconds so far. Events: a worker's `forked` (it is
+/// a fork of its parent rather than the executable started again) and `serve` (it is ready for requests), `batch START COUNT`, `case INDEX` (about to run), `failure INDEX RULE`, `shrink-start INDEX`
 /// and `shrink-end INDEX ATTEMPTS` (a failure shrunk where it ran); `bench --first-failure`'s `campaign SEED` and
 /// `report SEED` (its first failure reported). `scripts/phase-summary.py FILE` reads it. Without the variable an event
 /// costs one `getenv` and is not even formatted.
