@@ -57,6 +57,8 @@ struct WorkerCommand: Command {
             let budget: WorkerBudget
             do throws(WorkerError) { budget = try WorkerBudget.current(requested: jobs) } catch { throw error.runError }
             if let message = budget.note { budgetNote(message) }
+            // Workers forked from this process start with the machine's shared work done.
+            if entry != nil { target.machine(mutant: plan.mutant).prepare() }
             return ProcessExecutor(name: target.name, workers: budget.jobs, caseTimeout: caseTimeout,
                                    launch: launch(executable, entry: entry, plan: plan), note: note)
         }

@@ -69,6 +69,14 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
     private static let predictedShippedViolations = [BooksEntities.cloudKitViolations(.local), BooksEntities.cloudKitViolations(.cloudKit)]
 
     public func tearDown(_ system: inout GraphSystem) { system.store.tearDown() }
+
+    /// The schemas every case reads, for both configurations: the specification's, and the store's derived from the
+    /// model classes with their CloudKit checks for this machine's delete rule (`GraphSystem`).
+    public func prepare() {
+        for configuration in BooksConfiguration.allCases { _ = CloudKitFindings.of(configuration, faults.editionEntriesRule) }
+        for configuration in SchemaConfiguration.allCases { _ = BooksEntities.schema(configuration) }
+        _ = Self.predictedShippedViolations
+    }
 }
 
 extension Target {

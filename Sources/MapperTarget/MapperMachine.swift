@@ -47,6 +47,8 @@ public struct MapperMachine: StateMachine, Sendable {
     public func makeModel(_ config: MapperConfig) -> MapperState { MapperState() }
     public func makeSystem(_ config: MapperConfig) throws -> MapperSystem { try MapperSystem(config: config, strategy: strategy, stores: stores) }
     public func tearDown(_ system: inout MapperSystem) { system.tearDown() }
+    /// The store's schema, derived from the model classes (`MapperSystem`).
+    public func prepare() { _ = BooksTrackerSchema.schema(.cloudKit) }
 
     // MARK: Generation
 

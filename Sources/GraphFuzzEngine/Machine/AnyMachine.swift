@@ -13,6 +13,8 @@
     /// asked: a worker never asks.
     @usableFromInline package var swiftImports: [String] { imports() }
     @usableFromInline let imports: () -> [String]
+    /// The machine's work for the process (`StateMachine.prepare`).
+    @usableFromInline package let prepare: () -> Void
 
     @inlinable
     package init<M: StateMachine>(_ machine: M) {
@@ -29,6 +31,7 @@
             runner.replay(config: config, steps: steps, options).map { CaseResult($0, runner, options, consumed: Consumed()) }
         }
         imports = { AnyMachine.swiftImports(machine) }
+        prepare = { machine.prepare() }
     }
 
     /// Runs one case from `draw` in a search: its outcome, steps and what it consumed.

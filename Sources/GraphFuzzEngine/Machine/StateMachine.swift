@@ -38,6 +38,11 @@ public protocol StateMachine {
     func makeSystem(_ config: Config) throws -> System
     /// Releases what the system holds (temporary folders, for example).
     func tearDown(_ system: inout System)
+    /// Does, once for the process, the work every case of this machine repeats the first time only (schemas derived
+    /// from model classes, tables the checks read), without running a case: a process that starts its workers as
+    /// forks of itself calls it first, so each worker starts with that work done. Nothing that writes files or can
+    /// trap. The default does nothing.
+    func prepare()
     /// The same machine, keeping the files its cases make (store files, folders) in `folder`: a folder the harness
     /// made for the process running the cases and removes however that process ends (a worker's is removed when the
     /// worker dies, mid-case or not). A machine whose cases make files elsewhere leaves them behind when a case
@@ -53,6 +58,8 @@ extension StateMachine {
     public var invariants: [Invariant<Self>] { [] }
 
     public var configurationStandsForSteps: Bool { true }
+
+    public func prepare() {}
 
     public var concurrentSteps: ConcurrentSteps { ConcurrentSteps() }
 
