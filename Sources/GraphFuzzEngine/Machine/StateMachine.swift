@@ -31,8 +31,9 @@ public protocol StateMachine {
     /// Whether some configuration can start a case further on than another (a richer start: things made before
     /// the first step), so that a configuration choice may stand for the steps that built the same state; the
     /// shrinker then tries configurations in place of early steps. False for a configuration that only says how
-    /// the case runs (parameters fuzzed both ways, a backend) from the same start: those candidates cannot fail
-    /// the same way with fewer steps, and are not run. The default is true.
+    /// the case runs (parameters fuzzed both ways, a backend) from the same start: the shrinker then tries no
+    /// configuration together with fewer steps (a parameter's other value under which a failure shows sooner is
+    /// then found only by lowering it). The default is true.
     var configurationStandsForSteps: Bool { get }
     func makeModel(_ config: Config) -> Model
     func makeSystem(_ config: Config) throws -> System
