@@ -1,5 +1,9 @@
 #if !GRAPHFUZZ_NO_PROCESSES
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -83,12 +87,10 @@ package enum ParentWatch {
     /// `orphaned` (on that thread).
     package static func start(interval: Double = 0.2, orphaned: @escaping @Sendable () -> Void) {
         let parent = getppid()
-        let thread = Thread {
-            while getppid() == parent { Thread.sleep(forTimeInterval: interval) }
+        WatcherThread.start {
+            while getppid() == parent { WatcherThread.sleep(seconds: interval) }
             orphaned()
         }
-        thread.stackSize = 1 << 16
-        thread.start()
     }
 }
 #endif
