@@ -1,5 +1,10 @@
 import CacheSpec
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import GraphFuzzEngine
 import PersistentCache
 
 /// What every exported cache regression test (`graph-fuzz export-tests`) sets up, so each holds only its
@@ -22,7 +27,7 @@ public final class CacheExportFixture {
 
     package init(realFileSystem: Bool, cleanupInterval: Int, strategy: CacheStrategy) {
         if realFileSystem {
-            root = NSTemporaryDirectory() + "graphfuzz-cache-repro-" + UUID().uuidString
+            root = ScratchFolder.temporaryDirectory + "graphfuzz-cache-repro-" + UUID().uuidString
             disk = nil
             faults = FaultInjectingFileSystem(base: LocalFileSystem())
         } else {
@@ -53,12 +58,12 @@ public final class CacheExportFixture {
 
     /// The entry file of `key` in the folder of the instance named `identifier`.
     public func path(_ identifier: String, _ key: Int) -> String {
-        environment.folder(for: identifier) + "/" + (caches[0].filePath(for: CacheTargetKey(key)) as NSString).lastPathComponent
+        environment.folder(for: identifier) + "/" + FileIO.lastComponent(of: caches[0].filePath(for: CacheTargetKey(key)))
     }
 
     /// The folder of the instances named `identifier`, as the target observes it.
     public func folder(_ identifier: String) -> CacheFolder {
-        let names = (0..<CacheMachine.keyCount).map { (path(identifier, $0) as NSString).lastPathComponent }
+        let names = (0..<CacheMachine.keyCount).map { FileIO.lastComponent(of: path(identifier, $0)) }
         return CacheTargetFiles.folder(CacheTargetFiles.index(of: identifier), at: environment.folder(for: identifier), names: names, in: faults)
     }
 

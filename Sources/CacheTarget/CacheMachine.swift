@@ -1,5 +1,9 @@
 import CacheSpec
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 import PersistentCache
 
@@ -27,11 +31,13 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     /// Where real-file-system cases make their temporary folders.
     let temporaryDirectory: String
 
-    public init(temporaryDirectory: String = NSTemporaryDirectory()) {
+    /// - Parameter temporaryDirectory: by default the one `NSTemporaryDirectory()` names ($TMPDIR, else /tmp, with a
+    ///   trailing "/").
+    public init(temporaryDirectory: String = FileManager.default.temporaryDirectory.path + "/") {
         self.init(strategy: .shipped, temporaryDirectory: temporaryDirectory)
     }
 
-    package init(strategy: CacheStrategy, temporaryDirectory: String = NSTemporaryDirectory()) {
+    package init(strategy: CacheStrategy, temporaryDirectory: String = ScratchFolder.temporaryDirectory) {
         self.strategy = strategy
         self.temporaryDirectory = temporaryDirectory
     }

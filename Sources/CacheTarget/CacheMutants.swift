@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 import PersistentCache
 
@@ -36,7 +40,7 @@ extension Target {
         Target(name: "cache",
                summary: "PersistentCache: memory and disk tiers, several instances, expiry, cleanup and injected disk faults",
                rules: CacheRulesExport.rules, mutants: CacheMachine.mutants, defaultSteps: 30, generatorVersion: "3") { strategy, scratchFolder in
-            CacheMachine(strategy: strategy, temporaryDirectory: scratchFolder ?? NSTemporaryDirectory())
+            CacheMachine(strategy: strategy, temporaryDirectory: scratchFolder ?? ScratchFolder.temporaryDirectory)
         }
     }
 }

@@ -1,7 +1,12 @@
 import CacheSpec
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 import PersistentCache
+import Synchronization
 
 /// The production cache under test for one case: the cores of the open instances over one
 /// environment (manual clock, manual memory tiers, a fault-injecting real or simulated file system).
@@ -139,17 +144,16 @@ public final class CacheSystem: @unchecked Sendable {
 }
 
 /// Every memory tier the environment made, so that evictions reach all of them.
-final class TierList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tiers: [ManualMemoryTier] = []
+final class TierList: Sendable {
+    private let tiers = Mutex<[ManualMemoryTier]>([])
 
     func make() -> any MemoryTier {
         let tier = ManualMemoryTier()
-        lock.withLock { tiers.append(tier) }
+        tiers.withLock { $0.append(tier) }
         return tier
     }
 
-    func evict(_ key: AnyHashable) { lock.withLock { tiers }.forEach { $0.evict(key) } }
-    func evictAll() { lock.withLock { tiers }.forEach { $0.evictAll() } }
-    func removeAll() { lock.withLock { tiers.removeAll() } }
+    func evict(_ key: AnyHashable) { tiers.withLock { $0 }.forEach { $0.evict(key) } }
+    func evictAll() { tiers.withLock { $0 }.forEach { $0.evictAll() } }
+    func removeAll() { tiers.withLock { $0.removeAll() } }
 }

@@ -1,5 +1,9 @@
 import CacheSpec
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PersistentCache
 
 /// The key type the `cache` target stores: keys `2g` and `2g + 1` print alike ("key-g") but are

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 
 /// Writes the corpus as libFuzzer seed corpora: `OUT/<target>/<case name>`, one input per case.
@@ -27,14 +31,13 @@ struct ExportSeedsCommand: Command {
             console.err("graph-fuzz: \(error)\n")
             return 2
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: output), !FileIO.isFolder(output) {
             throw UsageError("export-seeds: --out \(output) is a file, not a folder (nothing written)")
         }
         for reason in exported.skipped { console.err("graph-fuzz: skipped \(reason)\n") }
         for seed in exported.seeds {
-            let folder = (output as NSString).appendingPathComponent(seed.target)
-            let path = (folder as NSString).appendingPathComponent(seed.name)
+            let folder = FileIO.path(output, appending: seed.target)
+            let path = FileIO.path(folder, appending: seed.name)
             do throws(FileError) {
                 try FileIO.createFolder(folder)
                 do { try Data(seed.bytes).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 
 /// `graph-fuzz export-tests`: the corpus as Swift Testing tests against the production API.
@@ -26,8 +30,7 @@ struct ExportTestsCommand: Command {
 
     func run(_ context: CommandContext) -> Int32 {
         let registry = context.registry, console = context.console
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: corpus, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: corpus), !FileIO.isFolder(corpus) {
             console.err("graph-fuzz: export-tests: --corpus \(corpus) is a file: export-tests takes a corpus folder\n")
             return 2
         }
@@ -51,15 +54,15 @@ struct ExportTestsCommand: Command {
         do {
             if recorded == nil {
                 try CorpusIdentity.write(identity, to: corpus)
-                console.out("gave \(corpus) its identity: \((corpus as NSString).appendingPathComponent(CorpusIdentity.fileName)) (keep it with the cases)\n")
+                console.out("gave \(corpus) its identity: \(FileIO.path(corpus, appending: CorpusIdentity.fileName)) (keep it with the cases)\n")
             }
             try FileIO.createFolder(output)
             for test in plan.write {
-                try FileIO.writeAtomically(test.source, to: (output as NSString).appendingPathComponent(test.fileName))
-                console.out("wrote \((output as NSString).appendingPathComponent(test.fileName))\n")
+                try FileIO.writeAtomically(test.source, to: FileIO.path(output, appending: test.fileName))
+                console.out("wrote \(FileIO.path(output, appending: test.fileName))\n")
             }
             for name in plan.remove {
-                let path = (output as NSString).appendingPathComponent(name)
+                let path = FileIO.path(output, appending: name)
                 try FileIO.remove(path)
                 console.out("removed \(path) (its corpus case is gone)\n")
             }
@@ -88,11 +91,10 @@ struct ExportPlan {
     /// `recorded`: the corpus holds `identity` already (else it is the new one it will get).
     static func make(output: String, corpus: String, identity: String, recorded: Bool, tests: [ExportedTest]) throws(UsageError) -> ExportPlan {
         let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: output, isDirectory: &isDirectory) else {
+        guard manager.fileExists(atPath: output) else {
             return ExportPlan(write: tests, unchanged: 0, remove: [])
         }
-        guard isDirectory.boolValue else { throw UsageError("--out \(output) is a file, not a folder (nothing written)") }
+        guard FileIO.isFolder(output) else { throw UsageError("--out \(output) is a file, not a folder (nothing written)") }
         let names: [String]
         do { names = try manager.contentsOfDirectory(atPath: output).filter { !$0.hasPrefix(".") }.sorted() } catch {
             throw UsageError("cannot list --out \(output): \(FileIO.reason(of: error)) (nothing written)")
@@ -101,7 +103,7 @@ struct ExportPlan {
         var foreign: [String] = [], otherCorpus: [(name: String, source: ExportedTest.Source)] = [], unknown: [String] = []
         var ours: [String: String] = [:]
         for name in names {
-            let path = (output as NSString).appendingPathComponent(name)
+            let path = FileIO.path(output, appending: name)
             guard let text = try? String(contentsOfFile: path, encoding: .utf8), let source = ExportedTest.source(of: text) else {
                 foreign.append(name)
                 continue
@@ -171,12 +173,22 @@ package struct ExportedTest: Equatable, Sendable {
               firstLine.hasPrefix(header) else { return nil }
         let rest = firstLine.dropFirst(header.count)
         var identity: String?
-        if let open = rest.range(of: " (corpus ", options: .backwards), let close = rest[open.upperBound...].firstIndex(of: ")") {
+        if let open = lastRange(of: " (corpus ", in: rest), let close = rest[open.upperBound...].firstIndex(of: ")") {
             let text = String(rest[open.upperBound..<close])
             if CorpusIdentity.isIdentifier(text) { identity = text }
         }
         guard let slash = rest.firstIndex(of: "/") else { return Source(corpusName: "", identity: identity) }
         return Source(corpusName: String(rest[..<slash]), identity: identity)
+    }
+
+    /// The last place `needle` stands in `text` (`range(of:options: .backwards)`: overlapping places count).
+    private static func lastRange(of needle: String, in text: Substring) -> Range<Substring.Index>? {
+        var start = text.endIndex
+        while start > text.startIndex {
+            start = text.index(before: start)
+            if text[start...].hasPrefix(needle) { return start..<text.index(start, offsetBy: needle.count) }
+        }
+        return nil
     }
 }
 
@@ -209,11 +221,11 @@ package struct TestExporter {
             case .success(let r): record = r
             case .failure(let error): throw CorpusError(file: file, line: corpusCase.line(ofStep: error.step), message: error.message)
             }
-            let base = (corpusCase.fileName as NSString).deletingPathExtension
+            let base = FileIO.deletingExtension(of: corpusCase.fileName)
             let name = SwiftTestRenderer.functionName(target: corpusCase.target, mutant: corpusCase.mutant, rule: corpusCase.rule,
                                                       hash: String(base.split(separator: "-").last ?? ""))
             let standardized = URL(fileURLWithPath: file).standardizedFileURL.path
-            let relative = standardized.hasPrefix(prefix) ? String(standardized.dropFirst(prefix.count)) : (file as NSString).lastPathComponent
+            let relative = standardized.hasPrefix(prefix) ? String(standardized.dropFirst(prefix.count)) : FileIO.lastComponent(of: file)
             var source = ExportedTest.firstLine(corpusName: corpusName, relative: relative, identity: identity) + "\n"
             source += "// change the corpus and export again. "
             if diesInProcess {

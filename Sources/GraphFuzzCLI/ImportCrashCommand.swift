@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 
 /// Turns a libFuzzer input into a corpus case: replays its bytes as choices, shrinks them as a

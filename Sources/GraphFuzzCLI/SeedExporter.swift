@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 
 /// One corpus case as a libFuzzer seed input.
@@ -36,7 +40,7 @@ package struct SeedExporter {
                 skipped.append("\(file): its choices no longer make its trace (generators changed since it was recorded)")
                 continue
             }
-            seeds.append(FuzzSeed(target: target.name, name: ((file as NSString).lastPathComponent as NSString).deletingPathExtension,
+            seeds.append(FuzzSeed(target: target.name, name: FileIO.deletingExtension(of: FileIO.lastComponent(of: file)),
                                   bytes: bytes))
         }
         return (seeds, skipped)

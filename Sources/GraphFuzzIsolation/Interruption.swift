@@ -1,5 +1,9 @@
 #if !GRAPHFUZZ_NO_PROCESSES
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -89,49 +93,17 @@ package enum ParentWatch {
     /// Checks the parent every `interval` seconds on a background thread; when it changed, calls
     /// `orphaned` (on that thread).
     ///
-    /// On Linux the thread is a bare POSIX thread that only asks for its parent and sleeps until then, holding no lock
-    /// and allocating nothing: a fork of this process meanwhile is whole (`WorkerFork`), so it counts as quiet.
+    /// The thread (`WatcherThread`) only asks for its parent and sleeps until then, holding no lock and allocating
+    /// nothing: a fork of this process meanwhile is whole (`WorkerFork`), so it counts as quiet.
     package static func start(interval: Double = 0.2, orphaned: @escaping @Sendable () -> Void) {
         let parent = getppid()
         #if os(Linux)
-        let watch = Unmanaged.passRetained(Watch(parent: parent, pause: useconds_t(interval * 1_000_000), orphaned: orphaned))
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, 1 << 16)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
         WorkerFork.quietThreads.add(1, ordering: .relaxed)
-        let started = pthread_create(&thread, &attributes, { context in
-            let watch = Unmanaged<Watch>.fromOpaque(context!).takeRetainedValue()
-            while getppid() == watch.parent { usleep(watch.pause) }
-            watch.orphaned()
-            return nil
-        }, watch.toOpaque())
-        if started != 0 {
-            WorkerFork.quietThreads.subtract(1, ordering: .relaxed)
-            watch.release()
-        }
-        #else
-        let thread = Thread {
-            while getppid() == parent { Thread.sleep(forTimeInterval: interval) }
+        #endif
+        WatcherThread.start {
+            while getppid() == parent { WatcherThread.sleep(seconds: interval) }
             orphaned()
         }
-        thread.stackSize = 1 << 16
-        thread.start()
-        #endif
     }
-
-    #if os(Linux)
-    /// What the watching thread needs.
-    private final class Watch {
-        let parent: pid_t
-        let pause: useconds_t
-        let orphaned: @Sendable () -> Void
-        init(parent: pid_t, pause: useconds_t, orphaned: @escaping @Sendable () -> Void) {
-            (self.parent, self.pause, self.orphaned) = (parent, pause, orphaned)
-        }
-    }
-    #endif
 }
 #endif

@@ -1,5 +1,9 @@
 #if !GRAPHFUZZ_NO_PROCESSES
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,9 @@
 #if !GRAPHFUZZ_NO_PROCESSES
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphFuzzEngine
 #if canImport(Glibc)
 import Glibc
@@ -75,7 +79,7 @@ final class WorkerProcess {
         // worker running tiny cases never waits for the parent to read them.
         _ = fcntl(fromChild[0], 1031 /* F_SETPIPE_SZ */, 1 << 20)
         #endif
-        let path = NSTemporaryDirectory() + "graph-fuzz-worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).stderr"
+        let path = ScratchFolder.temporaryDirectory + "graph-fuzz-worker-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).stderr"
         let errorFile = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
         guard errorFile >= 0 else {
             let code = errno
@@ -308,19 +312,19 @@ final class WorkerProcess {
 
     static func harnessFault(in text: String) -> String? {
         for line in text.split(whereSeparator: \.isNewline) {
-            guard let range = line.range(of: "Fatal error") else { continue }
+            guard let range = line.firstRange(of: "Fatal error") else { continue }
             let location = line[..<range.lowerBound]
             if harnessModules.contains(where: { location.hasPrefix($0) || location.contains("/" + $0) }) {
-                return line.trimmingCharacters(in: .whitespaces)
+                return Whitespace.spaces.trim(line)
             }
         }
         return nil
     }
 
     static func trapMessage(in text: String) -> String {
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = text.split(whereSeparator: \.isNewline).map { Whitespace.spaces.trim($0) }.filter { !$0.isEmpty }
         for line in lines {
-            if let range = line.range(of: "Fatal error:") { return String(line[range.lowerBound...]) }
+            if let range = line.firstRange(of: "Fatal error:") { return String(line[range.lowerBound...]) }
         }
         return lines.first ?? ""
     }

@@ -1,5 +1,9 @@
 #if !GRAPHFUZZ_NO_PROCESSES
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -28,7 +32,7 @@ struct WorkerShutdown {
         signal(SIGTERM, SIG_DFL)
         kill(getpid(), SIGTERM)
         // Delivered to another thread when called from the watcher: give it a moment.
-        Thread.sleep(forTimeInterval: 1)
+        WatcherThread.sleep(seconds: 1)
         _exit(128 + SIGTERM)
     }
 
@@ -49,7 +53,7 @@ struct WorkerShutdown {
     /// longer remove its folder), and a stop the cases do not reach within `grace` ends the process.
     func watch() {
         let parent = getppid()
-        let thread = Thread {
+        WatcherThread.start {
             // SIGTERM goes to the thread running the cases, so a blocking read there returns at once.
             var blocked = sigset_t()
             sigemptyset(&blocked)
@@ -64,11 +68,9 @@ struct WorkerShutdown {
                     stopSince = since
                     if (clock.now - since) >= .milliseconds(Int64(WorkerShutdown.grace * 1000)) { end() }
                 }
-                Thread.sleep(forTimeInterval: 0.05)
+                WatcherThread.sleep(seconds: 0.05)
             }
         }
-        thread.stackSize = 1 << 16
-        thread.start()
     }
 }
 #endif

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A fetch of models of one class, as SwiftData's `FetchDescriptor`: a predicate, written as a Swift closure where
 /// SwiftData takes a `#Predicate`, a sort, a limit and an offset.
@@ -11,14 +15,17 @@ import Foundation
 public struct FetchDescriptor<T: PersistentModel> {
     /// The models to fetch (nil: all of `T`).
     public var predicate: ((T) -> Bool)?
-    /// Their order (none: pending inserts first, then saved rows in the order they were saved).
-    public var sortBy: [SortDescriptor<T>]
+    /// Their order (none: pending inserts first, then saved rows in the order they were saved): `SortDescriptor`s as
+    /// in SwiftData, or any other comparator of `T`; the first that tells two models apart orders them. (Typed as
+    /// `SortComparator`, which FoundationEssentials has: `SortDescriptor` needs Foundation's internationalization
+    /// library, which the store does not load.)
+    public var sortBy: [any SortComparator<T>]
     /// At most this many.
     public var fetchLimit: Int?
     /// Leaves out this many first.
     public var fetchOffset: Int?
 
-    public init(predicate: ((T) -> Bool)? = nil, sortBy: [SortDescriptor<T>] = []) {
+    public init(predicate: ((T) -> Bool)? = nil, sortBy: [any SortComparator<T>] = []) {
         self.predicate = predicate
         self.sortBy = sortBy
     }
@@ -52,7 +59,17 @@ extension ModelContext {
                 if accepts(unsafeDowncast(judged, to: T.self)) { results.append(unsafeDowncast(materialize(id), to: T.self)) }
             }
         }
-        if !descriptor.sortBy.isEmpty { results.sort(using: descriptor.sortBy) }
+        if !descriptor.sortBy.isEmpty {
+            // As Foundation's `sort(using:)` over a sequence of comparators: the first that does not find two models
+            // the same orders them.
+            results.sort { first, second in
+                for comparator in descriptor.sortBy {
+                    let order = comparator.compare(first, second)
+                    if order != .orderedSame { return order == .orderedAscending }
+                }
+                return false
+            }
+        }
         if let offset = descriptor.fetchOffset { results = Array(results.dropFirst(max(0, offset))) }
         if let limit = descriptor.fetchLimit { results = Array(results.prefix(max(0, limit))) }
         return results

@@ -1,11 +1,11 @@
 import BooksTracker
 import GraphFuzzEngine
 
-/// The body of a `mapMalformed` step built directly from the response's DTOs: the same text as
-/// `MapperSystem.body(_:missing:)` (which goes through `JSONEncoder`, `JSONSerialization.jsonObject` and
-/// `JSONSerialization.data` with sorted keys, and stays the reference the Swift export prints), without boxing
-/// every value in `Any`. Keys in sorted order, compact, the DTOs' synthesized `Encodable` fields (an optional field
-/// only when it has a value). `MalformedBodyTests` compares both for generated responses and every path.
+/// The body of a `mapMalformed` step, which the step maps and the Swift export prints, built directly from the
+/// response's DTOs: the text `JSONEncoder`, `JSONSerialization.jsonObject` and `JSONSerialization.data` with sorted
+/// keys and unescaped slashes make of them, without boxing every value in `Any`. Keys in sorted order, compact, the
+/// DTOs' synthesized `Encodable` fields (an optional field only when it has a value). `MalformedBodyTests` compares
+/// it with that text for generated responses and every path, and for strings of every control character.
 struct MalformedBody {
     /// The coding path of the field left out, as components: keys, and indexes into arrays.
     private let missing: [Component]
@@ -20,7 +20,7 @@ struct MalformedBody {
     /// The `/v1/*` envelope of `data` without the field at the coding path `missing` (`data.works[1].title`).
     static func text(_ data: SearchResponseData, missing: String) -> String {
         var body = MalformedBody(missing: components(missing))
-        return body.object([("data", { $0.response(data) }), ("success", { _ in .bool(true) })]).rendered
+        return body.object([("data", { $0.response(data) }), ("success", { _ in .bool(true) })]).renderedAsJSONSerialization
     }
 
     private init(missing: [Component]) { self.missing = missing }

@@ -35,7 +35,7 @@ extension MapperMachine: SwiftExportable {
             return lines + Self.expectations(mapped, firstNew: Int.max)
         case .mapMalformed(let response, let missing):
             // `.init` is `Data` (the parameter's type), so the test needs no Foundation import.
-            let body = MapperSystem.body(response, missing: missing)
+            let body = MalformedBody.text(MapperSystem.dto(response), missing: missing)
             lines = [
                 "do {  // lacks \(missing)",
                 "    let before = (app.context.insertedModelsArray.count, app.context.changedModelsArray.count)",

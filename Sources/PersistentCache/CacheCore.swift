@@ -1,5 +1,9 @@
 package import FaultPoints
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The cache's logic, synchronous: memory first, then disk (promoting disk hits), writes through
 /// to disk atomically, expiry on every read, cleanup at start, at shutdown and every

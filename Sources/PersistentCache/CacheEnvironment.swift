@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
 
 /// Everything a cache instance depends on: where its folders live, the file system, the clock,
 /// the logger, the expiry, and the memory tiers shared per identifier.
@@ -6,7 +11,7 @@ import Foundation
 /// Create one environment per process (the app's composition root) and pass it to every cache:
 /// instances that share an identifier *and* an environment share one memory tier, so none of them
 /// can return a value another has since replaced. There is deliberately no global default.
-public final class CacheEnvironment: @unchecked Sendable {
+public final class CacheEnvironment: Sendable {
     /// The folder holding one `DiskCache-<identifier>` folder per identifier.
     public let cachesDirectory: String
     public let fileSystem: any CacheFileSystem
@@ -18,9 +23,8 @@ public final class CacheEnvironment: @unchecked Sendable {
     public let cleanupInterval: Int
 
     private let makeMemoryTier: @Sendable () -> any MemoryTier
-    private let lock = NSLock()
-    private var tiers: [String: any MemoryTier] = [:]
-    private var instances = 0
+    /// The memory tier of each identifier, and how many instances were numbered.
+    private let state = Mutex<(tiers: [String: any MemoryTier], instances: Int)>(([:], 0))
     /// Key identities computed by any instance (reflection and hashing are not cheap).
     public let keyIdentities: KeyIdentityCache
 
@@ -41,8 +45,10 @@ public final class CacheEnvironment: @unchecked Sendable {
 
     /// An environment over the user's caches directory, the real file system and the system clock.
     public static func standard(logger: any CacheLogger = DiscardingLogger()) -> CacheEnvironment {
+        // The fallback is the temporary directory as `NSTemporaryDirectory()` gives it ($TMPDIR, else /tmp, with a
+        // trailing slash).
         let directory = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?.path
-            ?? NSTemporaryDirectory()
+            ?? FileManager.default.temporaryDirectory.path + "/"
         return CacheEnvironment(cachesDirectory: directory, logger: logger)
     }
 
@@ -51,10 +57,10 @@ public final class CacheEnvironment: @unchecked Sendable {
 
     /// The memory tier every instance of `identifier` shares.
     public func sharedMemoryTier(for identifier: String) -> any MemoryTier {
-        lock.withLock {
-            if let tier = tiers[identifier] { return tier }
+        state.withLock { state in
+            if let tier = state.tiers[identifier] { return tier }
             let tier = makeMemoryTier()
-            tiers[identifier] = tier
+            state.tiers[identifier] = tier
             return tier
         }
     }
@@ -63,7 +69,7 @@ public final class CacheEnvironment: @unchecked Sendable {
     public func privateMemoryTier() -> any MemoryTier { makeMemoryTier() }
 
     /// Forgets every memory tier (a process restart: memory does not survive).
-    public func dropMemoryTiers() { lock.withLock { tiers.removeAll() } }
+    public func dropMemoryTiers() { state.withLock { $0.tiers.removeAll() } }
 
     /// The record of `key` under `identity`, computed once per identity cache.
     func keyRecord<Key: Hashable & CustomStringConvertible & Sendable>(_ key: Key, identity: KeyIdentity) -> KeyRecord {
@@ -72,9 +78,9 @@ public final class CacheEnvironment: @unchecked Sendable {
 
     /// A number unique among this environment's instances (names temporary files).
     func nextInstanceNumber() -> Int {
-        lock.withLock {
-            instances += 1
-            return instances
+        state.withLock { state in
+            state.instances += 1
+            return state.instances
         }
     }
 }
@@ -83,7 +89,7 @@ public final class CacheEnvironment: @unchecked Sendable {
 /// hashing run once per key. Each environment makes its own unless one is passed in; environments
 /// may share one (the identities depend only on the key and the strategy). Bounded.
 public final class KeyIdentityCache: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var records: [KeyRecordID: KeyRecord] = [:]
     private let capacity: Int
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The layout of an entry's file: magic, a SHA-256 checksum of everything after it, the write
 /// time, the key's identity and the value's bytes. A torn, flipped or foreign file fails to decode.

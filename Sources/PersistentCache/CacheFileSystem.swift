@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A file-system operation that failed, with the path and the reason.
 public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
 
 /// How bad a logged event is.
 public enum CacheLogLevel: String, Sendable, Comparable {
@@ -22,9 +27,8 @@ public struct DiscardingLogger: CacheLogger {
 }
 
 /// Keeps messages at or above a level in memory, for tests and diagnostics.
-public final class RecordingLogger: CacheLogger, @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [(CacheLogLevel, String)] = []
+public final class RecordingLogger: CacheLogger, Sendable {
+    private let stored = Mutex<[(CacheLogLevel, String)]>([])
     private let minimum: CacheLogLevel
     private let capacity: Int
 
@@ -37,12 +41,12 @@ public final class RecordingLogger: CacheLogger, @unchecked Sendable {
     public func log(_ level: CacheLogLevel, _ message: @autoclosure () -> String) {
         guard level >= minimum else { return }
         let text = message()
-        lock.withLock {
+        stored.withLock { stored in
             if stored.count >= capacity { stored.removeFirst(stored.count - capacity + 1) }
             stored.append((level, text))
         }
     }
 
     /// The recorded messages, oldest first.
-    public var messages: [String] { lock.withLock { stored.map { "\($0.0.rawValue): \($0.1)" } } }
+    public var messages: [String] { stored.withLock { $0.map { "\($0.0.rawValue): \($0.1)" } } }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A value the cache can keep: it serialises to `Data` and back.
 public protocol CachedValue: Sendable {

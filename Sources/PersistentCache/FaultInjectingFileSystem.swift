@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
 
 /// A file-system fault, armed for the next write (or `fsync`, or rename).
 public enum FileSystemFault: String, Sendable, CaseIterable {
@@ -33,46 +38,49 @@ public enum FileSystemFault: String, Sendable, CaseIterable {
 /// disk (before the first byte or mid-file), torn writes, partial writes, a failed `fsync`, a failed rename,
 /// a crash before a rename, a flipped bit at rest and a vanished folder.
 /// After a crash every operation fails until `recover()` (the process restarted).
-public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendable {
+public final class FaultInjectingFileSystem: CacheFileSystem, Sendable {
     public let base: any CacheFileSystem
-    private let lock = NSLock()
-    private var armed: FileSystemFault?
-    private var tornLength = 0
-    private var crashed = false
-    /// The first failure of the file system underneath that no armed fault made, not taken yet.
-    private var environmentFailure: FileSystemError?
+    private let state = Mutex(State())
+
+    private struct State {
+        var armed: FileSystemFault?
+        var tornLength = 0
+        var crashed = false
+        /// The first failure of the file system underneath that no armed fault made, not taken yet.
+        var environmentFailure: FileSystemError?
+    }
 
     public init(base: any CacheFileSystem) { self.base = base }
 
     /// Arms `fault` for the next operation it applies to (`FileSystemFault.operation`). `tornLength` is the number of
     /// bytes a torn, partial or mid-file write keeps (clamped to the write's length).
     public func arm(_ fault: FileSystemFault, tornLength: Int = 0) {
-        lock.withLock {
-            armed = fault
-            self.tornLength = tornLength
+        state.withLock { state in
+            state.armed = fault
+            state.tornLength = tornLength
         }
     }
 
     /// Disarms any fault not yet fired.
-    public func disarm() { lock.withLock { armed = nil } }
+    public func disarm() { state.withLock { $0.armed = nil } }
 
     /// Whether a fault is armed and has not fired yet.
-    public var isArmed: Bool { lock.withLock { armed != nil } }
+    public var isArmed: Bool { state.withLock { $0.armed != nil } }
 
     /// Whether a crash fault fired and the process has not restarted yet.
-    public var isCrashed: Bool { lock.withLock { crashed } }
+    public var isCrashed: Bool { state.withLock { $0.crashed } }
 
     /// The process restarted: operations work again.
-    public func recover() { lock.withLock { crashed = false } }
+    public func recover() { state.withLock { $0.crashed = false } }
 
     /// The first failure of the file system underneath that no armed fault made since the last call (a real disk
     /// that filled up or failed: disk full, an I/O error), and forgets it; nil when there was none. The cache hides
     /// such failures like injected ones, but nothing predicted them: a harness cannot judge a step after one.
     /// (A missing file or folder is an answer, not a failure.)
     public func takeEnvironmentFailure() -> FileSystemError? {
-        lock.withLock {
-            defer { environmentFailure = nil }
-            return environmentFailure
+        state.withLock { state in
+            defer { state.environmentFailure = nil }
+            return state.environmentFailure
         }
     }
 
@@ -80,7 +88,7 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
     private func onBase<T>(_ operation: () throws(FileSystemError) -> T) throws(FileSystemError) -> T {
         do { return try operation() } catch {
             if error.reason == .diskFull || error.reason == .ioError || error.reason == .notAFolder {
-                lock.withLock { if environmentFailure == nil { environmentFailure = error } }
+                state.withLock { state in if state.environmentFailure == nil { state.environmentFailure = error } }
             }
             throw error
         }
@@ -112,17 +120,17 @@ public final class FaultInjectingFileSystem: CacheFileSystem, @unchecked Sendabl
     public func removeFolderExternally(_ path: String) { try? onBase { () throws(FileSystemError) in try base.removeFolder(at: path) } }
 
     private func checkCrashed(_ path: String, _ operation: String) throws(FileSystemError) {
-        if lock.withLock({ crashed }) { throw FileSystemError(.crashed, path: path, operation: operation) }
+        if state.withLock({ $0.crashed }) { throw FileSystemError(.crashed, path: path, operation: operation) }
     }
 
     /// Takes the armed fault if it applies to `operation`.
     private func take(for operation: String) -> (FileSystemFault, Int)? {
-        lock.withLock {
-            guard let fault = armed else { return nil }
+        state.withLock { state in
+            guard let fault = state.armed else { return nil }
             guard fault.operation == operation else { return nil }
-            armed = nil
-            if fault == .tornWrite || fault == .crashBeforeRename { crashed = true }
-            return (fault, tornLength)
+            state.armed = nil
+            if fault == .tornWrite || fault == .crashBeforeRename { state.crashed = true }
+            return (fault, state.tornLength)
         }
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,8 +22,8 @@ public struct LocalFileSystem: CacheFileSystem {
     }
 
     public func folderExists(at path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     public func write(_ data: Data, to path: String, modified: Date) throws(FileSystemError) {
@@ -73,7 +77,12 @@ public struct LocalFileSystem: CacheFileSystem {
     }
 
     public func rename(_ source: String, to destination: String) throws(FileSystemError) {
-        guard Foundation.rename(source, destination) == 0 else {
+        #if canImport(Glibc)
+        let renamed = Glibc.rename(source, destination)
+        #else
+        let renamed = Darwin.rename(source, destination)
+        #endif
+        guard renamed == 0 else {
             throw FileSystemError(errno == ENOENT ? .notFound : .ioError, path: source, operation: "rename")
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A two-tier cache: memory first, then a folder on disk shared by every instance of one
 /// identifier. Values expire an hour (the environment's `expiry`) after they were written.

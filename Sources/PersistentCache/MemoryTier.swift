@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One value held in memory: its bytes and when it was written (expiry counts from the write).
 public struct MemoryEntry: Sendable, Equatable {
@@ -19,6 +23,19 @@ public protocol MemoryTier: AnyObject, Sendable {
     func remove(_ key: AnyHashable)
 }
 
+#if canImport(FoundationEssentials)
+/// Production's memory tier. Where Foundation comes as FoundationEssentials (Linux), which has no `NSCache`: what
+/// swift-corelibs-foundation's `NSCache` with no cost or count limit is there, a store that evicts nothing by itself.
+public final class NSCacheMemoryTier: MemoryTier, Sendable {
+    private let entries = ManualMemoryTier()
+
+    public init() {}
+
+    public func entry(for key: AnyHashable) -> MemoryEntry? { entries.entry(for: key) }
+    public func set(_ entry: MemoryEntry, for key: AnyHashable) { entries.set(entry, for: key) }
+    public func remove(_ key: AnyHashable) { entries.remove(key) }
+}
+#else
 /// Production's memory tier: an `NSCache`, which may evict entries under memory pressure.
 public final class NSCacheMemoryTier: MemoryTier, @unchecked Sendable {
     private let cache = NSCache<KeyBox, EntryBox>()
@@ -44,10 +61,11 @@ public final class NSCacheMemoryTier: MemoryTier, @unchecked Sendable {
         init(_ entry: MemoryEntry) { self.entry = entry }
     }
 }
+#endif
 
 /// A memory tier that never evicts by itself: evictions are explicit calls (the harness's commands).
 public final class ManualMemoryTier: MemoryTier, @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var entries: [AnyHashable: MemoryEntry] = [:]
 
     public init() {}

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// SHA-256 (FIPS 180-4), written here because Foundation on Linux has no CryptoKit.
 public struct SHA256: Sendable {

@@ -1,9 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Synchronization
 
 /// An in-memory file system that models durability: written contents become durable only when
 /// synchronised; renames and removals are journaled (durable at once). `powerLoss()` drops every
 /// change not yet durable, as a restart after a crash would.
-public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
+public final class SimulatedFileSystem: CacheFileSystem, Sendable {
     private struct File {
         var contents: Data
         var modified: Date
@@ -11,16 +16,13 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
         var durable: (contents: Data, modified: Date)?
     }
 
-    private let lock = NSLock()
     /// Files by folder, then by name.
-    private var folders: [String: [String: File]] = ["/": [:]]
+    private let folders = Mutex<[String: [String: File]]>(["/": [:]])
 
     public init() {}
 
-    private func locked<T>(_ body: () throws(FileSystemError) -> T) throws(FileSystemError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    private func locked<T: Sendable>(_ body: (inout [String: [String: File]]) throws(FileSystemError) -> T) throws(FileSystemError) -> T {
+        try folders.withLock { (folders) throws(FileSystemError) in try body(&folders) }
     }
 
     /// Splits a path at its last slash: (folder, name).
@@ -35,7 +37,7 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
     }
 
     public func createFolder(at path: String) throws(FileSystemError) {
-        lock.withLock {
+        folders.withLock { folders in
             var current = path
             while current != "/" && !current.isEmpty {
                 if folders[current] == nil { folders[current] = [:] }
@@ -44,11 +46,11 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
         }
     }
 
-    public func folderExists(at path: String) -> Bool { lock.withLock { folders[path] != nil } }
+    public func folderExists(at path: String) -> Bool { folders.withLock { folders in folders[path] != nil } }
 
     public func write(_ data: Data, to path: String, modified: Date) throws(FileSystemError) {
         let (folder, name) = SimulatedFileSystem.split(path)
-        try locked { () throws(FileSystemError) in
+        try locked { (folders) throws(FileSystemError) in
             guard folders[folder] != nil else { throw FileSystemError(.folderMissing, path: path, operation: "write") }
             let durable = folders[folder]![name]?.durable
             folders[folder]![name] = File(contents: data, modified: modified, durable: durable)
@@ -57,7 +59,7 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
 
     public func synchronize(_ path: String) throws(FileSystemError) {
         let (folder, name) = SimulatedFileSystem.split(path)
-        try locked { () throws(FileSystemError) in
+        try locked { (folders) throws(FileSystemError) in
             guard let file = folders[folder]?[name] else { throw FileSystemError(.notFound, path: path, operation: "synchronize") }
             folders[folder]![name]!.durable = (file.contents, file.modified)
         }
@@ -65,7 +67,7 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
 
     public func rename(_ source: String, to destination: String) throws(FileSystemError) {
         let from = SimulatedFileSystem.split(source), to = SimulatedFileSystem.split(destination)
-        try locked { () throws(FileSystemError) in
+        try locked { (folders) throws(FileSystemError) in
             guard let file = folders[from.folder]?[from.name] else {
                 throw FileSystemError(.notFound, path: source, operation: "rename")
             }
@@ -77,7 +79,7 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
 
     public func read(_ path: String) throws(FileSystemError) -> Data {
         let (folder, name) = SimulatedFileSystem.split(path)
-        return try locked { () throws(FileSystemError) in
+        return try locked { (folders) throws(FileSystemError) in
             guard let file = folders[folder]?[name] else { throw FileSystemError(.notFound, path: path, operation: "read") }
             return file.contents
         }
@@ -85,26 +87,26 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
 
     public func fileExists(at path: String) -> Bool {
         let (folder, name) = SimulatedFileSystem.split(path)
-        return lock.withLock { folders[folder]?[name] != nil }
+        return folders.withLock { folders in folders[folder]?[name] != nil }
     }
 
     public func remove(_ path: String) throws(FileSystemError) {
         let (folder, name) = SimulatedFileSystem.split(path)
-        try locked { () throws(FileSystemError) in
+        try locked { (folders) throws(FileSystemError) in
             guard folders[folder]?[name] != nil else { throw FileSystemError(.notFound, path: path, operation: "remove") }
             folders[folder]![name] = nil
         }
     }
 
     public func list(_ folder: String) throws(FileSystemError) -> [(name: String, modified: Date)] {
-        try locked { () throws(FileSystemError) in
+        try locked { (folders) throws(FileSystemError) in
             guard let files = folders[folder] else { throw FileSystemError(.folderMissing, path: folder, operation: "list") }
             return files.map { (name: $0.key, modified: $0.value.modified) }.sorted { $0.name < $1.name }
         }
     }
 
     public func removeFolder(at path: String) throws(FileSystemError) {
-        try locked { () throws(FileSystemError) in
+        try locked { (folders) throws(FileSystemError) in
             guard folders[path] != nil else { throw FileSystemError(.notFound, path: path, operation: "removeFolder") }
             let prefix = path + "/"
             folders = folders.filter { $0.key != path && !$0.key.hasPrefix(prefix) }
@@ -113,7 +115,7 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
 
     /// Drops everything not yet durable: unsynchronised files vanish or revert to their last durable contents.
     public func powerLoss() {
-        lock.withLock {
+        folders.withLock { folders in
             for (folder, files) in folders {
                 var kept: [String: File] = [:]
                 for (name, file) in files {
@@ -127,5 +129,5 @@ public final class SimulatedFileSystem: CacheFileSystem, @unchecked Sendable {
     }
 
     /// How many files exist, in all folders.
-    public var fileCount: Int { lock.withLock { folders.values.reduce(0) { $0 + $1.count } } }
+    public var fileCount: Int { folders.withLock { folders in folders.values.reduce(0) { $0 + $1.count } } }
 }

@@ -1,5 +1,9 @@
 package import FaultPoints
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GraphStore
 
 /// Turns canonical DTOs from the `/v1/*` endpoints into `Work`, `Edition` and `Author` models

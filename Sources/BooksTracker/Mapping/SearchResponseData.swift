@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The `data` payload of a `/v1/search/*` or `/v1/enrichment/*` response: works, their editions
 /// and their authors, related by the backend's work ids.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -73,7 +77,7 @@ struct CorpusWalk {
         }
         var met = 0
         for name in names.sorted() where !name.hasPrefix(".") {
-            let path = (folder as NSString).appendingPathComponent(name)
+            let path = FileIO.path(folder, appending: name)
             var entry = stat()
             guard stat(path, &entry) == 0 else {
                 let code = errno

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,13 +24,13 @@ package enum CorpusIdentity {
     /// it cannot be read or does not hold an identity.
     @discardableResult
     package static func read(_ folder: String) throws(FileError) -> String? {
-        let path = (folder as NSString).appendingPathComponent(fileName)
+        let path = FileIO.path(folder, appending: fileName)
         guard access(path, F_OK) == 0 else { return nil }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw FileError(file: path, action: "read the corpus identity", reason: FileIO.reason(of: error))
         }
-        let line = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = Whitespace.spacesAndNewlines.trim(String(decoding: data, as: UTF8.self))
         let identity = line.hasPrefix(prefix) ? String(line.dropFirst(prefix.count)) : ""
         guard isIdentifier(identity) else {
             throw FileError(file: path, action: "read the corpus identity",
@@ -43,7 +47,7 @@ package enum CorpusIdentity {
     @discardableResult
     package static func write(_ identity: String, to folder: String) throws(FileError) -> String {
         if let existing = try read(folder) { return existing }
-        let path = (folder as NSString).appendingPathComponent(fileName)
+        let path = FileIO.path(folder, appending: fileName)
         let staged = path + ".\(getpid()).new"
         try FileIO.writeAtomically(prefix + identity + "\n", to: staged)
         // link(2) never replaces: a folder given an identity meanwhile keeps it.
@@ -66,6 +70,6 @@ package enum CorpusIdentity {
 
     /// Whether `text` can be an identity: letters, digits and dashes, 8 to 64 of them.
     package static func isIdentifier(_ text: String) -> Bool {
-        (8...64).contains(text.count) && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
+        (8...64).contains(text.count) && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
     }
 }

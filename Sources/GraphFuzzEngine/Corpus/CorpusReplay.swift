@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The result of replaying one corpus case.
 package struct ReplayResult: Sendable, Equatable {

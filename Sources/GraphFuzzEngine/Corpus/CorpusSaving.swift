@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Corpus {
     /// Checks, before any work, that cases can be saved in `folder`: it can be written (`FileIO.checkWritableFolder`)
@@ -34,11 +38,11 @@ extension Corpus {
     /// file holding its trace from an interrupted shrink is overwritten by the complete case.
     private static func writeOnce(_ corpusCase: CorpusCase, to folder: String) throws(FileError) -> String {
         let text = corpusCase.text
-        let base = (corpusCase.fileName as NSString).deletingPathExtension
+        let base = FileIO.deletingExtension(of: corpusCase.fileName)
         var attempt = 1
         while true {
             let name = attempt == 1 ? "\(base).case" : "\(base)-\(attempt).case"
-            let path = (folder as NSString).appendingPathComponent(name)
+            let path = FileIO.path(folder, appending: name)
             if let existing = FileManager.default.contents(atPath: path) {
                 let existingText = String(data: existing, encoding: .utf8)
                 let parsed = existingText.flatMap { try? CorpusCase(parsing: $0, file: path) }
@@ -60,7 +64,7 @@ extension Corpus {
     private static func saved(sameFailureAs corpusCase: CorpusCase, in folder: String) -> [(path: String, corpusCase: CorpusCase)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.sorted().filter { $0.hasSuffix(".case") && !$0.hasPrefix(".") }.compactMap { name in
-            let path = (folder as NSString).appendingPathComponent(name)
+            let path = FileIO.path(folder, appending: name)
             guard let saved = try? read(path), saved.sameFailure(as: corpusCase) else { return nil }
             return (path, saved)
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,14 +31,16 @@ package enum FileIO {
     /// The system's reason for `errno` value `code`.
     package static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 
-    /// The system's reason inside a Foundation error, when it carries one.
+    /// The system's reason inside a Foundation error, when it carries one (a file operation's `CocoaError` holds the
+    /// `POSIXError` of the call that failed); else Foundation's words for an error of its code, and any other error as
+    /// it prints.
     package static func reason(of error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return reason(Int32(underlying.code))
+        if let cocoa = error as? CocoaError {
+            if let underlying = cocoa.underlying as? POSIXError { return reason(underlying.code.rawValue) }
+            return "The operation could not be completed. (NSCocoaErrorDomain error \(cocoa.code.rawValue).)"
         }
-        if error.domain == NSPOSIXErrorDomain { return reason(Int32(error.code)) }
-        return error.localizedDescription
+        if let posix = error as? POSIXError { return reason(posix.code.rawValue) }
+        return "\(error)"
     }
 
     /// Creates `path` and its missing parents (`mkdir -p`; a folder another process made meanwhile is taken as
@@ -90,6 +96,12 @@ package enum FileIO {
         return parent.isEmpty ? "/" : String(parent)
     }
 
+    /// Whether `path` is a folder or a link to one (`FileManager.fileExists(atPath:isDirectory:)`).
+    package static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Removes `folders` (empty ones, as `createFolder` made them), innermost first.
     package static func removeFolders(_ folders: [String]) {
         for folder in folders.reversed() { rmdir(folder) }
@@ -98,8 +110,8 @@ package enum FileIO {
     /// Writes `text` to `path` atomically. `temporary` names the hidden file used on the way
     /// (default: `.NAME.PID.tmp` beside it); it never survives a failed write.
     package static func writeAtomically(_ text: String, to path: String, temporary: String? = nil) throws(FileError) {
-        let name = (path as NSString).lastPathComponent
-        let temporary = temporary ?? ((parent(of: path) ?? ".") as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
+        let name = lastComponent(of: path)
+        let temporary = temporary ?? FileIO.path(parent(of: path) ?? ".", appending: ".\(name).\(getpid()).tmp")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw FileError(file: temporary, action: "create the temporary file", reason: reason(errno)) }
         var bytes = Array(text.utf8)
@@ -153,13 +165,13 @@ package enum FileIO {
         let missing = try missingFolders(folder)
         var place = folder
         if let first = missing.last {
-            let stand = ((parent(of: first) ?? ".") as NSString).appendingPathComponent(
+            let stand = path(parent(of: first) ?? ".", appending:
                 ".graph-fuzz-probe-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
             guard mkdir(stand, 0o700) == 0 else { throw FileError(file: first, action: "create the folder", reason: reason(errno)) }
             place = stand
         }
         defer { if place != folder { rmdir(place) } }
-        let probe = (place as NSString).appendingPathComponent(".graph-fuzz-probe.\(getpid())")
+        let probe = path(place, appending: ".graph-fuzz-probe.\(getpid())")
         do {
             try writeAtomically(String(repeating: "graph-fuzz checks that this folder can be written\n", count: 80), to: probe,
                                 temporary: probe + ".tmp")

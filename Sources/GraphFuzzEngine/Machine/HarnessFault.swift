@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Thrown by a machine's own code — `makeSystem`, an action's `perform` — when the harness, not
 /// the code under test, could not do its part of a step: it could not create a scratch file or
@@ -34,22 +38,9 @@ public struct HarnessFault: Error, Equatable, Sendable, CustomStringConvertible 
     /// (errno 20)"), anything else as it prints.
     public static func reason(_ error: any Error) -> String {
         var current = error
-        while true {
-            if let cocoa = current as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? any Error {
-                current = underlying
-            } else if let underlying = (current as NSError).userInfo[NSUnderlyingErrorKey] as? any Error {
-                current = underlying
-            } else {
-                break
-            }
-        }
-        let code: Int32?
-        if let posix = current as? POSIXError { code = posix.code.rawValue } else {
-            let ns = current as NSError
-            code = ns.domain == NSPOSIXErrorDomain ? Int32(ns.code) : nil
-        }
-        guard let code else { return "\(current)" }
-        return "\(String(cString: strerror(code))) (errno \(code))"
+        while let cocoa = current as? CocoaError, let underlying = cocoa.underlying { current = underlying }
+        guard let posix = current as? POSIXError else { return "\(current)" }
+        return "\(FileIO.reason(posix.code.rawValue)) (errno \(posix.code.rawValue))"
     }
 
     /// The fault as the runner reports it, at `place` (already formatted) and `step`.

@@ -16,11 +16,19 @@ package enum JSONValue: Equatable, Sendable {
     /// Compact JSON text.
     package var rendered: String {
         var out = ""
-        write(to: &out)
+        write(to: &out, shortEscapes: false)
         return out
     }
 
-    private func write(to out: inout String) {
+    /// Compact JSON text as `rendered`, but for backspace and form feed in strings, written `\b` and `\f` as
+    /// Foundation's `JSONSerialization` writes them.
+    package var renderedAsJSONSerialization: String {
+        var out = ""
+        write(to: &out, shortEscapes: true)
+        return out
+    }
+
+    private func write(to out: inout String, shortEscapes: Bool) {
         switch self {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
@@ -32,27 +40,27 @@ package enum JSONValue: Equatable, Sendable {
             } else {
                 out += "null"
             }
-        case .string(let value): JSONValue.writeString(value, to: &out)
+        case .string(let value): JSONValue.writeString(value, to: &out, shortEscapes: shortEscapes)
         case .array(let values):
             out += "["
             for (index, value) in values.enumerated() {
                 if index > 0 { out += "," }
-                value.write(to: &out)
+                value.write(to: &out, shortEscapes: shortEscapes)
             }
             out += "]"
         case .object(let members):
             out += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { out += "," }
-                JSONValue.writeString(key, to: &out)
+                JSONValue.writeString(key, to: &out, shortEscapes: shortEscapes)
                 out += ":"
-                value.write(to: &out)
+                value.write(to: &out, shortEscapes: shortEscapes)
             }
             out += "}"
         }
     }
 
-    private static func writeString(_ text: String, to out: inout String) {
+    private static func writeString(_ text: String, to out: inout String, shortEscapes: Bool) {
         out += "\""
         // A string with nothing to escape (no quote, backslash or control character) is appended whole.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
@@ -67,6 +75,8 @@ package enum JSONValue: Equatable, Sendable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case "\u{8}" where shortEscapes: out += "\\b"
+            case "\u{C}" where shortEscapes: out += "\\f"
             default:
                 if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)

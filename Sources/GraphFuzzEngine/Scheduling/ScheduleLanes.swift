@@ -137,7 +137,7 @@ extension ScheduleRenderer {
         func describe(_ function: Symbolizer.Function) -> String {
             if function.isHarness { return "branch" }
             var name = function.name
-            if function.isRuntime, let open = name.firstIndex(of: "(") { name = String(name[..<open]).replacingOccurrences(of: "._", with: ".") }
+            if function.isRuntime, let open = name.firstIndex(of: "(") { name = String(name[..<open]).replacing("._", with: ".") }
             if let typeOfActor, name.hasPrefix(typeOfActor) { name.removeFirst(typeOfActor.count) }
             return function.resumePoint == 0 ? name : "\(name) #\(function.resumePoint)"
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a held job was handed to the scheduler.
 enum JobPlace: UInt8, Sendable {
@@ -90,7 +94,7 @@ final class SchedulerCore: @unchecked Sendable {
     /// Every task seen, retained (`close` releases them), in order of first sight.
     @exclusivity(unchecked) private var tracked: [TrackedTask] = []
 
-    private let inbox = NSCondition()
+    private let inbox = Condition()
     private var arrivals: [Arrival] = []
     private var closed = false
 
@@ -188,8 +192,7 @@ final class SchedulerCore: @unchecked Sendable {
     /// Admits the oldest job that another thread handed over, waiting up to `timeout` for one; returns
     /// whether one came. One at a time: the case runs as far as it can with it before the next is admitted.
     func admitArrival(waitingUpTo timeout: Duration) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18)
+        let deadline = Condition.deadline(after: timeout)
         inbox.lock()
         while arrivals.isEmpty {
             if !inbox.wait(until: deadline) { break }

@@ -1,4 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
 
 /// Names code addresses for schedule reports: the function a job resumes and the await it resumes after, the
 /// caller that handed work to Dispatch.
@@ -29,7 +39,8 @@ enum Symbolizer {
         var isRuntime: Bool { module == "Swift" || module == "_Concurrency" }
     }
 
-    private static let lock = NSLock()
+    /// Guards `files` and `names`.
+    private static let lock = Mutex(())
     #if os(Linux)
     nonisolated(unsafe) private static var files: [String: (bias: UInt, table: LoadedImages.SymbolTable?)] = [:]
     #endif
@@ -37,14 +48,14 @@ enum Symbolizer {
 
     /// The function at `address`, if a symbol covers it.
     static func function(at address: UInt) -> Function? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = names[address] { return known }
-        let found = mangledName(at: address).flatMap { mangled in
-            Self.demangle(mangled).map(Self.readable) ?? Self.runtimeAdapters.first { mangled.contains($0.key) }?.value
+        lock.withLock { _ in
+            if let known = names[address] { return known }
+            let found = mangledName(at: address).flatMap { mangled in
+                Self.demangle(mangled).map(Self.readable) ?? Self.runtimeAdapters.first { mangled.contains($0.key) }?.value
+            }
+            names[address] = found
+            return found
         }
-        names[address] = found
-        return found
     }
 
     #if os(Linux)
@@ -138,12 +149,12 @@ enum Symbolizer {
         }
         for prefix in ["static ", "merged "] where text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
         // A private declaration's name carries its file's discriminator: `(download in _0A1B…)`.
-        while let start = text.range(of: "("), let inside = text[start.upperBound...].range(of: " in _"),
+        while let start = text.firstRange(of: "("), let inside = text[start.upperBound...].firstRange(of: " in _"),
               let end = text[inside.upperBound...].firstIndex(of: ")"),
               !text[start.upperBound..<inside.lowerBound].contains(where: { " ().,<>".contains($0) }) {
             text.replaceSubrange(start.lowerBound...end, with: text[start.upperBound..<inside.lowerBound])
         }
-        while let start = text.range(of: "(extension in "), let end = text[start.upperBound...].firstIndex(of: ":") {
+        while let start = text.firstRange(of: "(extension in "), let end = text[start.upperBound...].firstIndex(of: ":") {
             text.removeSubrange(start.lowerBound...end)
         }
         // The path (generic parameters dropped) up to the parameter list.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,18 +18,18 @@ package enum ScratchFolder {
     /// The folder scratch folders are made in.
     package static var parent: String {
         if let tmp = ProcessInfo.processInfo.environment["TMPDIR"], !tmp.isEmpty { return tmp }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue,
-           access("/dev/shm", W_OK) == 0 {
-            return "/dev/shm"
-        }
-        return NSTemporaryDirectory()
+        if FileIO.isFolder("/dev/shm"), access("/dev/shm", W_OK) == 0 { return "/dev/shm" }
+        return temporaryDirectory
     }
+
+    /// The temporary directory as `NSTemporaryDirectory()` gives it: $TMPDIR (relative to the working directory)
+    /// else /tmp, with a trailing "/".
+    package static var temporaryDirectory: String { FileManager.default.temporaryDirectory.path + "/" }
 
     /// Makes a new, empty scratch folder, `graph-fuzz-KIND-PID-RANDOM`, readable by this user only.
     package static func make(for kind: String) throws(ScratchFolderError) -> String {
         let parent = self.parent
-        let path = (parent as NSString).appendingPathComponent("graph-fuzz-\(kind)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
+        let path = FileIO.path(parent, appending: "graph-fuzz-\(kind)-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))")
         guard mkdir(path, 0o700) == 0 else {
             throw ScratchFolderError(message: "harness fault: cannot create a scratch folder in \(parent): \(FileIO.reason(errno)) "
                 + "(set TMPDIR to a writable folder)")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A Swift type an `@Attribute` property can hold: how it is stored (`AttributeValue`) and read back.
 ///

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The bytes of a new, empty SQLite store file: what `ModelContainer(schema:configuration:path:)` creates when no
 /// file is at its path, before it opens the file (launch 0, no rows). A harness that needs a new store in every

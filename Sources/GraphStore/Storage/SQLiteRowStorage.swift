@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The SQLite backend: a store file in WAL mode with `synchronous=FULL` (a committed save survives a killed
 /// process and a power loss), a save as one transaction (`BEGIN IMMEDIATE … COMMIT`). Reads go to the file.
@@ -91,7 +100,11 @@ final class SQLiteRowStorage: RowStorage {
         guard descriptor >= 0 else {
             throw StoreError(.sqlite, path: path, message: "cannot open the file for reading")
         }
-        defer { _ = Foundation.close(descriptor) }
+        #if canImport(Glibc)
+        defer { _ = Glibc.close(descriptor) }
+        #else
+        defer { _ = Darwin.close(descriptor) }
+        #endif
         let size = max(0, Int(lseek(descriptor, 0, SEEK_END)))
         var header = [UInt8](repeating: 0, count: 100)
         var count = 0

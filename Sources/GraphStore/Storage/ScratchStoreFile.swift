@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A throwaway SQLite store file for one test case, in the folder its `ScratchStores` was told (by default
 /// /dev/shm when the machine has it, else the temporary directory); unique per case. `remove()` deletes it with every companion the store may leave (SQLite's
@@ -11,10 +20,10 @@ package struct ScratchStoreFile: Sendable {
     /// directory. A constant of the machine, worked out once per process.
     static let defaultDirectory: String = {
         let shm = "/dev/shm"
-        var isDirectory: ObjCBool = false
-        let usesShm = FileManager.default.fileExists(atPath: shm, isDirectory: &isDirectory) && isDirectory.boolValue
-            && FileManager.default.isWritableFile(atPath: shm)
-        let directory = usesShm ? shm : NSTemporaryDirectory()
+        var info = stat()
+        let usesShm = stat(shm, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && FileManager.default.isWritableFile(atPath: shm)
+        // The temporary directory as `NSTemporaryDirectory()` gives it ($TMPDIR, else /tmp, with a trailing slash).
+        let directory = usesShm ? shm : FileManager.default.temporaryDirectory.path + "/"
         return directory.hasSuffix("/") ? directory : directory + "/"
     }()
 
@@ -39,7 +48,7 @@ package struct ScratchStoreFile: Sendable {
     package static func contents(of path: String) throws(POSIXError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw Self.lastError }
-        defer { _ = Foundation.close(descriptor) }
+        defer { _ = close(descriptor) }
         // Read into one buffer of the file's size (and one byte more, to see the end), grown if the file is longer.
         var info = stat()
         let expected = fstat(descriptor, &info) == 0 ? max(Int(info.st_size), 0) : 0
@@ -81,7 +90,11 @@ package struct ScratchStoreFile: Sendable {
         func writeAll(_ buffer: UnsafeRawBufferPointer) {
             var written = 0
             while written < buffer.count {
-                let count = Foundation.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                #if canImport(Glibc)
+                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                #else
+                let count = Darwin.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                #endif
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else {
                     failure = count < 0 ? Self.lastError : POSIXError(.EIO)
@@ -93,7 +106,7 @@ package struct ScratchStoreFile: Sendable {
         let zeros = min(max(zeroed, 0), bytes.count)
         if zeros > 0 { [UInt8](repeating: 0, count: zeros).withUnsafeBytes { writeAll($0) } }
         if failure == nil { bytes.withUnsafeBytes { writeAll(UnsafeRawBufferPointer(rebasing: $0[zeros...])) } }
-        if Foundation.close(descriptor) != 0, failure == nil { failure = Self.lastError }
+        if close(descriptor) != 0, failure == nil { failure = Self.lastError }
         if let failure {
             unlink(path)
             throw failure
@@ -102,3 +115,4 @@ package struct ScratchStoreFile: Sendable {
 
     private static var lastError: POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 }
+

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Where a harness keeps the store files of its cases: a folder it was told (a `graph-fuzz` worker gets one of
