@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Where a held job was handed to the scheduler.
 enum JobPlace: UInt8, Sendable {
     /// The case's task executor (the executor preference of the case's tasks).
