@@ -97,13 +97,14 @@ package enum ParentWatch {
     /// nothing: a fork of this process meanwhile is whole (`WorkerFork`), so it counts as quiet.
     package static func start(interval: Double = 0.2, orphaned: @escaping @Sendable () -> Void) {
         let parent = getppid()
-        #if os(Linux)
-        WorkerFork.quietThreads.add(1, ordering: .relaxed)
-        #endif
         WatcherThread.start {
             while getppid() == parent { WatcherThread.sleep(seconds: interval) }
             orphaned()
         }
+        #if os(Linux)
+        // Counted once it runs: until then a fork sees one thread more than it counts and starts its worker anew.
+        WorkerFork.quietThreads.add(1, ordering: .relaxed)
+        #endif
     }
 }
 #endif

@@ -7,12 +7,13 @@ import Synchronization
 /// be when started with the worker's arguments, without linking its libraries and starting its runtime again.
 ///
 /// Only a process whose other threads are quiet forks (a child has only the thread that forked; a lock another thread
-/// held would stay held in it): the command line runs one thread, and at most `ParentWatch`'s beside it. The child is then made what `posix_spawn` of the executable would make: its standard input,
-/// output and error are the worker's socket, pipe and error file and no other descriptor of the parent stays open (a
-/// parent's end of another worker's pipe would keep that worker's output from ever ending), the signals this process
-/// handles are back to their default action (an exec resets them; ignored ones stay ignored, as across an exec), and
-/// the launch's variables are set, with `SWIFT_BACKTRACE=enable=no`'s effect: no crash handler, so a trap ends the
-/// worker at once with its message on standard error.
+/// held would stay held in it): the command line runs one thread, and at most `ParentWatch`'s beside it. The child is
+/// then made what `posix_spawn` of the executable would make: its standard input, output and error are the worker's
+/// socket, pipe and error file and no other descriptor of the parent stays open (a parent's end of another worker's
+/// pipe would keep that worker's output from ever ending), the signals this process handles are back to their default
+/// action (an exec resets them; ignored ones stay ignored, as across an exec), and the launch's variables are set, with
+/// `SWIFT_BACKTRACE=enable=no`'s effect: no crash handler, so a trap ends the worker at once with its message on
+/// standard error.
 enum WorkerFork {
     /// Threads started to wait in a loop that takes no lock and allocates nothing (`ParentWatch`'s): a fork while
     /// they run is whole. Process-wide, as threads are.

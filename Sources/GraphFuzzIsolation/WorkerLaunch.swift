@@ -17,8 +17,8 @@ package struct WorkerLaunch: Sendable {
     /// whose standard output is the test library's, answers on another (its standard output is then discarded).
     package var answers: Int32
     /// What `executable` runs when started with the worker's arguments, when it is this very process's executable:
-    /// a parent with a single thread (the command line) then forks itself into the worker and calls this with the
-    /// arguments, its exit code ending the child (Linux), instead of starting the executable again. The child starts
+    /// a parent whose other threads are quiet (the command line, `WorkerFork`) then forks itself into the worker and
+    /// calls this with the arguments, its exit code ending the child (Linux), instead of starting the executable again. The child starts
     /// where the parent is, its libraries linked and its runtime started: a worker is ready about ten milliseconds
     /// sooner. Nil: always started from `executable`.
     package var entry: (@Sendable (_ arguments: [String]) -> Int32)?
