@@ -87,26 +87,6 @@ final class WorkerProcess {
             ScratchFolder.remove(scratchFolder)
             throw WorkerError.system("cannot create \(path)", code)
         }
-        #if canImport(Glibc)
-        var actions = posix_spawn_file_actions_t()
-        #else
-        var actions: posix_spawn_file_actions_t?
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // In ascending order of the child's descriptors: a source that is one of them (3, say) is copied before
-        // that number is replaced.
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        if launch.answers == STDOUT_FILENO {
-            posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, errorFile, 2)
-        if launch.answers != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, fromChild[1], launch.answers) }
-        for fd in Set([toChild[0], fromChild[1], errorFile]).subtracting([0, 1, 2, launch.answers]).sorted() {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
 
         var pid: pid_t = 0
         let status: Int32
@@ -120,6 +100,26 @@ final class WorkerProcess {
                                       environment: launch.environment(scratchFolder), input: toChild[0], output: fromChild[1],
                                       error: errorFile)
         } else {
+            #if canImport(Glibc)
+            var actions = posix_spawn_file_actions_t()
+            #else
+            var actions: posix_spawn_file_actions_t?
+            #endif
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            // In ascending order of the child's descriptors: a source that is one of them (3, say) is copied before
+            // that number is replaced.
+            posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+            if launch.answers == STDOUT_FILENO {
+                posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            }
+            posix_spawn_file_actions_adddup2(&actions, errorFile, 2)
+            if launch.answers != STDOUT_FILENO { posix_spawn_file_actions_adddup2(&actions, fromChild[1], launch.answers) }
+            for fd in Set([toChild[0], fromChild[1], errorFile]).subtracting([0, 1, 2, launch.answers]).sorted() {
+                posix_spawn_file_actions_addclose(&actions, fd)
+            }
             var environment = ProcessInfo.processInfo.environment
             environment.merge(launch.environment(scratchFolder)) { $1 }
             environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -133,7 +133,7 @@ final class WorkerProcess {
         guard status == 0 else {
             close(toChild[1]); close(fromChild[0]); close(errorFile)
             ScratchFolder.remove(scratchFolder)
-            throw WorkerError.system("cannot start the worker \(executable)", status)
+            throw WorkerError.system(forks ? "cannot fork this process into a worker" : "cannot start the worker \(executable)", status)
         }
         _ = fcntl(errorFile, F_SETFD, FD_CLOEXEC)
         self.pid = pid
