@@ -53,6 +53,8 @@ enum WorkerFork {
         resetHandledSignals()
         // A stop this process was told of is this process's: the worker starts as a started one does, told nothing.
         Interruption.forget()
+        // The child runs this thread alone: the quiet threads counted here are its parent's.
+        quietThreads.store(0, ordering: .relaxed)
         for name in environment.keys.sorted() { setenv(name, environment[name]!, 1) }
         setenv("SWIFT_BACKTRACE", "enable=no", 1)
         PhaseLog.note("forked")
