@@ -295,8 +295,9 @@ package final class ProcessExecutor: CaseExecutor {
             else { return false }
             var consumed = Consumed()
             consumed.apply(delta)
-            // Shrinking is not search time, wherever it runs.
-            report.pausedSeconds += seconds
+            // Shrinking is not search time, wherever it runs; the other workers searched on meanwhile, so the search
+            // lost one worker's share of that wall time (the whole of it would make search time negative).
+            report.pausedSeconds += seconds / Double(workers)
             slot.shrinking = BatchShrink(index: index, steps: steps, consumed: consumed, shrink: shrink,
                                          record: CaseRecord(config: TraceStep("config"), steps: [], expectations: [], outcome: .pass, swiftLines: []))
         case "y":

@@ -48,6 +48,21 @@ struct CommandLineTests {
         #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":2000,"#))
     }
 
+    @Test("each failure's time to find and shrink is the wall clock to its report, also when workers shrank it")
+    func failureTimes() throws {
+        // Workers (the default) shrink where a case failed while the other worker searches on: four signatures.
+        let result = try graphFuzz(["--mutant", "cache-stores-objects", "--seed", "9", "--runs", "40", "--json", "--no-save"])
+        #expect(result.status == 1)
+        let events = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let times = events.filter { $0["event"] as? String == "failure" }.compactMap { $0["secondsToFailure"] as? Double }
+        let total = try #require(events.first { $0["event"] as? String == "summary" }?["seconds"] as? Double)
+        #expect(times.count > 1)
+        #expect(times.allSatisfy { $0 > 0 && $0 <= total }, "\(times), summary \(total)")
+        #expect(times == times.sorted(), "reported in order, each later than the one before")
+    }
+
     @Test("the same seed twice prints byte-identical reports apart from timings")
     func deterministicReports() throws {
         for arguments in [["--seed", "7", "--runs", "500", "--no-save"], ["--mutant", "queue-off-by-one", "--seed", "3", "--no-save"],

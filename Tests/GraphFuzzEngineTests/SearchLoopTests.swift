@@ -28,6 +28,23 @@ struct SearchLoopTests {
         #expect(small.coverage.cases == 500)
     }
 
+    @Test("a failure is told with its time to find and shrink (the report's `time:`), the same as the search's result keeps")
+    func failureTime() throws {
+        let machine = Target.queue.machine(mutant: "queue-off-by-one")
+        var told: [Double] = []
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try search(SearchOptions(seed: 3, runs: 500), LocalExecutor(machine: machine, maxSteps: 30), events: { event in
+            if case .failure(let found, _) = event { told.append(found.seconds) }
+        })
+        let elapsed = (clock.now - started).components
+        let wall = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        #expect(!told.isEmpty)
+        #expect(told == result.failures.map(\.seconds))
+        // A search and a shrink took some time, and no more than the whole run.
+        #expect(told.allSatisfy { $0 > 0 && $0 <= wall })
+    }
+
     @Test("a run from one case (firstCase n, runs n + 1) runs that case alone and finds what the whole run found there")
     func oneCase() throws {
         let machine = Target.queue.machine(mutant: "queue-off-by-one")

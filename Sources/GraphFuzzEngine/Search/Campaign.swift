@@ -89,7 +89,10 @@ package struct Campaign {
         try withoutActuallyEscaping(event) { event throws(RunError) in
             let loop = SearchLoop(plan: plan, stopRequested: stopRequested, progress: { event(.progress($0)) }, progressInterval: progressInterval)
             return try loop.run(executor) { group, soFar throws(RunError) in
+                let started = ContinuousClock.now
                 guard var found = try settle(group, plan, executor, event) else { return nil }
+                // The wall clock from the search's start to now, when it is told.
+                found.seconds = soFar.wallSeconds + (ContinuousClock.now - started).seconds
                 if let earlier = soFar.failures.first(where: found.sharesInterleaving) {
                     found.sameInterleavingAs = earlier.failure.signature
                     event(.sameInterleaving(found, as: earlier.failure.signature))

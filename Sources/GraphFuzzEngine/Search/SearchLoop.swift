@@ -22,7 +22,8 @@
     let progressInterval: Double
 
     /// Runs the search through `executor`. `final` shrinks and describes a group once its lowest case is final: the
-    /// failure, or nil when that case did not fail the same way again (an unconfirmed crash or hang); the time it
+    /// failure (its `seconds` set by `final`: the wall clock so far, `SearchRun.wallSeconds` of what it is given, plus
+    /// its own), or nil when that case did not fail the same way again (an unconfirmed crash or hang); the time it
     /// takes is not search time. Throws what the executor or `final` throws; a case whose harness faulted stops the
     /// search (`RunError.harnessFault`).
     func run(_ executor: some CaseExecutor,
@@ -49,14 +50,12 @@
         /// Hands `group` on to be shrunk and described; its time is not search time.
         func settle(_ group: FailureGroups.Group) throws(RunError) {
             let started = state.clock.now
-            let searchSeconds = state.searchSeconds
             defer { state.paused += state.clock.now - started }
             state.settled.insert(group.signature)
-            guard var found = try final(group, state.soFar) else {
+            guard let found = try final(group, state.soFar) else {
                 state.run.unconfirmed.append(group.signature)
                 return
             }
-            found.seconds = searchSeconds + (state.clock.now - started).seconds
             // One interleaving that broke several rules is one bug: reported with the first failure it showed in.
             if let earlier = found.sameInterleavingAs, let index = state.run.failures.firstIndex(where: { $0.failure.signature == earlier }) {
                 state.run.failures[index].alsoBroken.append(SameInterleaving(failure: found.failure, caseIndex: found.caseIndex,
@@ -110,7 +109,6 @@
             try settle(group)
         }
         var run = state.soFar
-        run.wallSeconds = (state.clock.now - state.start).seconds
         let counts = Dictionary(uniqueKeysWithValues: state.groups.sorted.map { ($0.signature, $0.count) })
         for index in run.failures.indices {
             run.failures[index].caseCount = counts[run.failures[index].failure.signature] ?? run.failures[index].caseCount
@@ -146,10 +144,11 @@ private struct LoopState {
     var searchSeconds: Double { (clock.now - start - paused).seconds }
     var timeUp: Bool { limit.map { run.cases > 0 && clock.now >= $0 + paused } ?? false }
 
-    /// The search so far, its time up to now.
+    /// The search so far, its times up to now.
     var soFar: SearchRun {
         var run = self.run
         run.seconds = searchSeconds
+        run.wallSeconds = (clock.now - start).seconds
         return run
     }
 

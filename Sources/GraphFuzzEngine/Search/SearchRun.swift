@@ -18,7 +18,9 @@ package struct FoundFailure: Sendable, Equatable {
     /// Cases of the search that failed with this signature: so far when reported while the search goes on
     /// (`CampaignEvent.failure`), final in the search's result.
     package var caseCount: Int
-    /// Search time until its lowest case ran, plus its shrink and description: wall clock.
+    /// Wall clock from the start of the search to the failure's report: the search until its lowest case ran (other
+    /// workers searching on meanwhile), the shrinks reported before it, its own shrink and description. Not search
+    /// time less shrinking: a worker's shrink overlaps the other workers' search, so the two cannot be subtracted.
     package var seconds: Double
     /// Failures of other signatures whose shrunk cases ran the same interleaving as this one's: one concurrency bug that
     /// broke several rules (a lost update that one case shows in a read and another in an invariant), reported once.
@@ -77,7 +79,8 @@ package struct SearchRun: Sendable, Equatable {
     package var steps = 0
     /// Search time: shrinking and re-running suspected cases excluded (what `--time` limits).
     package var seconds = 0.0
-    /// Wall time of the whole search, shrinking and re-running suspected cases included (what the summary prints).
+    /// Wall time of the whole search, shrinking and re-running suspected cases included (what the summary prints);
+    /// so far, in a search still running.
     package var wallSeconds = 0.0
     /// What the cases exercised, added up.
     package var coverage = Coverage()
