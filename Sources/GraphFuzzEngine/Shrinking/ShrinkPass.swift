@@ -63,7 +63,8 @@ package struct ShrinkPass: Sendable, CustomStringConvertible {
     package static let standard: [ShrinkPass] = [
         removeDiscarded, deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, changeConfigDeletingSteps,
-        changeConfigDeletingStepRepointing, lowerToHeldValue, deleteStepRepoint, redistributeAcrossSchedules, deleteBranchLowerValue,
+        changeConfigDeletingStepRepointing, lowerToHeldValue, deleteStepRepoint, lowerSchedulePicks, redistributeAcrossSchedules,
+        deleteBranchLowerValue,
     ]
 
     /// The standard pass called `name`, if any.

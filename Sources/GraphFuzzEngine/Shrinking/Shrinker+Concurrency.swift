@@ -42,6 +42,29 @@ extension Shrinker {
         return false
     }
 
+    /// Lowers each pick of a schedule to 0 (the oldest runnable job), the last schedule first and its first pick first;
+    /// then tries the schedule as one deviation from that order: every pick 0 but one, which is 1, the earliest first.
+    /// A pick changed changes which jobs the next steps of the run can choose from, so they make other decisions, more
+    /// or fewer: a candidate that does not fail as it is is realigned, its step keeping what it then consumed, followed
+    /// by the later steps as they were (`minimise-choices` lowers picks without realigning). Stops at the first
+    /// improvement.
+    func lowerSchedulePicks() -> Bool {
+        for schedule in spans.filter({ $0.label == .schedule }).reversed() where schedule.end <= raw.count && !outOfBudget {
+            guard let step = spans.last(where: { $0.label == .step && $0.start <= schedule.start && schedule.end <= $0.end }) else { continue }
+            for p in schedule.range where raw[p] > 0 && !outOfBudget {
+                var candidate = raw
+                candidate[p] = 0
+                if realigned(candidate, stepAt: step.start, depth: step.depth, followedByChoicesFrom: step.end) { return true }
+            }
+            for p in schedule.range where !outOfBudget {
+                var candidate = raw
+                for q in schedule.range { candidate[q] = q == p ? 1 : 0 }
+                if realigned(candidate, stepAt: step.start, depth: step.depth, followedByChoicesFrom: step.end) { return true }
+            }
+        }
+        return false
+    }
+
     /// The positions of non-zero argument values (bound above 1, outside continue flags, actions and
     /// scheduling decisions), or nil when the sequence made no scheduling decisions.
     private func concurrentArgumentValues() -> [Int]? {
@@ -59,6 +82,9 @@ extension ShrinkPass {
     /// Deletes a branch of a concurrent step, alone or while lowering an argument value before it (only sequences
     /// with scheduling decisions).
     package static let deleteBranchLowerValue = ShrinkPass("delete-branch-lower-value", .expensive) { $0.deleteBranchLoweringValue() }
+    /// Lowers each pick of a schedule to the oldest runnable job, realigning the later steps (only sequences with
+    /// scheduling decisions).
+    package static let lowerSchedulePicks = ShrinkPass("lower-schedule-picks", .expensive) { $0.lowerSchedulePicks() }
     /// Lowers two argument values of a concurrent case together, however far apart (only sequences with
     /// scheduling decisions).
     package static let redistributeAcrossSchedules = ShrinkPass("redistribute-across-schedules", .expensive) { $0.redistributeAcrossSchedules() }

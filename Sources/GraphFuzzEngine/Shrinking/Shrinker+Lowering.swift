@@ -2,17 +2,25 @@
 /// replacing a span by a descendant, minimising single choices, sorting siblings, lowering with
 /// realignment, and redistributing between pairs.
 extension Shrinker {
-    /// Sets every choice in a span to zero.
+    /// Sets every choice in a span to zero. A schedule zeroed (every job in the order it was enqueued) makes as
+    /// many decisions as that order has steps with a choice, seldom as many as it had: a candidate that does not
+    /// fail as it is is realigned, its step keeping what it then consumed, followed by the later steps as they were.
     func zeroSpans() -> Bool {
         var progress = false
         var i = spans.count - 1
         while i >= 0 && !outOfBudget {
             if i < spans.count {
-                let range = spans[i].range.clamped(to: 0..<raw.count)
-                if spans[i].label != .value, spans[i].label != .element, range.count > 1, raw[range].contains(where: { $0 != 0 }) {
+                let span = spans[i]
+                let range = span.range.clamped(to: 0..<raw.count)
+                if span.label != .value, span.label != .element, range.count > 1, raw[range].contains(where: { $0 != 0 }) {
                     var candidate = raw
                     for j in range { candidate[j] = 0 }
-                    if consider(candidate) { progress = true }
+                    if span.label == .schedule,
+                       let step = spans.last(where: { $0.label == .step && $0.start <= span.start && span.end <= $0.end }) {
+                        if realigned(candidate, stepAt: step.start, depth: step.depth, followedByChoicesFrom: step.end) { progress = true }
+                    } else if consider(candidate) {
+                        progress = true
+                    }
                 }
             }
             i -= 1
