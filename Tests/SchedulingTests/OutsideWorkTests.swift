@@ -51,6 +51,6 @@ struct OutsideWorkTests {
             notes.insert(outcome.run.uncontrolled)
         }
         #expect(notes.count == 1, "\(notes)")
-        #expect(notes.first?.first == "task 4 handed work to DispatchQueue.async in FakeNetwork.load(_:completion:) at job #3", "\(notes)")
+        #expect(notes.first?.first == "task 3 handed work to DispatchQueue.async in FakeNetwork.load(_:completion:) at job #2", "\(notes)")
     }
 }

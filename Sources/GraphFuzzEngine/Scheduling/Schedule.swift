@@ -3,8 +3,8 @@ public enum ScheduleOutcome<Value> {
     /// The body returned `Value` and nothing in the case could run any more without time passing.
     case completed(Value)
     /// The body never returned: nothing could run, no sleeper was waiting and no job came from another
-    /// thread within the wait. `waiting` names the tasks that had not finished (the root, and the
-    /// labelled branches that had not finished). The verdict is certain only when the run's `uncontrolled`
+    /// thread within the wait. `waiting` names the tasks that had not finished (the root of `Scheduler.run`,
+    /// or the branches of `Scheduler.runConcurrently` that had not finished). The verdict is certain only when the run's `uncontrolled`
     /// is empty: otherwise work outside the scheduler may still have been on its way.
     case deadlock(waiting: [String])
     /// The run was stopped after this many jobs (a livelock, or a case longer than the limit).
@@ -18,7 +18,7 @@ extension ScheduleOutcome: Sendable where Value: Sendable {}
 public struct ScheduleStep: Sendable, Equatable {
     /// 1-based position in the run.
     public let index: Int
-    /// Who ran: `root (task 1)`, `A (task 2)`, `actor Counter#1` (its queue drained), `resumption of task 3` …
+    /// Who ran: `A (task 1)`, `root (task 1)`, `actor Counter#1` (its queue drained), `resumption of task 3` …
     public let job: String
     /// Where the job was held: `case executor`, `main actor`, `no executor preference`, `timer after 10 ms`.
     public let place: String
@@ -200,10 +200,10 @@ struct ScheduleRenderer {
         return "\(who) handed work to \(handoff.kind)\(place) at job #\(handoff.step)"
     }
 
-    /// `root (task 1)`, `A (task 2)`, `task 3`.
+    /// `A (task 1)` (a branch), `root (task 1)` (the body of `Scheduler.run`), `task 3`.
     func task(_ number: Int) -> String {
-        if number == 1 { return "root (task 1)" }
         if let label = record.labels[number] { return "\(label) (task \(number))" }
+        if number == 1 && !record.branchesOnly { return "root (task 1)" }
         return "task \(number)"
     }
 

@@ -19,8 +19,8 @@ extension Span.Label {
 ///
 /// The code under test keeps its ordinary `actor`, `async` and `@MainActor` annotations. What the scheduler
 /// holds (Swift 6.3):
-/// - every job of a task that prefers the case's task executor: the root task and, by inheritance, its
-///   child tasks (`async let`, task groups); their `Task.yield` and resumed continuations; the processing
+/// - every job of a task that prefers the case's task executor: the root task (`run`) or each branch's task
+///   (`runConcurrently`) and, by inheritance, their child tasks (`async let`, task groups); their `Task.yield` and resumed continuations; the processing
 ///   jobs of default actors they hop to;
 /// - main-actor work of the case: `MainActor.shared.unownedExecutor` answers with a stand-in executor on
 ///   the driving thread (a runtime hook), so hops to `@MainActor` land in the scheduler;
@@ -87,11 +87,13 @@ public struct Scheduler {
 
     /// Runs `body` and everything it starts to completion under the scheduler, on the calling thread.
     public func run<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> ScheduledRun<Value> {
-        execute(body, branches: false, unfinished: { _ in [] })
+        let result = ResultSlot<Value>()
+        return execute(start: { executor in _ = Task(executorPreference: executor) { result.value = await body() } },
+                       result: { result.value }, branches: false, unfinished: { ["\($0.task(1)) has not returned"] })
     }
 
-    /// Runs the branches concurrently (child tasks of one task group) under the scheduler and records, for
-    /// each, its result, the steps at which it started and finished — what a linearizability check needs —
+    /// Runs the branches concurrently (each a task of its own, tasks 1, 2, … in order, started before the first
+    /// job: no root task waits for them) under the scheduler and records, for each, its result, the steps at which it started and finished — what a linearizability check needs —
     /// and where it was cancelled, if it was (`ScheduledBranch.cancellable`).
     ///
     /// The schedule's span holds, in order: PCT's change points (PCT only), the cancellation point of each
@@ -99,55 +101,54 @@ public struct Scheduler {
     public func runConcurrently<Value: Sendable>(_ branches: [ScheduledBranch<Value>]) -> (run: ScheduledRun<Void>, branches: [BranchRecord<Value>]) {
         let log = BranchLog<Value>(branches)
         let cancellable = branches.indices.filter { branches[$0].cancellable }
-        let body: @Sendable () async -> Void = {
-            await withTaskGroup(of: Void.self) { group in
-                for (index, branch) in branches.enumerated() {
-                    group.addTask {
-                        log.begin(index)
-                        let value = await branch.body()
-                        log.end(index, value)
-                    }
+        let start: (CaseTaskExecutor) -> Void = { executor in
+            for (index, branch) in branches.enumerated() {
+                _ = Task(executorPreference: executor) {
+                    log.begin(index)
+                    let value = await branch.body()
+                    log.end(index, value)
                 }
             }
         }
+        let done: () -> Void? = { log.allFinished ? () : nil }
         guard !cancellable.isEmpty && options.cancelWithin > 0 else {
-            return (execute(body, branches: true, unfinished: log.unfinished), log.records)
+            return (execute(start: start, result: done, branches: true, unfinished: log.unfinished), log.records)
         }
         let within = options.cancelWithin
         let replaying = options.replaying == nil ? nil : options.replayingCancellations ?? []
         let plan: (Draw) -> Void = { draw in log.planCancellations(cancellable, within: within, draw: draw, replaying: replaying) }
-        let run = execute(body, branches: true, unfinished: log.unfinished, drawPlan: plan, beforeStep: log.cancelDue)
+        let run = execute(start: start, result: done, branches: true, unfinished: log.unfinished, drawPlan: plan, beforeStep: log.cancelDue)
         return (run, log.records)
     }
 
-    /// The loop: holds the root task's first job, then picks and runs one job at a time until the body has
-    /// returned and nothing can run, a deadlock, or the job limit.
+    /// The loop: `start` makes the run's tasks (their first jobs held), then it picks and runs one job at a time
+    /// until `result` has a value and nothing can run, a deadlock, or the job limit.
     ///
     /// `drawPlan` draws what the run decides before its first job (inside the schedule's span, after the
     /// strategy's own draws); `beforeStep` is called with the core before each step runs.
-    private func execute<Value: Sendable>(_ body: @escaping @Sendable () async -> Value, branches: Bool, unfinished: @escaping (ScheduleRenderer) -> [String],
+    private func execute<Value: Sendable>(start: (CaseTaskExecutor) -> Void, result: () -> Value?, branches: Bool, unfinished: @escaping (ScheduleRenderer) -> [String],
                                           drawPlan: ((Draw) -> Void)? = nil, beforeStep: ((SchedulerCore) -> Void)? = nil) -> ScheduledRun<Value> {
         _ = RuntimeHooks.installed
         let core = SchedulerCore()
         if branches { core.drawsBranchesOnly() }
         let executor = CaseTaskExecutor(core: core)
         core.attach(executor)
-        let result = ResultSlot<Value>()
         let previous = DriverBinding.bind(core)
         draw.beginSpan(.schedule)
         var picker = SchedulePicker(strategy: options.strategy, draw: draw, replaying: options.replaying)
         drawPlan?(draw)
-        _ = Task(executorPreference: executor) { result.value = await body() }
+        start(executor)
         let outcome: ScheduleOutcome<Value>
         while true {
             if core.runnable.isEmpty {
                 // Outside work lands only when nothing in the case can go on, sleepers included: a point that
                 // depends on the case's own jobs, never on when the other thread got there.
-                if result.value == nil && core.advanceClock() { continue }
-                if let value = result.value { outcome = .completed(value); break }
+                let value = result()
+                if value == nil && core.advanceClock() { continue }
+                if let value { outcome = .completed(value); break }
                 if core.admitArrival(waitingUpTo: options.outsideWait) { continue }
                 let renderer = ScheduleRenderer(core.record)
-                outcome = .deadlock(waiting: ["\(renderer.task(1)) has not returned"] + unfinished(renderer))
+                outcome = .deadlock(waiting: unfinished(renderer))
                 break
             }
             if core.step >= options.maxJobs { outcome = .jobLimit(core.step); break }
@@ -201,7 +202,7 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         var started: Int?
         var finished: Int?
         var result: Value?
-        /// Its task, while it runs (valid until it finishes: the group keeps it alive until then).
+        /// Its task, while it runs (valid until it finishes: the scheduler's core retains every task of the run until it ends).
         var task: UnsafeCurrentTask?
         /// Its cancellation point (0: never) and the step before which it was cancelled.
         var cancelPoint = 0
@@ -262,6 +263,8 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
                          cancelled: $0.cancelledAt)
         }
     }
+
+    var allFinished: Bool { entries.allSatisfy { $0.finished != nil } }
 
     func unfinished(_ renderer: ScheduleRenderer) -> [String] {
         entries.compactMap { entry in

@@ -305,7 +305,8 @@ struct ScheduleRecord: Sendable {
     var ran: [Ran] = []
     /// Each task's resume address when first seen (index n − 1 for task n).
     var firstResume: [UInt] = []
-    /// The run's body is the harness's group of labelled branches: its root task is not drawn as a lane.
+    /// The run is the harness's group of labelled branches (`Scheduler.runConcurrently`), each a task of its own from
+    /// task 1 on: there is no root task.
     var branchesOnly = false
 }
 
