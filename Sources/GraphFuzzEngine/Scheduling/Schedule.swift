@@ -202,7 +202,7 @@ struct ScheduleRenderer {
 
     /// `A (task 1)` (a branch), `root (task 1)` (the body of `Scheduler.run`), `task 3`.
     func task(_ number: Int) -> String {
-        if let label = record.labels[number] { return "\(label) (task \(number))" }
+        if let label = record.label(of: number) { return "\(label) (task \(number))" }
         if number == 1 && !record.branchesOnly { return "root (task 1)" }
         return "task \(number)"
     }

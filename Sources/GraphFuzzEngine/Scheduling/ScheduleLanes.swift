@@ -47,7 +47,7 @@ extension ScheduleRenderer {
         var lanes: [Int] = []
         for event in ran where !lanes.contains(event.task) {
             let own = ran.contains { $0.task == event.task && [$0.from, $0.to].contains { Symbolizer.function(at: $0).map { !$0.isRuntime } ?? false } }
-            if own || record.labels[event.task] != nil { lanes.append(event.task) }
+            if own || record.label(of: event.task) != nil { lanes.append(event.task) }
         }
         lanes.sort()
         let column = Dictionary(uniqueKeysWithValues: lanes.enumerated().map { ($1, $0) })
@@ -114,7 +114,7 @@ extension ScheduleRenderer {
 
     /// A lane's title: the branch label (`A`), `root`, or `task 5`.
     private func label(_ task: Int) -> String {
-        record.labels[task] ?? (task == 1 && !record.branchesOnly ? "root" : "task \(task)")
+        record.label(of: task) ?? (task == 1 && !record.branchesOnly ? "root" : "task \(task)")
     }
 
     /// Where a step's job ran: an actor (`ReentrantCounter#1`), the main actor, a timer, another thread; empty

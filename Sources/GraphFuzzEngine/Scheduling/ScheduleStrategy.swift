@@ -42,8 +42,9 @@ struct SchedulePicker {
     private(set) var invalidPick: (step: Int, pick: Int, choices: Int)?
     /// PCT: steps at which the owner about to run is demoted; the i-th gets priority i + 1 (0 = unused).
     private var changePoints: [Int] = []
-    /// PCT: priority by owner (a task, or an actor whose queue runs as one agent); looked up, never iterated.
-    private var priorities: [Int: Int] = [:]
+    /// PCT: the priority of each owner (a task, or an actor whose queue runs as one agent) seen so far, in order of
+    /// first sight; looked up by a search (a run has a few owners), never iterated for a decision.
+    private var priorities: [(owner: Int, priority: Int)] = []
     private let priorityRange: UInt64 = 1 << 20
 
     init(strategy: ScheduleStrategy, draw: Draw, replaying: [Int]? = nil) {
@@ -84,12 +85,13 @@ struct SchedulePicker {
         case .portfolio:
             preconditionFailure("a portfolio schedules with its drawn member")
         case .pct(let depth, _):
-            for job in runnable where priorities[job.owner] == nil {
-                priorities[job.owner] = depth + Int(draw.chooseUniform(upTo: priorityRange))
+            for job in runnable where priority(of: job.owner) == nil {
+                priorities.append((job.owner, depth + Int(draw.chooseUniform(upTo: priorityRange))))
             }
             var best = highest(in: runnable)
             for (index, point) in changePoints.enumerated() where point == step {
-                priorities[runnable[best].owner] = index + 1
+                let owner = runnable[best].owner
+                priorities[priorities.firstIndex { $0.owner == owner }!].priority = index + 1
                 best = highest(in: runnable)
             }
             return best
@@ -99,9 +101,14 @@ struct SchedulePicker {
     /// The oldest job of the highest-priority owner (`runnable` is in enqueue order).
     private func highest(in runnable: [HeldJob]) -> Int {
         var best = 0
-        for index in runnable.indices.dropFirst() where priorities[runnable[index].owner, default: 0] > priorities[runnable[best].owner, default: 0] {
+        for index in runnable.indices.dropFirst() where priority(of: runnable[index].owner) ?? 0 > priority(of: runnable[best].owner) ?? 0 {
             best = index
         }
         return best
+    }
+
+    /// PCT: the priority `owner` has, nil before it was first seen.
+    private func priority(of owner: Int) -> Int? {
+        priorities.first { $0.owner == owner }?.priority
     }
 }

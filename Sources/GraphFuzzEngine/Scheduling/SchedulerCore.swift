@@ -39,6 +39,7 @@ struct JobRecord: Sendable {
 /// A task of the case the core has seen, kept alive until the case ends so its header can be read between
 /// steps: where it will resume, as last read.
 private struct TrackedTask {
+    let id: UInt64
     let number: Int
     let task: UnsafeRawPointer
     var resume: UInt
@@ -75,17 +76,19 @@ final class SchedulerCore: @unchecked Sendable {
     @exclusivity(unchecked) private(set) var step = 0
     /// The owner of the job running now.
     @exclusivity(unchecked) private var runningOwner = 0
-    @exclusivity(unchecked) private var taskNumbers: [UInt64: Int] = [:]
     /// The last task looked up: most jobs belong to the task whose job ran just before.
     @exclusivity(unchecked) private var lastTask: (id: UInt64, number: Int) = (0, 0)
     @exclusivity(unchecked) private(set) var taskCount = 0
-    @exclusivity(unchecked) private var actorNumbers: [ObjectIdentifier: Int] = [:]
+    /// The case's actors in order of first appearance: actor n is at index n − 1. A run meets a few, so a search
+    /// of the array costs less than hashing into a dictionary made for each run.
+    @exclusivity(unchecked) private var actors: [ObjectIdentifier] = []
     /// Tasks first seen through the global hook: created without the case's executor preference.
     @exclusivity(unchecked) private(set) var unpreferredTasks: [Int] = []
     /// What ran, what it enqueued, the harness's marks, and the names of tasks and actors.
     @exclusivity(unchecked) private(set) var record = ScheduleRecord()
     @exclusivity(unchecked) private(set) var externalJobs = 0
-    /// Every task seen, retained (`close` releases them), in order of first sight.
+    /// Every task seen, retained (`close` releases them), in order of first sight: task n is at index n − 1 (a
+    /// run makes a few, so they are looked up by a search of this array, not a dictionary made for each run).
     @exclusivity(unchecked) private var tracked: [TrackedTask] = []
 
     private let inbox = Condition()
@@ -155,16 +158,15 @@ final class SchedulerCore: @unchecked Sendable {
     private func number(_ id: UInt64, task: UnsafeRawPointer, seenFirstAt place: JobPlace) -> Int {
         if lastTask.id == id { return lastTask.number }
         let number: Int
-        if let known = taskNumbers[id] {
-            number = known
+        if let known = tracked.lastIndex(where: { $0.id == id }) {
+            number = tracked[known].number
         } else {
             taskCount += 1
             number = taskCount
-            taskNumbers[id] = number
             if place == .global { unpreferredTasks.append(number) }
             _ = Unmanaged<AnyObject>.fromOpaque(task).retain()
             let resume = JobInspection.resumeFunction(task)
-            tracked.append(TrackedTask(number: number, task: task, resume: resume))
+            tracked.append(TrackedTask(id: id, number: number, task: task, resume: resume))
             record.firstResume.append(resume)
         }
         lastTask = (id, number)
@@ -173,12 +175,12 @@ final class SchedulerCore: @unchecked Sendable {
 
     private func number(_ actor: AnyObject) -> Int {
         let identity = ObjectIdentifier(actor)
-        if let known = actorNumbers[identity] { return known }
+        if let known = actors.firstIndex(of: identity) { return known + 1 }
         let name = _typeName(type(of: actor), qualified: false)
         let count = record.actorNames.reduce(0) { $0 + ($1.hasPrefix(name + "#") ? 1 : 0) }
         record.actorNames.append("\(name)#\(count + 1)")
-        actorNumbers[identity] = record.actorNames.count
-        return record.actorNames.count
+        actors.append(identity)
+        return actors.count
     }
 
     // MARK: Driving
@@ -275,7 +277,7 @@ final class SchedulerCore: @unchecked Sendable {
     func mark(_ label: String, _ event: StaticString, namesTask: Bool = false) {
         guard step > 0 else { return }
         record.notes.append(StepNote(step: step, label: label, event: event))
-        if namesTask, let task = currentTaskNumber() { record.labels[task] = label }
+        if namesTask, let task = currentTaskNumber() { record.name(task, label) }
     }
 
     /// The case-local number of the task running the current code, numbering it if the case has not seen a
@@ -295,8 +297,8 @@ struct ScheduleRecord: Sendable {
     var steps: [StepRecord] = []
     var queued: [(step: Int, job: JobRecord)] = []
     var notes: [StepNote] = []
-    /// Labels the harness gave tasks, by case-local task number.
-    var labels: [Int: String] = [:]
+    /// Labels the harness gave tasks (a concurrent run's branches), with their case-local task numbers.
+    private(set) var labels: [(task: Int, label: String)] = []
     /// `TypeName#n` for actor number n (index n − 1), numbered in order of first appearance.
     var actorNames: [String] = []
     /// Work the case's jobs handed to Dispatch, in order.
@@ -308,6 +310,12 @@ struct ScheduleRecord: Sendable {
     /// The run is the harness's group of labelled branches (`Scheduler.runConcurrently`), each a task of its own from
     /// task 1 on: there is no root task.
     var branchesOnly = false
+
+    /// The label the harness gave task `task`, if any.
+    func label(of task: Int) -> String? { labels.last { $0.task == task }?.label }
+
+    /// Names task `task` `label` (a later name replaces an earlier one).
+    mutating func name(_ task: Int, _ label: String) { labels.append((task, label)) }
 }
 
 /// A mark the harness attached to a step (`A started`), written out only when a report reads it.
