@@ -157,6 +157,48 @@ struct ShrinkPassTests {
         #expect(result.sequence.values == [0, 0, 1])
     }
 
+    /// Steps of (continue flag, command, schedule) ending with a flag of 0, as a concurrent step draws them: the
+    /// schedule's picks (0 or 1) go on until they add up to at least 4, a 0 counting 2 and a 1 counting 1, so a
+    /// schedule changed makes more or fewer picks than it had. Returns each step's command and picks.
+    static func scheduledSteps(_ draw: Draw) -> [(command: UInt64, picks: [UInt64])] {
+        var steps: [(command: UInt64, picks: [UInt64])] = []
+        while let step = draw.span(.step, { () -> (command: UInt64, picks: [UInt64])? in
+            guard draw.chooseBool() else { return nil }
+            let command = draw.span(.command) { Self.value(draw, 9) }
+            let picks = draw.span(.schedule) { () -> [UInt64] in
+                var picks: [UInt64] = []
+                while picks.reduce(0, { $0 + ($1 == 0 ? 2 : 1) }) < 4 { picks.append(draw.choose(upTo: 1)) }
+                return picks
+            }
+            return (command, picks)
+        }) {
+            steps.append(step)
+        }
+        return steps
+    }
+
+    @Test("zero-spans zeroes a schedule and realigns the steps after it when the zeroed schedule makes fewer picks")
+    func zeroSpansRealignsSchedule() {
+        // The case fails when a step's command is 7; its schedule does not matter. Four picks of 1 zeroed make two
+        // picks: as it is, the candidate reads the next step's flag and command as picks, and has no second step.
+        let result = Self.shrink([1, 3, 1, 1, 1, 1, 1, 7, 0, 0, 0, 0], .zeroSpans) { draw in
+            Self.scheduledSteps(draw).contains { $0.command == 7 }
+        }
+        #expect(result.sequence.values == [1, 3, 0, 0, 1, 7, 0, 0, 0])
+    }
+
+    @Test("lower-schedule-picks lowers a schedule to one deviation from FIFO, realigning the steps after it")
+    func lowerSchedulePicks() {
+        // The case fails when a step's command is 7 after a schedule that picked a 1 somewhere (an all-zero one
+        // passes): the simplest such schedule is [0, 1, 0], a deviation at the second pick.
+        let result = Self.shrink([1, 3, 1, 1, 1, 1, 1, 7, 1, 1, 1, 1, 0], .lowerSchedulePicks) { draw in
+            let steps = Self.scheduledSteps(draw)
+            return steps.indices.contains { $0 > 0 && steps[$0].command == 7 && steps[$0 - 1].picks.contains(1) }
+        }
+        #expect(result.sequence.values == [1, 3, 0, 1, 0, 1, 7, 0, 0, 0])
+        #expect(result.passes.map(\.pass) == ["lower-schedule-picks"] && result.passes[0].improvements > 0)
+    }
+
     @Test("replace-with-descendant collapses a tree into the subtree that fails")
     func replaceWithDescendant() {
         // A tree: 0 = leaf with a value, 1 = pair of trees; fails when some leaf holds 5.
