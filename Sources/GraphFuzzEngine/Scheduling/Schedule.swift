@@ -4,8 +4,8 @@ public enum ScheduleOutcome<Value> {
     case completed(Value)
     /// The body never returned: nothing could run, no sleeper was waiting and no job came from another
     /// thread within the wait. `waiting` names the tasks that had not finished (the root of `Scheduler.run`,
-    /// or the branches of `Scheduler.runConcurrently` that had not finished). The verdict is certain only when the run's `uncontrolled`
-    /// is empty: otherwise work outside the scheduler may still have been on its way.
+    /// or the branches of `Scheduler.runConcurrently` that had not finished). The verdict is certain only when
+    /// the run's `uncontrolled` is empty: otherwise work outside the scheduler may still have been on its way.
     case deadlock(waiting: [String])
     /// The run was stopped after this many jobs (a livelock, or a case longer than the limit).
     case jobLimit(Int)

@@ -20,8 +20,8 @@ extension Span.Label {
 /// The code under test keeps its ordinary `actor`, `async` and `@MainActor` annotations. What the scheduler
 /// holds (Swift 6.3):
 /// - every job of a task that prefers the case's task executor: the root task (`run`) or each branch's task
-///   (`runConcurrently`) and, by inheritance, their child tasks (`async let`, task groups); their `Task.yield` and resumed continuations; the processing
-///   jobs of default actors they hop to;
+///   (`runConcurrently`) and, by inheritance, their child tasks (`async let`, task groups); their `Task.yield`
+///   and resumed continuations; the processing jobs of default actors they hop to;
 /// - main-actor work of the case: `MainActor.shared.unownedExecutor` answers with a stand-in executor on
 ///   the driving thread (a runtime hook), so hops to `@MainActor` land in the scheduler;
 /// - jobs of unstructured tasks created inside the case (`Task {}`, `Task.detached`), caught by the global
@@ -93,8 +93,9 @@ public struct Scheduler {
     }
 
     /// Runs the branches concurrently (each a task of its own, tasks 1, 2, … in order, started before the first
-    /// job: no root task waits for them) under the scheduler and records, for each, its result, the steps at which it started and finished — what a linearizability check needs —
-    /// and where it was cancelled, if it was (`ScheduledBranch.cancellable`).
+    /// job: no root task waits for them) under the scheduler and records, for each, its result, the steps at which
+    /// it started and finished — what a linearizability check needs — and where it was cancelled, if it was
+    /// (`ScheduledBranch.cancellable`).
     ///
     /// The schedule's span holds, in order: PCT's change points (PCT only), the cancellation point of each
     /// cancellable branch, then one pick per step that had a choice.
@@ -202,7 +203,8 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         var started: Int?
         var finished: Int?
         var result: Value?
-        /// Its task, while it runs (valid until it finishes: the scheduler's core retains every task of the run until it ends).
+        /// Its task, while it runs (valid until it finishes: the scheduler's core retains every task of the run
+        /// until it ends).
         var task: UnsafeCurrentTask?
         /// Its cancellation point (0: never) and the step before which it was cancelled.
         var cancelPoint = 0

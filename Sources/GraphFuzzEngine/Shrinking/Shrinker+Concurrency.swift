@@ -42,12 +42,12 @@ extension Shrinker {
         return false
     }
 
-    /// Lowers each pick of a schedule to 0 (the oldest runnable job), the last schedule first and its first pick first;
-    /// then tries the schedule as one deviation from that order: every pick 0 but one, which is 1, the earliest first.
-    /// A pick changed changes which jobs the next steps of the run can choose from, so they make other decisions, more
-    /// or fewer: a candidate that does not fail as it is is realigned, its step keeping what it then consumed, followed
-    /// by the later steps as they were (`minimise-choices` lowers picks without realigning). Stops at the first
-    /// improvement.
+    /// Lowers each decision of a schedule (its `.schedule` span: a portfolio's member, PCT's draws, cancellation
+    /// points, picks) to 0, the last schedule first and its first decision first; then tries the schedule as one
+    /// deviation from FIFO: every decision 0 but one, which is 1, the earliest first. A pick changed changes which jobs
+    /// the next steps of the run can choose from, so they make other decisions, more or fewer: a candidate that does
+    /// not fail as it is is realigned, its step keeping what it then consumed, followed by the later steps as they were
+    /// (`minimise-choices` lowers choices without realigning). Stops at the first improvement.
     func lowerSchedulePicks() -> Bool {
         for schedule in spans.filter({ $0.label == .schedule }).reversed() where schedule.end <= raw.count && !outOfBudget {
             guard let step = spans.last(where: { $0.label == .step && $0.start <= schedule.start && schedule.end <= $0.end }) else { continue }
@@ -82,8 +82,8 @@ extension ShrinkPass {
     /// Deletes a branch of a concurrent step, alone or while lowering an argument value before it (only sequences
     /// with scheduling decisions).
     package static let deleteBranchLowerValue = ShrinkPass("delete-branch-lower-value", .expensive) { $0.deleteBranchLoweringValue() }
-    /// Lowers each pick of a schedule to the oldest runnable job, realigning the later steps (only sequences with
-    /// scheduling decisions).
+    /// Lowers a schedule's decisions to 0 or to one deviation from FIFO, realigning the later steps (only sequences
+    /// with scheduling decisions).
     package static let lowerSchedulePicks = ShrinkPass("lower-schedule-picks", .expensive) { $0.lowerSchedulePicks() }
     /// Lowers two argument values of a concurrent case together, however far apart (only sequences with
     /// scheduling decisions).
