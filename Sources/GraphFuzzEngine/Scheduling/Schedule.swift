@@ -37,7 +37,7 @@ public struct ScheduleStep: Sendable, Equatable {
     public let external: Bool
 
     /// The step as one readable line; the place is named when it is not the case executor, and the pick
-    /// when there was a choice, e.g. `#4 B (task 3) [queued #1, pick 1 in 0...1] → actor Counter#1; B started`.
+    /// when there was a choice, e.g. `#4 B (task 2) [queued #0, pick 1 in 0...1] → actor Counter#1; B started`.
     public var line: String {
         var text = "#\(index) \(job)\(place == ScheduleRenderer.caseExecutor ? "" : " on \(place)") [queued #\(queuedAt)"
         if choices > 1 { text += ", pick \(pick) in 0...\(choices - 1)" }
@@ -114,12 +114,12 @@ extension ScheduledRun: Sendable where Value: Sendable {}
 
 /// One concurrent branch of `Scheduler.runConcurrently`: a label for the schedule and its body.
 public struct ScheduledBranch<Value: Sendable>: Sendable {
-    /// Names the branch's task in the schedule (`A (task 2)`) and in its start and finish marks.
+    /// Names the branch's task in the schedule (`A (task 1)`) and in its start and finish marks.
     public let label: String
     /// Whether the run may cancel the branch at one of its suspension points, a drawn choice
     /// (`Scheduler.Options.cancelWithin`; the point is in `BranchRecord.cancelPoint`).
     public let cancellable: Bool
-    /// The branch's work: ordinary async code, run as a child task that prefers the case's executor.
+    /// The branch's work: ordinary async code, run as a task of its own that prefers the case's executor.
     public let body: @Sendable () async -> Value
 
     /// A branch labelled `label` that runs `body`, cancellable at a drawn point when `cancellable`.
@@ -193,7 +193,7 @@ struct ScheduleRenderer {
         return name(job) + (held == Self.caseExecutor ? "" : " on \(held)")
     }
 
-    /// `B (task 3) handed work to DispatchQueue.async in FakeNetwork.load(_:completion:) at job #6`.
+    /// `B (task 2) handed work to DispatchQueue.async in FakeNetwork.load(_:completion:) at job #6`.
     func handoff(_ handoff: Handoff) -> String {
         let who = handoff.task > 0 ? task(handoff.task) : handoff.task < 0 ? "actor \(record.actorNames[-handoff.task - 1])" : "the case"
         let place = DispatchHandoffs.handingFunction(handoff.callers).map { " in \($0.name)" } ?? ""
