@@ -9,7 +9,9 @@ private func cells(_ lanes: [String]) -> [String: [String]] {
     for row in lanes.dropFirst() {
         let parts = row.components(separatedBy: " │ ")
         for (index, title) in titles.enumerated() {
-            columns[title, default: []].append(index + 1 < parts.count ? parts[index + 1].trimmingCharacters(in: .whitespaces) : "")
+            // A row whose last lanes are empty ends in `│` (its trailing spaces trimmed).
+            let cell = index + 1 < parts.count ? parts[index + 1].trimmingCharacters(in: .whitespaces) : ""
+            columns[title, default: []].append(cell.hasSuffix(" │") ? String(cell.dropLast(2)) : cell)
         }
     }
     return columns
@@ -32,6 +34,22 @@ struct LanesTests {
         // The actor each job ran on heads its row; the same choices draw the same lanes.
         #expect(lanes.dropFirst().contains { $0.hasPrefix("#") && $0.contains("ReentrantCounter#1 │") })
         #expect(LostUpdate.run(Draw(seed: seed)).run.lanes == lanes)
+    }
+
+    @Test("a branch's Task.yield: the job that queues it again is written in its lane, the lanes are the branches")
+    func yieldResumptionInLane() throws {
+        let (run, _) = Scheduler(draw: Draw(replaying: ChoiceSequence([]))).runConcurrently([
+            ScheduledBranch("A") { await Task.yield() },
+            ScheduledBranch("B") {},
+        ])
+        let lanes = run.lanes
+        #expect(lanes[0].components(separatedBy: " │ ").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == ["A", "B"])
+        let a = try #require(cells(lanes)["A"])
+        let resumption = try #require(lanes.dropFirst().firstIndex { $0.hasPrefix("#") && $0.contains(" resumption ") },
+                                      "\(lanes.joined(separator: "\n"))")
+        #expect(a[resumption - 1] == "queued again after its yield", "\(lanes.joined(separator: "\n"))")
+        // Every row has the lanes' columns only: nothing named after them.
+        #expect(lanes.allSatisfy { $0.components(separatedBy: " │ ").count <= 3 }, "\(lanes.joined(separator: "\n"))")
     }
 
     @Test("lanes hide the runtime's own tasks and name what a sleeping branch waits in")

@@ -9,7 +9,8 @@
 /// names its own task; an actor's job (which runs every task queued on the actor, back to back) names each
 /// task that suspended elsewhere during it. A task that returned inside an actor's job, or suspended again
 /// where it had resumed, is not seen there. Functions are named from the program's symbols (`Symbolizer`);
-/// without them (a stripped binary) a cell says where the task ran and nothing more.
+/// without them (a stripped binary) a cell says where the task ran and nothing more. The runtime's job that
+/// queues a task again after its `Task.yield` is written in that task's lane.
 extension ScheduleRenderer {
     /// Widest a column grows before its cells are cut (with `…`).
     static let laneWidth = 72
@@ -72,7 +73,15 @@ extension ScheduleRenderer {
                     rest.append(note)
                 }
             }
-            if cells.allSatisfy(\.isEmpty) && rest.isEmpty { rest.append(name(step.job)) }
+            if cells.allSatisfy(\.isEmpty) && rest.isEmpty {
+                // A runtime job that ran none of the case's code: a `Task.yield`'s resumption goes in the lane of the
+                // task it puts back in the queue; anything else is named after the lanes.
+                if step.job.task == 0, step.job.kind == JobInspection.yieldResumption, let index = column[step.job.owner] {
+                    cells[index] = "queued again after its yield"
+                } else {
+                    rest.append(name(step.job))
+                }
+            }
             rows.append(("#\(number) " + place(step.job, actor: actor), cells, rest.joined(separator: "; ")))
         }
         let prefixWidth = rows.map(\.prefix.count).max() ?? 0
