@@ -86,8 +86,33 @@ struct ShelfMachine: StateMachine, Sendable {
     }
 }
 
+/// One concurrent action whose perform runs on the main actor: returning from it hops back to the harness's wrapper.
+struct MainActorHopMachine: StateMachine, Sendable {
+    func makeModel(_ config: NoConfig) -> Int { 0 }
+    func makeSystem(_ config: NoConfig) -> MainActorHopMachine.Stateless { Stateless() }
+    var concurrentSteps: ConcurrentSteps { ConcurrentSteps(groupProbability: 1, maxBranches: 2) }
+
+    /// The system: nothing to share.
+    final class Stateless: Sendable {}
+
+    var actions: [Action<Self>] {
+        [.concurrent("hop", predict: { _ in Prediction("done", rule: "H") }, perform: { @MainActor _ in "done" })]
+    }
+}
+
 @Suite("concurrency in state machines")
 struct MachineConcurrencyTests {
+    @Test("lanes name the code under test, never the harness's wrapper around an action's perform")
+    func harnessWrapperUnnamed() throws {
+        let step = try TraceStep(parsing: "concurrently(A: hop(), B: hop())")
+        let record = try AnyMachine(MainActorHopMachine()).replay(TraceStep("config"), [step]).get()
+        let lanes = try #require(record.expectations.first)
+        #expect(lanes.contains("interleaving:") && lanes.contains("MainActor"), "\(lanes)")
+        // A perform that returns to the wrapper `returns`; the wrapper's job after it is the `branch` finishing.
+        #expect(!lanes.contains("Action.concurrent") && !lanes.contains("PendingBranch"), "\(lanes)")
+        #expect(lanes.contains("closure in actions.getter #1 → returns") && lanes.contains("branch; finished"), "\(lanes)")
+    }
+
     @Test("a transfer cancelled at its await leaves the money in neither account: an async invariant reads it off the actor, one cancellation shrunk")
     func cancelledTransferFound() throws {
         let run = try search(SavingsMachine(design: .halfUpdated))

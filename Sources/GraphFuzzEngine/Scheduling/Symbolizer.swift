@@ -28,8 +28,9 @@ enum Symbolizer {
         /// The module the function belongs to (of the outermost function, for a closure).
         let module: String
 
-        /// Code of the scheduler itself (the wrapper that runs a branch's body), not of the code under test.
-        var isHarness: Bool { module == "GraphFuzzEngine" && name.contains("Scheduler.") }
+        /// Code of the harness, not of the code under test: the engine's own (the scheduler's wrapper that runs a
+        /// branch's body, a concurrent step's wrappers around its action's `perform`).
+        var isHarness: Bool { module == "GraphFuzzEngine" }
         /// Code of the standard library or the concurrency runtime (`Task.sleep`'s own tasks, for one).
         var isRuntime: Bool { module == "Swift" || module == "_Concurrency" }
     }
