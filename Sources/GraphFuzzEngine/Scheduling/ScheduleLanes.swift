@@ -42,8 +42,8 @@ extension ScheduleRenderer {
         for note in record.notes where note.step < notesBySteps.count { notesBySteps[note.step].append(note.text) }
         for handoff in record.handoffs where handoff.step < notesBySteps.count { notesBySteps[handoff.step].append(self.handoff(handoff)) }
 
-        // A lane per task that ran code of its own: not the root of a branch run, not the runtime's tasks (a
-        // sleep's timer task), each named after its label.
+        // A lane per task that ran code of its own or has a label (a branch): not the runtime's tasks (a sleep's
+        // timer task), each named after its label.
         let ran = ranBySteps.joined()
         var lanes: [Int] = []
         for event in ran where !lanes.contains(event.task) {

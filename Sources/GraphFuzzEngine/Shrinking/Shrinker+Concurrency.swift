@@ -50,7 +50,7 @@ extension Shrinker {
     /// (`minimise-choices` lowers choices without realigning). Stops at the first improvement.
     func lowerSchedulePicks() -> Bool {
         for schedule in spans.filter({ $0.label == .schedule }).reversed() where schedule.end <= raw.count && !outOfBudget {
-            guard let step = spans.last(where: { $0.label == .step && $0.start <= schedule.start && schedule.end <= $0.end }) else { continue }
+            guard let step = step(holding: schedule) else { continue }
             for p in schedule.range where raw[p] > 0 && !outOfBudget {
                 var candidate = raw
                 candidate[p] = 0

@@ -15,8 +15,7 @@ extension Shrinker {
                 if span.label != .value, span.label != .element, range.count > 1, raw[range].contains(where: { $0 != 0 }) {
                     var candidate = raw
                     for j in range { candidate[j] = 0 }
-                    if span.label == .schedule,
-                       let step = spans.last(where: { $0.label == .step && $0.start <= span.start && span.end <= $0.end }) {
+                    if span.label == .schedule, let step = step(holding: span) {
                         if realigned(candidate, stepAt: step.start, depth: step.depth, followedByChoicesFrom: step.end) { progress = true }
                     } else if consider(candidate) {
                         progress = true

@@ -297,4 +297,7 @@ package final class Shrinker {
 
     /// Spans of whole state-machine steps (a step that only drew its stop flag is not one).
     func stepSpans() -> [Span] { spans.filter { $0.label == .step && $0.count > 1 } }
+
+    /// The innermost step span holding `span` (a schedule's step), if any.
+    func step(holding span: Span) -> Span? { spans.last { $0.label == .step && $0.start <= span.start && span.end <= $0.end } }
 }
