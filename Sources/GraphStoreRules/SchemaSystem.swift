@@ -30,8 +30,10 @@ public struct SchemaSystem {
     /// G27: per entity, the highest permanent number saved so far (the registered models' after each successful
     /// save, across launches).
     var highestSaved: [Int]
-    /// G21: the store's CloudKit check of the container's schema, and the specification's derivation from it.
-    let cloudKit: (found: [String], predicted: [String])
+    /// G21: the store's CloudKit check of the container's schema, and the specification's derivation from it. Read
+    /// through a class that holds the system (`GraphSystem.store`), this pair is loaded alone, where a computed
+    /// property (`cloudKitAgrees`) first copies the whole system.
+    package let cloudKit: (found: [String], predicted: [String])
 
     /// Throws the store's `StoreError`, or a `HarnessFault` when the harness cannot write the store file's folder.
     package init(schema: GraphSchema, store: Schema, parameters: StoreParameters, configuration: ModelConfiguration,

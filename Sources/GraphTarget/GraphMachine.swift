@@ -59,8 +59,10 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
                 return "CloudKit check of the shipped \(model.schema.name) schema: expected \(shipped), found \(system.shippedViolations)"
             },
             Invariant(GraphRules.cloudKitCheck) { _, system in
-                guard !system.store.cloudKitAgrees else { return nil }
-                return "CloudKit check: expected \(system.store.cloudKitPredicted), found \(system.store.cloudKitFound)"
+                // The stored pair alone: checked after every step, `system.store.cloudKitAgrees` copied the store's state.
+                let check = system.store.cloudKit
+                guard check.found != check.predicted else { return nil }
+                return "CloudKit check: expected \(check.predicted), found \(check.found)"
             },
         ]
     }
