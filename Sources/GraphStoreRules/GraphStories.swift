@@ -58,7 +58,7 @@ extension GraphModel {
             .map { objects[$0].context }
     }
 
-    var hasStale: Bool { objects.indices.contains(where: isStale) }
+    var hasStale: Bool { objects.indices.contains { isStale($0) } }
 
     /// Whether some reference names an object `include` accepts.
     func anyRef(_ include: (Int) -> Bool) -> Bool { refs.contains { $0 >= 0 && include($0) } }
