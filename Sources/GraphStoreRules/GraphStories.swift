@@ -58,6 +58,8 @@ extension GraphModel {
             .map { objects[$0].context }
     }
 
+    /// Whether some object is stale (`isStale`); tested in a closure, since `isStale` passed as a value would capture a
+    /// copy of the whole model at each call.
     var hasStale: Bool { objects.indices.contains { isStale($0) } }
 
     /// Whether some reference names an object `include` accepts.

@@ -59,7 +59,8 @@ public struct GraphMachine: StateMachine, SwiftExportable, Sendable {
                 return "CloudKit check of the shipped \(model.schema.name) schema: expected \(shipped), found \(system.shippedViolations)"
             },
             Invariant(GraphRules.cloudKitCheck) { _, system in
-                // The stored pair alone: checked after every step, `system.store.cloudKitAgrees` copied the store's state.
+                // The stored pair alone: through `system.store`, a computed property (`cloudKitAgrees`) copies the store's
+                // whole state, after every step.
                 let check = system.store.cloudKit
                 guard check.found != check.predicted else { return nil }
                 return "CloudKit check: expected \(check.predicted), found \(check.found)"
