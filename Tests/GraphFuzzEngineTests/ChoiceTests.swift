@@ -89,4 +89,13 @@ struct ChoiceTests {
         #expect(ChoiceSequence([0, 1]).isSimpler(than: ChoiceSequence([0, 2])))
         #expect(!ChoiceSequence([0, 2]).isSimpler(than: ChoiceSequence([0, 2])))
     }
+
+    @Test("every span label is a value of its own, so a pass that looks for one kind of span never meets another")
+    func spanLabelsDistinct() {
+        let values = Span.Label.all.map(\.rawValue)
+        #expect(Set(values).count == values.count)
+        // A schedule is realigned when a decision is lowered; a configuration of parameters is not.
+        #expect(Shrinker.realignable(.schedule))
+        #expect(!Shrinker.realignable(.parameters))
+    }
 }

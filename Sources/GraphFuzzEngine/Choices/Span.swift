@@ -22,7 +22,13 @@
         /// A configuration that says how the case runs, never where it starts (a machine whose
         /// `configurationStandsForSteps` is false): no configuration choice can stand for steps, so
         /// the configuration passes leave it alone.
-        @usableFromInline package static let parameters = Label(rawValue: 11)
+        @usableFromInline package static let parameters = Label(rawValue: 12)
+        /// The scheduling decisions of one scheduled run (`Scheduler`; zeroing the span runs every job in FIFO
+        /// order).
+        package static let schedule = Label(rawValue: 11)
+
+        /// Every label the engine draws, each a value of its own (the shrinker's passes tell spans apart by label).
+        package static let all: [Label] = [.step, .element, .list, .value, .bind, .config, .oneOf, .command, .swarm, .attempt, .schedule, .parameters]
     }
 
     @usableFromInline package let label: Label

@@ -1,8 +1,3 @@
-extension Span.Label {
-    /// The scheduling decisions of one scheduled run (zeroing the span runs every job in FIFO order).
-    package static let schedule = Span.Label(rawValue: 11)
-}
-
 /// Runs asynchronous code — the tasks it starts, its actors' jobs, its main-actor work, its sleeps — on the
 /// calling thread, one job at a time, choosing every next job from a `Draw`. The same choices give the same
 /// interleaving; recorded choices replay it; all-zero choices run jobs in the order they were enqueued.
