@@ -46,7 +46,7 @@ public struct CacheMachine: StateMachine, Benchmarkable, Sendable {
     package func isBenchmarked(_ config: CacheConfig) -> Bool { !config.realFileSystem }
 
     public func makeConfig(_ args: inout Arguments) -> CacheConfig {
-        CacheConfig(realFileSystem: args.bool("realFileSystem", probability: 0.1),
+        CacheConfig(realFileSystem: args.parameters { $0.bool("realFileSystem", probability: 0.1) },
                     cleanupInterval: args.int("cleanupInterval", in: 1...1000) { $0.chooseBool(probability: 0.2) ? 3 : 100 })
     }
 

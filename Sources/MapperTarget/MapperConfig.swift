@@ -23,7 +23,9 @@ public struct MapperConfig: Sendable, Equatable {
     }
 
     /// Each parameter fuzzed both ways; the store on disk one case in ten (traced only then: older traces read
-    /// as in memory).
+    /// as in memory). The store's behaviours can stand for steps (under another, a failure may need fewer); the
+    /// backend cannot (the specification predicts the same on both): it is drawn as a parameter, which the
+    /// configuration shrink passes leave alone.
     static func draw(_ args: inout Arguments) -> MapperConfig {
         MapperConfig(
             temporaryIDAfterSave: args.enumeration("temporaryIDAfterSave", StoreBehavior.TemporaryIDAfterSave.self) { $0.chooseBool() ? .unknown : .resolves },
@@ -31,7 +33,7 @@ public struct MapperConfig: Sendable, Equatable {
                 $0.chooseBool() ? .none : .stale
             },
             newModelLink: args.enumeration("newModelLink", StoreBehavior.NewModelLink.self) { $0.chooseBool() ? .trap : .autoInsert },
-            onDisk: args.bool("onDisk", probability: 0.1, default: false))
+            onDisk: args.parameters { $0.bool("onDisk", probability: 0.1, default: false) })
     }
 
     /// The store configuration: traps recorded, so a stale read is a failure at its step.

@@ -123,6 +123,32 @@ struct StepShrinkPassTests {
         #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingStepRepointing, fails: fails).attempts == 1)
     }
 
+    @Test("the configuration passes leave a choice drawn as a parameter inside the configuration alone")
+    func parameterInsideConfiguration() {
+        // The configuration draws a backend (0 or 1; on 1 the case starts with one thing made), then the start of
+        // change-config-delete-steps' test. Made, made, fail: the backend raised stands for a make, as the start does.
+        func fails(backend: Span.Label) -> (Draw) -> Bool? {
+            { draw in
+                var made = 0
+                draw.span(.config) {
+                    made += Int(draw.span(backend) { draw.choose(upTo: 1) })
+                    made += Int(draw.choose(upTo: 2))
+                }
+                return Self.steps(draw, bound: 2) { command in
+                    if command == 0 { made += 1 }
+                    return command == 2 && made >= 2
+                }
+            }
+        }
+        let start: [UInt64] = [0, 0, 1, 0, 1, 0, 1, 2, 0]
+        // A plain choice of the configuration is raised in place of a step.
+        #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails(backend: .value)).sequence.values == [1, 1, 1, 2, 0])
+        // Drawn as a parameter, the backend stays; the start stands for the steps.
+        let result = ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails(backend: .parameters))
+        #expect(result.sequence.values == [0, 2, 1, 2, 0])
+        #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingStepRepointing, fails: fails(backend: .parameters)).sequence.values.first == 0)
+    }
+
     @Test("change-config-delete-step-repoint takes a richer start in place of a step and re-points a later reference")
     func changeConfigDeletingStepRepointing() {
         // The configuration starts the case with 0...2 things; command 0 makes one more, command 1 touches the

@@ -79,6 +79,16 @@ struct CacheTargetTests {
         #expect(seen.count == 1, "\(seen)")
     }
 
+    @Test("The file system (real or simulated) is drawn as a parameter inside the configuration; the cleanup interval stands for steps")
+    func fileSystemIsParameter() throws {
+        #expect(CacheMachine().configurationStandsForSteps)
+        let draw = Draw(seed: 1)
+        _ = MachineRunner(CacheMachine(), maxSteps: 2).run(draw)
+        let config = try #require(draw.spans.first { $0.label == .config })
+        let parameters = draw.spans.filter { $0.label == .parameters }
+        #expect(parameters.count == 1 && parameters[0].count == 1 && parameters[0].start == config.start && config.count > 1)
+    }
+
     /// Real-file-system cases (one in ten) remove their temporary folders.
     @Test func realFileSystemCasesLeaveNothingBehind() throws {
         let parent = NSTemporaryDirectory() + "cache-target-test-" + UUID().uuidString

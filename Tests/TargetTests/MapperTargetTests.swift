@@ -12,6 +12,18 @@ struct MapperTargetTests {
         #expect(result.cases == 300)
     }
 
+    @Test("The store's backend is drawn as a parameter inside the configuration; the store's behaviours stand for steps")
+    func backendIsParameter() throws {
+        #expect(MapperMachine().configurationStandsForSteps)
+        let draw = Draw(seed: 1)
+        _ = MachineRunner(MapperMachine(), maxSteps: 2).run(draw)
+        let config = try #require(draw.spans.first { $0.label == .config })
+        let parameters = draw.spans.filter { $0.label == .parameters }
+        // The last of the configuration's four choices (onDisk), alone in its span.
+        #expect(config.count == 4)
+        #expect(parameters.count == 1 && parameters[0].count == 1 && parameters[0].end == config.end)
+    }
+
     @Test("A shrunk counterexample replays from its trace: it fails on the mutant and passes on production")
     func replay() throws {
         let result = try Campaign.firstFailure(.mapper, mutant: "forgot-cache-eviction", options: SearchOptions(seed: 1, runs: 200))

@@ -128,6 +128,18 @@ public struct Arguments {
               placeholder: range.lowerBound)
     }
 
+    /// Draws what `body` draws as parameters of how the case runs (the store's backend, a real or a simulated file
+    /// system), never of where it starts, in a configuration whose other choices can stand for steps
+    /// (`StateMachine.configurationStandsForSteps`): the configuration shrink passes, which try another value of a
+    /// configuration choice with early steps deleted, leave these choices alone; `minimise-choices` still lowers them.
+    @inlinable
+    public mutating func parameters<T>(_ body: (inout Arguments) -> T) -> T {
+        guard case .drawing(let draw) = source else { return body(&self) }
+        draw.beginSpan(.parameters)
+        defer { draw.endSpan() }
+        return body(&self)
+    }
+
     /// A boolean, true with `probability` when random; false is the simpler. With `default`, that value is
     /// left out of the trace and a trace without `label` reads as it (an argument added after traces were kept).
     @inlinable

@@ -3,7 +3,8 @@
 /// built the same state. Lowering alone never finds it (the richer start is a higher value), and
 /// deleting those steps alone loses what they built. A machine whose configuration cannot start a case
 /// further on (`StateMachine.configurationStandsForSteps`) draws it in a `.parameters` span instead, and
-/// these passes try nothing.
+/// these passes try nothing; one that can draws the choices that cannot (a backend) with `Arguments.parameters`,
+/// and these passes leave those alone.
 extension Shrinker {
     /// How many of the first steps the deleted ones are chosen from, and at most how many go.
     static let configStepWindow = 6
@@ -17,7 +18,8 @@ extension Shrinker {
         guard let (config, steps) = configAndSteps() else { return false }
         let window = Swift.min(steps.count, Self.configStepWindow)
         let subsets = Self.subsets(of: window, upTo: Swift.min(Self.configStepDeletions, steps.count - 1))
-        for p in config.range where p < bounds.count && bounds[p] > 0 && bounds[p] <= 7 && !outOfBudget {
+        let parameters = parameterPositions(in: config)
+        for p in config.range where p < bounds.count && bounds[p] > 0 && bounds[p] <= 7 && !parameters.contains(p) && !outOfBudget {
             for value in 0...bounds[p] where value != raw[p] && !outOfBudget {
                 for deleted in subsets where !outOfBudget {
                     var candidate = raw
@@ -41,7 +43,8 @@ extension Shrinker {
         guard let (config, steps) = configAndSteps(), steps.count > 1 else { return false }
         let window = Swift.min(steps.count - 1, Self.configStepWindow)
         let argument = argumentPositions()
-        for p in config.range where p < bounds.count && raw[p] < bounds[p] && bounds[p] <= 7 && !outOfBudget {
+        let parameters = parameterPositions(in: config)
+        for p in config.range where p < bounds.count && raw[p] < bounds[p] && bounds[p] <= 7 && !parameters.contains(p) && !outOfBudget {
             for value in (raw[p] + 1)...bounds[p] where !outOfBudget {
                 var start = raw
                 start[p] = value
@@ -51,6 +54,12 @@ extension Shrinker {
             }
         }
         return false
+    }
+
+    /// The positions of the configuration's choices drawn as parameters (`Arguments.parameters`: `.parameters` spans
+    /// inside it), which these passes leave alone.
+    private func parameterPositions(in config: Span) -> [Int] {
+        spans.filter { $0.label == .parameters && $0.start >= config.start && $0.end <= config.end }.flatMap { Array($0.range) }
     }
 
     /// The case's configuration span (the first `.config` span) and its steps, when the steps come after
