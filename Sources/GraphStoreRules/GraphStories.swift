@@ -218,6 +218,12 @@ extension GraphModel {
     /// G27: the newest row was deleted (a relaunch's numbering must not hand its number out again).
     package var newestRowDeleted: Bool { rows.last.map { $0 == nil } ?? false }
 
+    /// G27: the newest row was deleted in this launch: a model of this launch still names it (a relaunch invalidates
+    /// every model of the launch before, G22). The relaunch the deletion calls for has not come yet.
+    package var newestRowDeletedThisLaunch: Bool {
+        newestRowDeleted && objects.contains { $0.lifecycle != .invalidated && $0.id?.permanent == true && $0.id?.number == rows.count - 1 }
+    }
+
     /// G27: whether `o` is a live model of the newest row (deleting it and saving frees the highest number).
     package func holdsNewestRow(_ o: Int) -> Bool { isSaved(o) && !objects[o].deleted && objects[o].id?.number == rows.count - 1 }
 

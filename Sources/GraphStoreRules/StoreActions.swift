@@ -210,9 +210,10 @@ package enum StoreActions {
             },
             // The on-disk actions (G22–G26): a relaunch (on the SQLite backend it first tries damaged copies of the
             // store file, G26), and a save killed inside its transaction, then relaunched.
-            // The newest row deleted: a relaunch, whose numbering must not hand its number out again (G27). A pending
+            // The newest row deleted in this launch: a relaunch, whose numbering must not hand its number out again
+            // (G27); once relaunched, the save of a new model is what G27 needs, not another relaunch. A pending
             // delete of a saved row: a killed save, which must leave it unwritten (G25).
-            action("relaunch", weights: { $0.newestRowDeleted ? 10 : 1 }, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
+            action("relaunch", weights: { $0.newestRowDeletedThisLaunch ? 10 : 1 }, when: { $0.allows(.relaunch) }) { _, _ in .relaunch },
             action("killedSave", weights: { m in (0...1).contains { killWindow(m, $0) > 0 && m.deletesSavedRow($0) } ? 5 : 2 },
                    when: { m in (0...1).contains { killWindow(m, $0) > 0 } }) { args, model in
                 let story = args.flag(probability: 0.8) ? (0...1).first { killWindow(model, $0) > 0 && model.deletesSavedRow($0) } : nil
