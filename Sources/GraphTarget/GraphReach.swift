@@ -26,6 +26,14 @@ package struct RareState: Sendable {
             }
             return false
         },
+        RareState(name: "save of a deleted model a deny rule holds back", rule: GraphRules.denyDelete) { _, model, command in
+            guard case .save(let c) = command else { return false }
+            return model.objects.indices.contains { o in
+                model.objects[o].context == c && model.objects[o].deleted && model.entities[model.objects[o].entity].relationships.indices.contains { r in
+                    model.entities[model.objects[o].entity].relationships[r].deleteRule == .deny && model.objects[o].links[r].contains { !model.objects[$0].deleted }
+                }
+            }
+        },
         RareState(name: "killed save on SQLite", rule: GraphRules.atomicSave) { _, model, command in
             guard case .killedSave = command else { return false }
             return model.parameters.backend == .sqlite
