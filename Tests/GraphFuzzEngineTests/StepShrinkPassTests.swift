@@ -149,6 +149,40 @@ struct StepShrinkPassTests {
         #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingStepRepointing, fails: fails(backend: .parameters)).sequence.values.first == 0)
     }
 
+    @Test("lower-parameters sets a parameter the configuration declares to zero first, once; a configuration of parameters it leaves alone")
+    func lowerParameters() {
+        // A configuration of a backend (declared a parameter, or the whole configuration one) and a start; command 2
+        // fails, on backend 1 alone when `needsBackend`.
+        func fails(declared: Bool, needsBackend: Bool) -> (Draw) -> Bool? {
+            { draw in
+                var backend: UInt64 = 0
+                draw.span(declared ? .config : .parameters) {
+                    backend = declared ? draw.span(.parameters) { draw.choose(upTo: 1) } : draw.choose(upTo: 1)
+                    _ = draw.choose(upTo: 2)
+                }
+                return Self.steps(draw, bound: 2) { $0 == 2 && (backend == 1 || !needsBackend) }
+            }
+        }
+        func shrink(_ fails: @escaping (Draw) -> Bool?) -> ShrinkResult {
+            Shrinker(signature: ShrinkPassTests.failure.signature, passes: [.lowerParameters, .deleteSteps]) { draw in
+                switch fails(draw) {
+                case nil: .rejected
+                case true?: .fail(ShrinkPassTests.failure)
+                case false?: .pass
+                }
+            }.shrink(ChoiceSequence([1, 0, 1, 0, 1, 2, 0]))
+        }
+        let lowered = shrink(fails(declared: true, needsBackend: false))
+        #expect(lowered.sequence.values == [0, 0, 1, 2, 0])
+        #expect(lowered.passes[0].attempts == 1 && lowered.passes[0].improvements == 1)
+        // A backend the failure needs is tried at zero once, not in every round the deletions start again.
+        let needed = shrink(fails(declared: true, needsBackend: true))
+        #expect(needed.sequence.values == [1, 0, 1, 2, 0])
+        #expect(needed.passes[0].attempts == 1 && needed.passes[0].improvements == 0)
+        // A configuration that is parameters as a whole (it cannot stand for steps) is minimise-choices' to lower.
+        #expect(shrink(fails(declared: false, needsBackend: false)).passes[0].attempts == 0)
+    }
+
     @Test("change-config-delete-step-repoint takes a richer start in place of a step and re-points a later reference")
     func changeConfigDeletingStepRepointing() {
         // The configuration starts the case with 0...2 things; command 0 makes one more, command 1 touches the

@@ -131,7 +131,8 @@ public struct Arguments {
     /// Draws what `body` draws as parameters of how the case runs (the store's backend, a real or a simulated file
     /// system), never of where it starts, in a configuration whose other choices can stand for steps
     /// (`StateMachine.configurationStandsForSteps`): the configuration shrink passes, which try another value of a
-    /// configuration choice with early steps deleted, leave these choices alone; `minimise-choices` still lowers them.
+    /// configuration choice with early steps deleted, leave these choices alone, and the shrink first tries each at
+    /// zero, once (`lower-parameters`: the rest of the shrink then runs where a candidate is cheapest).
     @inlinable
     public mutating func parameters<T>(_ body: (inout Arguments) -> T) -> T {
         guard case .drawing(let draw) = source else { return body(&self) }

@@ -61,7 +61,7 @@ package struct ShrinkPass: Sendable, CustomStringConvertible {
 
     /// Every pass, in the order a shrink starts with.
     package static let standard: [ShrinkPass] = [
-        removeDiscarded, deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
+        lowerParameters, removeDiscarded, deleteSteps, deleteAbandonedCommands, deleteElements, zeroSpans, replaceWithDescendant, lowerDuplicates, minimiseChoices, sortSiblings,
         deleteBlocks, deleteSpanLowerNeighbour, lowerAndRealign, redistribute, moveStep, replaceStepAction, changeConfigDeletingSteps,
         changeConfigDeletingStepRepointing, lowerToHeldValue, deleteStepRepoint, lowerSchedulePicks, redistributeAcrossSchedules,
         deleteBranchLowerValue,

@@ -86,7 +86,32 @@ extension Shrinker {
     }
 }
 
+extension Shrinker {
+    /// Each choice the configuration declares a parameter (`Arguments.parameters`: how the case runs, a backend or a
+    /// file system) set to zero alone, once per position, before the other passes: a failure that does not need its
+    /// value goes on shrinking where each candidate runs cheapest and reads simplest (in memory rather than in an
+    /// SQLite file). `minimise-choices` lowers it too, but after the deletions, whose candidates would all run where
+    /// the failing case was drawn.
+    func lowerParameters() -> Bool {
+        guard let config = spans.first(where: { $0.label == .config }), config.end <= raw.count else { return false }
+        var progress = false
+        for p in parameterPositions(in: config).reversed() where raw[p] != 0 && !parametersTried.contains(p) && !outOfBudget {
+            var candidate = raw
+            candidate[p] = 0
+            if consider(candidate) {
+                progress = true
+            } else {
+                parametersTried.append(p)
+            }
+        }
+        return progress
+    }
+}
+
 extension ShrinkPass {
+    /// Sets each declared parameter of the configuration to zero alone, once per position.
+    package static let lowerParameters = ShrinkPass("lower-parameters", .cheap) { $0.lowerParameters() }
+
     /// Changes a small configuration choice (to any value) together with the deletion of up to three
     /// of the first steps: a richer start replacing the steps that built it.
     package static let changeConfigDeletingSteps = ShrinkPass("change-config-delete-steps", .expensive) { $0.changeConfigDeletingSteps() }
