@@ -49,7 +49,7 @@ public struct StoreParameters: Sendable, Equatable {
                         registeredAfterForeignDelete: args.enumeration("registeredAfterForeignDelete", RegisteredAfterForeignDelete.self) {
                             $0.chooseBool() ? .none : .stale
                         },
-                        backend: args.enumeration("backend", StoreBackend.self, default: .memory) { $0.chooseBool(probability: 0.1) ? .sqlite : .memory })
+                        backend: args.parameters { $0.enumeration("backend", StoreBackend.self, default: .memory) { $0.chooseBool(probability: 0.1) ? .sqlite : .memory } })
     }
 
     /// After `draw`, the parameters whose evidence is contradictory or unknown for shapes `schema` declares, each

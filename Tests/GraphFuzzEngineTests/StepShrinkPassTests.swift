@@ -143,21 +143,21 @@ struct StepShrinkPassTests {
         let start: [UInt64] = [0, 0, 1, 0, 1, 0, 1, 2, 0]
         // A plain choice of the configuration is raised in place of a step.
         #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails(backend: .value)).sequence.values == [1, 1, 1, 2, 0])
-        // Drawn as a parameter, the backend stays; the start stands for the steps.
-        let result = ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails(backend: .parameters))
+        // Declared a parameter, the backend stays; the start stands for the steps.
+        let result = ShrinkPassTests.shrink(start, .changeConfigDeletingSteps, fails: fails(backend: .parameter))
         #expect(result.sequence.values == [0, 2, 1, 2, 0])
-        #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingStepRepointing, fails: fails(backend: .parameters)).sequence.values.first == 0)
+        #expect(ShrinkPassTests.shrink(start, .changeConfigDeletingStepRepointing, fails: fails(backend: .parameter)).sequence.values.first == 0)
     }
 
-    @Test("lower-parameters sets a parameter the configuration declares to zero first, once; a configuration of parameters it leaves alone")
+    @Test("lower-parameters sets each parameter a configuration declares to zero first, once; undeclared choices it leaves alone")
     func lowerParameters() {
-        // A configuration of a backend (declared a parameter, or the whole configuration one) and a start; command 2
-        // fails, on backend 1 alone when `needsBackend`.
-        func fails(declared: Bool, needsBackend: Bool) -> (Draw) -> Bool? {
+        // A configuration (a `.config` span, or `.parameters` as a whole) of a backend, declared a parameter or not,
+        // and a start; command 2 fails, on backend 1 alone when `needsBackend`.
+        func fails(_ configuration: Span.Label, declared: Bool, needsBackend: Bool) -> (Draw) -> Bool? {
             { draw in
                 var backend: UInt64 = 0
-                draw.span(declared ? .config : .parameters) {
-                    backend = declared ? draw.span(.parameters) { draw.choose(upTo: 1) } : draw.choose(upTo: 1)
+                draw.span(configuration) {
+                    backend = declared ? draw.span(.parameter) { draw.choose(upTo: 1) } : draw.choose(upTo: 1)
                     _ = draw.choose(upTo: 2)
                 }
                 return Self.steps(draw, bound: 2) { $0 == 2 && (backend == 1 || !needsBackend) }
@@ -172,15 +172,18 @@ struct StepShrinkPassTests {
                 }
             }.shrink(ChoiceSequence([1, 0, 1, 0, 1, 2, 0]))
         }
-        let lowered = shrink(fails(declared: true, needsBackend: false))
-        #expect(lowered.sequence.values == [0, 0, 1, 2, 0])
-        #expect(lowered.passes[0].attempts == 1 && lowered.passes[0].improvements == 1)
+        for configuration in [Span.Label.config, .parameters] {
+            let lowered = shrink(fails(configuration, declared: true, needsBackend: false))
+            #expect(lowered.sequence.values == [0, 0, 1, 2, 0])
+            #expect(lowered.passes[0].attempts == 1 && lowered.passes[0].improvements == 1)
+        }
         // A backend the failure needs is tried at zero once, not in every round the deletions start again.
-        let needed = shrink(fails(declared: true, needsBackend: true))
+        let needed = shrink(fails(.config, declared: true, needsBackend: true))
         #expect(needed.sequence.values == [1, 0, 1, 2, 0])
         #expect(needed.passes[0].attempts == 1 && needed.passes[0].improvements == 0)
-        // A configuration that is parameters as a whole (it cannot stand for steps) is minimise-choices' to lower.
-        #expect(shrink(fails(declared: false, needsBackend: false)).passes[0].attempts == 0)
+        // A choice not declared a parameter is minimise-choices' to lower.
+        #expect(shrink(fails(.parameters, declared: false, needsBackend: false)).passes[0].attempts == 0)
+        #expect(shrink(fails(.config, declared: false, needsBackend: false)).passes[0].attempts == 0)
     }
 
     @Test("change-config-delete-step-repoint takes a richer start in place of a step and re-points a later reference")

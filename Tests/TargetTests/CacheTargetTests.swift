@@ -85,7 +85,7 @@ struct CacheTargetTests {
         let draw = Draw(seed: 1)
         _ = MachineRunner(CacheMachine(), maxSteps: 2).run(draw)
         let config = try #require(draw.spans.first { $0.label == .config })
-        let parameters = draw.spans.filter { $0.label == .parameters }
+        let parameters = draw.spans.filter { $0.label == .parameter }
         #expect(parameters.count == 1 && parameters[0].count == 1 && parameters[0].start == config.start && config.count > 1)
     }
 

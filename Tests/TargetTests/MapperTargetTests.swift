@@ -18,7 +18,7 @@ struct MapperTargetTests {
         let draw = Draw(seed: 1)
         _ = MachineRunner(MapperMachine(), maxSteps: 2).run(draw)
         let config = try #require(draw.spans.first { $0.label == .config })
-        let parameters = draw.spans.filter { $0.label == .parameters }
+        let parameters = draw.spans.filter { $0.label == .parameter }
         // The last of the configuration's four choices (onDisk), alone in its span.
         #expect(config.count == 4)
         #expect(parameters.count == 1 && parameters[0].count == 1 && parameters[0].end == config.end)

@@ -23,12 +23,15 @@
         /// `configurationStandsForSteps` is false): no configuration choice can stand for steps, so
         /// the configuration passes leave it alone.
         @usableFromInline package static let parameters = Label(rawValue: 12)
+        /// One choice a configuration declares a parameter of how the case runs (`Arguments.parameters`: a backend,
+        /// a file system): the configuration passes leave it alone, and `lower-parameters` tries it at zero first.
+        @usableFromInline package static let parameter = Label(rawValue: 13)
         /// The scheduling decisions of one scheduled run (`Scheduler`; zeroing the span runs every job in FIFO
         /// order).
         package static let schedule = Label(rawValue: 11)
 
         /// Every label the engine draws, each a value of its own (the shrinker's passes tell spans apart by label).
-        package static let all: [Label] = [.step, .element, .list, .value, .bind, .config, .oneOf, .command, .swarm, .attempt, .schedule, .parameters]
+        package static let all: [Label] = [.step, .element, .list, .value, .bind, .config, .oneOf, .command, .swarm, .attempt, .schedule, .parameters, .parameter]
     }
 
     @usableFromInline package let label: Label

@@ -136,7 +136,7 @@ public struct Arguments {
     @inlinable
     public mutating func parameters<T>(_ body: (inout Arguments) -> T) -> T {
         guard case .drawing(let draw) = source else { return body(&self) }
-        draw.beginSpan(.parameters)
+        draw.beginSpan(.parameter)
         defer { draw.endSpan() }
         return body(&self)
     }

@@ -3,8 +3,8 @@
 /// built the same state. Lowering alone never finds it (the richer start is a higher value), and
 /// deleting those steps alone loses what they built. A machine whose configuration cannot start a case
 /// further on (`StateMachine.configurationStandsForSteps`) draws it in a `.parameters` span instead, and
-/// these passes try nothing; one that can draws the choices that cannot (a backend) with `Arguments.parameters`,
-/// and these passes leave those alone.
+/// these passes try nothing; one that can draws the choices that cannot (a backend) with `Arguments.parameters`
+/// (`.parameter` spans), and these passes leave those alone.
 extension Shrinker {
     /// How many of the first steps the deleted ones are chosen from, and at most how many go.
     static let configStepWindow = 6
@@ -56,10 +56,10 @@ extension Shrinker {
         return false
     }
 
-    /// The positions of the configuration's choices drawn as parameters (`Arguments.parameters`: `.parameters` spans
-    /// inside it), which these passes leave alone.
+    /// The positions of the parameters the configuration declares (`Arguments.parameters`: `.parameter` spans inside
+    /// it), which these passes leave alone.
     private func parameterPositions(in config: Span) -> [Int] {
-        spans.filter { $0.label == .parameters && $0.start >= config.start && $0.end <= config.end }.flatMap { Array($0.range) }
+        spans.filter { $0.label == .parameter && $0.start >= config.start && $0.end <= config.end }.flatMap { Array($0.range) }
     }
 
     /// The case's configuration span (the first `.config` span) and its steps, when the steps come after
@@ -87,21 +87,26 @@ extension Shrinker {
 }
 
 extension Shrinker {
-    /// Each choice the configuration declares a parameter (`Arguments.parameters`: how the case runs, a backend or a
-    /// file system) set to zero alone, once per position, before the other passes: a failure that does not need its
+    /// Each parameter the configuration declares (`Arguments.parameters`: how the case runs, a backend or a file
+    /// system) set to zero alone, once each, before the other passes: a failure that does not need its
     /// value goes on shrinking where each candidate runs cheapest and reads simplest (in memory rather than in an
     /// SQLite file). `minimise-choices` lowers it too, but after the deletions, whose candidates would all run where
     /// the failing case was drawn.
     func lowerParameters() -> Bool {
-        guard let config = spans.first(where: { $0.label == .config }), config.end <= raw.count else { return false }
+        // The configuration: a `.config` span, or one drawn as parameters as a whole (`.parameters`).
+        guard let config = spans.first(where: { $0.label == .config || $0.label == .parameters }), config.end <= raw.count
+        else { return false }
         var progress = false
-        for p in parameterPositions(in: config).reversed() where raw[p] != 0 && !parametersTried.contains(p) && !outOfBudget {
+        // The k-th declared parameter keeps its number when the configuration's other choices shrink around it.
+        let declared = spans.filter { $0.label == .parameter && $0.start >= config.start && $0.end <= config.end }
+        for k in declared.indices.reversed() where !parametersTried.contains(k) && !outOfBudget {
             var candidate = raw
-            candidate[p] = 0
+            for p in declared[k].range { candidate[p] = 0 }
+            guard candidate != raw else { continue }
             if consider(candidate) {
                 progress = true
             } else {
-                parametersTried.append(p)
+                parametersTried.append(k)
             }
         }
         return progress
@@ -109,7 +114,7 @@ extension Shrinker {
 }
 
 extension ShrinkPass {
-    /// Sets each declared parameter of the configuration to zero alone, once per position.
+    /// Sets each parameter the configuration declares to zero alone, once each.
     package static let lowerParameters = ShrinkPass("lower-parameters", .cheap) { $0.lowerParameters() }
 
     /// Changes a small configuration choice (to any value) together with the deletion of up to three

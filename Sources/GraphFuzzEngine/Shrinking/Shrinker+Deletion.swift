@@ -276,19 +276,19 @@ extension Shrinker {
         return list.start - 2
     }
 
-    /// Deletes blocks of two choices that start a span other than an integer's or a filter's try:
-    /// this joins neighbouring lists (a list's end flag and the next list's start) and drops a
-    /// branch's choice with the flag after it. (An integer's two choices deleted only re-read the
-    /// choices after them as that integer, and a try's first two the rest of the try; the tries a
-    /// filter rejected are remove-discarded's; single choices deleted never improved a challenge
-    /// problem.)
+    /// Deletes blocks of two choices that start a span other than an integer's, a filter's try or a
+    /// declared parameter: this joins neighbouring lists (a list's end flag and the next list's start)
+    /// and drops a branch's choice with the flag after it. (An integer's two choices deleted only
+    /// re-read the choices after them as that integer, and a try's first two the rest of the try; the
+    /// tries a filter rejected are remove-discarded's; a parameter of the configuration is one value of
+    /// a fixed list; single choices deleted never improved a challenge problem.)
     func deleteBlocks() -> Bool {
         var progress = false
         let size = 2
         var i = raw.count - size
         while i >= 0 && !outOfBudget {
             if i + size <= raw.count, spans.contains(where: { $0.start == i && $0.count > 0 }),
-               !spans.contains(where: { $0.start == i && ($0.label == .value || $0.label == .attempt) }),
+               !spans.contains(where: { $0.start == i && ($0.label == .value || $0.label == .attempt || $0.label == .parameter) }),
                consider(removing(i..<(i + size))) { progress = true }
             i -= 1
         }

@@ -269,7 +269,7 @@ extension Shrinker {
     /// Spans whose first choice decides how much the span reads: a branch, a bind, or a label of
     /// the user's own (lists, elements, steps, integers and a filter's tries have passes of their own).
     package static func realignable(_ label: Span.Label) -> Bool {
-        ![Span.Label.element, .list, .step, .value, .config, .parameters, .command, .attempt].contains(label)
+        ![Span.Label.element, .list, .step, .value, .config, .parameters, .parameter, .command, .attempt].contains(label)
     }
 
     /// For pairs of nearby non-zero choices: lower both by the same amount (which keeps their order

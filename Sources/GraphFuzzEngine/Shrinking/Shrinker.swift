@@ -42,7 +42,8 @@ package final class Shrinker {
     var partnerFromEnd: Int?
     /// Whether delete-elements already looked for a partner after a discarded deletion.
     var partnerSearched = false
-    /// Positions of declared parameters `lowerParameters` set to zero without an improvement: not tried again.
+    /// The declared parameters (by their order in the configuration) `lowerParameters` set to zero without an
+    /// improvement: not tried again.
     var parametersTried: [Int] = []
     private var seen: Set<ChoiceSequence> = []
     /// What earlier runs consumed and how they ended: candidates with a known end are not run.
