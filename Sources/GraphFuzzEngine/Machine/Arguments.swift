@@ -128,11 +128,12 @@ public struct Arguments {
               placeholder: range.lowerBound)
     }
 
-    /// Draws what `body` draws as parameters of how the case runs (the store's backend, a real or a simulated file
-    /// system), never of where it starts, in a configuration whose other choices can stand for steps
-    /// (`StateMachine.configurationStandsForSteps`): the configuration shrink passes, which try another value of a
-    /// configuration choice with early steps deleted, leave these choices alone, and the shrink first tries each at
-    /// zero, once (`lower-parameters`: the rest of the shrink then runs where a candidate is cheapest).
+    /// Draws what `body` draws as parameters the configuration declares: how the case runs (the store's backend, a
+    /// real or a simulated file system), never where it starts. Where the configuration's other choices can stand for
+    /// steps (`StateMachine.configurationStandsForSteps`), the configuration shrink passes, which try another value of
+    /// a configuration choice with early steps deleted, leave these alone; in any configuration the shrink first tries
+    /// each at zero, once (`lower-parameters`: a failure that does not need its value then shrinks where a candidate
+    /// runs cheapest).
     @inlinable
     public mutating func parameters<T>(_ body: (inout Arguments) -> T) -> T {
         guard case .drawing(let draw) = source else { return body(&self) }
