@@ -56,10 +56,14 @@ extension Shrinker {
         return false
     }
 
-    /// The positions of the parameters the configuration declares (`Arguments.parameters`: `.parameter` spans inside
-    /// it), which these passes leave alone.
+    /// The positions of the parameters the configuration declares, which these passes leave alone.
     private func parameterPositions(in config: Span) -> [Int] {
-        spans.filter { $0.label == .parameter && $0.start >= config.start && $0.end <= config.end }.flatMap { Array($0.range) }
+        declaredParameters(in: config).flatMap { Array($0.range) }
+    }
+
+    /// The parameters the configuration declares (`Arguments.parameters`: `.parameter` spans inside it), in order.
+    private func declaredParameters(in config: Span) -> [Span] {
+        spans.filter { $0.label == .parameter && $0.start >= config.start && $0.end <= config.end }
     }
 
     /// The case's configuration span (the first `.config` span) and its steps, when the steps come after
@@ -98,7 +102,7 @@ extension Shrinker {
         else { return false }
         var progress = false
         // The k-th declared parameter keeps its number when the configuration's other choices shrink around it.
-        let declared = spans.filter { $0.label == .parameter && $0.start >= config.start && $0.end <= config.end }
+        let declared = declaredParameters(in: config)
         for k in declared.indices.reversed() where !parametersTried.contains(k) && !outOfBudget {
             var candidate = raw
             for p in declared[k].range { candidate[p] = 0 }
