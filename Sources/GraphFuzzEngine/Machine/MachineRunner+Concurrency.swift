@@ -44,12 +44,17 @@ extension MachineRunner {
     @inlinable @inline(never)
     func concurrentStep(_ a: Int, _ source: GroupSource, _ options: RunOptions, _ scratch: inout Scratch, _ model: inout M.Model,
                         _ others: inout [M.Model], _ system: inout M.System?, refs: Int) -> StepEnd {
-        var states = [model] + others
+        // The states in the scratch's buffer, moved back out after the step (the buffer keeps no model: a model
+        // whose storage the buffer shared would copy it at its next change).
+        scratch.states.append(model)
+        scratch.states.append(contentsOf: others)
         defer {
-            model = states[0]
-            others = Array(states.dropFirst())
+            model = scratch.states[0]
+            others.removeAll(keepingCapacity: true)
+            others.append(contentsOf: scratch.states.dropFirst())
+            scratch.states.removeAll(keepingCapacity: true)
         }
-        return concurrentStep(a, source, options, &scratch.io, &scratch.chooser, &states, &system, refs: refs)
+        return concurrentStep(a, source, options, &scratch.io, &scratch.chooser, &scratch.states, &system, refs: refs)
     }
 
     /// Runs the concurrent step whose first action is `a`: draws or reads its branches, runs them under the
@@ -300,8 +305,8 @@ extension MachineRunner {
         case .completed:
             break
         }
-        let results = records.map { $0.result! }
-        for (index, result) in results.enumerated() {
+        for index in records.indices {
+            let result = records[index].result!
             switch result {
             case .fault(let fault):
                 io.fault = HarnessFault(message: fault.message, place: fault.place, step: io.index, stepTrace: "\(trace)")
@@ -316,18 +321,22 @@ extension MachineRunner {
             }
         }
         // A branch the cancellation reached is explained by its prediction or by what a cancelled call may leave.
-        let judges = branches.indices.map { index in
-            records[index].cancelled == nil
-                ? BranchJudge(allows: { branches[index].allows(results[index], &$0) },
-                              mismatch: { branches[index].mismatch(results[index], $0, branches[index].trace) })
-                : BranchJudge(allows: { branches[index].allowsCancelled(results[index], &$0) },
-                              mismatch: { branches[index].cancelledMismatch(results[index], $0, branches[index].trace) })
-        }
         let operations = branches.indices.map { index in
-            LinearOperation<M.Model>(explains: judges[index].allows, started: records[index].started!, finished: records[index].finished!)
+            LinearOperation<M.Model>(explains: records[index].cancelled == nil
+                                        ? { branches[index].allows(records[index].result!, &$0) }
+                                        : { branches[index].allowsCancelled(records[index].result!, &$0) },
+                                     started: records[index].started!, finished: records[index].finished!)
         }
         let checked = shared.linearizability.check(operations, from: states)
         guard checked.ends.isEmpty else { return (.passed, checked) }
+        let results = records.map { $0.result! }
+        let judges = branches.indices.map { index in
+            records[index].cancelled == nil
+                ? BranchJudge(allows: operations[index].explains,
+                              mismatch: { branches[index].mismatch(results[index], $0, branches[index].trace) })
+                : BranchJudge(allows: operations[index].explains,
+                              mismatch: { branches[index].cancelledMismatch(results[index], $0, branches[index].trace) })
+        }
         io.failure = unexplained(branches, results, judges, operations, checked, trace: trace, states: states,
                                  interleaving: branches.count > 1 || !run.picks.isEmpty || records.contains { $0.cancelled != nil } ? interleaving : nil)
         return (.failed, checked)

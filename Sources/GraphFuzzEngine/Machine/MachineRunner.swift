@@ -205,6 +205,8 @@
         @usableFromInline var io: StepIO
         @usableFromInline var chooser: Chooser
         @usableFromInline var records: [RecordedStep] = []
+        /// The states a concurrent step starts from (the model, then the others), emptied after each such step.
+        @usableFromInline var states: [M.Model] = []
         @usableFromInline let actions: [Action<M>]
         @usableFromInline let invariants: [Invariant<M>]
 

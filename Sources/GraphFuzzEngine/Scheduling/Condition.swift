@@ -7,12 +7,18 @@ import Darwin
 /// A lock with a condition to wait on for a while, as `NSCondition` (which FoundationEssentials does not have): a POSIX
 /// mutex and condition variable, the wait's deadline on the system clock as `NSCondition.wait(until:)` takes it.
 final class Condition: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// The mutex, then the condition, in one allocation (a scheduled step makes a condition, so each allocation counts).
+    private let storage: UnsafeMutableRawPointer
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     init() {
-        mutex.initialize(to: pthread_mutex_t())
-        condition.initialize(to: pthread_cond_t())
+        let conditionOffset = (MemoryLayout<pthread_mutex_t>.size + MemoryLayout<pthread_cond_t>.alignment - 1)
+            / MemoryLayout<pthread_cond_t>.alignment * MemoryLayout<pthread_cond_t>.alignment
+        storage = .allocate(byteCount: conditionOffset + MemoryLayout<pthread_cond_t>.size,
+                            alignment: max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<pthread_cond_t>.alignment))
+        mutex = storage.initializeMemory(as: pthread_mutex_t.self, repeating: pthread_mutex_t(), count: 1)
+        condition = (storage + conditionOffset).initializeMemory(as: pthread_cond_t.self, repeating: pthread_cond_t(), count: 1)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -20,8 +26,7 @@ final class Condition: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
+        storage.deallocate()
     }
 
     func lock() { pthread_mutex_lock(mutex) }

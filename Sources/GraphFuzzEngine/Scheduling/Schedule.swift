@@ -119,11 +119,13 @@ public struct ScheduledBranch<Value: Sendable>: Sendable {
     /// Whether the run may cancel the branch at one of its suspension points, a drawn choice
     /// (`Scheduler.Options.cancelWithin`; the point is in `BranchRecord.cancelPoint`).
     public let cancellable: Bool
-    /// The branch's work: ordinary async code, run as a task of its own that prefers the case's executor.
-    public let body: @Sendable () async -> Value
+    /// The branch's work: ordinary async code, run as a task of its own that prefers the case's executor. It runs
+    /// on its caller's executor (`nonisolated(nonsending)`), the task's, so calling it is not a hop; to hand it to
+    /// an API that takes a plain async closure, wrap it (`group.addTask { await branch.body() }`).
+    public let body: nonisolated(nonsending) @Sendable () async -> Value
 
     /// A branch labelled `label` that runs `body`, cancellable at a drawn point when `cancellable`.
-    public init(_ label: String, cancellable: Bool = false, _ body: @escaping @Sendable () async -> Value) {
+    public init(_ label: String, cancellable: Bool = false, _ body: nonisolated(nonsending) @escaping @Sendable () async -> Value) {
         self.label = label
         self.cancellable = cancellable
         self.body = body

@@ -264,6 +264,8 @@ final class SchedulerCore: @unchecked Sendable {
     /// Marks the run as the harness's group of labelled branches (`ScheduleRecord.branchesOnly`).
     func drawsBranchesOnly() {
         record.branchesOnly = true
+        // Each branch marks its start and its finish: room for two branches' marks at once.
+        record.notes.reserveCapacity(4)
     }
 
     /// Attaches `label event` (`A cancelled`) to step `step` (the one about to run, when the scheduler's loop notes
