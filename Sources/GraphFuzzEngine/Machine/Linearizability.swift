@@ -222,8 +222,10 @@ struct Linearizability<Model> {
                 let placed = mask | 1 << UInt32(b)
                 // A full configuration ends the walk: `record` keeps its model once (compared, as the memo would),
                 // so hashing it into the memo would only cost. A lone operation's search is then one prediction
-                // per start state.
-                if placed != full, seen(placed, next) { continue }
+                // per start state. A configuration of one placed operation is reached once from each start state
+                // (only another start state can lead to it again, and what follows it is memoised from the next
+                // operation on), so it is not memoised either: a pair's search hashes no model.
+                if placed != full, placed.nonzeroBitCount > 1, seen(placed, next) { continue }
                 walk(mask: placed, model: next, prefix: prefix + [b])
             }
         }

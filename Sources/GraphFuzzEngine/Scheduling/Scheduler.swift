@@ -208,8 +208,10 @@ private final class BranchLog<Value: Sendable>: @unchecked Sendable {
         init(label: String) { self.label = label }
     }
 
-    /// One entry per branch, in order: one array for the run's bookkeeping.
-    private var entries: [Entry]
+    /// One entry per branch, in order: one array for the run's bookkeeping. Touched only on the driving thread, by
+    /// the jobs the scheduler runs one at a time and by its loop between them, so no access overlaps another: dynamic
+    /// exclusivity checks are off here, as in `SchedulerCore`.
+    @exclusivity(unchecked) private var entries: [Entry]
 
     init(_ branches: [ScheduledBranch<Value>]) {
         entries = branches.map { Entry(label: $0.label) }
