@@ -49,6 +49,9 @@ package final class ProcessExecutor: CaseExecutor {
     private var deathsInARow = 0
     /// How each failing case failed (a case reported once, however often it runs), to know which died in a worker.
     var caseFailures: [Int: Failure] = [:]
+    /// The lowest failing case told so far: until every case below it has finished, the loop waits on the workers'
+    /// announcements to settle it.
+    private var lowestFailure: Int?
     /// Requests sent, by kind: what the cases cost (a case runs once; tests count).
     package internal(set) var requests = RequestCounts()
     /// What the shrink of the current group learned (see `ProcessExecutor+Shrink`).
@@ -105,7 +108,10 @@ package final class ProcessExecutor: CaseExecutor {
             }
         }
         var chunks: [SeededChunk] = []
-        var current: Int?
+        /// The case the worker announced last (`s`).
+        var current: Int? { didSet { currentFinished = false } }
+        /// The announced case has finished: its failure was told (`f`), before the worker announces its next case.
+        var currentFinished = false
         var started: ContinuousClock.Instant
         /// The case whose failure the worker is shrinking in its batch (`v`), until it tells the shrink or the failure.
         var shrinkingCase: Int?
@@ -114,10 +120,15 @@ package final class ProcessExecutor: CaseExecutor {
         init(now: ContinuousClock.Instant) { started = now }
 
         /// The lowest case of this slot's chunks that has not finished (a re-queued chunk waiting
-        /// behind the running one may hold lower cases than it).
+        /// behind the running one may hold lower cases than it). A case whose failure was told has finished, so a
+        /// group whose lowest case it is settles without waiting for the worker's next announcement.
         var lowestUnfinished: Int? {
             guard let first = chunks.first else { return nil }
-            return chunks.dropFirst().map(\.chunk.start).reduce(current ?? first.chunk.start, Swift.min)
+            var running: Int? = current ?? first.chunk.start
+            if currentFinished, let current { running = first.chunk.remaining(after: current)?.start }
+            let waiting = chunks.dropFirst().map(\.chunk.start)
+            guard let running else { return waiting.min() }
+            return waiting.reduce(running, Swift.min)
         }
     }
 
@@ -227,11 +238,16 @@ package final class ProcessExecutor: CaseExecutor {
             freed = true
         }
         if dispatch { try dispatchQueued() }
-        // Case announcements only matter when a worker dies or hangs: let them collect in the
-        // pipe for a moment rather than waking for each, which would take CPU from the workers. A failure (or a
-        // harness fault) goes to the loop at once: it may settle a group, or end a search that stops at its first.
+        // Case announcements only matter when a worker dies or hangs, or when a failure waits for the cases below it:
+        // else let them collect in the pipe for a moment rather than waking for each, which would take CPU from the
+        // workers. A failure (or a harness fault) goes to the loop at once: it may settle a group, or end a search that
+        // stops at its first.
         let told = !report.failures.isEmpty || report.harnessFault != nil
-        if !freed && !told && ready > 0 { usleep(ProcessExecutor.announcementPause) }
+        // While a worker shrinks a failure where it ran it (its `f` line is coming), or the lowest failure waits for
+        // cases below it (an announcement may be the one that lets it settle), the next line is read as it comes.
+        let awaited = slots.contains { $0.shrinkingCase != nil }
+            || lowestFailure.map { failing in (lowestUnfinished ?? .max) <= failing } ?? false
+        if !freed && !told && !awaited && ready > 0 { usleep(ProcessExecutor.announcementPause) }
         return report
     }
 
@@ -248,6 +264,7 @@ package final class ProcessExecutor: CaseExecutor {
                 throw malformed(line)
             }
             slot.shrinkingCase = nil
+            if index == slot.current { slot.currentFinished = true }
             switch outcome {
             case .fail(let failure): add(failure, case: index, to: &report)
             case .harnessFault(let fault): noteHarnessFault(fault, case: index, seed: seed, in: &report)
@@ -323,6 +340,7 @@ package final class ProcessExecutor: CaseExecutor {
     private func add(_ failure: Failure, case index: Int, to report: inout ChunkReport) {
         guard caseFailures[index] == nil else { return }
         caseFailures[index] = failure
+        lowestFailure = Swift.min(lowestFailure ?? index, index)
         report.failures.append(CaseFailure(index: index, failure: failure))
     }
 
