@@ -72,7 +72,7 @@ public enum LostUpdate {
     public static func runOnRealThreads(headStart: Int = 1) async -> Bool {
         let counter = ReentrantCounter()
         await withTaskGroup(of: Void.self) { group in
-            for branch in branches(counter, headStart: headStart) { group.addTask { await branch.body() } }
+            for branch in branches(counter, headStart: headStart) { group.addTask(operation: branch.body) }
         }
         return await counter.value != 2
     }

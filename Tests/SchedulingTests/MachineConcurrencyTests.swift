@@ -100,8 +100,55 @@ struct MainActorHopMachine: StateMachine, Sendable {
     }
 }
 
+/// A concurrent action whose perform is a static method, not a closure literal (Swift 6.3's compiler crashes on a
+/// method reference passed as a `nonisolated(nonsending)` function, so `perform` keeps a plain `@Sendable` async type).
+struct FunctionPerformMachine: StateMachine, Sendable {
+    /// Adds one and returns the new count; `racy`: reads, yields, then writes what it read plus one.
+    actor Tally {
+        let racy: Bool
+        var count = 0
+        init(racy: Bool) { self.racy = racy }
+
+        func add() async -> Int {
+            guard racy else {
+                count += 1
+                return count
+            }
+            let seen = count
+            await Task.yield()
+            count = seen + 1
+            return count
+        }
+    }
+
+    let racy: Bool
+    func makeModel(_ config: NoConfig) -> Int { 0 }
+    func makeSystem(_ config: NoConfig) -> Tally { Tally(racy: racy) }
+    var concurrentSteps: ConcurrentSteps { ConcurrentSteps(groupProbability: 1, maxBranches: 2) }
+
+    @Sendable static func add(_ tally: Tally) async -> Int { await tally.add() }
+
+    var actions: [Action<Self>] {
+        [.concurrent("add", predict: { count in
+            count += 1
+            return Prediction(count, rule: "T")
+        }, perform: Self.add)]
+    }
+}
+
 @Suite("concurrency in state machines")
 struct MachineConcurrencyTests {
+    @Test("a perform given as a static method runs under the scheduler: a racy tally's lost add is found, an atomic one passes")
+    func functionPerform() throws {
+        let racy = try search(FunctionPerformMachine(racy: true))
+        let found = try #require(racy.failures.first)
+        #expect(found.failure.rule == "T" && found.failure.kind == .linearizability, "\(found.failure)")
+        #expect(found.counterexample?.steps.first?.description.hasPrefix("concurrently(A: add(), B: add()") == true,
+                "\(String(describing: found.counterexample?.steps))")
+        #expect(try search(FunctionPerformMachine(racy: false)).failures.isEmpty)
+    }
+
+
     @Test("lanes name the code under test, never the harness's wrapper around an action's perform")
     func harnessWrapperUnnamed() throws {
         let step = try TraceStep(parsing: "concurrently(A: hop(), B: hop())")

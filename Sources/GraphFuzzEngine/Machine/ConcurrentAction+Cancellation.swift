@@ -19,7 +19,7 @@ extension Action {
         arguments: @escaping (inout Arguments, M.Model) throws -> A,
         predict: @escaping (A, inout M.Model) -> Prediction<O>,
         cancelled: @escaping (A, inout M.Model) -> Prediction<O>,
-        perform: nonisolated(nonsending) @escaping @Sendable (A, M.System) async throws -> O,
+        perform: @escaping @Sendable (A, M.System) async throws -> O,
         joinsOnly: Bool = false
     ) -> Action where M.System: Sendable {
         concurrent(name, weight: weight, when: precondition, arguments: arguments, predict: predict, cancelled: Optional(cancelled),

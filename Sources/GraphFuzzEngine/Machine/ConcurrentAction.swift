@@ -49,9 +49,7 @@ extension Action {
     ///     deleted, for instance).
     ///   - perform: the system's step, run in a task of the case's scheduler. Every job it makes must stay
     ///     under the scheduler (no Dispatch queues, no threads of its own): work from another thread ends the
-    ///     case as a harness fault. It runs on its caller's executor (`nonisolated(nonsending)`: the branch's task,
-    ///     which runs nonisolated code on the case's executor), so starting it is not a hop; its calls to actors
-    ///     hop as any call does. A function of a plain `@Sendable` async type converts to it.
+    ///     case as a harness fault.
     ///   - joinsOnly: true for an action that only runs beside others: it is drawn as a further branch of a
     ///     concurrent step another action begins, never as a step's first action (a user's step to interleave
     ///     with a task that suspends, which alone would be an ordinary step at a scheduled step's cost).
@@ -60,7 +58,7 @@ extension Action {
         _ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
         arguments: @escaping (inout Arguments, M.Model) throws -> A,
         predict: @escaping (A, inout M.Model) -> Prediction<O>,
-        perform: nonisolated(nonsending) @escaping @Sendable (A, M.System) async throws -> O,
+        perform: @escaping @Sendable (A, M.System) async throws -> O,
         joinsOnly: Bool = false
     ) -> Action where M.System: Sendable {
         concurrent(name, weight: weight, when: precondition, arguments: arguments, predict: predict, cancelled: nil, perform: perform,
@@ -74,7 +72,7 @@ extension Action {
         _ name: String, weight: UInt32, when precondition: @escaping (M.Model) -> Bool,
         arguments: @escaping (inout Arguments, M.Model) throws -> A,
         predict: @escaping (A, inout M.Model) -> Prediction<O>, cancelled: ((A, inout M.Model) -> Prediction<O>)?,
-        perform: nonisolated(nonsending) @escaping @Sendable (A, M.System) async throws -> O, joinsOnly: Bool
+        perform: @escaping @Sendable (A, M.System) async throws -> O, joinsOnly: Bool
     ) -> Action where M.System: Sendable {
         Action(name, weight: weight, when: precondition, concurrent: ConcurrentPart(joinsOnly: joinsOnly) { args, model in
             let command = try arguments(&args, model)
@@ -88,7 +86,7 @@ extension Action {
     public static func concurrent<O: Equatable & Sendable>(
         _ name: String, weight: UInt32 = 1, when precondition: @escaping (M.Model) -> Bool = { _ in true },
         predict: @escaping (inout M.Model) -> Prediction<O>,
-        perform: nonisolated(nonsending) @escaping @Sendable (M.System) async throws -> O
+        perform: @escaping @Sendable (M.System) async throws -> O
     ) -> Action where M.System: Sendable {
         concurrent(name, weight: weight, when: precondition, arguments: { _, _ in () },
                    predict: { _, model in predict(&model) }, perform: { _, system in try await perform(system) })
@@ -172,7 +170,7 @@ struct PendingBranch<M: StateMachine> {
     @inlinable
     init<A: Sendable, O: Equatable & Sendable>(trace: TraceStep, created: Ref?, command: A, predict: @escaping (A, inout M.Model) -> Prediction<O>,
                                                cancelled: ((A, inout M.Model) -> Prediction<O>)?,
-                                               perform: nonisolated(nonsending) @escaping @Sendable (A, M.System) async throws -> O) where M.System: Sendable {
+                                               perform: @escaping @Sendable (A, M.System) async throws -> O) where M.System: Sendable {
         self.trace = trace
         self.created = created
         cancellable = cancelled != nil

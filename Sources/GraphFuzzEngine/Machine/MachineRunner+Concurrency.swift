@@ -118,7 +118,7 @@ extension MachineRunner {
             schedulerOptions.replayingCancellations = cancels
         }
         let (run, records) = Scheduler(draw: draw, options: schedulerOptions).runBranches(branches.enumerated().map { index, branch in
-            ScheduledBranch(concurrentBranchLabel(index), cancellable: branch.cancellable, branch.start(system))
+            ScheduledBranch(concurrentBranchLabel(index), cancellable: branch.cancellable, running: branch.start(system))
         })
         if case .group(let step) = source, let invalid = run.invalidPick {
             end.verdict = .unavailable

@@ -119,16 +119,29 @@ public struct ScheduledBranch<Value: Sendable>: Sendable {
     /// Whether the run may cancel the branch at one of its suspension points, a drawn choice
     /// (`Scheduler.Options.cancelWithin`; the point is in `BranchRecord.cancelPoint`).
     public let cancellable: Bool
-    /// The branch's work: ordinary async code, run as a task of its own that prefers the case's executor. It runs
-    /// on its caller's executor (`nonisolated(nonsending)`), the task's, so calling it is not a hop; to hand it to
-    /// an API that takes a plain async closure, wrap it (`group.addTask { await branch.body() }`).
-    public let body: nonisolated(nonsending) @Sendable () async -> Value
+    /// The branch's work: ordinary async code, run as a task of its own that prefers the case's executor.
+    public var body: @Sendable () async -> Value {
+        let run = self.run
+        return { await run() }
+    }
+    /// The body as the branch's task calls it, on the task's executor. The harness's own branches (a concurrent step's
+    /// actions) are made to run there without a hop at their start (`init(_:cancellable:running:)`); a body given to
+    /// the public initialiser is a plain async function, which hops to the generic executor at its start.
+    @usableFromInline let run: nonisolated(nonsending) @Sendable () async -> Value
 
     /// A branch labelled `label` that runs `body`, cancellable at a drawn point when `cancellable`.
-    public init(_ label: String, cancellable: Bool = false, _ body: nonisolated(nonsending) @escaping @Sendable () async -> Value) {
+    public init(_ label: String, cancellable: Bool = false, _ body: @escaping @Sendable () async -> Value) {
         self.label = label
         self.cancellable = cancellable
-        self.body = body
+        run = { await body() }
+    }
+
+    /// A branch whose body runs on its caller's executor: the branch task's, without a hop at its start.
+    @usableFromInline
+    init(_ label: String, cancellable: Bool, running run: nonisolated(nonsending) @escaping @Sendable () async -> Value) {
+        self.label = label
+        self.cancellable = cancellable
+        self.run = run
     }
 }
 

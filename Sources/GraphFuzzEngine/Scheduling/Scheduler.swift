@@ -101,7 +101,7 @@ public struct Scheduler {
             for (index, branch) in branches.enumerated() {
                 _ = Task(executorPreference: executor) {
                     log.begin(index)
-                    let value = await branch.body()
+                    let value = await branch.run()
                     log.end(index, value)
                 }
             }
