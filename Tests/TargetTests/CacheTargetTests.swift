@@ -82,10 +82,8 @@ struct CacheTargetTests {
     @Test("The file system (real or simulated) is drawn as a parameter inside the configuration; the cleanup interval stands for steps")
     func fileSystemIsParameter() throws {
         #expect(CacheMachine().configurationStandsForSteps)
-        let draw = Draw(seed: 1)
-        _ = MachineRunner(CacheMachine(), maxSteps: 2).run(draw)
-        let config = try #require(draw.spans.first { $0.label == .config })
-        let parameters = draw.spans.filter { $0.label == .parameter }
+        let drawn = configurationSpans(of: CacheMachine())
+        let config = try #require(drawn.config), parameters = drawn.parameters
         #expect(parameters.count == 1 && parameters[0].count == 1 && parameters[0].start == config.start && config.count > 1)
     }
 

@@ -15,10 +15,8 @@ struct MapperTargetTests {
     @Test("The store's backend is drawn as a parameter inside the configuration; the store's behaviours stand for steps")
     func backendIsParameter() throws {
         #expect(MapperMachine().configurationStandsForSteps)
-        let draw = Draw(seed: 1)
-        _ = MachineRunner(MapperMachine(), maxSteps: 2).run(draw)
-        let config = try #require(draw.spans.first { $0.label == .config })
-        let parameters = draw.spans.filter { $0.label == .parameter }
+        let drawn = configurationSpans(of: MapperMachine())
+        let config = try #require(drawn.config), parameters = drawn.parameters
         // The last of the configuration's four choices (onDisk), alone in its span.
         #expect(config.count == 4)
         #expect(parameters.count == 1 && parameters[0].count == 1 && parameters[0].end == config.end)
