@@ -22,9 +22,10 @@ struct BenchCommand: Command {
         memory (best from a release build: swift run -c release graph-fuzz bench);
         --first-failure: per mutant (of --target, or --mutant alone), seeds 1…N (default 10), each run
         as `graph-fuzz --mutant NAME --seed S` runs it (default workers) until its first failure is
-        shrunk and reported: the time from the start to that report (median, worst), the cases up to
-        the lowest failing case, the shrink's attempts, the shrunk steps and the CPU time of the run's
-        processes, workers included (median, worst); --passes: which shrink passes spent the attempts;
+        shrunk and reported: the time from the start to that report and to that failure found, before
+        its shrink (median, worst), the cases up to the lowest failing case, the shrink's attempts, the
+        shrunk steps and the CPU time of the run's processes, workers included (median, worst); --passes:
+        which shrink passes spent the attempts;
         GRAPHFUZZ_PHASE_LOG=FILE in the environment: each process logs its phases to FILE (read it with
         scripts/phase-summary.py FILE);
         --reach: how many of seeds 1…N (default 5) reach each rare state of the graph target
@@ -207,7 +208,8 @@ private final class MutantTable {
     let executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?
     let emit: (JSONValue) -> Void
     let progress: (String) -> Void
-    private var rows = [["target", "mutant", "found", "other rule", "median", "max", "cases (median)", "attempts (median)",
+    private var rows = [["target", "mutant", "found", "other rule", "median", "max", "found at (median)", "found at (max)", "cases (median)",
+                         "attempts (median)",
                          "attempts (max)", "steps (median)", "steps (max)", "CPU (median)", "CPU (max)"]]
     private var passRows: [(String, [[String]])] = []
 
@@ -223,7 +225,8 @@ private final class MutantTable {
         progress("mutant \(mutant)")
         let m = Benchmark.mutant(target, mutant, seeds: seeds, runs: SearchLoop.defaultRuns, executor: executor)
         let perSeed: [JSONValue] = m.runs.map { run in
-            .object([("seed", .uint(run.seed)), ("seconds", .double(run.seconds)), ("cpuSeconds", .double(run.cpuSeconds)), ("cases", .int(run.cases)),
+            .object([("seed", .uint(run.seed)), ("seconds", .double(run.seconds)), ("foundSeconds", .double(run.foundSeconds)),
+                     ("cpuSeconds", .double(run.cpuSeconds)), ("cases", .int(run.cases)),
                      ("originalSteps", .int(run.originalSteps)), ("steps", .int(run.steps)), ("shrinkAttempts", .int(run.shrinkAttempts))])
         }
         let passes = m.passAttempts.filter { $0.attempts > 0 }
@@ -231,6 +234,7 @@ private final class MutantTable {
                       ("seeds", .int(m.seeds)), ("found", .int(m.found)),
                       ("misattributed", .array(m.misattributed.map { .object([("seed", .uint($0.seed)), ("rule", .string($0.rule))]) })),
                       ("medianSeconds", .double(m.medianSeconds)), ("maxSeconds", .double(m.maxSeconds)),
+                      ("medianFoundSeconds", .double(m.medianFoundSeconds)), ("maxFoundSeconds", .double(m.maxFoundSeconds)),
                       ("medianCPUSeconds", .double(m.medianCPUSeconds)), ("maxCPUSeconds", .double(m.maxCPUSeconds)),
                       ("medianCases", .int(m.medianCases)), ("medianSteps", .int(m.medianSteps)), ("maxSteps", .int(m.maxSteps)),
                       ("medianShrinkAttempts", .int(m.medianShrinkAttempts)), ("maxShrinkAttempts", .int(m.maxShrinkAttempts)),
@@ -239,6 +243,7 @@ private final class MutantTable {
                                                                ("improvements", .int($0.improvements))]) }))]))
         let others = m.misattributed.isEmpty ? "—" : m.misattributed.map { "seed \($0.seed): \($0.rule)" }.joined(separator: ", ")
         rows.append([target.name, m.mutant, "\(m.found)/\(m.seeds)", others, BenchCommand.millis(m.medianSeconds), BenchCommand.millis(m.maxSeconds),
+                     BenchCommand.millis(m.medianFoundSeconds), BenchCommand.millis(m.maxFoundSeconds),
                      String(m.medianCases), String(m.medianShrinkAttempts), String(m.maxShrinkAttempts), String(m.medianSteps), String(m.maxSteps),
                      BenchCommand.millis(m.medianCPUSeconds), BenchCommand.millis(m.maxCPUSeconds)])
         passRows.append(("\(target.name)/\(m.mutant)", [["pass", "attempts", "improvements"]]
@@ -248,8 +253,8 @@ private final class MutantTable {
     func title(workers: String) -> String {
         "Mutants to their first shrunk failure (seeds \(seeds.lowerBound)–\(seeds.upperBound), --runs \(SearchLoop.defaultRuns), \(workers); "
             + "found: under a rule the mutant declares; other rule: seeds whose failure named another; median and max: time from the start "
-            + "to the shrunk failure's report; cases: up to the lowest failing case; steps: the shrunk case's; CPU: what the campaign's "
-            + "processes spent in that time, workers included)"
+            + "to the shrunk failure's report; found at: to the failure found, before its shrink; cases: up to the lowest failing case; "
+            + "steps: the shrunk case's; CPU: what the campaign's processes spent in that time, workers included)"
     }
 
     var text: String { Format.table(rows) }

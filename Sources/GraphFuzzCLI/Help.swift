@@ -67,6 +67,8 @@ enum Help {
 
     private static let sections = """
         JSON LINES (--json)
+          found    event target mutant seed case rule kind step message secondsToFound reproduce
+                   (the next failure, before its shrink: once every case below it has run; its failure follows)
           failure  event target mutant seed case rule kind message steps originalSteps shrinkAttempts
                    shrinkInterrupted secondsToFailure counterexample swift corpusFile
           coverage event target rule decided cases   (one per rule, before the summary: a target's last event)

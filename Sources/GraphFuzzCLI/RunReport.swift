@@ -38,6 +38,8 @@ struct RunReport {
         case .unconfirmed(let plan, let group):
             progress.note("the \(group.failure.kind.rawValue) of case \(group.firstCase) of \(plan.target) did not happen again when the case "
                 + "was run once more to shrink it: not reported as a failure of the code under test")
+        case .found(let plan, let failing, let seconds):
+            found(plan, failing, seconds: seconds)
         case .saveFailed(let reason):
             progress.clear()
             unsaved += 1
@@ -52,6 +54,24 @@ struct RunReport {
             progress.clear()
             finished(run, coverage)
         }
+    }
+
+    /// The next failure to report is known, before its shrink: a line of the report (not with `--quiet`), or a JSON
+    /// `found` event.
+    private func found(_ plan: SearchPlan, _ failing: CaseFailure, seconds: Double) {
+        guard json else {
+            guard !quiet else { return }
+            progress.clear()
+            console.out("graph-fuzz: \(plan.foundLine(failing))\n")
+            return
+        }
+        console.out(JSONValue.object([
+            ("event", .string("found")), ("target", .string(plan.target)), ("mutant", .optional(plan.mutant)),
+            ("seed", .uint(plan.seed)), ("case", .int(failing.index)), ("rule", .string(failing.failure.rule)),
+            ("kind", .string(failing.failure.kind.rawValue)), ("step", failing.failure.step.map { .int($0 + 1) } ?? .null),
+            ("message", .string(failing.failure.message)), ("secondsToFound", .double(seconds)),
+            ("reproduce", .string(plan.commandLine(case: failing.index))),
+        ]).rendered + "\n")
     }
 
     private func failure(_ report: FailureReport) {

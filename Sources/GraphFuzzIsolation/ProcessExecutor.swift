@@ -49,6 +49,9 @@ package final class ProcessExecutor: CaseExecutor {
     private var deathsInARow = 0
     /// How each failing case failed (a case reported once, however often it runs), to know which died in a worker.
     var caseFailures: [Int: Failure] = [:]
+    /// Failures a worker told as it began to shrink them where it ran them (`v`), until it tells them as failures.
+    private var met: [Int: Failure] = [:]
+    package var metFailures: [CaseFailure] { met.keys.sorted().map { CaseFailure(index: $0, failure: met[$0]!) } }
     /// The lowest failing case told so far: until every case below it has finished, the loop waits on the workers'
     /// announcements to settle it.
     private var lowestFailure: Int?
@@ -271,8 +274,9 @@ package final class ProcessExecutor: CaseExecutor {
             case .pass, .rejected: throw malformed(line)
             }
         case UInt8(ascii: "v"):
-            guard let index = scanner.int(), scanner.atEnd else { throw malformed(line) }
+            guard let index = scanner.int(), case .fail(let failure)? = OutcomeLine.decodeOutcome(scanner.rest) else { throw malformed(line) }
             slot.shrinkingCase = index
+            if caseFailures[index] == nil { met[index] = failure }
         case UInt8(ascii: "h"):
             slot.started = clock.now  // a shrink in the batch goes on
         case UInt8(ascii: "g"), UInt8(ascii: "y"), UInt8(ascii: "G"):
@@ -338,6 +342,7 @@ package final class ProcessExecutor: CaseExecutor {
     /// Reports case `index`'s failure, unless it was reported before (a case of a chunk that ran again after its
     /// worker died).
     private func add(_ failure: Failure, case index: Int, to report: inout ChunkReport) {
+        met[index] = nil
         guard caseFailures[index] == nil else { return }
         caseFailures[index] = failure
         lowestFailure = Swift.min(lowestFailure ?? index, index)

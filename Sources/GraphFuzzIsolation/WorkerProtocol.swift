@@ -14,9 +14,9 @@ import Darwin
 ///   (the cases of the batch before it run again: their coverage comes at the batch's end); a failing case (or one whose harness faulted,
 ///   `HarnessFault`) adds `f INDEX OUTCOME`; the batch ends with `c COVERAGE` (what its cases exercised) and
 ///   `d STEPS REJECTED`. A worker started with a shrink budget (`graph-fuzz worker --shrink`) shrinks the first failure
-///   of each signature it meets before its `f` line, writing `v INDEX` as it starts, `h` while it shrinks, then
-///   `g INDEX STEPS SECONDS<TAB>CONSUMED<TAB>SHRINK`, the shrunk case's record (`RecordLines`) and `G OUTCOME`
-///   (`WorkerServer.shrinkInBatch`).
+///   of each signature it meets before its `f` line, writing `v INDEX OUTCOME` (the failure) as it starts, `h` while it
+///   shrinks, then `g INDEX STEPS SECONDS<TAB>CONSUMED<TAB>SHRINK`, the shrunk case's record (`RecordLines`) and
+///   `G OUTCOME` (`WorkerServer.shrinkInBatch`).
 /// - `w SEED INDEX`: run case INDEX of the run SEED; `r CHOICES…`: replay a choice sequence (a shrink candidate). Both
 ///   write `k STEP<TAB>CONSUMED` just before the system runs each step — what the case consumed since the last `k`
 ///   (`ConsumedLine`), so a case that takes the worker down has told what it consumed up to that step — and end with

@@ -164,7 +164,7 @@ package struct WorkerServer {
     private func shrinkInBatch(_ failure: Failure, case index: Int, seed: UInt64, _ writer: AnswerWriter,
                                shrunk: inout Set<FailureSignature>) {
         guard let budget = batchShrink, shrunk.insert(failure.signature).inserted else { return }
-        writer.line("v \(index)")
+        writer.line("v \(index) \(OutcomeLine.encode(.fail(failure)))")
         PhaseLog.note("shrink-start \(index)")
         let clock = ContinuousClock()
         let start = clock.now

@@ -32,10 +32,17 @@ struct CommandLineTests {
         #expect(coverage.count == 3)
         #expect(coverage.first?.hasPrefix(#"{"event":"coverage","target":"queue","rule":"Q1","decided":"#) == true)
         let lines = all.filter { !$0.contains(#""event":"coverage""#) }
-        #expect(lines.count == 2)
+        #expect(lines.count == 3)
         // As README and --help say: the coverage events come before the target's summary, its last event.
         #expect(all.last?.hasPrefix(#"{"event":"summary""#) == true, "\(all)")
-        let failure = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        // The failure found, before its shrink: the case and rule its report names next.
+        let found = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(found.keys) == ["event", "target", "mutant", "seed", "case", "rule", "kind", "step", "message", "secondsToFound", "reproduce"])
+        #expect(found["event"] as? String == "found")
+        let failure = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(found["case"] as? Int == failure["case"] as? Int && found["rule"] as? String == "Q1")
+        #expect(found["reproduce"] as? String == "graph-fuzz --target queue --seed 1 --case \(failure["case"] as? Int ?? -1) --mutant queue-off-by-one")
+        #expect((found["secondsToFound"] as? Double ?? .infinity) <= (failure["secondsToFailure"] as? Double ?? 0))
         #expect(Set(failure.keys) == ["event", "target", "mutant", "seed", "case", "rule", "kind", "message", "steps",
                                       "originalSteps", "shrinkAttempts", "shrinkInterrupted", "secondsToFailure", "counterexample", "swift",
                                       "corpusFile"])
@@ -43,9 +50,9 @@ struct CommandLineTests {
         #expect(failure["event"] as? String == "failure")
         #expect(failure["rule"] as? String == "Q1")
         #expect(failure["steps"] as? Int == 2)
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [String: Any])
         #expect(Set(summary.keys) == ["event", "target", "mutant", "seed", "cases", "steps", "seconds", "stepsPerSecond", "failures"])
-        #expect(lines[1].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":2000,"#))
+        #expect(lines[2].hasPrefix(#"{"event":"summary","target":"queue","mutant":"queue-off-by-one","seed":1,"cases":2000,"#))
     }
 
     @Test("each failure's time to find and shrink is the wall clock to its report, also when workers shrank it")
@@ -61,6 +68,16 @@ struct CommandLineTests {
         #expect(times.count > 1)
         #expect(times.allSatisfy { $0 > 0 && $0 <= total }, "\(times), summary \(total)")
         #expect(times == times.sorted(), "reported in order, each later than the one before")
+        // Each failure is told as found before its shrink, in the same order: a found event, then its failure.
+        let told = events.compactMap { event -> (String, Int, Double)? in
+            guard let kind = event["event"] as? String, kind == "found" || kind == "failure", let index = event["case"] as? Int,
+                  let seconds = (event["secondsToFound"] ?? event["secondsToFailure"]) as? Double else { return nil }
+            return (kind, index, seconds)
+        }
+        #expect(told.map(\.0) == Array(repeating: ["found", "failure"], count: times.count).flatMap { $0 })
+        for pair in stride(from: 0, to: told.count - 1, by: 2) {
+            #expect(told[pair].1 == told[pair + 1].1 && told[pair].2 <= told[pair + 1].2, "\(told)")
+        }
     }
 
     @Test("the same seed twice prints byte-identical reports apart from timings")

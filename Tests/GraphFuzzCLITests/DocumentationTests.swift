@@ -28,8 +28,8 @@ struct DocumentationTests {
         let run = try graphFuzz(["--mutant", "queue-off-by-one", "--seed", "1", "--json", "--no-save", "--in-process"])
         let replay = try graphFuzz(["replay", "--json", Package.corpus + "/" + (corpusFiles.first ?? "")])
         let lines = run.stdout.split(separator: "\n") + replay.stdout.split(separator: "\n")
-        // A failure, a coverage event per queue rule (Q1–Q3), the summary, a replay.
-        #expect(lines.count == 6)
+        // A failure found, then reported, a coverage event per queue rule (Q1–Q3), the summary, a replay.
+        #expect(lines.count == 7)
         #expect(lines.filter { $0.contains(#""event":"coverage""#) }.count == 3)
         for line in lines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -65,7 +65,7 @@ func runInProcess(_ arguments: [String], registry: Registry = .standard) -> Proc
 /// Masks the timing fields of a report so two runs can be compared byte for byte.
 func maskingTimings(_ text: String) -> String {
     var result = text
-    for pattern in [#"[0-9]+/s"#, #"[0-9]+\.[0-9]{3}s"#, #""(seconds|secondsToFailure|stepsPerSecond)":[0-9.e-]+"#] {
+    for pattern in [#"[0-9]+/s"#, #"[0-9]+\.[0-9]{3}s"#, #""(seconds|secondsToFailure|secondsToFound|stepsPerSecond)":[0-9.e-]+"#] {
         result = result.replacingOccurrences(of: pattern, with: "T", options: .regularExpression)
     }
     return result

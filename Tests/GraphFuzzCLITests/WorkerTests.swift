@@ -78,8 +78,13 @@ struct WorkerTests {
     @Test("worker mode finds and shrinks the queue mutant as in-process does, and both go on to the end")
     func queueMutantInWorkers() throws {
         let arguments = ["--mutant", "queue-off-by-one", "--seed", "1", "--json", "--no-save", "--runs", "200"]
-        let workers = try jsonObjects(try graphFuzz(arguments + ["--jobs", "2"]).stdout)
-        let inProcess = try jsonObjects(try graphFuzz(arguments + ["--in-process"]).stdout)
+        // The failure found (before its shrink) is told the same way too, then left out: the failure and the summary.
+        let foundEvents = { (events: [[String: Any]]) in events.filter { $0["event"] as? String == "found" }.map { "\($0["case"] ?? "")" } }
+        let allWorkers = try jsonObjects(try graphFuzz(arguments + ["--jobs", "2"]).stdout)
+        let allInProcess = try jsonObjects(try graphFuzz(arguments + ["--in-process"]).stdout)
+        #expect(foundEvents(allWorkers).count == 1 && foundEvents(allWorkers) == foundEvents(allInProcess))
+        let workers = allWorkers.filter { $0["event"] as? String != "found" }
+        let inProcess = allInProcess.filter { $0["event"] as? String != "found" }
         #expect(workers.count == 2)
         #expect(workers.first?["counterexample"] as? [String] == inProcess.first?["counterexample"] as? [String])
         #expect(workers.first?["case"] as? Int == inProcess.first?["case"] as? Int)

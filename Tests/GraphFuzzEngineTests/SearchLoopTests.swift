@@ -127,6 +127,57 @@ private final class OutOfOrderExecutor: CaseExecutor {
     func describe(_ sequence: ChoiceSequence) -> CaseResult { inner.describe(sequence) }
 }
 
+/// Runs chunks as `OutOfOrderExecutor` does, two at once, but tells a chunk's failures as a worker that shrinks them
+/// where it ran them does: known at once (`metFailures`), reported (the shrink over) only once no chunk below them
+/// runs; until then a held case has not finished.
+private final class MetFirstExecutor: CaseExecutor {
+    let inner: LocalExecutor
+    private var running: [(chunk: CaseChunk, seed: UInt64)] = []
+    private var held: [CaseFailure] = []
+    private var collects = 0
+    /// Cases that finished, and failing cases reported, so far.
+    private(set) var finished: Set<Int> = []
+    private(set) var reported: Set<Int> = []
+
+    init(_ inner: LocalExecutor) {
+        self.inner = inner
+    }
+
+    var workers: Int { 2 }
+    var chunkSize: Int? { nil }
+    var wantsChunk: Bool { running.count < 2 }
+    var isIdle: Bool { running.isEmpty && held.isEmpty }
+    var lowestUnfinished: Int? { (running.map(\.chunk.start) + held.map(\.index)).min() }
+    var metFailures: [CaseFailure] { held }
+    func submit(_ chunk: CaseChunk, seed: UInt64) { running.append((chunk, seed)) }
+    func collect(timeout: Double, dispatch: Bool) -> ChunkReport {
+        collects += 1
+        let done = held.filter { failing in running.allSatisfy { $0.chunk.start > failing.index } }
+        if !done.isEmpty {
+            var report = ChunkReport()
+            report.failures = done
+            for failing in done {
+                finished.insert(failing.index)
+                reported.insert(failing.index)
+            }
+            held.removeAll { failing in done.contains { $0.index == failing.index } }
+            return report
+        }
+        guard !running.isEmpty else { return ChunkReport() }
+        let (chunk, seed) = collects % 2 == 1 ? running.removeLast() : running.removeFirst()
+        var report = inner.run(chunk, seed: seed)
+        held = (held + report.failures).sorted { $0.index < $1.index }
+        for index in chunk.indices where !report.failures.contains(where: { $0.index == index }) { finished.insert(index) }
+        report.failures = []
+        return report
+    }
+    func stop() { running = [] }
+
+    func run(case index: Int, seed: UInt64) -> CaseResult { inner.run(case: index, seed: seed) }
+    func replay(_ sequence: ChoiceSequence) -> CaseResult { inner.replay(sequence) }
+    func describe(_ sequence: ChoiceSequence) -> CaseResult { inner.describe(sequence) }
+}
+
 @Suite("the one search loop with a concurrent executor")
 struct ConcurrentSearchLoopTests {
     @Test("chunks finishing out of order find the same groups, counts and shrunk cases, each reported once its lowest case is final")
@@ -148,6 +199,39 @@ struct ConcurrentSearchLoopTests {
         #expect(reported.map(\.index) == serial.failures.map(\.caseIndex), "reported in case order")
         // The first failure is reported while the search goes on, not after it.
         #expect((reported.first?.casesSoFar ?? 600) < 600)
+    }
+
+    @Test("the next failure is told as found before the executor reports it, once every case below it has run, then reported")
+    func foundBeforeReported() throws {
+        let machine = Target.queue.machine(mutant: "queue-off-by-one")
+        let options = SearchOptions(seed: 3, runs: 600)
+        let serial = try search(options, LocalExecutor(machine: machine, maxSteps: 30))
+        let executor = MetFirstExecutor(LocalExecutor(machine: machine, maxSteps: 30))
+        var told: [(event: String, index: Int)] = []
+        var early = 0
+        let result = try search(options, executor, events: { event in
+            switch event {
+            case .found(_, let failing, _):
+                #expect((0..<failing.index).allSatisfy(executor.finished.contains), "case \(failing.index): a case below it has not run")
+                if !executor.reported.contains(failing.index) { early += 1 }
+                told.append(("found", failing.index))
+            case .failure(let found, _):
+                told.append(("failure", found.caseIndex))
+            default: break
+            }
+        })
+        #expect(!serial.failures.isEmpty)
+        #expect(result.failures.map(\.caseIndex) == serial.failures.map(\.caseIndex))
+        #expect(told.map(\.event) == Array(repeating: ["found", "failure"], count: serial.failures.count).flatMap { $0 })
+        #expect(told.map(\.index) == serial.failures.flatMap { [$0.caseIndex, $0.caseIndex] })
+        #expect(early >= 1, "the first failure is told while the executor still holds it")
+        // In this process nothing is met before it is reported: each failure is told as found as its group settles.
+        var local: [String] = []
+        _ = try search(options, LocalExecutor(machine: machine, maxSteps: 30), events: { event in
+            if case .found(_, let failing, _) = event { local.append("found \(failing.index)") }
+            if case .failure(let found, _) = event { local.append("failure \(found.caseIndex)") }
+        })
+        #expect(local == serial.failures.flatMap { ["found \($0.caseIndex)", "failure \($0.caseIndex)"] })
     }
 
     @Test("a stop request ends the search early: interrupted, nothing more run or shrunk")

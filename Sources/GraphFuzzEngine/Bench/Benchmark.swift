@@ -23,6 +23,9 @@ package struct MutantBenchmark: Sendable {
     /// Seconds from the campaign's start to its first shrunk failure.
     package var medianSeconds: Double { Benchmark.median(runs.map(\.seconds)) }
     package var maxSeconds: Double { runs.map(\.seconds).max() ?? 0 }
+    /// Seconds from the campaign's start to its first failure found, before its shrink (`CampaignEvent.found`).
+    package var medianFoundSeconds: Double { Benchmark.median(runs.map(\.foundSeconds)) }
+    package var maxFoundSeconds: Double { runs.map(\.foundSeconds).max() ?? 0 }
     /// CPU seconds of the campaign's processes (see `FirstFailure.cpuSeconds`).
     package var medianCPUSeconds: Double { Benchmark.median(runs.map(\.cpuSeconds)) }
     package var maxCPUSeconds: Double { runs.map(\.cpuSeconds).max() ?? 0 }
@@ -53,6 +56,9 @@ package struct FirstFailure: Sendable, Equatable {
     package var seed: UInt64
     /// Wall-clock seconds from the campaign's start (its workers' start included) to the failure's report.
     package var seconds: Double
+    /// Wall-clock seconds from the campaign's start to the failure found (`CampaignEvent.found`): its rule and case
+    /// known, once every case below it has run, before its shrink.
+    package var foundSeconds: Double
     /// CPU seconds (user and system) the campaign's processes spent in that time: this process up to the report, its
     /// worker processes until they ended (stopped right after it). The work, where `seconds` is the wait: a machine's
     /// other load moves it less.
@@ -78,13 +84,15 @@ package enum Benchmark {
                                executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)? = nil) -> MutantBenchmark {
         var result = MutantBenchmark(mutant: mutant, seeds: seeds.count, found: 0)
         for seed in seeds {
-            guard let (found, seconds, cpuSeconds) = firstFailure(target, mutant, seed: seed, runs: runs, executor: executor) else { continue }
+            guard let (found, seconds, foundSeconds, cpuSeconds) = firstFailure(target, mutant, seed: seed, runs: runs, executor: executor)
+            else { continue }
             if found.isMisattributed {
                 result.misattributed.append((seed, found.failure.rule))
                 continue
             }
             result.found += 1
-            result.runs.append(FirstFailure(seed: seed, seconds: seconds, cpuSeconds: cpuSeconds, cases: found.caseIndex + 1, originalSteps: found.originalSteps,
+            result.runs.append(FirstFailure(seed: seed, seconds: seconds, foundSeconds: foundSeconds, cpuSeconds: cpuSeconds, cases: found.caseIndex + 1,
+                                            originalSteps: found.originalSteps,
                                             steps: found.counterexample?.steps.count ?? 0, shrinkAttempts: found.shrink.attempts,
                                             passes: found.shrink.passes))
         }
@@ -92,27 +100,32 @@ package enum Benchmark {
     }
 
     /// The first failure a campaign of `target`'s `mutant` reports with `seed`, the wall-clock seconds from the
-    /// campaign's start to that report and the CPU seconds its processes spent (`FirstFailure.cpuSeconds`); the search
-    /// stops there. Nil when it reports none.
+    /// campaign's start to that report and to that failure found (before its shrink), and the CPU seconds its
+    /// processes spent (`FirstFailure.cpuSeconds`); the search stops there. Nil when it reports none.
     private static func firstFailure(_ target: Target, _ mutant: String, seed: UInt64, runs: Int,
-                                     executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?) -> (FoundFailure, Double, Double)? {
+                                     executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?) -> (FoundFailure, Double, Double, Double)? {
         PhaseLog.note("campaign \(seed)")
         let clock = ContinuousClock()
         let start = clock.now
         let ownStart = cpuSeconds(children: false), childrenStart = cpuSeconds(children: true)
         var first: (found: FoundFailure, seconds: Double, ownCPU: Double)?
+        var foundAt: Double?
         var stop = false
         var campaign = Campaign(selection: [(target, mutant)], options: SearchOptions(seed: seed, runs: runs), scratchName: "bench",
                                 stopRequested: { stop })
         campaign.executor = executor
         _ = try? campaign.run { event in
+            if case .found = event, foundAt == nil {
+                PhaseLog.note("found \(seed)")
+                foundAt = (clock.now - start).seconds
+            }
             guard case .failure(let found, _) = event, first == nil else { return }
             PhaseLog.note("report \(seed)")
             first = (found, (clock.now - start).seconds, cpuSeconds(children: false) - ownStart)
             stop = true
         }
         // The campaign has stopped and reaped its workers: their CPU time is the children's now.
-        return first.map { ($0.found, $0.seconds, $0.ownCPU + cpuSeconds(children: true) - childrenStart) }
+        return first.map { ($0.found, $0.seconds, foundAt ?? $0.seconds, $0.ownCPU + cpuSeconds(children: true) - childrenStart) }
     }
 
     /// User and system CPU seconds of this process, or of its children that ended and were reaped.

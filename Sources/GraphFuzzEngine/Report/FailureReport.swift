@@ -73,16 +73,6 @@ package struct FailureReport: Sendable {
         return lines
     }
 
-    /// `graph-fuzz` run of case `index` alone: the target, seed, case, the steps per case when not the target's
-    /// own, and the mutant.
-    func commandLine(case index: Int) -> String {
-        let plan = found.plan
-        var line = "graph-fuzz --target \(plan.target) --seed \(plan.seed) --case \(index)"
-        if plan.defaultSteps != plan.maxSteps { line += " --steps \(plan.maxSteps)" }
-        if let mutant = plan.mutant { line += " --mutant \(mutant)" }
-        return line
-    }
-
     package var text: String {
         let failure = found.failure, plan = found.plan
         var out = "FAILURE \(plan.target)"
@@ -108,7 +98,7 @@ package struct FailureReport: Sendable {
         }
         out += "  time: \(Format.seconds(found.seconds)) to find and shrink\n"
         for line in stepLines { out += "    \(line)\n" }
-        out += "  reproduce: \(reproduce ?? commandLine(case: found.caseIndex))\n"
+        out += "  reproduce: \(reproduce ?? plan.commandLine(case: found.caseIndex))\n"
         if let corpusFile { out += "  saved: \(corpusFile)\n" }
         let test = swiftTest
         guard !test.isEmpty else {
@@ -123,5 +113,25 @@ package struct FailureReport: Sendable {
             out += "    \(line)\n"
         }
         return out
+    }
+}
+
+extension SearchPlan {
+    /// `graph-fuzz` run of case `index` alone: the target, seed, case, the steps per case when not the target's
+    /// own, and the mutant.
+    package func commandLine(case index: Int) -> String {
+        var line = "graph-fuzz --target \(target) --seed \(seed) --case \(index)"
+        if defaultSteps != maxSteps { line += " --steps \(maxSteps)" }
+        if let mutant { line += " --mutant \(mutant)" }
+        return line
+    }
+
+    /// The line that tells a failure found before its shrink (`CampaignEvent.found`): the target, the rule and kind,
+    /// the case and the step it failed at, and the command that runs that case alone (and shrinks it).
+    package func foundLine(_ failing: CaseFailure) -> String {
+        let failure = failing.failure
+        var line = "found \(target)\(mutant.map { " (mutant \($0))" } ?? "") — rule \(failure.rule), \(failure.kind.rawValue), "
+        line += "seed \(seed), case \(failing.index)\(failure.step.map { ", step \($0 + 1)" } ?? ""); shrinking it "
+        return line + "(reproduce: \(commandLine(case: failing.index)))"
     }
 }

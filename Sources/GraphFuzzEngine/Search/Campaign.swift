@@ -5,6 +5,10 @@ package enum CampaignEvent {
     case searching(SearchPlan)
     /// The search so far, about every `Campaign.progressInterval` seconds.
     case progress(SearchRun)
+    /// The next failure to report is known: its lowest failing case and how it failed, as soon as every case below
+    /// it has run, before it is shrunk (the `failure` event follows), with the wall-clock seconds from the search's
+    /// start. Told once for each failure reported, or reported as the same interleaving or unconfirmed.
+    case found(SearchPlan, CaseFailure, seconds: Double)
     /// A failure, shrunk and described as soon as every case below its lowest failing case has run (while the
     /// search goes on), saved to `corpusFile` when the campaign saves. Its `caseCount` is the count so far.
     case failure(FoundFailure, corpusFile: String?)
@@ -88,7 +92,8 @@ package struct Campaign {
                         _ event: (CampaignEvent) -> Void) throws(RunError) -> SearchRun {
         try withoutActuallyEscaping(event) { event throws(RunError) in
             let loop = SearchLoop(plan: plan, stopRequested: stopRequested, progress: { event(.progress($0)) }, progressInterval: progressInterval)
-            return try loop.run(executor) { group, soFar throws(RunError) in
+            let tellFound = { (failing: CaseFailure, soFar: SearchRun) in event(.found(plan, failing, seconds: soFar.wallSeconds)) }
+            return try loop.run(executor, found: tellFound) { group, soFar throws(RunError) in
                 let started = ContinuousClock.now
                 guard var found = try settle(group, plan, executor, event) else { return nil }
                 // The wall clock from the search's start to now, when it is told.

@@ -91,6 +91,8 @@ extension CaseExecutor {
 
     package func holdsShrink(case index: Int) -> Bool { false }
 
+    package var metFailures: [CaseFailure] { [] }
+
     package func runAndShrink(case index: Int, seed: UInt64, signature: FailureSignature, budget: ShrinkBudget,
                               stopRequested: () -> Bool) throws(RunError) -> FirstRun {
         FirstRun(result: try run(case: index, seed: seed))
@@ -132,6 +134,10 @@ package protocol CaseExecutor: AnyObject {
     /// Stops as `stop` does and reports what the running chunks told as they stopped: a failure a worker was
     /// shrinking where its batch ran it, with its shrink so far (`holdsShrink`). The default stops and reports nothing.
     func stopReporting() -> ChunkReport
+    /// Failing cases whose failures the executor knows before `collect` reports them, in case order: a worker that
+    /// shrinks a failure where it ran it tells the failure as the shrink starts, and reports it once the shrink
+    /// ends. The loop tells the next failure to report as found from them (`SearchLoop`). The default knows none.
+    var metFailures: [CaseFailure] { get }
     /// Whether the executor holds the shrink of case `index`, made where the search ran it: settling its group runs
     /// nothing more (`runAndShrink`, `describe`). The default holds none.
     func holdsShrink(case index: Int) -> Bool

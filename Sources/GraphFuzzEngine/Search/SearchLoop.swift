@@ -24,14 +24,39 @@
     /// Runs the search through `executor`. `final` shrinks and describes a group once its lowest case is final: the
     /// failure (its `seconds` set by `final`: the wall clock so far, `SearchRun.wallSeconds` of what it is given, plus
     /// its own), or nil when that case did not fail the same way again (an unconfirmed crash or hang); the time it
-    /// takes is not search time. Throws what the executor or `final` throws; a case whose harness faulted stops the
-    /// search (`RunError.harnessFault`).
-    func run(_ executor: some CaseExecutor,
+    /// takes is not search time. `found` hears each group's lowest failing case before `final` is asked for it, as
+    /// soon as it is the next failure to report and every case below it has run — while a worker still shrinks it
+    /// where it ran it (`CaseExecutor.metFailures`) — with the search so far: once per group, in the order the
+    /// groups are reported. Throws what the executor or `final` throws; a case whose harness faulted stops the search
+    /// (`RunError.harnessFault`).
+    func run(_ executor: some CaseExecutor, found: (CaseFailure, SearchRun) -> Void = { _, _ in },
              final: (FailureGroups.Group, SearchRun) throws(RunError) -> FoundFailure?) throws(RunError) -> SearchRun {
         let options = plan.options
         var state = LoopState(plan: plan, clock: ContinuousClock())
         var cursor = CaseCursor(runs: options.runs, shardIndex: options.shardIndex, shardCount: options.shardCount, from: options.firstCase)
         var lastProgress = state.start
+        /// The cases told as found.
+        var told: Set<Int> = []
+
+        func tell(_ failing: CaseFailure) {
+            guard told.insert(failing.index).inserted else { return }
+            found(failing, state.soFar)
+        }
+
+        /// The next failure to report, when every case below it has run (`frontier`): the lowest case of the groups not
+        /// settled and of the failures the executor knows of whose signature is not settled.
+        func tellNext(below frontier: Int) {
+            var next: CaseFailure?
+            for group in state.groups.sorted where !state.settled.contains(group.signature) {
+                next = CaseFailure(index: group.firstCase, failure: group.failure)
+                break
+            }
+            for met in executor.metFailures where !state.settled.contains(met.failure.signature) {
+                if met.index < next?.index ?? .max { next = met }
+                break
+            }
+            if let next, next.index <= frontier { tell(next) }
+        }
 
         func nextChunk() -> CaseChunk? {
             if let size = executor.chunkSize {
@@ -52,6 +77,7 @@
             let started = state.clock.now
             defer { state.paused += state.clock.now - started }
             state.settled.insert(group.signature)
+            tell(CaseFailure(index: group.firstCase, failure: group.failure))
             guard let found = try final(group, state.soFar) else {
                 state.run.unconfirmed.append(group.signature)
                 return
@@ -99,6 +125,7 @@
             where group.firstCase < frontier && !state.settled.contains(group.signature) {
                 try settle(group)
             }
+            tellNext(below: frontier)
             if (state.clock.now - lastProgress).seconds >= progressInterval {
                 lastProgress = state.clock.now
                 progress(state.soFar)
