@@ -7,8 +7,9 @@
 #
 # Each run is `BINARY bench --first-failure --seeds 10 --mutant M` for the four mutants a developer meets first
 # (docs/performance.md, "Time to the first shrunk failure"); printed per build and mutant: the run's median and worst
-# seed, in milliseconds, and the median CPU time of the campaign's processes (workers included; "-" from a build
-# whose table has no CPU columns), one triple per run. Wall-clock figures: run it on a quiet machine, and compare the
+# seed, in milliseconds, the median CPU time of the campaign's processes (workers included; "-" from a build whose
+# table has no CPU columns) and the median time to the failure found, before its shrink (from a build that has the
+# "found at" columns), one group per run. Wall-clock figures: run it on a quiet machine, and compare the
 # spread of the runs, not one figure. Cases, attempts and shrunk steps are counts: `bench --first-failure` prints them,
 # the same on every run.
 set -euo pipefail
@@ -28,10 +29,11 @@ declare -A figures
 for ((run = 1; run <= runs; run++)); do
     for binary in "$old" "$new"; do
         for mutant in "${mutants[@]}"; do
-            # The table's row: target mutant found other median "ms" max "ms" cases attempts … CPU-median "ms" CPU-max "ms"
-            # (fields 5, 7 and NF-3; 17 fields with the CPU columns, 13 without).
+            # The table's row: target mutant found other median "ms" max "ms" [found-at-median "ms" found-at-max "ms"]
+            # cases attempts … CPU-median "ms" CPU-max "ms" (fields 5, 7, 9 and NF-3; 21 fields with the found-at and CPU
+            # columns, 17 with the CPU columns alone, 13 without).
             row=$("$binary" bench --first-failure --seeds 10 --mutant "$mutant" \
-                | awk -v m="$mutant" '$2 == m { print $5 " (" $7 ") CPU " (NF >= 17 ? $(NF - 3) : "-") }')
+                | awk -v m="$mutant" '$2 == m { print $5 " (" $7 ") CPU " (NF >= 17 ? $(NF - 3) : "-") (NF >= 21 ? " found " $9 : "") }')
             [[ -n $row ]] || { echo "$0: $binary printed no row for $mutant" >&2; exit 1; }
             figures[$binary/$mutant]+="${figures[$binary/$mutant]:+, }$row"
         done
