@@ -43,11 +43,12 @@
             found(failing, state.soFar)
         }
 
-        /// The next failure to report, when every case below it has run (`frontier`): the lowest case of the groups not
-        /// settled and of the failures the executor knows of whose signature is not settled.
-        func tellNext(below frontier: Int) {
+        /// The next failure to report — the lowest case of the groups not settled and of the failures the executor
+        /// knows of whose signature is not settled — once every case below it has run: it is at most `frontier`, the
+        /// lowest case not finished (the failing case itself, while a worker shrinks it) or not submitted.
+        func tellNext(frontier: Int) {
             var next: CaseFailure?
-            for group in state.groups.sorted where !state.settled.contains(group.signature) {
+            for group in state.groups.count > state.settled.count ? state.groups.sorted : [] where !state.settled.contains(group.signature) {
                 next = CaseFailure(index: group.firstCase, failure: group.failure)
                 break
             }
@@ -125,7 +126,7 @@
             where group.firstCase < frontier && !state.settled.contains(group.signature) {
                 try settle(group)
             }
-            tellNext(below: frontier)
+            tellNext(frontier: frontier)
             if (state.clock.now - lastProgress).seconds >= progressInterval {
                 lastProgress = state.clock.now
                 progress(state.soFar)
