@@ -209,8 +209,7 @@ private final class MutantTable {
     let emit: (JSONValue) -> Void
     let progress: (String) -> Void
     private var rows = [["target", "mutant", "found", "other rule", "median", "max", "found at (median)", "found at (max)", "cases (median)",
-                         "attempts (median)",
-                         "attempts (max)", "steps (median)", "steps (max)", "CPU (median)", "CPU (max)"]]
+                         "attempts (median)", "attempts (max)", "steps (median)", "steps (max)", "CPU (median)", "CPU (max)"]]
     private var passRows: [(String, [[String]])] = []
 
     init(seeds: ClosedRange<UInt64>, executor: ((Target, SearchPlan) throws(RunError) -> any CaseExecutor)?,

@@ -92,9 +92,8 @@ package enum Benchmark {
             }
             result.found += 1
             result.runs.append(FirstFailure(seed: seed, seconds: seconds, foundSeconds: foundSeconds, cpuSeconds: cpuSeconds, cases: found.caseIndex + 1,
-                                            originalSteps: found.originalSteps,
-                                            steps: found.counterexample?.steps.count ?? 0, shrinkAttempts: found.shrink.attempts,
-                                            passes: found.shrink.passes))
+                                            originalSteps: found.originalSteps, steps: found.counterexample?.steps.count ?? 0,
+                                            shrinkAttempts: found.shrink.attempts, passes: found.shrink.passes))
         }
         return result
     }
