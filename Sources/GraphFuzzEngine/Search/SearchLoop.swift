@@ -47,16 +47,12 @@
         /// knows of whose signature is not settled — once every case below it has run: it is at most `frontier`, the
         /// lowest case not finished (the failing case itself, while a worker shrinks it) or not submitted.
         func tellNext(frontier: Int) {
-            var next: CaseFailure?
-            for group in state.groups.count > state.settled.count ? state.groups.sorted : [] where !state.settled.contains(group.signature) {
-                next = CaseFailure(index: group.firstCase, failure: group.failure)
-                break
-            }
-            for met in executor.metFailures where !state.settled.contains(met.failure.signature) {
-                if met.index < next?.index ?? .max { next = met }
-                break
-            }
-            if let next, next.index <= frontier { tell(next) }
+            let group = state.groups.count > state.settled.count
+                ? state.groups.sorted.first { !state.settled.contains($0.signature) }.map { CaseFailure(index: $0.firstCase, failure: $0.failure) }
+                : nil
+            let met = executor.metFailures.first { !state.settled.contains($0.failure.signature) }
+            guard let next = [group, met].compactMap({ $0 }).min(by: { $0.index < $1.index }), next.index <= frontier else { return }
+            tell(next)
         }
 
         func nextChunk() -> CaseChunk? {
